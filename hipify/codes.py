@@ -1,0 +1,74 @@
+"""Stable rule and diagnostic codes. docs/diagnostics.md is generated from this table.
+
+Add new codes at the end of their block; never renumber or reuse one.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Code:
+    code: str
+    name: str
+    applicability: str  # "safe" (applied by default), "unsafe" (opt-in), "report" (never edits)
+    what: str
+    why: str
+    todo: str
+
+
+CODES: dict[str, Code] = {c.code: c for c in (
+    # Edits (HPY0xx)
+    Code("HPY001", "rename", "safe", "A CUDA identifier was renamed to its HIP equivalent.",
+         "The mapping table pairs the names, verified against HIP's headers.", "Nothing."),
+    Code("HPY002", "include-rewrite", "safe", "A CUDA #include was rewritten to the HIP header (or removed as a duplicate).",
+         "HIP headers replace CUDA ones; a second include mapping to the same HIP header is redundant.", "Nothing."),
+    Code("HPY003", "include-insert", "safe", "#include <hip/hip_runtime.h> was inserted.",
+         "nvcc includes cuda_runtime.h implicitly; hipcc on AMD needs the HIP runtime header explicitly.", "Nothing."),
+    Code("HPY004", "kernel-launch", "safe", "A kernel launch was rewritten to hipLaunchKernelGGL.",
+         "Requested with --hip-kernel-execution-syntax.", "Nothing."),
+    Code("HPY005", "argument-transform", "safe", "A call's argument was rewritten (e.g. HIP_SYMBOL(sym)).",
+         "Some HIP APIs take arguments in another form than CUDA's.", "Nothing."),
+    Code("HPY006", "warp-sync-define", "safe", "HIP_ENABLE_WARP_SYNC_BUILTINS was defined before the HIP runtime include.",
+         "Since ROCm 6.2, *_sync warp functions are declared only with this macro.", "Check lane masks are 64-bit (see HPY107)."),
+    Code("HPY007", "include-path", "safe", "An #include of a renamed .cu/.cuh file was updated.",
+         "The output tree renames files on request; includes must follow.", "Nothing."),
+    # Findings (HPY1xx)
+    Code("HPY101", "unsupported", "report", "A CUDA API has no HIP equivalent and was left as written.",
+         "HIP does not provide it (the table row says unsupported).", "Rewrite this code by hand or guard it for CUDA only."),
+    Code("HPY102", "deprecated", "report", "The HIP equivalent is deprecated; the CUDA name was left as written.",
+         "Emitting a deprecated API would port the code onto something going away.", "Use the newer API the message names, or pass --amap to translate anyway."),
+    Code("HPY103", "experimental", "report", "The HIP equivalent is experimental; not rewritten without --experimental.",
+         "Experimental HIP APIs may change.", "Pass --experimental to translate it."),
+    Code("HPY104", "unknown-cuda-name", "report", "An identifier looks like a CUDA API but is not in the mapping table.",
+         "It may be a newer CUDA API, a typo, or a user name in CUDA's style.", "Check it; rename your own symbol or port by hand."),
+    Code("HPY105", "removed", "report", "The HIP equivalent was removed from HIP; the CUDA name was left as written.",
+         "Current ROCm does not declare it.", "Port by hand."),
+    Code("HPY106", "newer-than-target", "report", "The HIP equivalent appeared after the target ROCm version.",
+         "Emitting it would not compile on the ROCm you target (--rocm).", "Raise --rocm, or port by hand."),
+    Code("HPY107", "warp-mask-width", "report", "A *_sync warp function takes a lane mask: HIP masks are 64-bit.",
+         "AMD wavefronts have 64 lanes; 32-bit masks such as 0xffffffff cover half of them.", "Use a 64-bit mask (e.g. 0xffffffffffffffffULL or __activemask())."),
+    Code("HPY108", "library-needs-flag", "report", "A library API is translated only with a flag (e.g. cuDNN needs --miopen).",
+         "The target library differs from HIP's default choice.", "Pass the flag the message names."),
+    Code("HPY109", "review", "report", "A line deserves review: the translation could not be derived with full certainty.",
+         "E.g. the parser could not resolve this code, so the edit came from tokens alone.", "Read the translated line."),
+    # Engine and input problems (HPY2xx)
+    Code("HPY201", "engine-fallback", "report", "The clang engine was unavailable or failed; the regex engine was used.",
+         "libclang could not be loaded or crashed on this file.", "Install libclang (pip install hipify-py[clang]) or ignore."),
+    Code("HPY202", "overlapping-edit", "report", "Two rewrites touched the same text; one was refused.",
+         "Applying both would corrupt the code.", "Check the line; report a bug if the output is wrong."),
+    Code("HPY203", "parse-errors", "report", "The parser reported errors; AST-derived edits were kept where valid, tokens filled the rest.",
+         "Missing headers or code the parser cannot understand.", "Pass -I/-D/-p so the parser sees what the compiler sees."),
+    # File problems (HPY3xx)
+    Code("HPY301", "not-utf8", "report", "The file is not valid UTF-8 (nor a declared encoding) and was left untouched.",
+         "Rewriting text we cannot decode could corrupt it.", "Convert it to UTF-8, or pass --encoding."),
+    Code("HPY302", "binary", "report", "The file looks binary (NUL bytes) and was left untouched.", "It is not source code.", "Exclude it."),
+    Code("HPY303", "unreadable", "report", "The path could not be read.", "Permissions, a broken symlink or a loop.", "Fix the path."),
+    Code("HPY304", "too-large", "report", "The file is larger than --max-size and was skipped.", "Protects against runaway inputs.", "Raise --max-size."),
+    Code("HPY305", "skip-file", "report", "The file asked to be skipped (// hipify-py: skip-file).", "A marker in the file.", "Nothing."),
+    Code("HPY306", "write-failed", "report", "The output could not be written; the original is unchanged.", "Disk full, permissions.", "Fix and re-run."),
+)}
+
+
+def describe(code: str) -> Code:
+    return CODES[code]

@@ -1,0 +1,47 @@
+"""Translation settings: one frozen value passed to every engine and rule."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DEFAULT_ROCM = (6, 4)
+
+
+def parse_rocm_version(text: str) -> tuple[int, int]:
+    """'6.4' -> (6, 4); '5' -> (5, 0). Raises ValueError on junk."""
+    parts = text.strip().split(".")
+    if not parts or not all(p.isdigit() for p in parts) or len(parts) > 3:
+        raise ValueError(f"not a ROCm version: {text!r} (expected e.g. 6.4)")
+    major = int(parts[0])
+    minor = int(parts[1]) if len(parts) > 1 else 0
+    return (major, minor)
+
+
+@dataclass(frozen=True)
+class Options:
+    engine: str = "auto"                 # auto | clang | regex
+    roc: bool = False                    # prefer rocBLAS/rocSPARSE/... names where they exist
+    miopen: bool = False                 # translate cuDNN to MIOpen
+    experimental: bool = False           # also rewrite APIs HIP marks experimental
+    hip_kernel_syntax: bool = False      # k<<<...>>>(...) -> hipLaunchKernelGGL(...)
+    use_hip_data_types: bool = False     # cudaDataType -> hipDataType, not hipblasDatatype_t
+    amap: bool = False                   # translate as much as possible (ignore skip flags)
+    skip_excluded_blocks: bool = False   # leave inactive #if branches alone
+    rocm_version: tuple[int, int] = DEFAULT_ROCM
+    insert_runtime_include: bool = True
+    warn_unknown: bool = True            # warn about cuda*/cu*/CU* names the table lacks
+    rename_extensions: bool = False      # .cu/.cuh -> .hip/.cuh includes (with --out-dir --rename)
+    # Parser inputs (clang engine; the regex engine uses defines for #if evaluation only)
+    defines: tuple[str, ...] = ()
+    include_dirs: tuple[str, ...] = ()
+    clang_args: tuple[str, ...] = ()
+    build_dir: str = ""
+    cuda_path: str = ""                  # "" = auto-detect; a path; "none" = pretend there is none
+    use_cache: bool = True
+
+    @property
+    def translate_inactive(self) -> bool:
+        return self.amap or not self.skip_excluded_blocks
+
+    def cache_key(self) -> str:
+        """Everything that can change an engine's output, as text."""
+        return repr(self)

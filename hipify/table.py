@@ -1,0 +1,176 @@
+"""The generated CUDA<->HIP mapping table, loaded once into a frozen object.
+
+The data lives in the ``mapping_tables`` package (one JSON file per API family,
+written by ``python -m hipify.tablegen``). Nothing else in hipify maps CUDA names.
+See mapping_tables/README.md for the schema.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, fields
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from types import MappingProxyType
+from typing import Iterable, Iterator, Mapping
+
+# Values of Row.kind
+KINDS = (
+    "function", "device_function", "type", "enum", "enum_constant", "macro",
+    "header", "namespace", "field",
+)
+# Values of Row.hip_status / Row.roc_status
+STATUSES = ("supported", "unsupported", "experimental", "deprecated", "removed")
+
+
+@dataclass(frozen=True)
+class Transform:
+    """An argument rewrite attached to a row.
+
+    kind ``wrap_arg``: wrap argument ``arg`` (0-based) in ``wrapper(...)``, e.g. HIP_SYMBOL.
+    kind ``by_arity``: choose the target name by the call's argument count
+    (``arity`` pairs of (count, name)); other counts use the row's ``hip``.
+    """
+
+    kind: str
+    arg: int = -1
+    wrapper: str = ""
+    arity: tuple[tuple[int, str], ...] = ()
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object] | None) -> "Transform | None":
+        if not data:
+            return None
+        arity = data.get("arity") or {}
+        assert isinstance(arity, Mapping)
+        return cls(
+            kind=str(data["kind"]),
+            arg=int(data.get("arg", -1)),  # type: ignore[arg-type]
+            wrapper=str(data.get("wrapper", "")),
+            arity=tuple(sorted((int(k), str(v)) for k, v in arity.items())),
+        )
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"kind": self.kind}
+        if self.arg >= 0:
+            out["arg"] = self.arg
+        if self.wrapper:
+            out["wrapper"] = self.wrapper
+        if self.arity:
+            out["arity"] = {str(k): v for k, v in self.arity}
+        return out
+
+
+@dataclass(frozen=True)
+class Row:
+    cuda: str
+    hip: str = ""
+    roc: str = ""
+    kind: str = "function"
+    api: str = "runtime"
+    hip_status: str = "unsupported"
+    roc_status: str = "unsupported"
+    cuda_header: str = ""        # CUDA header declaring the name
+    hip_header: str = ""         # HIP header declaring the hip target
+    roc_header: str = ""         # header declaring the roc target
+    parent: str = ""             # enum type of an enum constant, struct of a field
+    cuda_since: str = ""         # first CUDA version seen declaring it (of those scanned)
+    cuda_deprecated: str = ""    # CUDA version that marks it deprecated
+    cuda_removed: str = ""       # first CUDA version whose headers no longer declare it
+    hip_since: str = ""          # first ROCm release whose headers declare the hip target
+    roc_since: str = ""
+    transform: Transform | None = None
+    source: str = ""             # how the pair was found: nvidia_detail, naming, override, ...
+    note: str = ""
+
+    def target(self, roc: bool = False) -> str:
+        """The replacement name for the chosen flavour ('' when none)."""
+        if roc and self.roc and self.roc_status in ("supported", "experimental", "deprecated"):
+            return self.roc
+        return self.hip
+
+    def status(self, roc: bool = False) -> str:
+        if roc and self.roc and self.roc_status in ("supported", "experimental", "deprecated"):
+            return self.roc_status
+        return self.hip_status
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> "Row":
+        known = {f.name for f in fields(cls)}
+        values = {k: v for k, v in data.items() if k in known and k != "transform"}
+        return cls(transform=Transform.from_json(data.get("transform")), **values)  # type: ignore[arg-type]
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "transform":
+                out[f.name] = value.to_json() if value else None
+            else:
+                out[f.name] = value
+        return out
+
+
+ROW_KEYS = tuple(f.name for f in fields(Row))
+
+
+class DuplicateKeyError(ValueError):
+    pass
+
+
+@dataclass(frozen=True)
+class MappingTable:
+    rows: tuple[Row, ...]
+    by_name: Mapping[str, Row]
+    digest: str
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[Row]) -> "MappingTable":
+        ordered = tuple(rows)
+        index: dict[str, Row] = {}
+        for row in ordered:
+            if row.cuda in index:
+                raise DuplicateKeyError(f"duplicate CUDA name in mapping table: {row.cuda}")
+            index[row.cuda] = row
+        payload = json.dumps([r.to_json() for r in ordered], sort_keys=True).encode()
+        return cls(ordered, MappingProxyType(index), hashlib.sha256(payload).hexdigest()[:16])
+
+    def lookup(self, name: str) -> Row | None:
+        return self.by_name.get(name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.by_name
+
+    def __iter__(self) -> Iterator[Row]:
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def apis(self) -> tuple[str, ...]:
+        return tuple(sorted({r.api for r in self.rows}))
+
+
+def read_rows(path: Path) -> list[Row]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return [Row.from_json(item) for item in data["rows"]]
+
+
+def table_files(directory: Path | None = None) -> list[Path]:
+    if directory is None:
+        directory = Path(str(resources.files("mapping_tables")))
+    return sorted(directory.glob("*.json"))
+
+
+def load_table_from(directory: Path) -> MappingTable:
+    rows: list[Row] = []
+    for path in table_files(directory):
+        rows.extend(read_rows(path))
+    return MappingTable.from_rows(rows)
+
+
+@lru_cache(maxsize=None)
+def load_table() -> MappingTable:
+    """The shipped table; loaded once per process."""
+    return load_table_from(Path(str(resources.files("mapping_tables"))))
