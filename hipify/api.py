@@ -1,0 +1,39 @@
+"""The Python API: ``hipify.translate(text, path=..., options=...)``. Pure; never raises on bad input."""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .engines import run_engine
+from .model import Diagnostic, Edit, LineIndex, SourceFile, located
+from .options import Options
+from .splice import apply
+from .table import MappingTable, load_table
+
+
+@dataclass(frozen=True)
+class Result:
+    text: str
+    edits: tuple[Edit, ...]
+    diagnostics: tuple[Diagnostic, ...]
+    engine: str
+
+    @property
+    def changed(self) -> bool:
+        return bool(self.edits)
+
+
+def translate(text: str, path: str = "<string>", options: Options | None = None,
+              table: MappingTable | None = None) -> Result:
+    """Translate CUDA source text to HIP. Diagnostics carry line/column and ``path``."""
+    options = options or Options()
+    table = table or load_table()
+    source = SourceFile(path, text)
+    engine_result = run_engine(source, table, options)
+    fixed = apply(text, engine_result.edits)
+    index = LineIndex.of(text)
+    diagnostics = tuple(
+        replace(located(d, index), path=path) if not d.line else replace(d, path=path)
+        for d in engine_result.diagnostics + fixed.diagnostics
+    )
+    diagnostics = tuple(sorted(diagnostics, key=lambda d: (d.line, d.col, d.code)))
+    return Result(fixed.text, fixed.applied, diagnostics, engine_result.engine)

@@ -1,0 +1,49 @@
+"""Engine selection: ``--engine auto|clang|regex``, with per-file fallback to regex."""
+from __future__ import annotations
+
+from typing import Callable
+
+from .model import Diagnostic, EngineResult, Severity, SourceFile
+from .options import Options
+from .table import MappingTable
+
+EngineFn = Callable[[SourceFile, MappingTable, Options], EngineResult]
+ENGINE_NAMES = ("auto", "clang", "regex")
+
+
+def _regex() -> EngineFn:
+    from .regex_mode.engine import run
+    return run
+
+
+def clang_status() -> tuple[bool, str]:
+    """(usable, reason) for the clang engine in this environment."""
+    try:
+        from .clang_mode.environment import clang_available
+    except ImportError as exc:  # the package itself is broken/missing
+        return False, f"clang engine not importable: {exc}"
+    return clang_available()
+
+
+def run_engine(source: SourceFile, table: MappingTable, options: Options) -> EngineResult:
+    """Run the chosen engine; never raises. ``auto`` and ``clang`` fall back to regex per file."""
+    if options.engine == "regex":
+        return _run_guarded(_regex(), source, table, options)
+    usable, reason = clang_status()
+    if usable:
+        from .clang_mode.engine import run as clang_run
+        try:
+            return clang_run(source, table, options)
+        except Exception as exc:  # an engine bug must not lose the file: fall back, and say so
+            reason = f"clang engine failed on this file ({type(exc).__name__}: {exc})"
+    result = _run_guarded(_regex(), source, table, options)
+    note = Diagnostic("HPY201", f"{reason}; used the regex engine", severity=Severity.INFO)
+    return EngineResult(result.edits, (note,) + result.diagnostics, result.engine)
+
+
+def _run_guarded(engine: EngineFn, source: SourceFile, table: MappingTable, options: Options) -> EngineResult:
+    try:
+        return engine(source, table, options)
+    except Exception as exc:  # never raise: the file is reported, left unchanged
+        diag = Diagnostic("HPY202", f"internal error in engine: {type(exc).__name__}: {exc}", severity=Severity.ERROR)
+        return EngineResult((), (diag,), "regex")
