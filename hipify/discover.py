@@ -33,7 +33,7 @@ def _gitignore_spec(directory: Path) -> pathspec.PathSpec | None:
         lines = ignore_file.read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
         return None
-    return pathspec.PathSpec.from_lines("gitwildmatch", lines)
+    return pathspec.GitIgnoreSpec.from_lines(lines)
 
 
 def discover(
@@ -44,7 +44,7 @@ def discover(
 ) -> tuple[list[Found], list[Problem]]:
     found: list[Found] = []
     problems: list[Problem] = []
-    exclude_spec = pathspec.PathSpec.from_lines("gitwildmatch", exclude) if exclude else None
+    exclude_spec = pathspec.GitIgnoreSpec.from_lines(exclude) if exclude else None
     seen_files: set[Path] = set()
     for arg in paths:
         if arg.is_dir():
