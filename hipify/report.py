@@ -64,7 +64,7 @@ class Report:
         return {
             "tool": "hipify-py", "version": __version__,
             "summary": {
-                "files": self.files, "changed": self.changed, "errors": self.errors,
+                "files": self.files, "changed": self.changed, "errors": self.errors, "cached": self.cached,
                 "converted": sum(self.converted_by_rule.values()), "unconverted": self.unconverted_total,
                 "engines": dict(self.engines),
             },

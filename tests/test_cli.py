@@ -236,10 +236,17 @@ def test_reports(tree: Path, tmp_path: Path, fmt: str) -> None:
 
 
 def test_cache_makes_second_run_hit(tree: Path, tmp_path: Path) -> None:
-    report = tmp_path / "r.json"
-    assert main(["--engine", "regex", "--examine", str(tree)]) == 0
-    assert main(["--engine", "regex", "--examine", "--print-stats", "--report", str(report), str(tree)]) == 0
-    assert main(["--engine", "regex", "--examine", "--no-cache", str(tree)]) == 0
+    def cached(*extra: str) -> int:
+        report = tmp_path / "r.json"
+        assert main(["--engine", "regex", "--examine", "--report", str(report), *extra, str(tree)]) == 0
+        return int(json.loads(report.read_text())["summary"]["cached"])
+
+    assert cached() == 0
+    assert cached() == 3
+    assert cached("--no-cache") == 0
+    (tree / "src" / "main.cu").write_text(KERNEL + "// changed\n")
+    assert cached() == 2
+    assert cached("--roc") == 0  # other options, other key
 
 
 def test_console_script_runs() -> None:
