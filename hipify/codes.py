@@ -72,3 +72,22 @@ CODES: dict[str, Code] = {c.code: c for c in (
 
 def describe(code: str) -> Code:
     return CODES[code]
+
+
+def render_markdown() -> str:
+    """docs/diagnostics.md (regenerate with ``python -m hipify.codes > docs/diagnostics.md``)."""
+    lines = [
+        "# hipify-py rule and diagnostic codes", "",
+        "Generated from `hipify/codes.py`. Codes are stable: never renumbered or reused.",
+        "Applicability: *safe* edits are applied by default; *report* codes never edit.",
+        "Suppress findings and edits with `// hipify-py: off` ... `// hipify-py: on`, a trailing",
+        "`// hipify-py: ignore` on one line, or `// hipify-py: skip-file` anywhere in a file.", "",
+    ]
+    for c in CODES.values():
+        lines += [f"## {c.code} `{c.name}` ({c.applicability})", "", f"- **What:** {c.what}",
+                  f"- **Why:** {c.why}", f"- **What to do:** {c.todo}", ""]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(render_markdown(), end="")
