@@ -14,6 +14,8 @@ from .model import Diagnostic, Severity
 from .pipeline import FileResult
 
 # Diagnostics that mean "CUDA code remains untranslated here".
+# Edits that add support code rather than convert a CUDA reference.
+SUPPORT_EDIT_CODES = frozenset({"HPY003", "HPY006", "HPY007"})
 UNCONVERTED_CODES = frozenset({"HPY101", "HPY102", "HPY103", "HPY104", "HPY105", "HPY106", "HPY108"})
 FORMATS = ("json", "csv", "md", "html", "sarif")
 
@@ -43,7 +45,7 @@ class Report:
         self.engines[result.engine] += 1
         for edit in result.edits:
             self.converted_by_rule[edit.code] += 1
-            if edit.subject:
+            if edit.subject and edit.code not in SUPPORT_EDIT_CODES:
                 self.converted[edit.subject] += 1
         unconverted = 0
         for diag in result.diagnostics:
@@ -65,7 +67,7 @@ class Report:
             "tool": "hipify-py", "version": __version__,
             "summary": {
                 "files": self.files, "changed": self.changed, "errors": self.errors, "cached": self.cached,
-                "converted": sum(self.converted_by_rule.values()), "unconverted": self.unconverted_total,
+                "converted": sum(self.converted.values()), "unconverted": self.unconverted_total,
                 "engines": dict(self.engines),
             },
             "converted": dict(sorted(self.converted.items())),

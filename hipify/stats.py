@@ -13,7 +13,7 @@ def print_stats(report: Report, console: Console | None = None) -> None:
     summary.add_row("files", str(report.files))
     summary.add_row("changed", str(report.changed))
     summary.add_row("errors", str(report.errors))
-    summary.add_row("CONVERTED refs", str(sum(report.converted_by_rule.values())))
+    summary.add_row("CONVERTED refs", str(sum(report.converted.values())))
     summary.add_row("UNCONVERTED refs", str(report.unconverted_total))
     if report.cached:
         summary.add_row("from cache", str(report.cached))
