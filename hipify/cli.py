@@ -208,7 +208,7 @@ def _run(args: argparse.Namespace, clang_args: Sequence[str]) -> int:
     if "-" in args.paths:
         raise UsageError("'-' (stdin) cannot be combined with other paths")
 
-    extensions = DEFAULT_EXTENSIONS
+    extensions: tuple[str, ...] = DEFAULT_EXTENSIONS
     if args.extensions:
         extensions = tuple(e if e.startswith(".") else f".{e}" for e in args.extensions.split(",") if e)
     out_dir = Path(args.out_dir).resolve() if args.out_dir else None

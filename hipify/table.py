@@ -46,7 +46,7 @@ class Transform:
         assert isinstance(arity, Mapping)
         return cls(
             kind=str(data["kind"]),
-            arg=int(data.get("arg", -1)),  # type: ignore[arg-type]
+            arg=int(str(data.get("arg", -1))),
             wrapper=str(data.get("wrapper", "")),
             arity=tuple(sorted((int(k), str(v)) for k, v in arity.items())),
         )
