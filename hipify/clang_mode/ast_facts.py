@@ -1,0 +1,347 @@
+"""FileFacts from a libclang parse: tokens say where, the AST says what.
+
+The shared lexer (``hipify.regex_mode``) supplies the file's layout -- comments,
+directive lines, includes, bracket matching and the text of launches -- so both engines
+see the same spans. libclang then decides what the text cannot know:
+
+- which ``#if`` branches are inactive (``clang_getAllSkippedRanges``, with the real macros);
+- for every identifier token, the cursor it belongs to (one ``clang_annotateTokens`` pass
+  over the whole file; macro arguments resolve to their expansion's cursors): whether it
+  names the user's own declaration (``user_declared``) and whether the AST resolved it
+  (``Origin.AST``) or only the token is known (``Origin.TOKEN``);
+- for calls, the number of written arguments (default arguments excluded), which checks
+  and, when text and AST disagree, replaces the text's argument spans;
+- for launches, that ``<<<`` really is the config call and whether the kernel is a
+  template, explicit (``k<float>``) or deduced (``k`` with template parameters).
+
+All offsets handed out are character offsets; libclang's byte offsets are converted here.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import replace
+from typing import Callable
+
+import clang.cindex as ci
+
+from ..facts import FileFacts, Identifier, Launch, Region, Span
+from ..model import Diagnostic, LineIndex, Origin, Severity
+from ..options import Options
+from ..regex_mode.facts import extract_facts
+from ..regex_mode.lexer import lex
+from ..table import MappingTable
+from .cindex_ext import COMMENT, IDENTIFIER, PUNCTUATION, TokenStream, skipped_ranges, tokenize
+from .parsing import Parsed
+
+CONFIG_CALLS = frozenset(("__cudaPushCallConfiguration", "cudaConfigureCall"))
+# Names that may matter to the planner even when the table lacks them (unknown-name reports).
+_CUDA_LIKE = re.compile(r"(?:cu|CU|__cu|nv|NV|__shfl|__ballot|__any|__all|atomic)")
+_MACRO_DEF = ci.CursorKind.MACRO_DEFINITION
+_CALL = ci.CursorKind.CALL_EXPR
+_FUNCTION_TEMPLATE = ci.CursorKind.FUNCTION_TEMPLATE
+
+
+class ByteToChar:
+    """libclang byte offsets -> character offsets (identity for ASCII text)."""
+
+    def __init__(self, text: str, data: bytes) -> None:
+        self._identity = len(text) == len(data)
+        self._bytes: list[int] = []
+        self._chars: list[int] = []
+        if not self._identity:
+            # Record every non-ASCII character's byte and char position; between them the
+            # offsets advance together, so one bisect converts.
+            byte = 0
+            for char_index, ch in enumerate(text):
+                width = len(ch.encode("utf-8", "surrogatepass")) if ord(ch) > 0x7F else 1
+                if width > 1:
+                    self._bytes.append(byte + width)
+                    self._chars.append(char_index + 1)
+                byte += width
+
+    def __call__(self, offset: int) -> int:
+        if self._identity:
+            return offset
+        i = bisect.bisect_right(self._bytes, offset) - 1
+        if i < 0:
+            return offset
+        return self._chars[i] + (offset - self._bytes[i])
+
+
+def wanted_names(table: MappingTable) -> Callable[[str], bool]:
+    return lambda name: name in table or bool(_CUDA_LIKE.match(name))
+
+
+def build_facts(parsed: Parsed, text: str, table: MappingTable, options: Options) -> FileFacts:
+    lexed = lex(text)
+    base = extract_facts(text, options, wanted_names(table), lexed=lexed)
+    to_char = ByteToChar(text, parsed.data)
+    stream = tokenize(parsed.tu, parsed.path, len(parsed.data))
+    inactive = _inactive_spans(parsed, text, to_char)
+    regions = _Regions(inactive, lexed.directives)
+    resolver = _Resolver(parsed.system_dirs)
+    positions = _TokenPositions(stream, to_char)
+    diagnostics: list[Diagnostic] = []
+
+    identifiers = tuple(
+        _refine_identifier(ident, positions, regions, resolver, diagnostics) for ident in base.identifiers
+    )
+    identifiers = _spread_user_declarations(identifiers)
+    launches = tuple(_refine_launch(launch, positions, regions) for launch in base.launches)
+    includes = tuple(replace(inc, region=regions.of_directive(inc.start, inc.region)) for inc in base.includes)
+    directives = tuple(replace(d, region=regions.of_directive(d.start, d.region)) for d in base.directives)
+    diagnostics += _parse_error_diagnostics(parsed, text, to_char, identifiers, launches, table)
+    return FileFacts(identifiers, launches, includes, directives, base.comments,
+                     tuple(diagnostics) + base.diagnostics)
+
+
+# --------------------------------------------------------------------------- regions
+
+
+def _inactive_spans(parsed: Parsed, text: str, to_char: ByteToChar) -> list[Span]:
+    """Character spans of skipped ``#if`` branches: from the line after the opening
+    conditional to the start of the line of the closing one (both directives are active)."""
+    out: list[Span] = []
+    for start_b, end_b in skipped_ranges(parsed.tu, parsed.path):
+        start, end = to_char(start_b), to_char(end_b)
+        first = text.find("\n", start)
+        if first < 0:
+            continue
+        last = text.rfind("\n", 0, end) + 1
+        if last > first + 1:
+            out.append((first + 1, last))
+    return out
+
+
+class _Regions:
+    """INACTIVE (clang's skipped ranges) beats DIRECTIVE (shared lexer) beats CODE."""
+
+    def __init__(self, inactive: list[Span], directives: tuple[Span, ...]) -> None:
+        self._inactive_starts = [s for s, _ in inactive]
+        self._inactive = inactive
+        self._dir_starts = [s for s, _ in directives]
+        self._directives = directives
+
+    @staticmethod
+    def _inside(starts: list[int], spans: list[Span] | tuple[Span, ...], pos: int) -> bool:
+        i = bisect.bisect_right(starts, pos) - 1
+        return i >= 0 and pos < spans[i][1]
+
+    def inactive(self, pos: int) -> bool:
+        return self._inside(self._inactive_starts, self._inactive, pos)
+
+    def of(self, pos: int) -> Region:
+        if self.inactive(pos):
+            return Region.INACTIVE
+        if self._inside(self._dir_starts, self._directives, pos):
+            return Region.DIRECTIVE
+        return Region.CODE
+
+    def of_directive(self, pos: int, fallback: Region) -> Region:
+        return Region.INACTIVE if self.inactive(pos) else (Region.CODE if fallback == Region.INACTIVE else fallback)
+
+
+# --------------------------------------------------------------------------- tokens
+
+
+class _TokenPositions:
+    """Find libclang tokens by character offset."""
+
+    def __init__(self, stream: TokenStream, to_char: ByteToChar) -> None:
+        self.stream = stream
+        self.to_char = to_char
+        self.starts = [to_char(b) for b in stream.starts]
+        self.by_start = {start: i for i, start in enumerate(self.starts)}
+
+    def at(self, char_offset: int) -> int:
+        """Index of the token starting at ``char_offset`` (-1 if none)."""
+        return self.by_start.get(char_offset, -1)
+
+    def next_significant(self, index: int) -> int:
+        kinds = self.stream.kinds
+        j = index + 1
+        while j < len(kinds) and kinds[j] == COMMENT:
+            j += 1
+        return j if j < len(kinds) else -1
+
+    def spelling(self, index: int) -> str:
+        return self.stream.spellings[index]
+
+    def cursor(self, index: int) -> ci.Cursor:
+        return self.stream.cursor(index)
+
+
+class _Resolver:
+    """Is a declaration the user's own, or CUDA's / the system's / our prelude's?"""
+
+    def __init__(self, system_dirs: tuple[str, ...]) -> None:
+        self._system = tuple(d.rstrip("/") + "/" for d in system_dirs if d)
+        self._memo: dict[tuple[str, int], bool] = {}
+
+    def is_user(self, decl: ci.Cursor) -> bool:
+        canonical = decl.canonical if decl.kind != _MACRO_DEF else decl
+        location = canonical.location
+        file = location.file
+        if file is None:
+            return False  # builtins
+        key = (file.name, location.offset)
+        known = self._memo.get(key)
+        if known is None:
+            name = file.name
+            known = not (location.is_in_system_header or name.startswith(self._system))
+            self._memo[key] = known
+        return known
+
+
+def _refine_identifier(ident: Identifier, positions: _TokenPositions, regions: _Regions,
+                       resolver: _Resolver, diagnostics: list[Diagnostic]) -> Identifier:
+    region = regions.of(ident.start)
+    if ident.region == Region.DIRECTIVE and region == Region.CODE:
+        region = Region.DIRECTIVE
+    index = positions.at(ident.start)
+    if index < 0 or positions.stream.kinds[index] != IDENTIFIER or region == Region.INACTIVE:
+        return replace(ident, region=region, origin=Origin.TOKEN)
+    cursor = positions.cursor(index)
+    kind = cursor.kind
+    if kind == _MACRO_DEF:
+        # A '#define' line: its first identifier is the macro's own (user) name.
+        if _names_token(cursor, ident.start, positions):
+            return replace(ident, region=region, origin=Origin.AST, user_declared=resolver.is_user(cursor))
+        return replace(ident, region=region, origin=Origin.TOKEN)
+    if region == Region.DIRECTIVE:
+        return replace(ident, region=region, origin=Origin.TOKEN)
+    if kind.is_declaration() and cursor.spelling == ident.name and _names_token(cursor, ident.start, positions):
+        return replace(ident, region=region, origin=Origin.AST, user_declared=resolver.is_user(cursor))
+    referenced = cursor.referenced if (kind.is_reference() or kind.is_expression()
+                                       or kind == ci.CursorKind.MACRO_INSTANTIATION) else None
+    if referenced is None or referenced.spelling != ident.name:
+        return replace(ident, region=region, origin=Origin.TOKEN)
+    user = resolver.is_user(referenced)
+    call_args = _ast_call_args(ident, index, positions, diagnostics)
+    return replace(ident, region=region, origin=Origin.AST, user_declared=user, call_args=call_args)
+
+
+def _names_token(cursor: ci.Cursor, char_start: int, positions: _TokenPositions) -> bool:
+    """Is the declaration's own name at this token (not just some token inside its extent)?"""
+    location = cursor.location
+    if location.file is None:
+        return False
+    index = positions.at(char_start)
+    return index >= 0 and positions.stream.starts[index] == location.offset
+
+
+def _ast_call_args(ident: Identifier, index: int, positions: _TokenPositions,
+                   diagnostics: list[Diagnostic]) -> tuple[Span, ...] | None:
+    """The text's argument spans, checked against the AST's count of written arguments.
+
+    libclang annotates the ``(`` of a call with its CALL_EXPR, also inside macro arguments
+    (``CUDA_CHECK(cudaMemcpyToSymbol(sym, ...))``), where the call's own extents collapse
+    onto the macro name and only the tokens still say where the arguments are.
+    """
+    if ident.call_args is None:
+        return None
+    paren = positions.next_significant(index)
+    if paren < 0 or positions.spelling(paren) != "(":
+        return ident.call_args
+    call = positions.cursor(paren)
+    if call.kind != _CALL or call.spelling != ident.name:
+        return ident.call_args
+    written = [arg for arg in call.get_arguments() if arg.extent.start.file is not None]
+    if len(written) == len(ident.call_args):
+        return ident.call_args
+    # Text and AST disagree (a macro that expands to several arguments, ...): the AST's
+    # extents are exact when the arguments are spelled directly in this file.
+    spans = [(arg.extent.start.offset, arg.extent.end.offset) for arg in written]
+    if spans and all(end > start for start, end in spans):
+        return tuple((positions.to_char(start), positions.to_char(end)) for start, end in spans)
+    diagnostics.append(Diagnostic(
+        "HPY109", f"{ident.name}: the parser counts {len(written)} argument(s) where the text shows "
+        f"{len(ident.call_args)}; argument-dependent rewrites skipped", offset=ident.start,
+        severity=Severity.INFO, subject=ident.name))
+    return None
+
+
+def _spread_user_declarations(identifiers: tuple[Identifier, ...]) -> tuple[Identifier, ...]:
+    """Occurrences the AST could not resolve (macro bodies, inactive code, broken code) of a
+    name the AST saw the user declare are the user's too; the AST's verdict wins elsewhere."""
+    ast_user = {i.name for i in identifiers if i.origin == Origin.AST and i.user_declared}
+    ast_cuda = {i.name for i in identifiers if i.origin == Origin.AST and not i.user_declared} - ast_user
+    out = []
+    for ident in identifiers:
+        if ident.origin != Origin.AST:
+            if ident.name in ast_user and not ident.user_declared:
+                ident = replace(ident, user_declared=True)
+            elif ident.name in ast_cuda and ident.user_declared:
+                ident = replace(ident, user_declared=False)
+        out.append(ident)
+    return tuple(out)
+
+
+# --------------------------------------------------------------------------- launches
+
+
+def _refine_launch(launch: Launch, positions: _TokenPositions, regions: _Regions) -> Launch:
+    region = regions.of(launch.start)
+    if launch.region == Region.DIRECTIVE and region == Region.CODE:
+        region = Region.DIRECTIVE
+    if region != Region.CODE:
+        return replace(launch, region=region)
+    chevron = _chevron_token(launch, positions)
+    if chevron < 0:
+        return replace(launch, region=region)
+    config = positions.cursor(chevron)
+    if config.spelling not in CONFIG_CALLS:
+        return replace(launch, region=region)  # the parser did not see a launch here
+    template = launch.template
+    paren = positions.at(launch.lparen)
+    if paren >= 0:
+        call = positions.cursor(paren)
+        if call.kind == _CALL:
+            callee = call.referenced
+            if callee is not None:
+                template = template or callee.kind == _FUNCTION_TEMPLATE or callee.get_num_template_arguments() >= 0
+    return replace(launch, region=region, origin=Origin.AST, template=template)
+
+
+def _chevron_token(launch: Launch, positions: _TokenPositions) -> int:
+    """The ``<<<`` token of a launch: the last token before the first config argument."""
+    first = launch.config[0][0] if launch.config else launch.chevron_close[0]
+    i = bisect.bisect_left(positions.starts, first) - 1
+    while i >= 0 and positions.stream.kinds[i] == COMMENT:
+        i -= 1
+    if i >= 0 and positions.stream.kinds[i] == PUNCTUATION and positions.spelling(i) == "<<<":
+        return i
+    return -1
+
+
+# --------------------------------------------------------------------------- diagnostics
+
+
+def _parse_error_diagnostics(parsed: Parsed, text: str, to_char: ByteToChar, identifiers: tuple[Identifier, ...],
+                             launches: tuple[Launch, ...], table: MappingTable) -> list[Diagnostic]:
+    if not parsed.errors:
+        return []
+    first = parsed.errors[0]
+    where = first.location
+    place = f"{where.file.name if where.file else '?'}:{where.line}:{where.column}"
+    out = [Diagnostic(
+        "HPY203", f"{len(parsed.errors)} parse error(s) (first: {place}: {first.spelling}); "
+        f"AST-derived edits kept where valid, tokens filled the rest", offset=0, line=1, col=1,
+        severity=Severity.WARNING)]
+    index = LineIndex.of(text)
+    seen: set[int] = set()
+    for ident in identifiers:
+        if ident.region != Region.CODE or ident.origin != Origin.TOKEN or ident.name not in table:
+            continue
+        line = index.line_col(ident.start)[0]
+        if line in seen:
+            continue
+        seen.add(line)
+        out.append(Diagnostic("HPY109", f"{ident.name}: not resolved by the parser; renamed from tokens alone",
+                              offset=ident.start, severity=Severity.INFO, subject=ident.name))
+    for launch in launches:
+        if launch.region == Region.CODE and launch.origin != Origin.AST:
+            out.append(Diagnostic("HPY109", "kernel launch not confirmed by the parser; rewritten from text",
+                                  offset=launch.start, severity=Severity.INFO))
+    return out

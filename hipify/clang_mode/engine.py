@@ -1,0 +1,27 @@
+"""The clang engine's entry point: ``run(source, table, options) -> EngineResult``.
+
+Parse once, build :class:`FileFacts` from tokens + AST, hand them to the shared planner.
+Never raises for bad input: a file the parser chokes on still gets its token-derived
+facts (with HPY203/HPY109); only a broken libclang raises, and ``hipify.engines`` then
+falls back to the regex engine for that file.
+"""
+from __future__ import annotations
+
+from ..facts import FileFacts
+from ..model import EngineResult, SourceFile
+from ..options import Options
+from ..table import MappingTable
+from .ast_facts import build_facts
+from .parsing import parse
+
+
+def facts(source: SourceFile, table: MappingTable, options: Options) -> FileFacts:
+    """What libclang learned about ``source`` (exposed for tests and ``--examine``)."""
+    parsed = parse(source, table, options)
+    return build_facts(parsed, source.text, table, options)
+
+
+def run(source: SourceFile, table: MappingTable, options: Options) -> EngineResult:
+    from ..rewrite import plan  # the shared planner; imported late so facts() works without it
+
+    return plan(source.text, facts(source, table, options), table, options, engine="clang")
