@@ -253,13 +253,19 @@ def _ast_call_args(ident: Identifier, index: int, positions: _TokenPositions,
     # Text and AST disagree (a macro that expands to several arguments, ...): the AST's
     # extents are exact when the arguments are spelled directly in this file.
     spans = [(arg.extent.start.offset, arg.extent.end.offset) for arg in written]
-    if spans and all(end > start for start, end in spans):
+    ordered = all(end > start for start, end in spans) and all(
+        spans[i][1] <= spans[i + 1][0] for i in range(len(spans) - 1))  # macro-made args share one extent
+    if spans and ordered:
         return tuple((positions.to_char(start), positions.to_char(end)) for start, end in spans)
+    # Arguments made by a macro (``cudaEventCreate(EVENT_ARGS)``): the count is known, the
+    # text of each is not. Empty spans keep the count for overload choice, and argument
+    # wrappers skip empty spans, so nothing is wrapped around the wrong text.
     diagnostics.append(Diagnostic(
-        "HPY109", f"{ident.name}: the parser counts {len(written)} argument(s) where the text shows "
-        f"{len(ident.call_args)}; argument-dependent rewrites skipped", offset=ident.start,
+        "HPY109", f"{ident.name}: the parser sees {len(written)} argument(s) where the text shows "
+        f"{len(ident.call_args)} (arguments made by a macro); check the chosen overload", offset=ident.start,
         severity=Severity.INFO, subject=ident.name))
-    return None
+    anchor = ident.call_args[0][0] if ident.call_args else positions.starts[paren] + 1
+    return tuple((anchor, anchor) for _ in written)
 
 
 def _spread_user_declarations(identifiers: tuple[Identifier, ...]) -> tuple[Identifier, ...]:
@@ -299,8 +305,8 @@ def _refine_launch(launch: Launch, positions: _TokenPositions, regions: _Regions
         call = positions.cursor(paren)
         if call.kind == _CALL:
             callee = call.referenced
-            if callee is not None:
-                template = template or callee.kind == _FUNCTION_TEMPLATE or callee.get_num_template_arguments() >= 0
+            if callee is not None:  # the AST's verdict replaces the text's name-based guess
+                template = callee.kind == _FUNCTION_TEMPLATE or callee.get_num_template_arguments() >= 0
     return replace(launch, region=region, origin=Origin.AST, template=template)
 
 
@@ -320,28 +326,40 @@ def _chevron_token(launch: Launch, positions: _TokenPositions) -> int:
 
 def _parse_error_diagnostics(parsed: Parsed, text: str, to_char: ByteToChar, identifiers: tuple[Identifier, ...],
                              launches: tuple[Launch, ...], table: MappingTable) -> list[Diagnostic]:
+    """HPY203 once per file with parse errors; HPY109 on each line whose edits deserve review:
+    names the parser could not resolve, launches it did not confirm, and table names on a
+    line where it reported an error."""
     if not parsed.errors:
         return []
     first = parsed.errors[0]
     where = first.location
-    place = f"{where.file.name if where.file else '?'}:{where.line}:{where.column}"
+    in_main = where.file is not None and where.file.name == parsed.path
+    place = f"line {where.line}" if in_main else f"{where.file.name if where.file else '?'}:{where.line}"
     out = [Diagnostic(
-        "HPY203", f"{len(parsed.errors)} parse error(s) (first: {place}: {first.spelling}); "
-        f"AST-derived edits kept where valid, tokens filled the rest", offset=0, line=1, col=1,
-        severity=Severity.WARNING)]
+        "HPY203", f"{len(parsed.errors)} parse error(s) (first, {place}: {first.spelling}); "
+        f"AST-derived edits kept where valid, tokens filled the rest",
+        offset=to_char(where.offset) if in_main else 0, severity=Severity.WARNING)]
     index = LineIndex.of(text)
+    error_lines = {e.location.line: e.spelling for e in parsed.errors
+                   if e.location.file is not None and e.location.file.name == parsed.path}
     seen: set[int] = set()
+
+    def review(offset: int, message: str, subject: str = "") -> None:
+        line = index.line_col(offset)[0]
+        if line not in seen:
+            seen.add(line)
+            out.append(Diagnostic("HPY109", message, offset=offset, severity=Severity.INFO, subject=subject))
+
     for ident in identifiers:
-        if ident.region != Region.CODE or ident.origin != Origin.TOKEN or ident.name not in table:
+        if ident.region != Region.CODE or ident.name not in table:
             continue
         line = index.line_col(ident.start)[0]
-        if line in seen:
-            continue
-        seen.add(line)
-        out.append(Diagnostic("HPY109", f"{ident.name}: not resolved by the parser; renamed from tokens alone",
-                              offset=ident.start, severity=Severity.INFO, subject=ident.name))
+        if ident.origin == Origin.TOKEN:
+            review(ident.start, f"{ident.name}: not resolved by the parser; renamed from tokens alone", ident.name)
+        elif line in error_lines:
+            review(ident.start, f"{ident.name}: the parser reported an error on this line ({error_lines[line]})",
+                   ident.name)
     for launch in launches:
         if launch.region == Region.CODE and launch.origin != Origin.AST:
-            out.append(Diagnostic("HPY109", "kernel launch not confirmed by the parser; rewritten from text",
-                                  offset=launch.start, severity=Severity.INFO))
+            review(launch.start, "kernel launch not confirmed by the parser; rewritten from text")
     return out
