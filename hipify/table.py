@@ -80,6 +80,7 @@ class Row:
     cuda_removed: str = ""       # first CUDA version whose headers no longer declare it
     hip_since: str = ""          # first ROCm release whose headers declare the hip target
     roc_since: str = ""
+    hip_requires: str = ""       # macro the HIP target needs defined before the HIP headers (e.g. warp *_sync)
     transform: Transform | None = None
     source: str = ""             # how the pair was found: nvidia_detail, naming, override, ...
     note: str = ""

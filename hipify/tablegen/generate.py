@@ -1,0 +1,329 @@
+"""Build the table's rows from the header cache: CUDA names, matched to verified HIP/ROC targets."""
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections import defaultdict
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from ..table import Row, Transform
+from . import rules
+from .headers import HeaderIndex, build_index, header_files
+from .headermap import header_rows
+from .overrides import Override, load_overrides
+from .pairs import backend_pairs
+from .sources import (
+    API_ORDER, CUDA_FAMILIES, CURRENT_ROCM, HIP_EXCLUDE, HIP_NAMESPACES, NVIDIA_BACKEND, ROCM_RELEASES, SPECS,
+    ApiSpec,
+)
+
+_DECL_KIND = {"function": "function", "type": "type", "enum": "enum", "enum_constant": "enum_constant",
+              "macro": "macro"}
+WARP_SYNC_MACRO = "HIP_ENABLE_WARP_SYNC_BUILTINS"
+# CUDA family that stands for each version, newest first (for cuda_removed: the first version lacking a name).
+_NEXT_MAJOR = {"11.8": "12.0", "12.9": "13.0"}
+
+
+class GenerationError(Exception):
+    pass
+
+
+@dataclass
+class HipSide:
+    indexes: dict[str, HeaderIndex]                 # ROCm release -> index
+    files: dict[str, dict[str, Path]]               # ROCm release -> relative header -> file
+    provenance: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def current(self) -> HeaderIndex:
+        return self.indexes[CURRENT_ROCM]
+
+    def since(self, name: str) -> str:
+        return next((r for r in ROCM_RELEASES if r in self.indexes and name in self.indexes[r]), "")
+
+    def header_since(self, rel: str) -> str:
+        return next((r for r in ROCM_RELEASES if rel in self.files.get(r, {})), "")
+
+
+def cuda_rel(path_under_family: str) -> str:
+    """'toolkit/crt/math_functions.h' -> 'crt/math_functions.h'; 'toolkit/cccl/cub/x.cuh' -> 'cub/x.cuh'."""
+    rel = path_under_family.split("/", 1)[1] if "/" in path_under_family else path_under_family
+    return rel[len("cccl/"):] if rel.startswith("cccl/") else rel
+
+
+def cuda_index(cache: Path, family: str, patterns: tuple[str, ...], spec: ApiSpec) -> HeaderIndex:
+    root = cache / "cuda" / family
+    files = [(cuda_rel(rel), path) for rel, path in header_files(root, patterns)]
+    return build_index(files, dict(spec.namespace))
+
+
+def hip_side(cache: Path) -> HipSide:
+    indexes: dict[str, HeaderIndex] = {}
+    all_files: dict[str, dict[str, Path]] = {}
+    clang = header_files(cache / "hip" / "clang", ("*.h",))
+    for release in ROCM_RELEASES:
+        rdir = cache / "hip" / release
+        if not rdir.is_dir():
+            continue
+        files: list[tuple[str, Path]] = []
+        for pkg in sorted(p for p in rdir.iterdir() if p.is_dir()):
+            for rel, path in header_files(pkg, ("**/*.h", "**/*.hpp", "**/*.hh", "**/*.inl", "**/*.cuh")):
+                if not HIP_EXCLUDE.search(rel):
+                    files.append((rel, path))
+        files += clang  # hipcc declares device math in clang's own HIP headers
+        files.sort(key=lambda f: f[0])
+        all_files[release] = {rel: path for rel, path in files}
+        indexes[release] = build_index(files, dict(HIP_NAMESPACES))
+    if CURRENT_ROCM not in indexes:
+        raise GenerationError(f"no HIP headers for ROCm {CURRENT_ROCM} under {cache / 'hip'}; run the fetch step")
+    return HipSide(indexes, all_files)
+
+
+def nvidia_pairs(cache: Path) -> dict[str, set[str]]:
+    indexes = []
+    for release in ROCM_RELEASES:
+        files = header_files(cache / "hip" / release, NVIDIA_BACKEND)
+        indexes.append(build_index([(rel.split("/", 1)[1], path) for rel, path in files]))
+    return backend_pairs(indexes)
+
+
+@dataclass(frozen=True)
+class Target:
+    name: str = ""
+    status: str = "unsupported"
+    header: str = ""
+    since: str = ""
+    source: str = ""
+
+
+class Matcher:
+    def __init__(self, hip: HipSide, pairs: dict[str, set[str]]) -> None:
+        self.hip = hip
+        self.pairs = pairs
+        # HIP enum constants by parent enum, for the case-insensitive constant fallback
+        self.constants: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+        # HIP types by case- and underscore-insensitive name, for the type fallback (CUmemorytype ~ hipMemoryType)
+        self.types: dict[str, set[str]] = defaultdict(set)
+        for name, hits in hip.current.names.items():
+            for hit in hits:
+                if hit.decl.kind == "enum_constant" and hit.decl.parent:
+                    self.constants[hit.decl.parent][rules.normalized(name)].append(name)
+                if hit.decl.kind in ("type", "enum") and name.startswith("hip"):
+                    self.types[rules.normalized_type(name)].add(name)
+
+    def target(self, name: str, source: str) -> Target:
+        cur = self.hip.current
+        if name in cur:
+            hit = cur.best(name)
+            assert hit is not None
+            status = "supported"
+            if cur.deprecated(name):
+                status = "deprecated"
+            elif cur.experimental(name):
+                status = "experimental"
+            return Target(name, status, hit.header, self.hip.since(name), source)
+        for release in reversed(ROCM_RELEASES):
+            idx = self.hip.indexes.get(release)
+            if idx and name in idx:
+                hit = idx.best(name)
+                assert hit is not None
+                return Target(name, "removed", hit.header, self.hip.since(name), source)
+        return Target()
+
+    def resolve(self, cuda: str, candidates: list[str], parent_target: str = "", use_pairs: bool = True,
+                type_like: bool = False) -> Target:
+        found: Target | None = None
+        if use_pairs:
+            paired = sorted(self.pairs.get(cuda, ()), key=lambda c: (c not in candidates, len(c), c))
+            for cand in paired:
+                t = self.target(cand, "nvidia_detail")
+                if t.name and t.status != "removed":
+                    return t
+                found = found or (t if t.name else None)
+        for cand in candidates:
+            t = self.target(cand, "naming")
+            if t.name and t.status != "removed":
+                return t
+            found = found or (t if t.name else None)
+        if parent_target and parent_target in self.constants:
+            names = self.constants[parent_target].get(rules.normalized(cuda), [])
+            if len(names) == 1:
+                t = self.target(names[0], "naming-enum")
+                if t.name:
+                    return t
+        if type_like and not found:
+            names = sorted(self.types.get(rules.normalized_type(cuda), ()))
+            if len(names) == 1:
+                t = self.target(names[0], "naming-type")
+                if t.name:
+                    return t
+        return found or Target()
+
+
+def _row_kind(api: str, kind: str) -> str:
+    if api == "device" and kind == "function":
+        return "device_function"
+    return _DECL_KIND.get(kind, kind)
+
+
+def _needs_warp_sync(hip: HipSide, target: Target) -> bool:
+    if not target.name.endswith("_sync") or not target.header:
+        return False
+    path = hip.files[CURRENT_ROCM].get(target.header)
+    return bool(path and WARP_SYNC_MACRO in path.read_text(errors="replace"))
+
+
+def api_rows(cache: Path, spec: ApiSpec, matcher: Matcher, hip: HipSide) -> list[Row]:
+    keep = re.compile(spec.keep)
+    cur = cuda_index(cache, "cu13", spec.cuda, spec)
+    older: list[tuple[str, HeaderIndex]] = []
+    if spec.older:
+        for family, version in CUDA_FAMILIES[:-1]:
+            older.append((version, cuda_index(cache, family, spec.older, spec)))
+    # name -> (header, decl, removed-in) : current names first, then names only older headers declare
+    entries: dict[str, tuple[str, object, str]] = {}
+    for name in sorted(cur.names):
+        hit = cur.best(name)
+        if hit and keep.match(name) and hit.decl.kind != "variable":
+            entries[name] = (hit.header, hit.decl, "")
+    for i, (version, idx) in reversed(list(enumerate(older))):
+        for name in sorted(idx.names):
+            hit = idx.best(name)
+            if name in entries or not hit or not keep.match(name) or hit.decl.kind == "variable":
+                continue
+            entries[name] = (hit.header, hit.decl, _NEXT_MAJOR.get(version, ""))
+    # #define cuMemAlloc cuMemAlloc_v2: users may also write the versioned name, which only the macro spells.
+    for name, (header, decl, removed) in list(entries.items()):
+        alias = decl.alias_of  # type: ignore[attr-defined]
+        if (decl.kind == "function" and name in cur.names and alias not in entries  # type: ignore[attr-defined]
+                and re.fullmatch(re.escape(name) + r"_v\d+", alias or "")):
+            entries[alias] = (header, decl, removed)
+        for hit in cur.names.get(name, ()):
+            if hit.decl.kind == "macro" and re.fullmatch(re.escape(name) + r"_v\d+", hit.decl.alias_of) \
+                    and hit.decl.alias_of not in entries:
+                entries[hit.decl.alias_of] = (header, decl, removed)
+    # Macros that alias a function (#define cuMemAlloc cuMemAlloc_v2) are functions to users.
+    kinds: dict[str, str] = {}
+    for name, (_, decl, _) in entries.items():
+        kind = decl.kind  # type: ignore[attr-defined]
+        alias = decl.alias_of  # type: ignore[attr-defined]
+        if kind == "macro" and alias in entries and entries[alias][1].kind == "function":  # type: ignore[attr-defined]
+            kind = "function"
+        kinds[name] = kind
+    # Types first, so that enum constants can use their parent's target.
+    targets: dict[str, Target] = {}
+    order = sorted(entries, key=lambda n: (kinds[n] == "enum_constant", n))
+    for name in order:
+        header, decl, removed = entries[name]
+        kind = kinds[name]
+        cands = rules.hip_candidates(spec.api, name, kind)
+        # a versioned name (cuMemAlloc_v2) also takes the target of the plain one's backend pair
+        plain = re.sub(r"_v\d+$", "", name)
+        if plain != name and plain in matcher.pairs:
+            cands = sorted(matcher.pairs[plain]) + cands
+        parent = decl.parent  # type: ignore[attr-defined]
+        ptarget = targets[parent].name if parent in targets else ""
+        hip_t = matcher.resolve(name, cands, ptarget, type_like=kind in ("type", "enum") and spec.api in (
+            "runtime", "driver")) if spec.api != "dnn" else Target()
+        targets[name] = hip_t
+    rows: list[Row] = []
+    for prefix, ns in spec.namespace:
+        hip_ns = "hip" + ns
+        if any(n.startswith(hip_ns + "::") for n in hip.current.names):
+            rows.append(Row(cuda=ns, hip=hip_ns, kind="namespace", api=spec.api, hip_status="supported",
+                            cuda_header=f"{ns}/{ns}.cuh", hip_header=f"{hip_ns}/{hip_ns}.hpp",
+                            hip_since=next((r for r in hip.indexes if any(
+                                n.startswith(hip_ns + "::") for n in hip.indexes[r].names)), ""),
+                            source="naming"))
+    roc_targets: dict[str, Target] = {}
+    for name in order:
+        header, decl, removed = entries[name]
+        kind = kinds[name]
+        parent = decl.parent  # type: ignore[attr-defined]
+        roc_cands = rules.roc_candidates(spec.api, name, kind)
+        roc_parent = roc_targets[parent].name if parent in roc_targets else ""
+        roc_t = matcher.resolve(name, roc_cands, roc_parent, use_pairs=False) if (roc_cands or roc_parent) else Target()
+        roc_targets[name] = roc_t
+        hip_t = targets[name]
+        cuda_since, cuda_deprecated = "", ""
+        if older:
+            versions = [v for v, idx in older if name in idx] + ([CUDA_FAMILIES[-1][1]] if name in cur else [])
+            cuda_since = versions[0] if versions else ""
+            dep = [v for v, idx in older if idx.deprecated(name)] + (
+                [CUDA_FAMILIES[-1][1]] if cur.deprecated(name) else [])
+            cuda_deprecated = dep[0] if dep else ""
+        elif cur.deprecated(name):
+            cuda_deprecated = CUDA_FAMILIES[-1][1]
+        rows.append(Row(
+            cuda=name, hip=hip_t.name, roc=roc_t.name, kind=_row_kind(spec.api, kind), api=spec.api,
+            hip_status=hip_t.status, roc_status=roc_t.status, cuda_header=header,
+            hip_header=hip_t.header, roc_header=roc_t.header, parent=parent if kind == "enum_constant" else "",
+            cuda_since=cuda_since, cuda_deprecated=cuda_deprecated, cuda_removed=removed,
+            hip_since=hip_t.since, roc_since=roc_t.since,
+            hip_requires=WARP_SYNC_MACRO if _needs_warp_sync(hip, hip_t) else "",
+            source=hip_t.source or roc_t.source,
+        ))
+    return rows
+
+
+def apply_overrides(rows: dict[str, Row], overrides: list[Override], matcher: Matcher) -> None:
+    for ov in overrides:
+        base = rows.get(ov.cuda)
+        if base is None:
+            if not ov.api or not ov.kind:
+                raise GenerationError(f"override {ov.cuda}: no generated row; give api and kind to add one")
+            base = Row(cuda=ov.cuda, api=ov.api, kind=ov.kind)
+        changes: dict[str, object] = dict(ov.fields)
+        for side in ("hip", "roc"):
+            if side in changes:
+                name = str(changes[side])
+                t = matcher.target(name, "override") if name else Target()
+                if name and not t.name:
+                    raise GenerationError(f"override {ov.cuda}: {side} target {name} is not declared in HIP headers")
+                changes.setdefault(f"{side}_status", t.status)
+                changes.setdefault(f"{side}_header", t.header)
+                changes.setdefault(f"{side}_since", t.since)
+        if "transform" in changes:
+            changes["transform"] = Transform.from_json(changes["transform"])  # type: ignore[arg-type]
+        changes["source"] = "override" if ("hip" in changes or "roc" in changes) else base.source or "override"
+        changes["note"] = ov.reason
+        rows[ov.cuda] = replace(base, **changes)  # type: ignore[arg-type]
+
+
+@dataclass
+class Generated:
+    rows: dict[str, list[Row]]                       # api -> rows sorted by name
+    collisions: list[tuple[str, str, str]]           # (name, kept api, dropped api)
+    provenance: dict[str, str]
+
+
+def generate(cache: Path, overrides_path: Path, apis: tuple[str, ...] = API_ORDER) -> Generated:
+    manifest_path = cache / "manifest.json"
+    provenance = json.loads(manifest_path.read_text()) if manifest_path.is_file() else {}
+    hip = hip_side(cache)
+    matcher = Matcher(hip, nvidia_pairs(cache))
+    claimed: dict[str, Row] = {}
+    collisions: list[tuple[str, str, str]] = []
+    for spec in SPECS:
+        if spec.api not in apis:
+            continue
+        for row in api_rows(cache, spec, matcher, hip):
+            if row.cuda in claimed:
+                collisions.append((row.cuda, claimed[row.cuda].api, row.api))
+                continue
+            claimed[row.cuda] = row
+    for row in header_rows(cache, hip, matcher, claimed):
+        if row.cuda in claimed and row.kind == "header":
+            raise GenerationError(f"header row {row.cuda} collides with an identifier row")
+        claimed[row.cuda] = row  # include-guard rows refine the plain macro rows
+    apply_overrides(claimed, load_overrides(overrides_path), matcher)
+    by_api: dict[str, list[Row]] = defaultdict(list)
+    for name in sorted(claimed):
+        by_api[claimed[name].api].append(claimed[name])
+    return Generated(dict(by_api), sorted(collisions), provenance)
+
+
+def log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)

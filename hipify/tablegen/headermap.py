@@ -1,0 +1,131 @@
+"""Header rows (cuda_runtime.h -> hip/hip_runtime.h) and include-guard rows (__CUDA_RUNTIME_H__ -> a macro the
+HIP header defines), derived from the two header sets.
+
+Targets use ROCm 6.x's per-library folders (hipblas/hipblas.h). A candidate counts only if that file exists in the
+HIP package of the current release.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterator
+
+from ..table import Row
+from .headers import header_files
+from .scan import scan_text
+from .sources import CURRENT_ROCM
+
+if TYPE_CHECKING:
+    from .generate import HipSide, Matcher
+
+# CUDA headers that become header rows: (globs under cuda/cu13/, api)
+CUDA_HEADER_SOURCES: tuple[tuple[str, str], ...] = (
+    ("toolkit/*.h", "runtime"), ("toolkit/*.hpp", "runtime"), ("toolkit/cooperative_groups/*.h", "device"),
+    ("cublas/*.h", "blas"), ("curand/*.h", "rand"), ("cufft/*.h", "fft"), ("cusparse/*.h", "sparse"),
+    ("cusolver/*.h", "solver"), ("cudnn/*.h", "dnn"), ("nvrtc/*.h", "rtc"),
+    ("toolkit/cccl/cub/*.cuh", "cub"), ("toolkit/cccl/cub/block/*.cuh", "cub"),
+    ("toolkit/cccl/cub/device/*.cuh", "cub"), ("toolkit/cccl/cub/warp/*.cuh", "cub"),
+    ("toolkit/cccl/cub/thread/*.cuh", "cub"), ("toolkit/cccl/cub/iterator/*.cuh", "cub"),
+)
+# Tool and profiler headers that are not part of a translatable API.
+_SKIP = re.compile(r"^(cupti|nvperf|generated_|nvvm\.h|fatbinary_section|nv_decode|cudart_platform|cuda_stdint"
+                   r"|.*Typedefs\.h$|cudnn_.*_v\d+\.h$|cudnn_version|nvblas)")
+
+# Headers whose HIP counterpart is not derivable from the file name.
+_SPECIAL: dict[str, tuple[str, str]] = {
+    "cuda.h": ("hip/hip_runtime.h", ""),
+    "cudaProfiler.h": ("hip/hip_runtime_api.h", ""),
+    "cuda_profiler_api.h": ("hip/hip_runtime_api.h", ""),
+    "device_launch_parameters.h": ("hip/hip_runtime.h", ""),
+    "builtin_types.h": ("hip/hip_runtime.h", ""),
+    "cuComplex.h": ("hip/hip_complex.h", ""),
+    "nvrtc.h": ("hip/hiprtc.h", ""),
+    "cublasLt.h": ("hipblaslt/hipblaslt.h", ""),
+    "curand.h": ("hiprand/hiprand.h", "rocrand/rocrand.h"),
+    "cufft.h": ("hipfft/hipfft.h", ""),
+    "cufftXt.h": ("hipfft/hipfftXt.h", ""),
+    "cub/cub.cuh": ("hipcub/hipcub.hpp", ""),
+}
+# Device-side toolkit headers whose declarations HIP gathers in hip_runtime.h.
+_RUNTIME_UMBRELLA = re.compile(r"^(sm_\d+_\w+|device_\w+|crt/\w+|cuda_device_runtime_api|host_\w+|common_functions"
+                               r"|texture_fetch_functions|surface_functions|\w+_indirect_functions|vector_functions"
+                               r"|cuda_runtime|cuda_runtime_api)\.h(pp)?$")
+
+
+def _candidates(rel: str) -> tuple[list[str], list[str]]:
+    if rel in _SPECIAL:
+        hip, roc = _SPECIAL[rel]
+        return [hip], [roc] if roc else []
+    base = rel.rsplit("/", 1)[-1]
+    if rel.startswith("cub/"):
+        return ["hip" + rel.rsplit(".", 1)[0] + ".hpp", "hipcub/hipcub.hpp"], []
+    if base.startswith("cublas"):
+        return ["hipblas/hipblas.h"], ["rocblas/rocblas.h"]
+    if base.startswith("curand"):
+        return ["hiprand/hiprand_kernel.h"], ["rocrand/rocrand_kernel.h"]
+    if base.startswith("cufft") or base == "cudalibxt.h":
+        return ["hipfft/hipfft.h"], []
+    if base.startswith("cusparse"):
+        return ["hipsparse/hipsparse.h"], ["rocsparse/rocsparse.h"]
+    if base.startswith("cusolver"):
+        return ["hipsolver/hipsolver.h"], ["rocsolver/rocsolver.h"]
+    if base.startswith("cudnn"):
+        return [], ["miopen/miopen.h"]
+    stem = base.rsplit(".", 1)[0]
+    out = [f"hip/{base}", f"hip/hip_{stem.removeprefix('cuda_')}.h"]
+    if rel.startswith("cooperative_groups"):
+        out = [f"hip/hip_{rel.replace('/', '_')}", "hip/hip_cooperative_groups.h"] if "/" in rel else [
+            "hip/hip_cooperative_groups.h"]
+    if _RUNTIME_UMBRELLA.match(rel):
+        out.append("hip/hip_runtime.h")
+    return out, []
+
+
+def _pick(hip: "HipSide", cands: list[str]) -> tuple[str, str, str]:
+    """(target, status, since) for the first candidate file the current release ships."""
+    current = hip.files[CURRENT_ROCM]
+    for cand in cands:
+        if cand in current:
+            return cand, "supported", hip.header_since(cand)
+    for cand in cands:
+        since = hip.header_since(cand)
+        if since:
+            return cand, "removed", since
+    return "", "unsupported", ""
+
+
+def _cuda_headers(cache: Path) -> list[tuple[str, Path, str]]:
+    out: dict[str, tuple[str, Path, str]] = {}
+    for pattern, api in CUDA_HEADER_SOURCES:
+        for rel, path in header_files(cache / "cuda" / "cu13", (pattern,)):
+            name = rel.split("/", 1)[1]
+            name = name.removeprefix("cccl/")
+            if _SKIP.match(name.rsplit("/", 1)[-1]) or name in out:
+                continue
+            out[name] = (name, path, api)
+    return [out[k] for k in sorted(out)]
+
+
+def header_rows(cache: Path, hip: "HipSide", matcher: "Matcher", claimed: dict[str, Row]) -> Iterator[Row]:
+    guards_hip = hip.indexes[CURRENT_ROCM].guards
+    for rel, path, api in _cuda_headers(cache):
+        hip_cands, roc_cands = _candidates(rel)
+        target, status, since = _pick(hip, hip_cands)
+        roc, roc_status, roc_since = _pick(hip, roc_cands) if roc_cands else ("", "unsupported", "")
+        yield Row(cuda=rel, hip=target, roc=roc, kind="header", api="headers", hip_status=status,
+                  roc_status=roc_status, cuda_header=rel, hip_header=target, roc_header=roc, hip_since=since,
+                  roc_since=roc_since, source="header-naming")
+        guard = scan_text(path.read_text(errors="replace")).include_guard
+        hip_guard = guards_hip.get(target or roc, "")
+        if not guard:
+            continue
+        existing = claimed.get(guard)
+        guard_api = existing.api if existing else api
+        if hip_guard:
+            t = matcher.target(hip_guard, "include-guard")
+            yield Row(cuda=guard, hip=hip_guard, kind="macro", api=guard_api, hip_status="supported",
+                      cuda_header=rel, hip_header=target or roc, hip_since=t.since, source="include-guard",
+                      note=f"include guard of {rel}; {target or roc} defines {hip_guard}")
+        else:
+            yield Row(cuda=guard, kind="macro", api=guard_api, cuda_header=rel, source="include-guard",
+                      note=f"include guard of {rel}; no matching HIP header guard")

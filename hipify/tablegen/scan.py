@@ -1,0 +1,477 @@
+"""A declaration scanner for C/C++ vendor headers.
+
+Real CUDA and ROCm headers defeat pycparser (GNU attributes, C++ classes, templates, macros that expand to
+storage classes), and a full parse would need every configuration of their #if blocks. We only need the *names*
+the headers declare, so a token scanner suffices: it reads every #if branch (the union of all configurations),
+treats extern "C" and namespace blocks as transparent, skips other bodies, and classifies each top-level statement
+as a function, typedef, enum (with its constants), struct/class, or variable. Macros come from #define lines.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+_TOKEN = re.compile(
+    r"""
+    (?P<comment>//[^\n]*|/\*.*?\*/)
+  | (?P<pp>^[ \t]*\#[^\n]*)
+  | (?P<string>"(?:\\.|[^"\\\n])*"|'(?:\\.|[^'\\\n])*')
+  | (?P<ident>[A-Za-z_][A-Za-z0-9_]*)
+  | (?P<number>\.?[0-9](?:[eEpP][+-]|[A-Za-z0-9_.])*)
+  | (?P<punct>::|->|[{}()\[\];,<>=*&:~!%^|+\-/.?\#])
+  | (?P<space>\n|[ \t\r\f\v]+)
+  | (?P<other>.)
+    """,
+    re.VERBOSE | re.MULTILINE | re.DOTALL,
+)
+_DEFINE = re.compile(r"^\s*#\s*define\s+([A-Za-z_][A-Za-z0-9_]*)(\()?(.*)$", re.DOTALL)
+_COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# Identifiers before a '(' that are never the declared function's name.
+_NOT_A_NAME = frozenset({
+    "__attribute__", "__declspec", "__align__", "alignas", "alignof", "decltype", "sizeof", "noexcept",
+    "static_assert", "throw", "if", "while", "for", "switch", "return", "defined", "__launch_bounds__",
+    "__asm__", "asm", "__asm", "_Pragma", "__pragma", "operator", "__builtin_align__", "__nv_register_params__",
+    "__noinline__", "__forceinline__", "typeof", "__typeof__", "requires", "_Alignas",
+})
+_MACROISH = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
+_AGGREGATE = frozenset({"enum", "struct", "class", "union"})
+_TYPE_WORDS = frozenset({
+    "const", "volatile", "struct", "enum", "union", "class", "unsigned", "signed", "typename", "typedef",
+})
+DEPRECATED_WORD = re.compile(r"deprecated", re.IGNORECASE)
+# Identifiers that mark a declaration deprecated: DEPRECATED-style macros and the GNU/C++ attribute.
+_DEPRECATION_MARK = re.compile(r"^(_*[A-Z0-9_]*DEPRECATED[A-Z0-9_]*|deprecated|__deprecated__)$")
+_DOC_DEPRECATED = re.compile(r"[\\@]deprecated\b")
+_DOC_EXPERIMENTAL = re.compile(r"marked as beta|\bexperimental\b", re.IGNORECASE)
+
+
+# Macros that declare names when invoked (HIP builds make_<vector> helpers and hipRAND state types through
+# them): macro -> (name template over the macro's arguments, kind).
+DECLARATOR_MACROS: dict[str, tuple[str, str]] = {
+    "DECLOP_MAKE_ONE_COMPONENT": ("make_{1}", "function"),
+    "DECLOP_MAKE_TWO_COMPONENT": ("make_{1}", "function"),
+    "DECLOP_MAKE_THREE_COMPONENT": ("make_{1}", "function"),
+    "DECLOP_MAKE_FOUR_COMPONENT": ("make_{1}", "function"),
+    "DEFINE_HIPRAND_STATE": ("{0}", "type"),
+}
+
+
+@dataclass
+class Decl:
+    name: str
+    kind: str                      # function, type, enum, enum_constant, macro, variable
+    parent: str = ""               # enum of a constant
+    namespace: str = ""            # enclosing C++ namespace, '::'-joined
+    deprecated: bool = False
+    experimental: bool = False
+    alias_of: str = ""             # typedef X NAME / #define NAME X: the single name it stands for
+    calls: tuple[str, ...] = ()    # names called in an inline function's body (wrapper detection)
+    params: int = -1               # parameter count of a function (-1 unknown / variadic)
+    defined: bool = False          # function with a body
+
+
+@dataclass
+class HeaderScan:
+    decls: list[Decl] = field(default_factory=list)
+    case_pairs: list[tuple[str, str]] = field(default_factory=list)   # `case A: return B;`
+    include_guard: str = ""
+
+
+def _tokens(text: str) -> tuple[list[tuple[str, str, int]], list[tuple[int, str]], list[str]]:
+    """(code tokens as (kind, text, comment-index), comments as (index, text), preprocessor lines)."""
+    text = text.replace("\\\r\n", " ").replace("\\\n", " ")
+    toks: list[tuple[str, str, int]] = []
+    comments: list[str] = []
+    pp: list[str] = []
+    for m in _TOKEN.finditer(text):
+        kind = m.lastgroup
+        if kind == "space":
+            continue
+        if kind == "comment":
+            comments.append(m.group())
+        elif kind == "pp":
+            pp.append(_COMMENTS.sub(" ", m.group()))
+        else:
+            toks.append((kind or "other", m.group(), len(comments)))
+    return toks, [(i, c) for i, c in enumerate(comments)], pp
+
+
+def _match(toks: list[tuple[str, str, int]], i: int, open_: str, close: str) -> int:
+    """Index of the token closing the bracket opened at ``i``."""
+    depth = 0
+    for j in range(i, len(toks)):
+        t = toks[j][1]
+        if t == open_:
+            depth += 1
+        elif t == close:
+            depth -= 1
+            if depth == 0:
+                return j
+    return len(toks) - 1
+
+
+def _count_params(toks: list[tuple[str, str, int]], start: int, end: int) -> int:
+    inner = [t[1] for t in toks[start + 1:end]]
+    if not inner or inner == ["void"]:
+        return 0
+    if "..." in "".join(inner):
+        return -1
+    depth = 0
+    count = 1
+    for t in inner:
+        if t in "([{<":
+            depth += 1
+        elif t in ")]}>":
+            depth -= 1
+        elif t == "," and depth == 0:
+            count += 1
+    return count
+
+
+def _is_deprecated(words: list[str]) -> bool:
+    return any(_DEPRECATION_MARK.match(w) for w in words)
+
+
+class _Scanner:
+    def __init__(self, text: str) -> None:
+        self.toks, comment_list, self.pp = _tokens(text)
+        self.comments = [c for _, c in comment_list]
+        self.out = HeaderScan()
+        self.ns: list[str] = []
+        self.last_comment = 0
+
+    def doc(self, i: int) -> str:
+        """Comments between the previous statement and token ``i``."""
+        upto = self.toks[i][2] if i < len(self.toks) else len(self.comments)
+        text = "\n".join(self.comments[self.last_comment:upto])
+        return text
+
+    def run(self) -> HeaderScan:
+        self.defines()
+        toks = self.toks
+        scopes: list[str | None] = []
+        i = 0
+        while i < len(toks):
+            t = toks[i][1]
+            if t == "extern" and i + 2 < len(toks) and toks[i + 1][1] == '"C"' and toks[i + 2][1] == "{":
+                scopes.append(None)
+                i += 3
+                continue
+            if t == "namespace":
+                j = i + 1
+                name: list[str] = []
+                while j < len(toks) and toks[j][1] not in ("{", ";", "="):
+                    if toks[j][0] == "ident":
+                        name.append(toks[j][1])
+                    j += 1
+                if j < len(toks) and toks[j][1] == "{":
+                    scopes.append("::".join(name))
+                    self.ns.append("::".join(name))
+                    i = j + 1
+                    continue
+                i = self.skip_to_semicolon(j)
+                continue
+            if t == "}":
+                if scopes:
+                    if scopes.pop() is not None and self.ns:
+                        self.ns.pop()
+                i += 1
+                continue
+            if t == ";":
+                i += 1
+                continue
+            i = self.statement(i)
+        self.case_pairs()
+        return self.out
+
+    def opens_scope(self, i: int) -> bool:
+        toks = self.toks
+        if toks[i][1] == "extern":
+            return i + 2 < len(toks) and toks[i + 1][1] == '"C"' and toks[i + 2][1] == "{"
+        return toks[i][1] == "namespace" and i + 1 < len(toks) and (toks[i + 1][0] == "ident" or toks[i + 1][1] == "{")
+
+    def skip_to_semicolon(self, j: int) -> int:
+        while j < len(self.toks) and self.toks[j][1] != ";":
+            if self.toks[j][1] == "{":
+                j = _match(self.toks, j, "{", "}")
+            j += 1
+        return j + 1
+
+    def defines(self) -> None:
+        guard_candidates: list[str] = []
+        ifndef: list[str] = []
+        for line in self.pp:
+            m = _DEFINE.match(line)
+            if m:
+                name, is_fn, body = m.group(1), m.group(2), m.group(3).strip()
+                if is_fn:
+                    body = body.split(")", 1)[1].strip() if ")" in body else ""
+                idents = _IDENT.findall(body)
+                alias = body if _IDENT.fullmatch(body) else ""
+                self.out.decls.append(Decl(
+                    name, "macro", namespace="", alias_of=alias,
+                    deprecated=_is_deprecated(idents) and not name.upper().endswith("DEPRECATED"),
+                ))
+                guard_candidates.append(name)
+                continue
+            s = line.strip()
+            mm = re.match(r"#\s*(?:ifndef\s+([A-Za-z_]\w*)|if\s+!\s*defined\s*\(?\s*([A-Za-z_]\w*))", s)
+            if mm:
+                ifndef.append(mm.group(1) or mm.group(2))
+        # The include guard: the first #ifndef X followed by #define X.
+        if ifndef and guard_candidates and ifndef[0] in guard_candidates[:3]:
+            self.out.include_guard = ifndef[0]
+
+    def statement(self, i: int) -> int:
+        """Scan one top-level statement starting at ``i``; return the index after it."""
+        toks = self.toks
+        start = i
+        if toks[i][1] in DECLARATOR_MACROS and i + 1 < len(toks) and toks[i + 1][1] == "(":
+            return self.declarator_macro(i)
+        words: list[tuple[str, str]] = []       # depth-0 tokens (kind, text); bodies are kept aside
+        bodies: list[tuple[int, int]] = []
+        paren_groups: list[tuple[int, int, int]] = []  # (index in words of the token before, start, end)
+        is_function_def = False
+        while i < len(toks):
+            kind, t, _ = toks[i]
+            if t == ";":
+                i += 1
+                break
+            if t == "}":
+                break  # a stray close: let the caller pop the scope
+            if i > start and self.opens_scope(i):
+                break  # leftovers of a broken macro line must not swallow an extern "C"/namespace block
+            if t == "(":
+                end = _match(toks, i, "(", ")")
+                paren_groups.append((len(words), i, end))
+                words.append(("group", "()"))
+                i = end + 1
+                continue
+            if t == "[" :
+                end = _match(toks, i, "[", "]")
+                words.append(("group", "[]"))
+                i = end + 1
+                continue
+            if t == "{":
+                end = _match(toks, i, "{", "}")
+                texts = [w[1] for w in words]
+                aggregate = any(w in _AGGREGATE for w in texts) and (
+                    not paren_groups or texts.index(next(w for w in texts if w in _AGGREGATE)) > paren_groups[-1][0]
+                    or "typedef" in texts)
+                if not aggregate and texts and texts[-1] != "=" and paren_groups:
+                    is_function_def = True
+                    bodies.append((i, end))
+                    i = end + 1
+                    break
+                bodies.append((i, end))
+                words.append(("body", str(len(bodies) - 1)))
+                i = end + 1
+                continue
+            words.append((kind, t))
+            i += 1
+        self.classify(start, words, bodies, paren_groups, is_function_def)
+        self.last_comment = toks[i - 1][2] if 0 < i <= len(toks) else self.last_comment
+        return i if i > start else start + 1
+
+    def declarator_macro(self, i: int) -> int:
+        end = _match(self.toks, i + 1, "(", ")")
+        args: list[str] = [""]
+        depth = 0
+        for _, t, _ in self.toks[i + 2:end]:
+            if t in "([{":
+                depth += 1
+            elif t in ")]}":
+                depth -= 1
+            if t == "," and depth == 0:
+                args.append("")
+            else:
+                args[-1] = f"{args[-1]} {t}".strip()
+        template, kind = DECLARATOR_MACROS[self.toks[i][1]]
+        try:
+            name = template.format(*args)
+        except IndexError:
+            name = ""
+        if _IDENT.fullmatch(name):
+            self.out.decls.append(Decl(name, kind, namespace="::".join(self.ns)))
+        end += 1
+        return end + 1 if end < len(self.toks) and self.toks[end][1] == ";" else end
+
+    # -- classification -------------------------------------------------------------------------------------
+
+    def classify(self, start: int, words: list[tuple[str, str]], bodies: list[tuple[int, int]],
+                 groups: list[tuple[int, int, int]], is_def: bool) -> None:
+        if not words:
+            return
+        texts = [w[1] for w in words]
+        doc = self.doc(start)
+        all_words = texts + [self.toks[k][1] for _, s, e in groups for k in range(s, e + 1)]
+        deprecated = _is_deprecated(all_words) or bool(_DOC_DEPRECATED.search(doc))
+        experimental = bool(_DOC_EXPERIMENTAL.search(doc))
+        ns = "::".join(self.ns)
+        while texts and texts[0] == "template" and len(texts) > 1 and texts[1] == "<":
+            # drop the template parameter list (angle brackets hold no parens we care about)
+            depth = 0
+            for k, w in enumerate(texts[1:], 1):
+                if w == "<":
+                    depth += 1
+                elif w == ">":
+                    depth -= 1
+                    if depth == 0:
+                        words = words[k + 1:]
+                        texts = texts[k + 1:]
+                        groups = [(g[0] - k - 1, g[1], g[2]) for g in groups if g[0] > k]
+                        break
+            else:
+                return
+        if not texts:
+            return
+        add = self.out.decls.append
+        if "typedef" in texts:
+            self.typedef(words, texts, bodies, groups, deprecated, experimental, ns)
+            return
+        agg = next((k for k, w in enumerate(texts) if w in _AGGREGATE), -1)
+        if agg >= 0 and (not groups or groups[0][0] > agg) and "(" not in texts[:agg]:
+            tag = self.tag_name(words, agg)
+            body_index = next((k for k, w in enumerate(words) if w[0] == "body"), -1)
+            if tag:
+                add(Decl(tag, "enum" if texts[agg] == "enum" else "type", namespace=ns,
+                         deprecated=deprecated, experimental=experimental))
+            if texts[agg] == "enum" and body_index >= 0:
+                self.enum_body(bodies[int(words[body_index][1])], tag, ns)
+            return
+        if groups:
+            name_pos = -1
+            for pos, s, e in groups:
+                if pos > 0 and words[pos - 1][0] == "ident":
+                    cand = words[pos - 1][1]
+                    if cand in _NOT_A_NAME or (pos > 1 and words[pos - 2][1] == "operator"):
+                        if cand == "operator" or words[pos - 2][1] == "operator":
+                            return
+                        continue
+                    if _MACROISH.match(cand) and pos + 1 < len(words):
+                        continue  # an attribute-like macro call: the name comes later
+                    if pos > 1 and words[pos - 2][1] == "::":
+                        return  # out-of-class member definition
+                    if "=" in texts[:pos]:
+                        return  # a variable initialised by a call
+                    name_pos = pos
+                    params = _count_params(self.toks, s, e)
+                    calls: tuple[str, ...] = ()
+                    if is_def and bodies:
+                        bs, be = bodies[-1]
+                        body = self.toks[bs:be + 1]
+                        calls = tuple(body[k][1] for k in range(len(body) - 1)
+                                      if body[k][0] == "ident" and body[k + 1][1] == "(")
+                    add(Decl(cand, "function", namespace=ns, deprecated=deprecated, experimental=experimental,
+                             calls=calls, params=params, defined=is_def))
+                    break
+            if name_pos < 0 and words[0][1] not in ("static_assert",):
+                return
+            return
+        # A variable: the last identifier before '=' or the end.
+        cut = texts.index("=") if "=" in texts else len(texts)
+        idents = [w[1] for w in words[:cut] if w[0] == "ident"]
+        if len(idents) >= 2:
+            add(Decl(idents[-1], "variable", namespace=ns, deprecated=deprecated))
+
+    def tag_name(self, words: list[tuple[str, str]], agg: int) -> str:
+        for kind, t in words[agg + 1:]:
+            if kind == "body" or t in (":", ";", "{"):
+                return ""
+            if kind == "ident" and not _MACROISH.match(t) or (kind == "ident" and words[-1][0] != "ident"):
+                # skip attribute macros such as __device_builtin__ / CUDNN_DEPRECATED between keyword and tag
+                if t.startswith("__") and t.endswith("__"):
+                    continue
+                if DEPRECATED_WORD.search(t) or t in ("alignas", "__align__", "final"):
+                    continue
+                return t
+        return ""
+
+    def enum_body(self, span: tuple[int, int], parent: str, ns: str) -> None:
+        s, e = span
+        toks = self.toks[s + 1:e]
+        item: list[tuple[str, str, int]] = []
+        depth = 0
+        items: list[list[tuple[str, str, int]]] = []
+        for tok in toks:
+            if tok[1] in "([{":
+                depth += 1
+            elif tok[1] in ")]}":
+                depth -= 1
+            if tok[1] == "," and depth == 0:
+                items.append(item)
+                item = []
+            else:
+                item.append(tok)
+        items.append(item)
+        for it in items:
+            idents = [t for t in it if t[0] == "ident"]
+            if not idents:
+                continue
+            name = idents[0][1]
+            head = [t[1] for t in it[: next((k for k, t in enumerate(it) if t[1] == "="), len(it))]]
+            self.out.decls.append(Decl(name, "enum_constant", parent=parent, namespace=ns,
+                                       deprecated=_is_deprecated(head[1:])))
+
+    def typedef(self, words: list[tuple[str, str]], texts: list[str], bodies: list[tuple[int, int]],
+                groups: list[tuple[int, int, int]], deprecated: bool, experimental: bool, ns: str) -> None:
+        add = self.out.decls.append
+        agg = next((k for k, w in enumerate(texts) if w in _AGGREGATE), -1)
+        body_index = next((k for k, w in enumerate(words) if w[0] == "body"), -1)
+        tag = ""
+        if agg >= 0:
+            tag = self.tag_name(words, agg)
+            if tag:
+                add(Decl(tag, "enum" if texts[agg] == "enum" else "type", namespace=ns, deprecated=deprecated,
+                         experimental=experimental))
+        # function pointer typedef: typedef R (CONV *NAME)(...);
+        if groups and groups[0][0] >= 0 and body_index < 0:
+            pos, s, e = groups[0]
+            inner = self.toks[s + 1:e]
+            if any(t[1] == "*" or t[1] == "&" for t in inner):
+                names = [t[1] for t in inner if t[0] == "ident"]
+                if names:
+                    add(Decl(names[-1], "type", namespace=ns, deprecated=deprecated, experimental=experimental))
+                return
+            # typedef R NAME(args);
+        names: list[str] = []
+        after = words[body_index + 1:] if body_index >= 0 else words
+        chunk: list[tuple[str, str]] = []
+        for w in after + [("punct", ",")]:
+            if w[1] == ",":
+                ids = [x[1] for x in chunk if x[0] == "ident" and not (DEPRECATED_WORD.search(x[1]))]
+                ids = [x for x in ids if x not in _TYPE_WORDS and x != "typedef"]
+                if ids:
+                    names.append(ids[-1])
+                chunk = []
+            else:
+                chunk.append(w)
+        alias = ""
+        if body_index < 0 and names:
+            base = [w[1] for w in words if w[0] == "ident" and w[1] not in _TYPE_WORDS
+                    and not DEPRECATED_WORD.search(w[1])]
+            if len(base) == 2 and "*" not in texts:
+                alias = base[0]
+        for name in names:
+            add(Decl(name, "type", namespace=ns, deprecated=deprecated, experimental=experimental, alias_of=alias))
+        if agg >= 0 and texts[agg] == "enum" and body_index >= 0:
+            self.enum_body(bodies[int(words[body_index][1])], names[0] if names else tag, ns)
+
+    def case_pairs(self) -> None:
+        toks = self.toks
+        for k in range(len(toks) - 5):
+            if toks[k][1] == "case" and toks[k + 1][0] == "ident":
+                j = k + 2
+                if toks[j][1] == ":":
+                    j += 1
+                    if toks[j][1] == "return" and toks[j + 1][0] == "ident" and toks[j + 2][1] == ";":
+                        self.out.case_pairs.append((toks[k + 1][1], toks[j + 1][1]))
+                    # case A: out = B; break;
+                    elif (j + 4 < len(toks) and toks[j][0] == "ident" and toks[j + 1][1] == "="
+                          and toks[j + 2][0] == "ident" and toks[j + 3][1] == ";"):
+                        self.out.case_pairs.append((toks[k + 1][1], toks[j + 2][1]))
+
+
+def scan_text(text: str) -> HeaderScan:
+    return _Scanner(text).run()
