@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Install what `hipify-py validate` needs to compile translated programs for AMD GPUs on a CPU-only
+# Debian 12/13 machine. Idempotent: a second run only checks (about 1 s).
+#
+#  1. Debian's hipcc (ROCm 5.2 on Debian 12, 5.7 on Debian 13) and the HIP library -dev packages that
+#     Debian packages. librocsparse's runtime library is ~1.3 GB of GPU kernels, so the sparse packages
+#     are fetched with `apt-get download` and only their headers are extracted (compiling with -c needs
+#     no libraries).
+#  2. Unless HIPIFY_ROCM_CHROOT=0: a Debian sid chroot with ROCm 6.4's hipcc and the hipBLAS/hipFFT/
+#     hipCUB/... headers (../shared/tools/rocm_chroot.sh; ~90 s, ~1.2 GB). Translations target ROCm 6.4
+#     by default (per-library include folders, *_sync warp builtins), which Debian 12's 5.2 cannot
+#     compile, and Debian packages no hipBLAS/hipFFT/hipCUB at all. `hipify-py validate` uses the chroot
+#     when it exists (it looks at $ROCM_CHROOT, then /tmp/rocm-sid).
+#
+# Env: HIPIFY_ROCM_CHROOT=0|1 (default 1), ROCM_CHROOT (chroot dir, default /tmp/rocm-sid).
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(dirname "$here")"
+export DEBIAN_FRONTEND=noninteractive
+T0=$(date +%s)
+SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+
+# -- 1. Debian hipcc + library headers ------------------------------------------------------------
+FULL=(hipcc libhiprand-dev librocrand-dev librocprim-dev)
+HEADERS_ONLY=(libhipsparse-dev librocsparse-dev)
+missing=()
+for p in "${FULL[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+hdr_stamp=/usr/include/.hipify-headers-only
+if [ "${#missing[@]}" -gt 0 ] || [ "$(cat "$hdr_stamp" 2>/dev/null)" != "${HEADERS_ONLY[*]}" ]; then
+  $SUDO apt-get update -qq
+fi
+if [ "${#missing[@]}" -gt 0 ]; then
+  # Some packages may not exist on every release; install those that do.
+  avail=()
+  for p in "${missing[@]}"; do apt-cache show "$p" >/dev/null 2>&1 && avail+=("$p") || echo "not packaged here: $p" >&2; done
+  [ "${#avail[@]}" -gt 0 ] && $SUDO apt-get install -y -qq --no-install-recommends "${avail[@]}" >/dev/null
+fi
+if [ "$(cat "$hdr_stamp" 2>/dev/null)" != "${HEADERS_ONLY[*]}" ]; then
+  dl="$(mktemp -d)"
+  for p in "${HEADERS_ONLY[@]}"; do
+    if (cd "$dl" && apt-get download -qq "$p" >/dev/null 2>&1); then :; else echo "not packaged here: $p" >&2; fi
+  done
+  for deb in "$dl"/*.deb; do
+    [ -e "$deb" ] || continue
+    # headers only: usr/include/** (no GPU kernel libraries)
+    dpkg-deb --fsys-tarfile "$deb" | $SUDO tar -x -C / ./usr/include 2>/dev/null || true
+  done
+  rm -rf "$dl"
+  echo "${HEADERS_ONLY[*]}" | $SUDO tee "$hdr_stamp" >/dev/null
+fi
+echo "debian hipcc: $(HIP_PLATFORM=amd hipcc --version 2>/dev/null | sed -n 's/^HIP version: //p') ($(( $(date +%s) - T0 )) s)" >&2
+
+# -- 2. ROCm 6.4 chroot ---------------------------------------------------------------------------
+if [ "${HIPIFY_ROCM_CHROOT:-1}" != 0 ]; then
+  script=""
+  for cand in "$repo/../shared/tools/rocm_chroot.sh" "$repo/shared/tools/rocm_chroot.sh" /work/shared/tools/rocm_chroot.sh; do
+    [ -f "$cand" ] && { script="$cand"; break; }
+  done
+  if [ -z "$script" ]; then
+    echo "rocm_chroot.sh not found; only Debian's hipcc is available" >&2
+  else
+    D="${ROCM_CHROOT:-/tmp/rocm-sid}"
+    if [ -x "$D/usr/bin/hipcc" ] && [ -e "$D/.headers-only" ] && [ -e "$D/.hipify-ready" ]; then
+      echo "rocm chroot: ready at $D" >&2
+    else
+      T1=$(date +%s)
+      ROCM_CHROOT="$D" SELFTEST="${SELFTEST:-1}" bash "$script" >&2
+      touch "$D/.hipify-ready"
+      echo "rocm chroot: built in $(( $(date +%s) - T1 )) s" >&2
+    fi
+  fi
+fi
+echo "install_hip: $(( $(date +%s) - T0 )) s total" >&2
