@@ -37,6 +37,7 @@ from .parsing import Parsed
 CONFIG_CALLS = frozenset(("__cudaPushCallConfiguration", "cudaConfigureCall"))
 # Names that may matter to the planner even when the table lacks them (unknown-name reports).
 _CUDA_LIKE = re.compile(r"(?:cu|CU|__cu|nv|NV|__shfl|__ballot|__any|__all|atomic)")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _MACRO_DEF = ci.CursorKind.MACRO_DEFINITION
 _CALL = ci.CursorKind.CALL_EXPR
 _FUNCTION_TEMPLATE = ci.CursorKind.FUNCTION_TEMPLATE
@@ -50,15 +51,13 @@ class ByteToChar:
         self._bytes: list[int] = []
         self._chars: list[int] = []
         if not self._identity:
-            # Record every non-ASCII character's byte and char position; between them the
-            # offsets advance together, so one bisect converts.
-            byte = 0
-            for char_index, ch in enumerate(text):
-                width = len(ch.encode("utf-8", "surrogatepass")) if ord(ch) > 0x7F else 1
-                if width > 1:
-                    self._bytes.append(byte + width)
-                    self._chars.append(char_index + 1)
-                byte += width
+            # Record, after each non-ASCII character, its byte and char position; between
+            # them the offsets advance together, so one bisect converts.
+            extra = 0
+            for m in _NON_ASCII.finditer(text):
+                extra += len(m.group().encode("utf-8", "surrogatepass")) - 1
+                self._bytes.append(m.end() + extra)
+                self._chars.append(m.end())
 
     def __call__(self, offset: int) -> int:
         if self._identity:
@@ -67,6 +66,15 @@ class ByteToChar:
         if i < 0:
             return offset
         return self._chars[i] + (offset - self._bytes[i])
+
+    def to_byte(self, offset: int) -> int:
+        """The inverse: a character offset to libclang's byte offset."""
+        if self._identity:
+            return offset
+        i = bisect.bisect_right(self._chars, offset) - 1
+        if i < 0:
+            return offset
+        return self._bytes[i] + (offset - self._chars[i])
 
 
 def wanted_names(table: MappingTable) -> Callable[[str], bool]:
@@ -81,7 +89,7 @@ def build_facts(parsed: Parsed, text: str, table: MappingTable, options: Options
     inactive = _inactive_spans(parsed, text, to_char)
     regions = _Regions(inactive, lexed.directives)
     resolver = _Resolver(parsed.system_dirs)
-    positions = _TokenPositions(stream, to_char)
+    positions = _TokenPositions(stream, to_char, parsed.data)
     diagnostics: list[Diagnostic] = []
 
     identifiers = tuple(
@@ -148,15 +156,17 @@ class _Regions:
 class _TokenPositions:
     """Find libclang tokens by character offset."""
 
-    def __init__(self, stream: TokenStream, to_char: ByteToChar) -> None:
+    def __init__(self, stream: TokenStream, to_char: ByteToChar, data: bytes) -> None:
         self.stream = stream
+        self.data = data
         self.to_char = to_char
-        self.starts = [to_char(b) for b in stream.starts]
-        self.by_start = {start: i for i, start in enumerate(self.starts)}
+        # Keyed by byte offset: converting the few offsets we ask about is cheaper than
+        # converting every token's.
+        self.by_start = dict(zip(stream.starts, range(len(stream.starts))))
 
     def at(self, char_offset: int) -> int:
         """Index of the token starting at ``char_offset`` (-1 if none)."""
-        return self.by_start.get(char_offset, -1)
+        return self.by_start.get(self.to_char.to_byte(char_offset), -1)
 
     def next_significant(self, index: int) -> int:
         kinds = self.stream.kinds
@@ -165,8 +175,11 @@ class _TokenPositions:
             j += 1
         return j if j < len(kinds) else -1
 
-    def spelling(self, index: int) -> str:
-        return self.stream.spellings[index]
+    def is_punct(self, index: int, spelling: bytes) -> bool:
+        """Is token ``index`` the punctuator ``spelling`` (read from the file's bytes)?"""
+        start = self.stream.starts[index]
+        return (self.stream.kinds[index] == PUNCTUATION and self.stream.lengths[index] == len(spelling)
+                and self.data[start:start + len(spelling)] == spelling)
 
     def cursor(self, index: int) -> ci.Cursor:
         return self.stream.cursor(index)
@@ -177,21 +190,32 @@ class _Resolver:
 
     def __init__(self, system_dirs: tuple[str, ...]) -> None:
         self._system = tuple(d.rstrip("/") + "/" for d in system_dirs if d)
-        self._memo: dict[tuple[str, int], bool] = {}
+        self._memo: dict[int, bool] = {}  # by cursor hash: the same API is referenced many times
 
     def is_user(self, decl: ci.Cursor) -> bool:
+        key = decl.hash
+        known = self._memo.get(key)
+        if known is None:
+            known = self._memo[key] = self._decide(decl)
+        return known
+
+    def _decide(self, decl: ci.Cursor) -> bool:
+        # The canonical (first) declaration decides: a user redeclaration of a CUDA function
+        # is still CUDA's function; a user overload is a different entity, and the user's.
         canonical = decl.canonical if decl.kind != _MACRO_DEF else decl
         location = canonical.location
         file = location.file
         if file is None:
             return False  # builtins
-        key = (file.name, location.offset)
-        known = self._memo.get(key)
-        if known is None:
-            name = file.name
-            known = not (location.is_in_system_header or name.startswith(self._system))
-            self._memo[key] = known
-        return known
+        return not (location.is_in_system_header or file.name.startswith(self._system))
+
+
+def _with(ident: Identifier, region: Region, origin: Origin, user: bool | None = None,
+          call_args: tuple[Span, ...] | None | bool = False) -> Identifier:
+    """``dataclasses.replace`` for the hot path (it is several times slower)."""
+    return Identifier(ident.start, ident.end, ident.name, region, origin, ident.prev_token, ident.next_token,
+                      ident.qualifier, ident.user_declared if user is None else user,
+                      ident.call_args if call_args is False else call_args)  # type: ignore[arg-type]
 
 
 def _refine_identifier(ident: Identifier, positions: _TokenPositions, regions: _Regions,
@@ -201,25 +225,25 @@ def _refine_identifier(ident: Identifier, positions: _TokenPositions, regions: _
         region = Region.DIRECTIVE
     index = positions.at(ident.start)
     if index < 0 or positions.stream.kinds[index] != IDENTIFIER or region == Region.INACTIVE:
-        return replace(ident, region=region, origin=Origin.TOKEN)
+        return _with(ident, region, Origin.TOKEN)
     cursor = positions.cursor(index)
     kind = cursor.kind
     if kind == _MACRO_DEF:
         # A '#define' line: its first identifier is the macro's own (user) name.
         if _names_token(cursor, ident.start, positions):
-            return replace(ident, region=region, origin=Origin.AST, user_declared=resolver.is_user(cursor))
-        return replace(ident, region=region, origin=Origin.TOKEN)
+            return _with(ident, region, Origin.AST, resolver.is_user(cursor))
+        return _with(ident, region, Origin.TOKEN)
     if region == Region.DIRECTIVE:
-        return replace(ident, region=region, origin=Origin.TOKEN)
+        return _with(ident, region, Origin.TOKEN)
     if kind.is_declaration() and cursor.spelling == ident.name and _names_token(cursor, ident.start, positions):
-        return replace(ident, region=region, origin=Origin.AST, user_declared=resolver.is_user(cursor))
+        return _with(ident, region, Origin.AST, resolver.is_user(cursor))
     referenced = cursor.referenced if (kind.is_reference() or kind.is_expression()
                                        or kind == ci.CursorKind.MACRO_INSTANTIATION) else None
     if referenced is None or referenced.spelling != ident.name:
-        return replace(ident, region=region, origin=Origin.TOKEN)
+        return _with(ident, region, Origin.TOKEN)
     user = resolver.is_user(referenced)
     call_args = _ast_call_args(ident, index, positions, diagnostics)
-    return replace(ident, region=region, origin=Origin.AST, user_declared=user, call_args=call_args)
+    return _with(ident, region, Origin.AST, user, call_args)
 
 
 def _names_token(cursor: ci.Cursor, char_start: int, positions: _TokenPositions) -> bool:
@@ -242,11 +266,14 @@ def _ast_call_args(ident: Identifier, index: int, positions: _TokenPositions,
     if ident.call_args is None:
         return None
     paren = positions.next_significant(index)
-    if paren < 0 or positions.spelling(paren) != "(":
+    if paren < 0 or not positions.is_punct(paren, b"("):
         return ident.call_args
     call = positions.cursor(paren)
     if call.kind != _CALL or call.spelling != ident.name:
         return ident.call_args
+    if ci.conf.lib.clang_Cursor_getNumArguments(call) == len(ident.call_args):
+        return ident.call_args  # the common case, decided without touching each argument
+    # Default arguments are in the AST but not in the text: they have no extent.
     written = [arg for arg in call.get_arguments() if arg.extent.start.file is not None]
     if len(written) == len(ident.call_args):
         return ident.call_args
@@ -264,7 +291,7 @@ def _ast_call_args(ident: Identifier, index: int, positions: _TokenPositions,
         "HPY109", f"{ident.name}: the parser sees {len(written)} argument(s) where the text shows "
         f"{len(ident.call_args)} (arguments made by a macro); check the chosen overload", offset=ident.start,
         severity=Severity.INFO, subject=ident.name))
-    anchor = ident.call_args[0][0] if ident.call_args else positions.starts[paren] + 1
+    anchor = ident.call_args[0][0] if ident.call_args else positions.to_char(positions.stream.starts[paren]) + 1
     return tuple((anchor, anchor) for _ in written)
 
 
@@ -313,10 +340,10 @@ def _refine_launch(launch: Launch, positions: _TokenPositions, regions: _Regions
 def _chevron_token(launch: Launch, positions: _TokenPositions) -> int:
     """The ``<<<`` token of a launch: the last token before the first config argument."""
     first = launch.config[0][0] if launch.config else launch.chevron_close[0]
-    i = bisect.bisect_left(positions.starts, first) - 1
+    i = bisect.bisect_left(positions.stream.starts, positions.to_char.to_byte(first)) - 1
     while i >= 0 and positions.stream.kinds[i] == COMMENT:
         i -= 1
-    if i >= 0 and positions.stream.kinds[i] == PUNCTUATION and positions.spelling(i) == "<<<":
+    if i >= 0 and positions.is_punct(i, b"<<<"):
         return i
     return -1
 

@@ -2,7 +2,7 @@
 
 - whole-file tokens with ONE ``clang_annotateTokens`` call (``Token.cursor`` annotates
   one token per call, re-walking the AST each time);
-- ``clang_getAllSkippedRanges`` (inactive ``#if`` branches), which the bindings omit.
+- ``clang_getSkippedRanges`` (inactive ``#if`` branches), which the bindings omit.
 Offsets here are *byte* offsets into the main file; callers convert to characters.
 """
 from __future__ import annotations
@@ -25,8 +25,8 @@ class _SkippedRangeList(ctypes.Structure):
 @lru_cache(maxsize=1)
 def _lib() -> Any:
     lib = ci.conf.lib
-    lib.clang_getAllSkippedRanges.restype = ctypes.POINTER(_SkippedRangeList)
-    lib.clang_getAllSkippedRanges.argtypes = [ci.TranslationUnit]
+    lib.clang_getSkippedRanges.restype = ctypes.POINTER(_SkippedRangeList)
+    lib.clang_getSkippedRanges.argtypes = [ci.TranslationUnit, ci.File]
     lib.clang_disposeSourceRangeList.argtypes = [ctypes.POINTER(_SkippedRangeList)]
     lib.clang_disposeSourceRangeList.restype = None
     return lib
@@ -37,8 +37,8 @@ class TokenStream:
     """Parallel lists over the main file's tokens (kept as lists: thousands per file)."""
 
     kinds: list[int]
-    spellings: list[str]
     starts: list[int]           # byte offsets
+    lengths: list[int]          # byte lengths
     cursors: Any                # ctypes array of ci.Cursor, one per token
     tu: ci.TranslationUnit
 
@@ -55,7 +55,13 @@ def _offset(lib: Any, location: ci.SourceLocation) -> int:
 
 
 def tokenize(tu: ci.TranslationUnit, path: str, size: int) -> TokenStream:
-    """Every token of the main file (active, inactive, directives, comments), annotated once."""
+    """Every token of the main file (active, inactive, directives, comments), annotated once.
+
+    Speed matters here (thousands of tokens per file). libclang fills ``CXToken.int_data`` with
+    (kind, raw source location, length, 0); all tokens of one file share a base, so offsets
+    come from the raw locations without a call per token. The layout is checked against the
+    official accessors on sample tokens, and the slow path is used if it ever differs.
+    """
     lib = _lib()
     extent = tu.get_extent(path, (0, size))
     memory = ctypes.POINTER(ci.Token)()
@@ -63,42 +69,45 @@ def tokenize(tu: ci.TranslationUnit, path: str, size: int) -> TokenStream:
     lib.clang_tokenize(tu, extent, ctypes.byref(memory), ctypes.byref(count))
     n = count.value
     cursors = (ci.Cursor * max(n, 1))()
-    kinds: list[int] = []
-    spellings: list[str] = []
-    starts: list[int] = []
-    if n:
-        try:
-            lib.clang_annotateTokens(tu, memory, n, cursors)
-            get_kind, get_spelling, get_location = lib.clang_getTokenKind, lib.clang_getTokenSpelling, lib.clang_getTokenLocation
-            for i in range(n):
-                token = memory[i]
-                kinds.append(get_kind(token))
-                spellings.append(get_spelling(tu, token))
-                starts.append(_offset(lib, get_location(tu, token)))
-        finally:
-            lib.clang_disposeTokens(tu, memory, n)
-    return TokenStream(kinds, spellings, starts, cursors, tu)
+    if not n:
+        return TokenStream([], [], [], cursors, tu)
+    try:
+        lib.clang_annotateTokens(tu, memory, n, cursors)
+        array = ctypes.cast(memory, ctypes.POINTER(ci.Token * n)).contents
+        data = [tuple(token.int_data) for token in array]
+        base = data[0][1] - _offset(lib, lib.clang_getTokenLocation(tu, array[0]))
+        if all(_layout_ok(lib, tu, array[i], data[i], base) for i in {0, n // 2, n - 1}):
+            kinds = [d[0] for d in data]
+            starts = [d[1] - base for d in data]
+            lengths = [d[2] for d in data]
+        else:  # pragma: no cover - a libclang with another token layout
+            kinds = [lib.clang_getTokenKind(t) for t in array]
+            starts = [_offset(lib, lib.clang_getTokenLocation(tu, t)) for t in array]
+            lengths = [len(lib.clang_getTokenSpelling(tu, t).encode("utf-8", "surrogatepass")) for t in array]
+    finally:
+        lib.clang_disposeTokens(tu, memory, n)
+    return TokenStream(kinds, starts, lengths, cursors, tu)
+
+
+def _layout_ok(lib: Any, tu: ci.TranslationUnit, token: ci.Token, data: tuple[int, ...], base: int) -> bool:
+    return (data[0] == lib.clang_getTokenKind(token)
+            and data[1] - base == _offset(lib, lib.clang_getTokenLocation(tu, token)))
 
 
 def skipped_ranges(tu: ci.TranslationUnit, main_file: str) -> list[tuple[int, int]]:
     """Byte ranges of the main file that the preprocessor skipped, from the ``#`` of the
-    opening conditional to the end of the closing one's keyword."""
+    opening conditional to the end of the closing one's keyword. Asked for the main file
+    only: the headers' ranges number in the thousands."""
     lib = _lib()
-    result = lib.clang_getAllSkippedRanges(tu)
+    file = tu.get_file(main_file)
+    result = lib.clang_getSkippedRanges(tu, file)
     out: list[tuple[int, int]] = []
     if not result:
         return out
     try:
         for i in range(result.contents.count):
             srange = result.contents.ranges[i]
-            start, end = srange.start, srange.end
-            if start.file is None or not _same_file(start.file.name, main_file):
-                continue
-            out.append((start.offset, end.offset))
+            out.append((_offset(lib, srange.start), _offset(lib, srange.end)))
     finally:
         lib.clang_disposeSourceRangeList(result)
     return out
-
-
-def _same_file(a: str, b: str) -> bool:
-    return a == b or a.replace("\\", "/") == b.replace("\\", "/")
