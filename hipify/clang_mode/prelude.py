@@ -138,9 +138,9 @@ def generate(table: MappingTable) -> str:
     if loose:
         out.append(f"enum {{ {', '.join(loose)} }};")
 
-    # Types: ``X_t`` aliasing a known enum ``X``/``XEnum``; other ``*_t`` are opaque handles;
+    # Types: ``X_t`` aliasing a known enum ``X``; other ``*_t`` are opaque handles;
     # the rest are structs with the fields the table knows.
-    types = by_kind.get("type", ()) + [p for p in parents if p not in enum_parents and p not in declared]
+    types = list(by_kind.get("type", [])) + [p for p in parents if p not in enum_parents and p not in declared]
     for name in dict.fromkeys(types):
         if not claim(name):
             continue
