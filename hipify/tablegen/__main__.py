@@ -71,6 +71,13 @@ def main(argv: list[str] | None = None) -> int:
         except GenerationError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
+        from ..table import DuplicateKeyError, MappingTable
+
+        try:  # the loader's own check: a CUDA name in two rows fails generation
+            MappingTable.from_rows(r for rows in result.rows.values() for r in rows)
+        except DuplicateKeyError as exc:
+            print(f"error: {exc}", file=sys.stderr)
+            return 2
         write_tables(args.out, result.rows, result.provenance)
         if not args.no_readme:
             write_readme(args.out, result)

@@ -96,6 +96,7 @@ class Target:
     header: str = ""
     since: str = ""
     source: str = ""
+    beta: bool = False
 
 
 class Matcher:
@@ -123,7 +124,7 @@ class Matcher:
                 status = "deprecated"
             elif cur.experimental(name):
                 status = "experimental"
-            return Target(name, status, hit.header, self.hip.since(name), source)
+            return Target(name, status, hit.header, self.hip.since(name), source, cur.beta(name))
         for release in reversed(ROCM_RELEASES):
             idx = self.hip.indexes.get(release)
             if idx and name in idx:
@@ -264,6 +265,7 @@ def api_rows(cache: Path, spec: ApiSpec, matcher: Matcher, hip: HipSide) -> list
             hip_since=hip_t.since, roc_since=roc_t.since,
             hip_requires=WARP_SYNC_MACRO if _needs_warp_sync(hip, hip_t) else "",
             source=hip_t.source or roc_t.source,
+            note=f"HIP documents {hip_t.name} as beta (complete, may still change)" if hip_t.beta else "",
         ))
     return rows
 

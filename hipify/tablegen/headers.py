@@ -53,7 +53,12 @@ class HeaderIndex:
                                         h.header))
 
     def deprecated(self, name: str) -> bool:
-        return any(h.decl.deprecated for h in self.names.get(name, ()))
+        """Deprecated when every declaration is (one deprecated overload does not deprecate the name)."""
+        hits = [h for h in self.names.get(name, ()) if h.decl.kind != "macro" or len(self.names[name]) == 1]
+        return bool(hits) and all(h.decl.deprecated for h in hits)
+
+    def beta(self, name: str) -> bool:
+        return any(h.decl.beta for h in self.names.get(name, ()))
 
     def experimental(self, name: str) -> bool:
         return any(h.decl.experimental for h in self.names.get(name, ()))
@@ -95,9 +100,9 @@ def build_index(files: Iterable[tuple[str, Path]], namespace_prefix: dict[str, s
                 prefix = ns
         for decl in scan.decls:
             name = decl.name
-            if prefix:
-                if decl.namespace or decl.kind in ("macro", "variable"):
-                    continue  # detail namespaces and macros stay out of the public namespace
+            if prefix and decl.kind != "macro":  # macros know no namespace
+                if decl.namespace or decl.kind == "variable":
+                    continue  # detail namespaces stay out of the public namespace
                 name = f"{prefix}::{name}"
             elif decl.namespace:
                 continue  # C++ names in other namespaces (std::, detail::) are not API identifiers

@@ -43,7 +43,9 @@ DEPRECATED_WORD = re.compile(r"deprecated", re.IGNORECASE)
 # Identifiers that mark a declaration deprecated: DEPRECATED-style macros and the GNU/C++ attribute.
 _DEPRECATION_MARK = re.compile(r"^(_*[A-Z0-9_]*DEPRECATED[A-Z0-9_]*|deprecated|__deprecated__)$")
 _DOC_DEPRECATED = re.compile(r"[\\@]deprecated\b")
-_DOC_EXPERIMENTAL = re.compile(r"marked as beta|\bexperimental\b", re.IGNORECASE)
+_DOC_EXPERIMENTAL = re.compile(r"\bexperimental\b", re.IGNORECASE)
+# HIP documents many graph/memory-pool APIs as "marked as Beta": a caution, not an experimental marker.
+_DOC_BETA = re.compile(r"marked as beta", re.IGNORECASE)
 
 
 # Macros that declare names when invoked (HIP builds make_<vector> helpers and hipRAND state types through
@@ -65,6 +67,7 @@ class Decl:
     namespace: str = ""            # enclosing C++ namespace, '::'-joined
     deprecated: bool = False
     experimental: bool = False
+    beta: bool = False
     alias_of: str = ""             # typedef X NAME / #define NAME X: the single name it stands for
     calls: tuple[str, ...] = ()    # names called in an inline function's body (wrapper detection)
     params: int = -1               # parameter count of a function (-1 unknown / variadic)
@@ -142,10 +145,10 @@ class _Scanner:
         self.last_comment = 0
 
     def doc(self, i: int) -> str:
-        """Comments between the previous statement and token ``i``."""
+        """The doc comment of the statement starting at token ``i``."""
         upto = self.toks[i][2] if i < len(self.toks) else len(self.comments)
-        text = "\n".join(self.comments[self.last_comment:upto])
-        return text
+        # only the comment right before the declaration: group comments (@defgroup) describe a whole section
+        return self.comments[upto - 1] if upto > self.last_comment else ""
 
     def run(self) -> HeaderScan:
         self.defines()
@@ -199,8 +202,7 @@ class _Scanner:
         return j + 1
 
     def defines(self) -> None:
-        guard_candidates: list[str] = []
-        ifndef: list[str] = []
+        directives: list[tuple[str, str]] = []   # (directive, first word) in order
         for line in self.pp:
             m = _DEFINE.match(line)
             if m:
@@ -213,15 +215,22 @@ class _Scanner:
                     name, "macro", namespace="", alias_of=alias,
                     deprecated=_is_deprecated(idents) and not name.upper().endswith("DEPRECATED"),
                 ))
-                guard_candidates.append(name)
+                directives.append(("define", name))
                 continue
             s = line.strip()
-            mm = re.match(r"#\s*(?:ifndef\s+([A-Za-z_]\w*)|if\s+!\s*defined\s*\(?\s*([A-Za-z_]\w*))", s)
+            mm = re.match(r"#\s*(?:ifndef\s+([A-Za-z_]\w*)|if\s+!\s*defined\s*\(?\s*([A-Za-z_]\w*)\s*\)?\s*$)", s)
             if mm:
-                ifndef.append(mm.group(1) or mm.group(2))
-        # The include guard: the first #ifndef X followed by #define X.
-        if ifndef and guard_candidates and ifndef[0] in guard_candidates[:3]:
-            self.out.include_guard = ifndef[0]
+                directives.append(("ifndef", mm.group(1) or mm.group(2)))
+            elif re.match(r"#\s*(if|ifdef|elif|else|endif|include|pragma|undef|error)\b", s):
+                directives.append(("other", s))
+        # The include guard: the file's first conditional is `#ifndef X`, directly followed by `#define X`.
+        conds = [k for k, (kind, _) in enumerate(directives) if kind in ("ifndef", "other")
+                 and not directives[k][1].startswith(("#include", "#pragma"))]
+        if conds:
+            k = conds[0]
+            if (directives[k][0] == "ifndef" and k + 1 < len(directives)
+                    and directives[k + 1] == ("define", directives[k][1])):
+                self.out.include_guard = directives[k][1]
 
     def statement(self, i: int) -> int:
         """Scan one top-level statement starting at ``i``; return the index after it."""
@@ -308,6 +317,7 @@ class _Scanner:
         all_words = texts + [self.toks[k][1] for _, s, e in groups for k in range(s, e + 1)]
         deprecated = _is_deprecated(all_words) or bool(_DOC_DEPRECATED.search(doc))
         experimental = bool(_DOC_EXPERIMENTAL.search(doc))
+        beta = bool(_DOC_BETA.search(doc))
         ns = "::".join(self.ns)
         while texts and texts[0] == "template" and len(texts) > 1 and texts[1] == "<":
             # drop the template parameter list (angle brackets hold no parens we care about)
@@ -364,7 +374,7 @@ class _Scanner:
                         calls = tuple(body[k][1] for k in range(len(body) - 1)
                                       if body[k][0] == "ident" and body[k + 1][1] == "(")
                     add(Decl(cand, "function", namespace=ns, deprecated=deprecated, experimental=experimental,
-                             calls=calls, params=params, defined=is_def))
+                             beta=beta, calls=calls, params=params, defined=is_def))
                     break
             if name_pos < 0 and words[0][1] not in ("static_assert",):
                 return

@@ -1,0 +1,128 @@
+"""`hipify-py tables` (dump the mapping table) and `hipify-py explain NAME` (one row in words)."""
+from __future__ import annotations
+
+import argparse
+import csv
+import difflib
+import io
+import json
+import sys
+from typing import Iterable, TextIO
+
+from .table import ROW_KEYS, MappingTable, Row, load_table
+
+FORMATS = ("json", "csv", "md")
+# Columns of the Markdown dump: the ones a reader scans; JSON and CSV carry every key.
+MD_COLUMNS = ("cuda", "hip", "roc", "kind", "hip_status", "hip_since", "hip_header")
+
+
+def _flat(row: Row) -> dict[str, str]:
+    data = row.to_json()
+    data["transform"] = json.dumps(data["transform"], sort_keys=True) if data["transform"] else ""
+    return {k: str(v) for k, v in data.items()}
+
+
+def _select(table: MappingTable, api: str | None) -> list[Row]:
+    return [r for r in table if api is None or r.api == api]
+
+
+def write_json(rows: Iterable[Row], out: TextIO) -> None:
+    out.write("[\n")
+    first = True
+    for row in rows:
+        out.write(("" if first else ",\n") + json.dumps(row.to_json(), ensure_ascii=False))
+        first = False
+    out.write("\n]\n")
+
+
+def write_csv(rows: Iterable[Row], out: TextIO) -> None:
+    writer = csv.DictWriter(out, fieldnames=list(ROW_KEYS), lineterminator="\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow(_flat(row))
+
+
+def _md_cell(text: str) -> str:
+    return text.replace("|", "\\|") if text else ""
+
+
+def write_md(rows: Iterable[Row], out: TextIO) -> None:
+    out.write("| " + " | ".join(MD_COLUMNS) + " |\n")
+    out.write("|" + "---|" * len(MD_COLUMNS) + "\n")
+    for row in rows:
+        flat = _flat(row)
+        out.write("| " + " | ".join(_md_cell(flat[c]) for c in MD_COLUMNS) + " |\n")
+
+
+def tables_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="hipify-py tables", description="Dump the CUDA->HIP mapping table.")
+    parser.add_argument("--format", choices=FORMATS, default="json")
+    parser.add_argument("--api", metavar="NAME", help="only this API family (runtime, driver, blas, ...)")
+    args = parser.parse_args(argv)
+    table = load_table()
+    if args.api and args.api not in table.apis():
+        print(f"hipify-py tables: unknown API {args.api!r}; known: {', '.join(table.apis())}", file=sys.stderr)
+        return 2
+    rows = _select(table, args.api)
+    buffer = io.StringIO()
+    {"json": write_json, "csv": write_csv, "md": write_md}[args.format](rows, buffer)
+    sys.stdout.write(buffer.getvalue())
+    return 0
+
+
+def describe(row: Row) -> str:
+    """One row in words."""
+    lines = [f"{row.cuda}  ({row.kind}, {row.api} API" + (f", member of {row.parent}" if row.parent else "") + ")"]
+    if row.cuda_header:
+        lines.append(f"  CUDA header:   {row.cuda_header}")
+    facts = []
+    if row.cuda_since:
+        facts.append(f"declared since CUDA {row.cuda_since} (of the versions scanned)")
+    if row.cuda_deprecated:
+        facts.append(f"deprecated in CUDA {row.cuda_deprecated}")
+    if row.cuda_removed:
+        facts.append(f"removed in CUDA {row.cuda_removed}")
+    if facts:
+        lines.append("  CUDA:          " + "; ".join(facts))
+    if row.hip:
+        since = f", since ROCm {row.hip_since}" if row.hip_since else ""
+        lines.append(f"  HIP:           {row.hip}  [{row.hip_status}{since}]")
+        if row.hip_header:
+            lines.append(f"  HIP header:    {row.hip_header}")
+    else:
+        lines.append(f"  HIP:           no equivalent [{row.hip_status}]; left as written and reported")
+    if row.roc:
+        since = f", since ROCm {row.roc_since}" if row.roc_since else ""
+        lines.append(f"  with --roc:    {row.roc}  [{row.roc_status}{since}]" + (
+            f" in {row.roc_header}" if row.roc_header else ""))
+    if row.hip_requires:
+        lines.append(f"  requires:      #define {row.hip_requires} before the HIP headers")
+    t = row.transform
+    if t is not None:
+        if t.kind == "wrap_arg":
+            lines.append(f"  transform:     argument {t.arg} is wrapped in {t.wrapper}(...)")
+        elif t.kind == "by_arity":
+            choices = ", ".join(f"{n} arguments -> {name}" for n, name in t.arity)
+            lines.append(f"  transform:     target chosen by argument count: {choices}")
+        else:
+            lines.append(f"  transform:     {t.kind}")
+    if row.source:
+        lines.append(f"  derived from:  {row.source}")
+    if row.note:
+        lines.append(f"  note:          {row.note}")
+    return "\n".join(lines) + "\n"
+
+
+def explain_main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="hipify-py explain", description="Explain the mapping of one CUDA name.")
+    parser.add_argument("name", help="a CUDA identifier or header (e.g. cudaMalloc, cublas_v2.h)")
+    args = parser.parse_args(argv)
+    table = load_table()
+    row = table.lookup(args.name)
+    if row is None:
+        close = difflib.get_close_matches(args.name, list(table.by_name), n=5, cutoff=0.75)
+        hint = f"; did you mean: {', '.join(close)}?" if close else ""
+        print(f"hipify-py explain: {args.name!r} is not in the mapping table{hint}", file=sys.stderr)
+        return 1
+    sys.stdout.write(describe(row))
+    return 0

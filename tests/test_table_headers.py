@@ -1,0 +1,56 @@
+"""Every hip/roc target the shipped table claims supported is declared in the HIP header it names.
+
+Needs the fetched header cache (`python -m hipify.tablegen fetch`); skipped without it.
+"""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from hipify.table import load_table
+from hipify.tablegen.fetch import DEFAULT_CACHE
+from hipify.tablegen.sources import CURRENT_ROCM
+
+CACHE = Path(os.environ.get("HIPIFY_HEADER_CACHE", str(DEFAULT_CACHE))).expanduser()
+MAPPED = ("supported", "deprecated", "experimental")
+
+pytestmark = pytest.mark.skipif(
+    not (CACHE / "hip" / CURRENT_ROCM).is_dir(),
+    reason=f"HIP headers not fetched into {CACHE} (run: python -m hipify.tablegen fetch)",
+)
+
+
+@pytest.fixture(scope="module")
+def hip():
+    from hipify.tablegen.generate import hip_side
+
+    return hip_side(CACHE)
+
+
+def test_identifier_targets_are_declared_where_named(hip) -> None:
+    index = hip.current
+    missing = []
+    for row in load_table():
+        if row.kind == "header":
+            continue
+        for name, status, header in ((row.hip, row.hip_status, row.hip_header), (row.roc, row.roc_status, row.roc_header)):
+            if not name or status not in MAPPED:
+                continue
+            if row.kind == "namespace":
+                ok = any(n.startswith(name + "::") for n in index.names)
+            else:
+                ok = any(hit.header == header for hit in index.names.get(name, ()))
+            if not ok:
+                missing.append(f"{row.cuda} -> {name} ({header})")
+    assert not missing, f"{len(missing)} targets not declared where named: {missing[:20]}"
+
+
+def test_header_targets_exist(hip) -> None:
+    files = hip.files[CURRENT_ROCM]
+    for row in load_table():
+        if row.kind == "header":
+            for target, status in ((row.hip, row.hip_status), (row.roc, row.roc_status)):
+                if target and status in MAPPED:
+                    assert target in files, row

@@ -1,0 +1,157 @@
+"""The table generator, run on a small fixture header set (tests/fixtures/tablegen: tiny fake CUDA and HIP
+headers, including an NVIDIA-backend wrapper header), with exact expected rows."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hipify.table import DuplicateKeyError, MappingTable, Row, Transform, load_table_from
+from hipify.tablegen.generate import generate
+from hipify.tablegen.overrides import load_overrides
+from hipify.tablegen.scan import scan_text
+from hipify.tablegen.write import render, write_tables
+
+FIXTURE = Path(__file__).parent / "fixtures" / "tablegen"
+
+
+@pytest.fixture(scope="module")
+def generated():
+    return generate(FIXTURE, FIXTURE / "overrides.toml")
+
+
+@pytest.fixture(scope="module")
+def rows(generated) -> dict[str, Row]:
+    return {r.cuda: r for api_rows in generated.rows.values() for r in api_rows}
+
+
+def test_names_and_families(generated) -> None:
+    names = {api: [r.cuda for r in rows] for api, rows in generated.rows.items()}
+    assert names == {
+        "runtime": [
+            "__CUDA_RUNTIME_API_H__", "__CUDA_RUNTIME_H__", "__DRIVER_TYPES_H__", "cudaBrandNew", "cudaDeviceProp",
+            "cudaError", "cudaErrorInvalidValue", "cudaErrorStrange", "cudaError_t", "cudaFree", "cudaGraphCreate",
+            "cudaGraph_t", "cudaMalloc", "cudaMemcpyDeviceToHost", "cudaMemcpyHostToDevice", "cudaMemcpyKind",
+            "cudaMemcpyToSymbol", "cudaOldLaunch", "cudaStreamCreate", "cudaStream_t", "cudaSuccess",
+            "cudaThreadSynchronize",
+        ],
+        "device": ["__fancy_nv_only", "__shfl_sync", "__syncthreads"],
+        "headers": ["cuda_runtime.h", "cuda_runtime_api.h", "driver_types.h"],
+    }
+
+
+def test_wrapper_pair_from_nvidia_backend(rows) -> None:
+    assert rows["cudaMalloc"] == Row(
+        cuda="cudaMalloc", hip="hipMalloc", kind="function", api="runtime", hip_status="supported",
+        cuda_header="cuda_runtime_api.h", hip_header="hip/hip_runtime_api.h", cuda_since="11.8", hip_since="5.7",
+        source="nvidia_detail")
+
+
+def test_typedef_define_and_case_pairs(rows) -> None:
+    assert rows["cudaDeviceProp"].hip == "hipDeviceProp_t" and rows["cudaDeviceProp"].source == "nvidia_detail"
+    assert rows["cudaStream_t"].hip == "hipStream_t" and rows["cudaStream_t"].source == "nvidia_detail"
+    assert rows["cudaMemcpyHostToDevice"] == Row(
+        cuda="cudaMemcpyHostToDevice", hip="hipMemcpyHostToDevice", kind="enum_constant", api="runtime",
+        hip_status="supported", cuda_header="driver_types.h", hip_header="hip/hip_runtime_api.h",
+        parent="cudaMemcpyKind", cuda_since="13.0", hip_since="6.4", source="nvidia_detail")
+    assert rows["cudaSuccess"].source == "nvidia_detail"  # from `case cudaSuccess: return hipSuccess;`
+    assert rows["cudaMemcpyDeviceToHost"].source == "naming"
+
+
+def test_unverified_names_are_unsupported_rows(rows) -> None:
+    for name in ("cudaBrandNew", "cudaErrorStrange", "__fancy_nv_only"):
+        assert rows[name].hip == "" and rows[name].hip_status == "unsupported"
+    assert "__cuda_internal_helper" not in rows  # CUDA's own helpers are not API
+
+
+def test_versions_and_statuses(rows) -> None:
+    old = rows["cudaThreadSynchronize"]
+    assert (old.cuda_since, old.cuda_deprecated, old.cuda_removed) == ("11.8", "11.8", "13.0")
+    assert old.hip == "hipThreadSynchronize" and old.hip_status == "experimental"
+    assert rows["cudaOldLaunch"].hip_status == "deprecated" and rows["cudaOldLaunch"].cuda_deprecated == "13.0"
+    graph = rows["cudaGraphCreate"]
+    assert graph.hip_status == "supported" and "beta" in graph.note
+    assert rows["cudaFree"].hip_since == "5.7" and rows["cudaGraphCreate"].hip_since == "6.4"
+
+
+def test_device_rows_and_warp_sync_requirement(rows) -> None:
+    assert rows["__syncthreads"].hip == "__syncthreads" and rows["__syncthreads"].kind == "device_function"
+    assert rows["__syncthreads"].hip_requires == ""
+    assert rows["__shfl_sync"].hip_requires == "HIP_ENABLE_WARP_SYNC_BUILTINS"
+
+
+def test_override_transform(rows) -> None:
+    row = rows["cudaMemcpyToSymbol"]
+    assert row.hip == "hipMemcpyToSymbol"
+    assert row.transform == Transform(kind="wrap_arg", arg=0, wrapper="HIP_SYMBOL")
+    assert row.note == "fixture: the symbol argument is wrapped"
+
+
+def test_headers_and_include_guards(rows) -> None:
+    assert rows["cuda_runtime.h"] == Row(
+        cuda="cuda_runtime.h", hip="hip/hip_runtime.h", kind="header", api="headers", hip_status="supported",
+        cuda_header="cuda_runtime.h", hip_header="hip/hip_runtime.h", hip_since="6.4", source="header-naming")
+    assert rows["driver_types.h"].hip == "hip/driver_types.h"
+    guard = rows["__DRIVER_TYPES_H__"]
+    assert (guard.hip, guard.kind, guard.source) == ("HIP_INCLUDE_HIP_DRIVER_TYPES_H", "macro", "include-guard")
+    assert rows["__CUDA_RUNTIME_H__"].hip == "HIP_INCLUDE_HIP_HIP_RUNTIME_H"
+
+
+def test_output_is_deterministic(tmp_path: Path, generated) -> None:
+    again = generate(FIXTURE, FIXTURE / "overrides.toml")
+    for api in generated.rows:
+        assert render(api, generated.rows[api], {}) == render(api, again.rows[api], {})
+    first, second = tmp_path / "a", tmp_path / "b"
+    write_tables(first, generated.rows, {"x": "y"})
+    write_tables(second, again.rows, {"x": "y"})
+    for path in sorted(first.glob("*.json")):
+        assert path.read_bytes() == (second / path.name).read_bytes()
+    table = load_table_from(first)
+    assert len(table) == sum(len(r) for r in generated.rows.values())
+    assert json.loads((first / "runtime.json").read_text())["api"] == "runtime"
+
+
+def test_duplicate_keys_fail(tmp_path: Path, generated) -> None:
+    write_tables(tmp_path, generated.rows, {})
+    clash = dict(generated.rows)
+    clash["extra"] = [generated.rows["runtime"][0]]
+    write_tables(tmp_path, clash, {})
+    with pytest.raises(DuplicateKeyError):
+        load_table_from(tmp_path)
+    with pytest.raises(DuplicateKeyError):
+        MappingTable.from_rows([Row(cuda="x"), Row(cuda="x", api="driver")])
+
+
+def test_duplicate_or_unexplained_overrides_fail(tmp_path: Path) -> None:
+    dup = tmp_path / "dup.toml"
+    dup.write_text('[[row]]\ncuda = "a"\nreason = "r"\n[[row]]\ncuda = "a"\nreason = "r"\n')
+    with pytest.raises(ValueError, match="duplicate"):
+        load_overrides(dup)
+    bare = tmp_path / "bare.toml"
+    bare.write_text('[[row]]\ncuda = "a"\nhip = "b"\n')
+    with pytest.raises(ValueError, match="reason"):
+        load_overrides(bare)
+
+
+@pytest.mark.parametrize(("source", "expected"), [
+    ("int f(int a, int b);", [("f", "function")]),
+    ('extern "C" { __host__ cudaError_t CUDARTAPI g(void); }', [("g", "function")]),
+    ("typedef enum E_enum { A = 1, B } E;", [("E_enum", "enum"), ("E", "type"), ("A", "enum_constant"),
+                                              ("B", "enum_constant")]),
+    ("typedef void (CUDART_CB *cb_t)(int);", [("cb_t", "type")]),
+    ("#define FOO bar\n", [("FOO", "macro")]),
+    ("template <typename T> __device__ T h(T x) { return x; }", [("h", "function")]),
+    ("struct S { int f(int); };", [("S", "type")]),
+    ("namespace detail { int hidden(int); }", [("hidden", "function")]),
+])
+def test_scanner(source: str, expected: list[tuple[str, str]]) -> None:
+    assert [(d.name, d.kind) for d in scan_text(source).decls] == expected
+
+
+def test_scanner_deprecation_and_wrappers() -> None:
+    scan = scan_text('__attribute__((deprecated)) int old(void);\n'
+                     'inline static hipError_t hipX(int a) { return conv(cudaX(a)); }\n')
+    old, wrapper = scan.decls
+    assert old.deprecated and not wrapper.deprecated
+    assert wrapper.defined and wrapper.calls == ("conv", "cudaX")
