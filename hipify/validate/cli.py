@@ -1,0 +1,118 @@
+"""``hipify-py validate [PATH...]``: translate corpus programs, compile them for AMD GPUs, optionally run them."""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+from rich.console import Console
+
+from .corpus import discover
+from .runner import SKIPPED, Result, validate_all
+from .toolchain import DEFAULT_ARCHS, detect
+
+ENGINES = ("regex", "clang")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(
+        prog="hipify-py validate",
+        description="Translate CUDA programs with each engine and compile the result with hipcc for AMD GPUs; "
+                    "with --run (NVIDIA GPU + nvcc), also build and run original and translation and compare.")
+    p.add_argument("paths", nargs="*", help="program directories, .cu files, or directories of programs "
+                                            "(default: the shipped corpus/)")
+    p.add_argument("--engine", action="append", choices=ENGINES, help="engine(s) to validate (default: both)")
+    p.add_argument("--arch", action="append", help=f"AMD offload arch (default: {' '.join(DEFAULT_ARCHS)})")
+    p.add_argument("--hipcc", metavar="CMD", help="hipcc command to use (default: auto-detect)")
+    p.add_argument("--rocm-chroot", metavar="DIR", help="use hipcc inside this ROCm chroot (see .ci/install_hip.sh)")
+    p.add_argument("--toolchain", choices=("auto", "all", "chroot", "host"), default="auto",
+                   help="auto: the ROCm chroot if present, else the system hipcc; all: both")
+    p.add_argument("-j", "--jobs", type=int, default=max(2, os.cpu_count() or 2), help="parallel compiles")
+    p.add_argument("--json", metavar="FILE", help="write results as JSON (for the porting report)")
+    p.add_argument("--keep", action="store_true", help="keep the translated trees (paths are printed)")
+    p.add_argument("--run", action="store_true", help="also build and run on an NVIDIA GPU (needs nvcc and a GPU)")
+    p.add_argument("--nvidia-build-only", action="store_true",
+                   help="with --run: build original and translation for NVIDIA but do not run (no GPU needed)")
+    p.add_argument("--no-amd", action="store_true", help="skip the AMD compile validation (e.g. with --run)")
+    p.add_argument("--only", action="append", metavar="NAME", help="validate only these program names")
+    p.add_argument("-v", "--verbose", action="store_true", help="print compiler output of failures")
+    return p
+
+
+def validate_main(argv: list[str] | None = None) -> int:
+    """Exit 0 when nothing failed (skips allowed), 1 when a program failed, 2 on usage/setup errors."""
+    args = build_parser().parse_args(argv)
+    console = Console(stderr=False, width=None if sys.stdout.isatty() else 220)
+    err = Console(stderr=True)
+    try:
+        programs = discover(args.paths)
+    except FileNotFoundError as exc:
+        err.print(f"validate: no such path: {exc}")
+        return 2
+    if args.only:
+        programs = [p for p in programs if p.name in set(args.only)]
+    if not programs:
+        err.print("validate: no programs found")
+        return 2
+    archs = tuple(args.arch or DEFAULT_ARCHS)
+    engines = list(dict.fromkeys(args.engine or ENGINES))
+
+    skipped: list[Result] = []
+    if "clang" in engines:
+        from ..engines import clang_status
+        usable, reason = clang_status()
+        if not usable:
+            engines.remove("clang")
+            skipped += [Result(p.name, "clang", a, "-", SKIPPED, f"clang engine unavailable: {reason}")
+                        for p in programs for a in archs]
+
+    toolchains = [] if args.no_amd else detect(args.hipcc, args.rocm_chroot, args.toolchain)
+    if not toolchains and not args.no_amd:
+        err.print("validate: no usable hipcc (install one with .ci/install_hip.sh, or pass --hipcc / --rocm-chroot)")
+        return 2
+    for tc in toolchains:
+        err.print(f"validate: {tc.describe()}; archs {' '.join(archs)}; engines {' '.join(engines) or '-'}; "
+                  f"{len(programs)} programs; -j{args.jobs}")
+
+    t0 = time.perf_counter()
+    done = [0]
+    total = len(programs) * len(engines) * len(toolchains)
+
+    def progress(task, results):  # type: ignore[no-untyped-def]
+        done[0] += 1
+        p, e, _ = task
+        states = "/".join(sorted({r.result for r in results}))
+        err.print(f"  [{done[0]}/{total}] {p.name} ({e}): {states}", highlight=False)
+
+    results = validate_all(programs, engines, toolchains, archs, args.jobs, args.keep, progress)
+    results += skipped if toolchains else []
+    elapsed = time.perf_counter() - t0
+    order = {p.name: i for i, p in enumerate(programs)}
+    results.sort(key=lambda r: (r.toolchain, order.get(r.program, 0), r.engine, r.arch))
+    from .report import render, write_json
+    if toolchains:
+        render(results, console)
+    if args.verbose:
+        for r in results:
+            if r.result == "FAIL" and r.log:
+                console.print(f"--- {r.program} / {r.engine} / {r.arch}\n{r.command}\n{r.log[-4000:]}", markup=False)
+    if toolchains:
+        console.print(f"compile validation: {elapsed:.1f} s")
+
+    run_results: list = []
+    if args.run:
+        from .run import run_all
+        run_results = run_all(programs, engines, console, err, build_only=args.nvidia_build_only)
+
+    if args.json:
+        meta = {"toolchains": [tc.describe() for tc in toolchains], "archs": list(archs), "engines": engines,
+                "seconds": round(elapsed, 1), "run": [r.to_json() for r in run_results]}
+        write_json(args.json, results, meta)
+    failed = any(r.result in ("FAIL", "ERROR") for r in results)
+    failed = failed or any(r.result in ("MISMATCH", "FAIL", "ERROR") for r in run_results)
+    return 1 if failed else 0
+
+
+def main() -> None:  # python -m hipify.validate
+    sys.exit(validate_main(sys.argv[1:]))

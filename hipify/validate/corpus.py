@@ -1,0 +1,80 @@
+"""Corpus programs: one directory each, described by ``corpus.json`` (see corpus/README.md)."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+SOURCE_SUFFIXES = (".cu", ".cuh", ".h", ".hh", ".hpp", ".hxx", ".inl", ".cpp", ".cc", ".cxx", ".c")
+COMPILE_SUFFIXES = (".cu", ".cpp", ".cc", ".cxx", ".c")
+CUDA_SUFFIXES = (".cu",)  # compiled as HIP (-x hip); the others as plain C++ with the HIP headers
+
+
+@dataclass(frozen=True)
+class Program:
+    name: str
+    root: Path
+    files: tuple[str, ...]          # every source file, relative to root (translated)
+    sources: tuple[str, ...]        # the compilation units, relative to root
+    include_dirs: tuple[str, ...]   # relative to root
+    cuda_libs: tuple[str, ...] = ()
+    hip_libs: tuple[str, ...] = ()
+    covers: str = ""
+    expected_output: str | None = None
+
+    @property
+    def expected_path(self) -> Path:
+        return self.root / "expected_output.txt"
+
+
+def _walk(root: Path) -> list[str]:
+    found = []
+    for p in sorted(root.rglob("*")):
+        if p.is_file() and p.suffix in SOURCE_SUFFIXES:
+            found.append(p.relative_to(root).as_posix())
+    return found
+
+
+def load_program(root: Path) -> Program:
+    root = Path(root)
+    meta: dict[str, object] = {}
+    meta_path = root / "corpus.json"
+    if meta_path.is_file():
+        meta = json.loads(meta_path.read_text())
+    files = _walk(root)
+    sources = tuple(meta.get("sources") or [f for f in files if f.endswith(COMPILE_SUFFIXES)])  # type: ignore[arg-type]
+    expected = root / "expected_output.txt"
+    return Program(
+        name=root.name,
+        root=root,
+        files=tuple(files),
+        sources=sources,
+        include_dirs=tuple(meta.get("include_dirs") or ["."]),  # type: ignore[arg-type]
+        cuda_libs=tuple(meta.get("cuda_libs") or ()),  # type: ignore[arg-type]
+        hip_libs=tuple(meta.get("hip_libs") or ()),  # type: ignore[arg-type]
+        covers=str(meta.get("covers", "")),
+        expected_output=expected.read_text() if expected.is_file() else None,
+    )
+
+
+def default_corpus_dir() -> Path:
+    """The corpus shipped in the repository (``<repo>/corpus``)."""
+    return Path(__file__).resolve().parents[2] / "corpus"
+
+
+def discover(paths: list[str] | None = None) -> list[Program]:
+    """Programs under ``paths``: a program directory, a single .cu file, or a directory of programs."""
+    roots = [Path(p) for p in paths] if paths else [default_corpus_dir()]
+    programs: list[Program] = []
+    for root in roots:
+        if root.is_file():
+            programs.append(Program(root.stem, root.parent, (root.name,), (root.name,), (".",)))
+        elif (root / "corpus.json").is_file() or any(root.glob("*.cu")):
+            programs.append(load_program(root))
+        elif root.is_dir():
+            for sub in sorted(p for p in root.iterdir() if p.is_dir()):
+                if (sub / "corpus.json").is_file() or any(sub.glob("*.cu")):
+                    programs.append(load_program(sub))
+        else:
+            raise FileNotFoundError(str(root))
+    return programs

@@ -1,0 +1,184 @@
+"""``--run``: on a machine with an NVIDIA GPU and nvcc, build the original with nvcc and the translation through
+HIP's NVIDIA backend (patched copy of the headers, see :mod:`.hipnv`), run both and compare their output."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from ..options import Options
+from .corpus import Program
+from .hipnv import cache_key, patch_headers
+from .runner import _TRANSLATE_LOCK, translate_program
+
+MATCH, MISMATCH, FAIL, SKIPPED, BUILT = "MATCH", "MISMATCH", "FAIL", "SKIPPED", "BUILT"
+LINK_FLAGS = {"cublas": "-lcublas", "cufft": "-lcufft", "curand": "-lcurand", "cusparse": "-lcusparse",
+              "nvrtc": "-lnvrtc", "cuda": "-lcuda"}
+# HIP libraries that work on NVIDIA from headers alone (over the CUDA library of the original).
+HEADER_ONLY_ON_NVIDIA = {"hiprtc"}
+NO_NVIDIA_BUILD = {
+    "hipblas": "hipBLAS for NVIDIA (libhipblas built over cuBLAS) is not packaged; Debian's libhipblas is an AMD build",
+    "hipfft": "hipFFT for NVIDIA (over cuFFT) is not packaged; Debian's is an AMD build",
+    "hipsparse": "hipSPARSE for NVIDIA (over cuSPARSE) is not packaged; Debian's libhipsparse links rocSPARSE (AMD only)",
+    "hipcub": "hipCUB's CUB backend headers are not packaged for NVIDIA here",
+    "hiprand": "hipRAND for NVIDIA needs libhiprand built over cuRAND (host API) or its nvcc device headers",
+}
+
+
+@dataclass
+class RunResult:
+    program: str
+    engine: str
+    result: str
+    reason: str = ""
+    original_output: str = ""
+    translated_output: str = ""
+    expected_output: str = ""
+    seconds: float = 0.0
+
+    def to_json(self) -> dict[str, object]:
+        return {k: getattr(self, k) for k in self.__dataclass_fields__}
+
+
+def gpu_present() -> tuple[bool, str]:
+    if not shutil.which("nvcc"):
+        return False, "nvcc not found"
+    smi = shutil.which("nvidia-smi")
+    if not smi:
+        return False, "nvidia-smi not found (no NVIDIA driver)"
+    proc = subprocess.run([smi, "-L"], capture_output=True, text=True)
+    if proc.returncode != 0 or "GPU" not in proc.stdout:
+        return False, f"no NVIDIA GPU visible ({(proc.stdout + proc.stderr).strip()[:200]})"
+    return True, proc.stdout.strip().splitlines()[0]
+
+
+def nvcc_version() -> str:
+    return subprocess.run(["nvcc", "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
+
+
+def patched_headers(cache_root: Path, extra_includes: tuple[str, ...] = ()) -> tuple[Path | None, str]:
+    """The patched HIP NVIDIA headers for this nvcc (built once per (headers, nvcc) pair)."""
+    src = Path(os.environ.get("HIPIFY_HIP_NVIDIA_INCLUDE", "/usr/include"))
+    if not (src / "hip/nvidia_detail").is_dir():
+        return None, f"HIP's NVIDIA backend headers not found under {src}/hip/nvidia_detail (apt-get install libamdhip64-dev)"
+    out = cache_root / f"hipnv-{cache_key(src, nvcc_version())}"
+    if (out / "include/.ok").exists():
+        return out / "include", ""
+    report = patch_headers(src, out, extra_includes=extra_includes)
+    if not report.ok:
+        return None, "patching HIP's NVIDIA headers failed:\n" + report.log[-2000:]
+    (out / "include/.ok").write_text("\n".join(report.edits + ["disabled: " + ", ".join(report.disabled)]) + "\n")
+    return out / "include", ""
+
+
+def _build(cmd: list[str], timeout: float = 600) -> tuple[bool, str]:
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        return False, f"timed out: {' '.join(cmd)}"
+    return proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def _execute(exe: str, timeout: float = 300) -> tuple[int, str]:
+    try:
+        proc = subprocess.run([exe], capture_output=True, text=True, timeout=timeout)
+        return proc.returncode, proc.stdout
+    except subprocess.TimeoutExpired:
+        return 124, "(timed out)"
+
+
+def nvcc_flags(program: Program, root: str) -> list[str]:
+    flags = ["-std=c++17", "-arch=native", "-O2"]
+    for inc in program.include_dirs:
+        flags += ["-I", str(Path(root) / inc)]
+    extra = os.environ.get("HIPIFY_CUDA_EXTRA")  # a dir with include/ and lib/ for CUDA libraries from pip wheels
+    if extra:
+        flags += ["-I", f"{extra}/include", "-L", f"{extra}/lib", f"-Xlinker=-rpath={extra}/lib"]
+    return flags
+
+
+def run_program(program: Program, engines: list[str], work: Path, hipnv_include: Path,
+                build_only: bool = False) -> list[RunResult]:
+    """Build (and unless ``build_only``, run) the original and each engine's translation on NVIDIA."""
+    expected = (program.expected_output or "").strip()
+    libs = [LINK_FLAGS[lib] for lib in program.cuda_libs if lib in LINK_FLAGS]
+    orig_exe = work / f"{program.name}.orig"
+    t0 = time.perf_counter()
+    ok, log = _build(["nvcc", *nvcc_flags(program, str(program.root)),
+                      *[str(program.root / s) for s in program.sources], "-o", str(orig_exe), *libs])
+    if not ok:
+        return [RunResult(program.name, e, FAIL, "original does not build with nvcc:\n" + log[-1500:]) for e in engines]
+    rc, orig_out = (0, expected) if build_only else _execute(str(orig_exe))
+    orig_out = orig_out.strip()
+    if rc != 0 or orig_out != expected:
+        return [RunResult(program.name, e, FAIL, f"original exited {rc} / output differs from expected_output.txt",
+                          orig_out, "", expected) for e in engines]
+    # hipRAND's device API is header-only on NVIDIA (over cuRAND's); its host API needs a library.
+    blocked = [lib for lib in program.hip_libs if lib not in HEADER_ONLY_ON_NVIDIA
+               and not (lib == "hiprand" and "curand" not in program.cuda_libs)]
+    results = []
+    for engine in engines:
+        if blocked:
+            results.append(RunResult(program.name, engine, SKIPPED,
+                                     "; ".join(NO_NVIDIA_BUILD.get(b, b) for b in blocked), orig_out, "", expected))
+            continue
+        with _TRANSLATE_LOCK:
+            tr = translate_program(program, engine, str(work), Options())
+        exe = work / f"{program.name}.{engine}"
+        cmd = ["nvcc", "-x", "cu", "-D__HIP_PLATFORM_NVIDIA__", "-I", str(hipnv_include),
+               "-diag-suppress", "2810,940,1444", *nvcc_flags(program, str(tr.tree)),
+               *[str(tr.tree / s) for s in program.sources], "-o", str(exe), *libs]
+        ok, log = _build(cmd)
+        if not ok:
+            results.append(RunResult(program.name, engine, FAIL, "translation does not build for NVIDIA:\n" + log[-1500:],
+                                     orig_out, "", expected, time.perf_counter() - t0))
+            continue
+        if build_only:
+            results.append(RunResult(program.name, engine, BUILT, "built original and translation (not run)",
+                                     orig_out, "", expected, time.perf_counter() - t0))
+            continue
+        rc, out = _execute(str(exe))
+        out = out.strip()
+        verdict = MATCH if rc == 0 and out == orig_out == expected else MISMATCH
+        results.append(RunResult(program.name, engine, verdict, "" if verdict == MATCH else f"exit {rc}",
+                                 orig_out, out, expected, time.perf_counter() - t0))
+    return results
+
+
+def run_all(programs: list[Program], engines: list[str], console: Console, err: Console,
+            build_only: bool = False) -> list[RunResult]:
+    present, why = gpu_present()
+    if build_only and shutil.which("nvcc"):
+        present = True
+    if not present:
+        err.print(f"--run: skipped: {why}")
+        return [RunResult(p.name, e, SKIPPED, why) for p in programs for e in engines]
+    work = Path(tempfile.mkdtemp(prefix="hipify-run-"))
+    extra = os.environ.get("HIPIFY_CUDA_EXTRA")
+    inc, why = patched_headers(Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "hipify-py",
+                               (f"{extra}/include",) if extra else ())
+    if inc is None:
+        err.print(f"--run: {why}")
+        return [RunResult(p.name, e, FAIL, why) for p in programs for e in engines]
+    results: list[RunResult] = []
+    for p in programs:
+        rs = run_program(p, engines, work, inc, build_only)
+        for r in rs:
+            err.print(f"  run {r.program} ({r.engine}): {r.result}", highlight=False)
+        results += rs
+    title = "build on NVIDIA" if build_only else "run on NVIDIA: original (nvcc) vs translation (HIP on NVIDIA)"
+    table = Table(title=title)
+    for col in ("program", "engine", "result", "output / reason"):
+        table.add_column(col, overflow="fold")
+    for r in results:
+        table.add_row(r.program, r.engine, r.result, r.translated_output or r.reason[:300])
+    console.print(table)
+    shutil.rmtree(work, ignore_errors=True)
+    return results

@@ -1,0 +1,190 @@
+"""Translate a corpus program with one engine, compile the translation with hipcc, and report."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+from ..options import Options
+from .corpus import CUDA_SUFFIXES, Program
+from .mapping import FileTranslation, MappedError, first_error, parse_errors
+from .toolchain import Toolchain
+
+PASS, FAIL, SKIPPED, ERROR = "PASS", "FAIL", "SKIPPED", "ERROR"
+
+# Translation runs one file at a time (libclang is not known to be thread-safe); compiles run in parallel.
+_TRANSLATE_LOCK = threading.Lock()
+
+
+@dataclass
+class Result:
+    program: str
+    engine: str
+    arch: str
+    toolchain: str
+    result: str
+    reason: str = ""
+    first_error: MappedError | None = None
+    errors: int = 0
+    seconds: float = 0.0
+    diagnostics: int = 0      # translation diagnostics (warnings about unsupported APIs etc.)
+    command: str = ""
+    log: str = ""
+
+    def to_json(self) -> dict[str, object]:
+        return {
+            "program": self.program, "engine": self.engine, "arch": self.arch, "toolchain": self.toolchain,
+            "result": self.result, "reason": self.reason, "errors": self.errors,
+            "first_error": self.first_error.to_json() if self.first_error else None,
+            "seconds": round(self.seconds, 2), "translation_diagnostics": self.diagnostics,
+            "command": self.command,
+        }
+
+
+@dataclass
+class Translated:
+    program: Program
+    engine: str
+    tree: Path
+    files: dict[str, FileTranslation] = field(default_factory=dict)
+    diagnostics: int = 0
+    engine_used: set[str] = field(default_factory=set)
+    error: str = ""
+
+
+def translate_program(program: Program, engine: str, work_root: str, options: Options | None = None) -> Translated:
+    """Translate every source file of ``program`` into a fresh temp tree that keeps the layout."""
+    from .. import translate  # imported late: the engines may be missing while the pipeline is developed
+
+    tree = Path(tempfile.mkdtemp(prefix=f"hipify-validate-{program.name}-{engine}-", dir=work_root))
+    result = Translated(program, engine, tree)
+    opts = replace(options or Options(), engine=engine)
+    for src in sorted(p for p in program.root.rglob("*") if p.is_file()):
+        rel = src.relative_to(program.root).as_posix()
+        dst = tree / rel
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        if rel not in program.files:
+            shutil.copy2(src, dst)  # CMakeLists.txt, expected output, ...: copied as they are
+            continue
+        text = src.read_text(encoding="utf-8")
+        try:
+            out = translate(text, rel, opts)
+        except Exception as exc:  # translate() should never raise; if it does, that is a finding
+            result.error = f"translate() raised on {rel}: {type(exc).__name__}: {exc}"
+            dst.write_text(text, encoding="utf-8")
+            continue
+        dst.write_text(out.text, encoding="utf-8")
+        result.files[rel] = FileTranslation(rel, text, out.text, tuple(out.edits))
+        result.diagnostics += len(out.diagnostics)
+        result.engine_used.add(out.engine)
+    return result
+
+
+def compile_command(tc: Toolchain, tree_inner: str, program: Program, source: str, archs: tuple[str, ...]) -> list[str]:
+    cmd = list(tc.hipcc)
+    cmd += [f"--offload-arch={a}" for a in archs]
+    cmd += ["-std=c++17", "-fno-color-diagnostics", "-ferror-limit=20"]
+    for inc in program.include_dirs:
+        cmd += ["-I", f"{tree_inner}/{inc}".rstrip("/.") or "/"]
+    if source.endswith(CUDA_SUFFIXES):
+        cmd += ["-x", "hip"]
+    cmd += ["-c", f"{tree_inner}/{source}", "-o", f"{tree_inner}/{source}.o"]
+    return cmd
+
+
+def _run(cmd: list[str], env: dict[str, str], timeout: float) -> tuple[int, str]:
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env={**os.environ, **env})
+        return proc.returncode, proc.stdout + proc.stderr
+    except subprocess.TimeoutExpired as exc:
+        out = (exc.stdout or b"").decode() if isinstance(exc.stdout, bytes) else (exc.stdout or "")
+        return 124, out + f"\n(timed out after {timeout:.0f} s)"
+
+
+def compile_translation(tr: Translated, tc: Toolchain, archs: tuple[str, ...], timeout: float = 600) -> list[Result]:
+    """Compile every unit for all ``archs`` in one hipcc call; on failure, once per arch to say which fail."""
+    program, engine = tr.program, tr.engine
+    tree_inner = tc.inner_path(str(tr.tree))
+    prefixes = {str(tr.tree), tree_inner}
+
+    def attempt(arch_set: tuple[str, ...]) -> tuple[bool, list[MappedError], str, str, float]:
+        t0 = time.perf_counter()
+        errors: list[MappedError] = []
+        logs, cmds = [], []
+        ok = True
+        for source in program.sources:
+            cmd = compile_command(tc, tree_inner, program, source, arch_set)
+            rc, out = _run(cmd, tc.env, timeout)
+            cmds.append(" ".join(cmd[len(tc.hipcc) - 1:]))
+            logs.append(out)
+            if rc != 0:
+                ok = False
+                errs = parse_errors(out, prefixes, tr.files)
+                if not errs:
+                    errs = [MappedError(out.strip().splitlines()[-1] if out.strip() else f"exit code {rc}",
+                                        source, 0, 0)]
+                errors += errs
+        return ok, errors, "\n".join(logs), " && ".join(cmds), time.perf_counter() - t0
+
+    base = dict(program=program.name, engine=engine, toolchain=tc.describe(), diagnostics=tr.diagnostics)
+    ok, errors, log, cmd, secs = attempt(archs)
+    if ok or len(archs) == 1:
+        return [Result(arch=a, result=PASS if ok else FAIL, first_error=first_error(errors), errors=len(errors),
+                       seconds=secs / len(archs), command=cmd, log=log, **base) for a in archs]  # type: ignore[arg-type]
+    results = []
+    for arch in archs:
+        ok1, errors1, log1, cmd1, secs1 = attempt((arch,))
+        results.append(Result(arch=arch, result=PASS if ok1 else FAIL, first_error=first_error(errors1),
+                              errors=len(errors1), seconds=secs1, command=cmd1, log=log1, **base))  # type: ignore[arg-type]
+    return results
+
+
+def validate_program(program: Program, engine: str, tc: Toolchain, archs: tuple[str, ...],
+                     keep: bool = False, options: Options | None = None) -> list[Result]:
+    base = dict(program=program.name, engine=engine, toolchain=tc.describe())
+    for lib in program.hip_libs:
+        reason = tc.missing_lib(lib)
+        if reason:
+            return [Result(arch=a, result=SKIPPED, reason=reason, **base) for a in archs]  # type: ignore[arg-type]
+    opts = options or Options(rocm_version=tc.rocm_version)
+    with _TRANSLATE_LOCK:
+        tr = translate_program(program, engine, tc.work_root(), opts)
+    try:
+        if tr.error:
+            return [Result(arch=a, result=ERROR, reason=tr.error, **base) for a in archs]  # type: ignore[arg-type]
+        results = compile_translation(tr, tc, archs)
+        used = ",".join(sorted(tr.engine_used))
+        if used and used != engine:  # e.g. the clang engine fell back to regex on a file
+            for r in results:
+                r.reason = (r.reason + "; " if r.reason else "") + f"engine used: {used}"
+        return results
+    finally:
+        if not keep:
+            shutil.rmtree(tr.tree, ignore_errors=True)
+
+
+def validate_all(programs: list[Program], engines: list[str], toolchains: list[Toolchain],
+                 archs: tuple[str, ...], jobs: int, keep: bool = False,
+                 progress=None) -> list[Result]:  # type: ignore[no-untyped-def]
+    """Translate and compile every (program, engine, toolchain); ``jobs`` compiles run in parallel."""
+    tasks = [(p, e, tc) for tc in toolchains for e in engines for p in programs]
+    results: list[list[Result]] = [[] for _ in tasks]
+
+    def run(i: int) -> None:
+        p, e, tc = tasks[i]
+        try:
+            results[i] = validate_program(p, e, tc, archs, keep)
+        except Exception as exc:  # keep going: one broken program must not hide the others
+            results[i] = [Result(p.name, e, a, tc.describe(), ERROR, f"{type(exc).__name__}: {exc}") for a in archs]
+        if progress:
+            progress(tasks[i], results[i])
+
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        list(pool.map(run, range(len(tasks))))
+    return [r for group in results for r in group]

@@ -1,0 +1,155 @@
+"""Where hipcc comes from: Debian's package, a ROCm chroot (../shared/tools/rocm_chroot.sh), or a command."""
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+
+DEFAULT_ARCHS = ("gfx90a", "gfx1030")
+
+# HIP library -> headers (relative to an include root) that provide it, newest layout first.
+LIB_HEADERS: dict[str, tuple[str, ...]] = {
+    "hipblas": ("hipblas/hipblas.h", "hipblas.h"),
+    "hipfft": ("hipfft/hipfft.h", "hipfft.h"),
+    "hiprand": ("hiprand/hiprand.h", "hiprand.h"),
+    "hipsparse": ("hipsparse/hipsparse.h", "hipsparse.h"),
+    "hipcub": ("hipcub/hipcub.hpp",),
+    "hiprtc": ("hip/hiprtc.h",),
+    "hipsolver": ("hipsolver/hipsolver.h", "hipsolver.h"),
+}
+LIB_PACKAGES = {
+    "hipblas": "libhipblas-dev", "hipfft": "libhipfft-dev", "hiprand": "libhiprand-dev",
+    "hipsparse": "libhipsparse-dev", "hipcub": "libhipcub-dev", "hiprtc": "libamdhip64-dev",
+    "hipsolver": "libhipsolver-dev",
+}
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    name: str                           # "rocm-chroot", "debian", "custom"
+    hipcc: tuple[str, ...]              # the command that runs hipcc (inside the chroot for "rocm-chroot")
+    hip_version: str                    # e.g. "6.4.43484"
+    include_roots: tuple[str, ...]      # host paths searched for library headers
+    chroot: str = ""                    # chroot directory; sources must live under it
+    env: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def rocm_version(self) -> tuple[int, int]:
+        m = re.match(r"(\d+)\.(\d+)", self.hip_version)
+        return (int(m.group(1)), int(m.group(2))) if m else (6, 4)
+
+    def describe(self) -> str:
+        where = f" in {self.chroot}" if self.chroot else ""
+        return f"{self.name}: HIP {self.hip_version}{where}"
+
+    def missing_lib(self, lib: str) -> str | None:
+        """A reason if ``lib``'s headers are not installed for this compiler, else None."""
+        headers = LIB_HEADERS.get(lib)
+        if not headers:
+            return None
+        for root in self.include_roots:
+            if any((Path(root) / h).is_file() for h in headers):
+                return None
+        pkg = LIB_PACKAGES.get(lib, lib)
+        hint = ("Debian 12 does not package it (run .ci/install_hip.sh to build the ROCm 6.4 chroot)"
+                if self.name == "debian" else f"install {pkg}")
+        return f"{lib} headers not found for {self.describe()} ({headers[0]}): {hint}"
+
+    def host_path(self, inner: str) -> str:
+        """A path as the compiler sees it -> the path on this machine."""
+        return str(Path(self.chroot) / inner.lstrip("/")) if self.chroot else inner
+
+    def inner_path(self, host: str) -> str:
+        """A path on this machine (under the chroot) -> as the compiler sees it."""
+        if not self.chroot:
+            return host
+        return "/" + str(Path(host).resolve().relative_to(Path(self.chroot).resolve()))
+
+    def work_root(self) -> str:
+        """Where translated trees must be written so that the compiler can read them."""
+        if self.chroot:
+            root = Path(self.chroot) / "tmp"
+            root.mkdir(parents=True, exist_ok=True)
+            return str(root)
+        return os.environ.get("TMPDIR", "/tmp")
+
+
+def chroot_command(root: str) -> tuple[str, ...]:
+    """Run a command inside ``root`` with /proc mounted in a private mount namespace (rocm_chroot.sh's recipe)."""
+    script = 'mount -t proc proc "$0/proc" && exec chroot "$0" env HIP_PLATFORM=amd "$@"'
+    return ("unshare", "-m", "--propagation", "private", "--", "sh", "-c", script, root)
+
+
+def _hip_version(cmd: tuple[str, ...], env: dict[str, str]) -> str:
+    try:
+        out = subprocess.run([*cmd, "--version"], capture_output=True, text=True, timeout=60,
+                             env={**os.environ, **env})
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    m = re.search(r"HIP version:\s*(\S+)", out.stdout + out.stderr)
+    return m.group(1) if m else ""
+
+
+def chroot_candidates() -> list[str]:
+    found = []
+    for cand in (os.environ.get("ROCM_CHROOT", ""), "/tmp/rocm-sid"):
+        if cand and Path(cand, "usr/bin/hipcc").exists() and cand not in found:
+            found.append(cand)
+    return found
+
+
+def rocm_chroot(root: str) -> Toolchain | None:
+    if not Path(root, "usr/bin/hipcc").exists():
+        return None
+    if os.geteuid() != 0 or not shutil.which("unshare"):
+        return None
+    cmd = chroot_command(root) + ("hipcc",)
+    version = _hip_version(cmd, {})
+    if not version:
+        return None
+    return Toolchain("rocm-chroot", cmd, version, (str(Path(root) / "usr/include"),), chroot=root)
+
+
+def host_hipcc(command: str | None = None) -> Toolchain | None:
+    cmd = tuple(shlex.split(command)) if command else ("hipcc",)
+    if not shutil.which(cmd[0]):
+        return None
+    env = {"HIP_PLATFORM": "amd"}  # nvcc on PATH would make hipcc pick the NVIDIA platform
+    version = _hip_version(cmd, env)
+    if not version:
+        return None
+    roots = ["/usr/include", "/opt/rocm/include"]
+    try:
+        hip_path = subprocess.run(["hipconfig", "--path"], capture_output=True, text=True, timeout=30, env={**os.environ, **env}).stdout.strip()
+        if hip_path:
+            roots.insert(0, str(Path(hip_path) / "include"))
+    except (OSError, subprocess.TimeoutExpired):
+        pass
+    name = "custom" if command else "debian"
+    return Toolchain(name, cmd, version, tuple(dict.fromkeys(roots)), env=env)
+
+
+def detect(hipcc: str | None = None, rocm_chroot_dir: str | None = None, which: str = "auto") -> list[Toolchain]:
+    """Toolchains to validate with. ``which``: auto (the newest one found), all, chroot, host."""
+    if hipcc:
+        tc = host_hipcc(hipcc)
+        return [tc] if tc else []
+    if rocm_chroot_dir:
+        tc = rocm_chroot(rocm_chroot_dir)
+        return [tc] if tc else []
+    found: list[Toolchain] = []
+    if which in ("auto", "all", "chroot"):
+        for cand in chroot_candidates():
+            tc = rocm_chroot(cand)
+            if tc:
+                found.append(tc)
+                break
+    if which in ("all", "host") or (which == "auto" and not found):
+        tc = host_hipcc()
+        if tc:
+            found.append(tc)
+    return found
