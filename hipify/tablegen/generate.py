@@ -105,13 +105,17 @@ class Matcher:
         self.pairs = pairs
         # HIP enum constants by parent enum, for the case-insensitive constant fallback
         self.constants: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+        # (HIP enum, CUDA value) -> HIP constant, learnt from families matched earlier: CUDA's runtime and driver
+        # enums share values (cudaDevAttrX == CU_DEVICE_ATTRIBUTE_X), so a driver constant whose enum maps to the
+        # same HIP enum takes the runtime constant's target.
+        self.by_value: dict[tuple[str, str], str] = {}
         # HIP types by case- and underscore-insensitive name, for the type fallback (CUmemorytype ~ hipMemoryType)
         self.types: dict[str, set[str]] = defaultdict(set)
         for name, hits in hip.current.names.items():
             for hit in hits:
                 if hit.decl.kind == "enum_constant" and hit.decl.parent:
                     self.constants[hit.decl.parent][rules.normalized(name)].append(name)
-                if hit.decl.kind in ("type", "enum") and name.startswith("hip"):
+                if hit.decl.kind in ("type", "enum") and name.startswith("hip") and name[3:4].isupper():
                     self.types[rules.normalized_type(name)].add(name)
 
     def target(self, name: str, source: str) -> Target:
@@ -134,7 +138,7 @@ class Matcher:
         return Target()
 
     def resolve(self, cuda: str, candidates: list[str], parent_target: str = "", use_pairs: bool = True,
-                type_like: bool = False) -> Target:
+                type_like: bool = False, value: str = "") -> Target:
         found: Target | None = None
         if use_pairs:
             paired = sorted(self.pairs.get(cuda, ()), key=lambda c: (c not in candidates, len(c), c))
@@ -154,6 +158,10 @@ class Matcher:
                 t = self.target(names[0], "naming-enum")
                 if t.name:
                     return t
+        if parent_target and value and (parent_target, value) in self.by_value:
+            t = self.target(self.by_value[(parent_target, value)], "same-value")
+            if t.name:
+                return t
         if type_like and not found:
             names = sorted(self.types.get(rules.normalized_type(cuda), ()))
             if len(names) == 1:
@@ -227,8 +235,11 @@ def api_rows(cache: Path, spec: ApiSpec, matcher: Matcher, hip: HipSide) -> list
         parent = decl.parent  # type: ignore[attr-defined]
         ptarget = targets[parent].name if parent in targets else ""
         hip_t = matcher.resolve(name, cands, ptarget, type_like=kind in ("type", "enum") and spec.api in (
-            "runtime", "driver")) if spec.api != "dnn" else Target()
+            "runtime", "driver"), value=decl.value) if spec.api != "dnn" else Target()  # type: ignore[attr-defined]
         targets[name] = hip_t
+        if kind == "enum_constant" and hip_t.name and ptarget and decl.value and hip_t.status != "removed":  # type: ignore[attr-defined]
+            matcher.by_value.setdefault((ptarget, decl.value), hip_t.name)  # type: ignore[attr-defined]
+    _infer_enums_from_members(entries, kinds, targets, matcher)
     rows: list[Row] = []
     for prefix, ns in spec.namespace:
         hip_ns = "hip" + ns
@@ -268,6 +279,32 @@ def api_rows(cache: Path, spec: ApiSpec, matcher: Matcher, hip: HipSide) -> list
             note=f"HIP documents {hip_t.name} as beta (complete, may still change)" if hip_t.beta else "",
         ))
     return rows
+
+
+def _infer_enums_from_members(entries: dict, kinds: dict[str, str], targets: dict[str, Target],
+                              matcher: Matcher) -> None:
+    """An unmapped CUDA enum whose mapped constants all belong to one HIP enum maps to that enum
+    (cudaDeviceAttr -> hipDeviceAttribute_t: its constants come from HIP's NVIDIA backend)."""
+    members: dict[str, list[str]] = defaultdict(list)
+    for name, (_, decl, _) in entries.items():
+        if kinds[name] == "enum_constant" and decl.parent:
+            members[decl.parent].append(name)
+    current = matcher.hip.current
+    for enum, consts in sorted(members.items()):
+        if enum not in targets or targets[enum].name:
+            continue
+        parents = [h.decl.parent for c in consts if targets[c].name
+                   for h in current.names.get(targets[c].name, ()) if h.decl.kind == "enum_constant"]
+        if len(parents) < 2 or len(set(parents)) != 1 or parents[0] not in current:
+            continue
+        t = matcher.target(parents[0], "enum-members")
+        if not t.name:
+            continue
+        targets[enum] = t
+        for c in consts:
+            value = entries[c][1].value
+            if targets[c].name and value and targets[c].status != "removed":
+                matcher.by_value.setdefault((t.name, value), targets[c].name)
 
 
 def apply_overrides(rows: dict[str, Row], overrides: list[Override], matcher: Matcher) -> None:

@@ -66,6 +66,7 @@ def hip_candidates(api: str, name: str, kind: str) -> list[str]:
         out = _swap(name, (("make_cu", "make_hip"), ("cu", "hip")))
     elif api == "blas":
         out = _with_unversioned(_swap(name, (("cublas", "hipblas"), ("CUBLAS_", "HIPBLAS_"))))
+        out += [n.replace("_v2_64", "_64") for n in out if "_v2_64" in n]  # ILP64 twins: cublasSscal_v2_64
     elif api == "blaslt":
         out = _swap(name, (("cublasLt", "hipblasLt"), ("CUBLASLT_", "HIPBLASLT_")))
     elif api == "rand":
@@ -91,7 +92,7 @@ def hip_candidates(api: str, name: str, kind: str) -> list[str]:
 
 def roc_candidates(api: str, name: str, kind: str) -> list[str]:
     if api == "blas":
-        return _roc_snake(name, "cublas", "rocblas", kind)
+        return _roc_snake(name.replace("_v2_64", "_64"), "cublas", "rocblas", kind)
     if api == "rand":
         return _dedupe(_swap(name, (("curand_", "rocrand_"), ("CURAND_", "ROCRAND_")))
                        + _roc_snake(name, "curand", "rocrand", kind))

@@ -72,6 +72,7 @@ class Decl:
     calls: tuple[str, ...] = ()    # names called in an inline function's body (wrapper detection)
     params: int = -1               # parameter count of a function (-1 unknown / variadic)
     defined: bool = False          # function with a body
+    value: str = ""                # an enum constant's integer value, when it is a literal
 
 
 @dataclass
@@ -130,6 +131,16 @@ def _count_params(toks: list[tuple[str, str, int]], start: int, end: int) -> int
         elif t == "," and depth == 0:
             count += 1
     return count
+
+
+def _int_value(tokens: list[str]) -> int | None:
+    """The value of a literal enum initialiser (``5``, ``0x10``, ``-1``, ``1 << 3``); None otherwise."""
+    text = "".join(tokens).rstrip("uUlL")
+    m = re.fullmatch(r"(-?)(0[xX][0-9a-fA-F]+|\d+)[uUlL]*(?:<<(\d+))?", text)
+    if not m:
+        return None
+    number = int(m.group(2), 0) * (-1 if m.group(1) else 1)
+    return number << int(m.group(3)) if m.group(3) else number
 
 
 def _is_deprecated(words: list[str]) -> bool:
@@ -337,6 +348,13 @@ class _Scanner:
         if not texts:
             return
         add = self.out.decls.append
+        if texts[0] == "using":
+            # alias declaration `using N = T;` or using-declaration `using ns::N;`: both introduce N here
+            if len(words) > 2 and words[1][0] == "ident" and texts[2] == "=":
+                add(Decl(texts[1], "type", namespace=ns, deprecated=deprecated, alias_of=""))
+            elif "namespace" not in texts and words[-1][0] == "ident" and "::" in texts:
+                add(Decl(texts[-1], "type", namespace=ns, deprecated=deprecated))
+            return
         if "typedef" in texts:
             self.typedef(words, texts, bodies, groups, deprecated, experimental, ns)
             return
@@ -415,14 +433,19 @@ class _Scanner:
             else:
                 item.append(tok)
         items.append(item)
+        value: int | None = -1
         for it in items:
             idents = [t for t in it if t[0] == "ident"]
             if not idents:
                 continue
             name = idents[0][1]
-            head = [t[1] for t in it[: next((k for k, t in enumerate(it) if t[1] == "="), len(it))]]
+            eq = next((k for k, t in enumerate(it) if t[1] == "="), len(it))
+            head = [t[1] for t in it[:eq]]
+            value = _int_value([t[1] for t in it[eq + 1:]]) if eq < len(it) else (
+                value + 1 if value is not None else None)
             self.out.decls.append(Decl(name, "enum_constant", parent=parent, namespace=ns,
-                                       deprecated=_is_deprecated(head[1:])))
+                                       deprecated=_is_deprecated(head[1:]),
+                                       value="" if value is None else str(value)))
 
     def typedef(self, words: list[tuple[str, str]], texts: list[str], bodies: list[tuple[int, int]],
                 groups: list[tuple[int, int, int]], deprecated: bool, experimental: bool, ns: str) -> None:
