@@ -1,0 +1,2 @@
+"""The regex engine: a C/C++ lexer finds the facts, the shared planner decides the edits."""
+from __future__ import annotations

@@ -1,0 +1,22 @@
+"""The regex engine: ``run(source, table, options) -> EngineResult``. Pure; never raises."""
+from __future__ import annotations
+
+from ..model import Diagnostic, EngineResult, Severity, SourceFile
+from ..options import Options
+from ..rewrite import plan
+from ..rewrite.index import index_of
+from ..table import MappingTable
+from .facts import extract_facts
+
+ENGINE = "regex"
+
+
+def run(source: SourceFile, table: MappingTable, options: Options) -> EngineResult:
+    try:
+        index = index_of(table)
+        facts = extract_facts(source.text, options, wanted=index.wanted(), wants_args=index.wants_args())
+        return plan(source, facts, table, options, engine=ENGINE)
+    except Exception as exc:  # never raise: the file is left unchanged and reported
+        diag = Diagnostic("HPY202", f"internal error in the regex engine: {type(exc).__name__}: {exc}",
+                          severity=Severity.ERROR)
+        return EngineResult((), (diag,), ENGINE)

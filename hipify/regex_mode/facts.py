@@ -1,0 +1,429 @@
+"""Find what a file contains (identifiers, launches, includes, directives, comments) from tokens.
+
+``extract_facts(text, options, wanted=None) -> FileFacts``. Linear in the file size: the
+lexer masks comments and literals once; identifiers, brackets and ``<<<`` are then found
+with compiled regexes over the masked text. ``wanted`` (a predicate on names) limits the
+identifiers reported -- the regex engine passes "in the table or CUDA-looking", which is
+what keeps the per-identifier work to one set lookup.
+"""
+from __future__ import annotations
+
+import bisect
+import re
+from typing import Callable, Sequence
+
+from ..facts import Directive, FileFacts, Identifier, Include, Launch, Region, Span
+from ..model import Origin
+from ..options import Options
+from .brackets import Brackets, trim
+from .conditionals import CondDirective, inactive_spans, parse_defines
+from .lexer import Lexed, lex
+
+Wanted = Callable[[str], bool]
+
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+_DIRECTIVE_HEAD = re.compile(r"#\s*([A-Za-z_]\w*)?")
+_INCLUDE = re.compile(r'#\s*(?:include|include_next|import)\s*([<"])([^>"\n]*)([>"])')
+_NEXT = re.compile(
+    r"(?:[ \t\r\n\f\v]|\\(?=\r?\n))*"
+    r"(<<<|>>>|->\*|\.\.\.|::|->|[A-Za-z_$][\w$]*|\d[\w.]*|[^\s\w])?"
+)
+# One-character tokens that cannot be part of a longer token (read forwards).
+_SIMPLE_NEXT = frozenset("(),;{}[]?~")
+# One-character tokens that cannot start a longer token when read backwards.
+_SIMPLE_PREV = frozenset("(),;{}[]?~")
+_TWO_CHAR = frozenset(("::", "->", "<<", ">>", "&&", "||", "==", "!=", "<=", ">=", "++", "--", "##"))
+_SKIP_BACK = frozenset(" \t\r\n\f\v\\")
+_WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
+# Directives whose text is not code: their words are never identifiers.
+_TEXT_DIRECTIVES = frozenset(("include", "include_next", "import", "error", "warning", "line", "pragma", "ident", "sccs"))
+_COND_KEYWORDS = frozenset(("if", "ifdef", "ifndef", "elif", "else", "endif"))
+# Tokens that cannot precede a declared name in a declaration (they start statements or
+# qualify a type that follows).
+_NOT_A_TYPE = frozenset((
+    "return", "case", "else", "do", "throw", "sizeof", "alignof", "decltype", "new", "delete", "goto",
+    "co_return", "co_yield", "co_await", "typename", "const", "volatile", "static", "extern", "inline",
+    "constexpr", "consteval", "constinit", "register", "thread_local", "mutable", "explicit", "virtual",
+    "friend", "struct", "class", "union", "enum", "operator", "using", "namespace", "template", "typedef",
+    "public", "private", "protected", "if", "while", "for", "switch", "define", "undef", "ifdef", "ifndef",
+    "elif", "defined", "__global__", "__device__", "__host__", "__constant__", "__shared__", "__managed__",
+    "__restrict__", "__forceinline__", "__noinline__", "__inline__", "static_cast", "reinterpret_cast",
+    "const_cast", "dynamic_cast", "and", "or", "not",
+))
+_DECL_NEXT = frozenset(("(", ";", "=", ",", "[", "{", ")", ":"))
+_GLOBAL = re.compile(r"__global__(?![\w$])")  # no leading \b: it would stop the fast scan
+_TEMPLATE = re.compile(r"\btemplate\b")
+
+
+def extract_facts(text: str, options: Options | None = None, wanted: Wanted | None = None,
+                  wants_args: Wanted | None = None, lexed: Lexed | None = None) -> FileFacts:
+    """Facts about ``text``.
+
+    ``wanted``: which identifier names to report (all when None). ``wants_args``: for which
+    names followed by ``(`` to split the call's arguments (all when None); the regex
+    engine asks only for rows with an argument transform, so ``call_args`` is None elsewhere.
+    """
+    options = options or Options()
+    lexed = lexed or lex(text)
+    masked = lexed.masked
+    directives = _directives(text, lexed)
+    inactive = _inactive(directives, options, len(text))
+    regions = _RegionMap(lexed.directives, inactive)
+    directive_facts = tuple(
+        Directive(d.start, d.end, d.keyword, d.argument, regions.of_directive(d.start)) for d in directives
+    )
+    includes = _includes(text, directives, regions)
+    code = _identifier_view(masked, directives)
+    brackets = Brackets(masked)
+    identifiers = _identifiers(code, masked, wanted, wants_args, regions, brackets)
+    launches = _launches(masked, regions, brackets, _template_kernels(masked))
+    return FileFacts(identifiers, launches, includes, directive_facts, lexed.comments)
+
+
+# --- directives -------------------------------------------------------------------------
+
+def _directives(text: str, lexed: Lexed) -> list[CondDirective]:
+    out = []
+    masked = lexed.masked
+    for start, end in lexed.directives:
+        head = _DIRECTIVE_HEAD.match(masked, start, end)
+        keyword = (head.group(1) or "") if head else ""
+        rest = _without_comments(text, lexed, head.end() if head else start + 1, end)
+        argument = " ".join(rest.replace("\\\r\n", " ").replace("\\\n", " ").split())
+        out.append(CondDirective(start, end, keyword, argument))
+    return out
+
+
+def _without_comments(text: str, lexed: Lexed, start: int, end: int) -> str:
+    """``text[start:end]`` with comments blanked but literals kept (for directive arguments)."""
+    piece = text[start:end]
+    if lexed.masked[start:end] == piece:
+        return piece
+    chars = list(piece)
+    first = max(0, bisect.bisect_right(lexed.comments, (start, start)) - 1)
+    for cs, ce in lexed.comments[first:]:
+        if cs >= end:
+            break
+        if ce <= start:
+            continue
+        for i in range(max(cs, start), min(ce, end)):
+            chars[i - start] = " "
+    return "".join(chars)
+
+
+def _inactive(directives: Sequence[CondDirective], options: Options, size: int) -> list[Span]:
+    conds = [d for d in directives if d.keyword in _COND_KEYWORDS]
+    spans = inactive_spans(conds, parse_defines(options.defines))
+    return [(s, size if e < 0 else e) for s, e in spans]
+
+
+class _RegionMap:
+    """Region of an offset: INACTIVE beats DIRECTIVE beats CODE. O(log n) per query."""
+
+    def __init__(self, directives: Sequence[Span], inactive: Sequence[Span]) -> None:
+        self._d_starts = [s for s, _ in directives]
+        self._d_ends = [e for _, e in directives]
+        self._i_starts = [s for s, _ in inactive]
+        self._i_ends = [e for _, e in inactive]
+
+    @staticmethod
+    def _inside(starts: list[int], ends: list[int], pos: int) -> bool:
+        i = bisect.bisect_right(starts, pos) - 1
+        return i >= 0 and pos < ends[i]
+
+    def inactive(self, pos: int) -> bool:
+        return self._inside(self._i_starts, self._i_ends, pos)
+
+    def directive_end(self, pos: int) -> int:
+        """End of the directive containing ``pos``, or -1."""
+        i = bisect.bisect_right(self._d_starts, pos) - 1
+        return self._d_ends[i] if i >= 0 and pos < self._d_ends[i] else -1
+
+    def of(self, pos: int) -> Region:
+        if self._i_starts and self.inactive(pos):
+            return Region.INACTIVE
+        if self.directive_end(pos) >= 0:
+            return Region.DIRECTIVE
+        return Region.CODE
+
+    def of_directive(self, pos: int) -> Region:
+        return Region.INACTIVE if self._i_starts and self.inactive(pos) else Region.CODE
+
+
+def _includes(text: str, directives: Sequence[CondDirective], regions: _RegionMap) -> tuple[Include, ...]:
+    out = []
+    for d in directives:
+        if d.keyword not in ("include", "include_next", "import"):
+            continue
+        m = _INCLUDE.match(text, d.start, d.end)
+        if m is None:  # '#include MACRO' or a malformed line: nothing to rewrite
+            continue
+        out.append(Include(d.start, d.end, m.span(2), m.group(2), m.group(1) == "<", regions.of_directive(d.start)))
+    return tuple(out)
+
+
+def _identifier_view(masked: str, directives: Sequence[CondDirective]) -> str:
+    """``masked`` with directive keywords and non-code directive lines blanked."""
+    pieces = []
+    cursor = 0
+    for d in directives:
+        if d.keyword in _TEXT_DIRECTIVES:
+            stop = d.end
+        else:
+            head = _DIRECTIVE_HEAD.match(masked, d.start, d.end)
+            stop = head.end() if head else d.start + 1
+        pieces.append(masked[cursor:d.start])
+        pieces.append(" " * (stop - d.start))
+        cursor = stop
+    pieces.append(masked[cursor:])
+    return "".join(pieces)
+
+
+# --- identifiers ------------------------------------------------------------------------
+
+def prev_token(masked: str, pos: int) -> tuple[str, int]:
+    """The significant token ending before ``pos`` in masked text, and its start."""
+    i = pos
+    while i > 0 and masked[i - 1] in _SKIP_BACK:
+        i -= 1
+    if i == 0:
+        return "", 0
+    if masked[i - 1] in _WORD:
+        j = i - 1
+        while j > 0 and masked[j - 1] in _WORD:
+            j -= 1
+        return masked[j:i], j
+    three = masked[i - 3:i] if i >= 3 else ""
+    if three in ("<<<", ">>>", "...", "->*"):
+        return three, i - 3
+    two = masked[i - 2:i] if i >= 2 else ""
+    if two in _TWO_CHAR:
+        return two, i - 2
+    return masked[i - 1], i - 1
+
+
+def next_token(masked: str, pos: int) -> tuple[str, int]:
+    """The significant token starting at or after ``pos``, and its start ("" at the end)."""
+    m = _NEXT.match(masked, pos)
+    if m is None or m.group(1) is None:
+        return "", len(masked)
+    return m.group(1), m.start(1)
+
+
+def _identifiers(code: str, masked: str, wanted: Wanted | None, wants_args: Wanted | None,
+                 regions: _RegionMap, brackets: Brackets) -> tuple[Identifier, ...]:
+    raw = []
+    declared: set[str] = set()
+    word = _WORD
+    simple_prev = _SIMPLE_PREV
+    region_of = regions.of
+    size = len(masked)
+    simple_next = _SIMPLE_NEXT
+    for start, name in _occurrences(code, wanted):
+        end = start + len(name)
+        c = code[end] if end < size else ""
+        if c in simple_next and c:  # fast path: 'name(' 'name,' 'name;' ...
+            nxt, next_at = c, end
+        else:
+            nxt_m = _NEXT.match(code, end)
+            nxt, next_at = ((nxt_m.group(1) or ""), nxt_m.start(1)) if nxt_m else ("", size)
+        c = masked[start - 1] if start else ""
+        if c in simple_prev:  # fast path: '(' ',' ';' ... right before the name
+            prev, prev_at = c, start - 1
+        elif c == " " and start > 1 and masked[start - 2] in simple_prev:
+            prev, prev_at = masked[start - 2], start - 2
+        else:
+            prev, prev_at = prev_token(masked, start)
+        qualifier = ""
+        if prev == "::":
+            qualifier = prev_token(masked, prev_at)[0]
+            if qualifier and qualifier[0] not in word:
+                qualifier = qualifier if qualifier == ">" else ""
+        if prev and (prev[0] in word or nxt in _DECL_NEXT) and _declares(prev, nxt, name):
+            declared.add(name)
+        region = region_of(start)
+        call_args = None
+        if nxt == "(" and (wants_args is None or wants_args(name)):
+            limit = regions.directive_end(start)
+            call_args = brackets.args(next_at, limit if limit >= 0 else size)
+        raw.append((start, end, name, region, prev, nxt, qualifier, call_args))
+    return tuple(
+        _identifier(s, e, n, r, p, x, q, n in declared, a) for s, e, n, r, p, x, q, a in raw
+    )
+
+
+def _occurrences(code: str, wanted: Wanted | None) -> list[tuple[int, str]]:
+    """(start, name) of each identifier that ``wanted`` accepts (all if None), in order.
+
+    ``findall`` lists every identifier at C speed; ``wanted`` is asked once per distinct
+    name; only the accepted occurrences are then located, in order, with ``str.find``
+    (a hit inside a longer identifier, like cudaMalloc in mycudaMalloc, is skipped).
+    """
+    if wanted is None:
+        return [(m.start(), m.group()) for m in _IDENT.finditer(code)]
+    every = _IDENT.findall(code)
+    keep = {name for name in set(every) if wanted(name)}
+    if not keep:
+        return []
+    word = _WORD
+    size = len(code)
+    find = code.find
+    found = []
+    cursor = 0
+    for name in [name for name in every if name in keep]:
+        pos = find(name, cursor)
+        while pos >= 0:
+            end = pos + len(name)
+            if (pos == 0 or code[pos - 1] not in word) and (end == size or code[end] not in word):
+                break
+            pos = find(name, pos + 1)
+        if pos < 0:  # cannot happen for text findall tokenised; stay safe
+            continue
+        found.append((pos, name))
+        cursor = pos + len(name)
+    return found
+
+
+def _identifier(start: int, end: int, name: str, region: Region, prev: str, nxt: str, qualifier: str,
+                declared: bool, call_args: tuple[Span, ...] | None) -> Identifier:
+    # Same as Identifier(...), without the frozen dataclass's per-field object.__setattr__
+    # calls: this runs once per interesting identifier and dominated the engine's profile.
+    ident = object.__new__(Identifier)
+    ident.__dict__.update(start=start, end=end, name=name, region=region, origin=Origin.TOKEN,
+                          prev_token=prev, next_token=nxt, qualifier=qualifier, user_declared=declared,
+                          call_args=call_args)
+    return ident
+
+
+def _declares(prev: str, nxt: str, name: str) -> bool:
+    """Heuristic: is this occurrence the name's declaration (so the name is the user's own)?"""
+    if prev == "define":
+        return True
+    if prev in ("struct", "class", "union", "enum"):
+        return nxt in ("{", ":", ";")
+    if prev == "namespace":
+        return nxt in ("{", "=")
+    if prev == "using":
+        return nxt == "="
+    if not prev or prev[0] not in _WORD or prev[0].isdigit() or prev in _NOT_A_TYPE:
+        return False
+    return nxt in _DECL_NEXT
+
+
+# --- kernels and launches ---------------------------------------------------------------
+
+def _template_kernels(masked: str) -> frozenset[str]:
+    """Names of ``template <...> __global__`` kernels declared in this file."""
+    names = set()
+    for m in _GLOBAL.finditer(masked):
+        if m.start() and masked[m.start() - 1] in _WORD:
+            continue
+        floor = max(0, m.start() - 500)
+        segment_start = max(masked.rfind(";", floor, m.start()), masked.rfind("}", floor, m.start()),
+                            masked.rfind("{", floor, m.start()), floor)
+        if not _TEMPLATE.search(masked, segment_start, m.start()):
+            continue
+        paren = masked.find("(", m.end(), m.end() + 400)
+        # The declared name is the last identifier before '(' that is not an attribute macro.
+        words = [w for w in _IDENT.findall(masked, m.end(), paren if paren >= 0 else m.end())
+                 if not (w.startswith("__") and w.endswith("__"))]
+        if words:
+            names.add(words[-1])
+    return frozenset(names)
+
+
+def _launches(masked: str, regions: _RegionMap, brackets: Brackets,
+              template_kernels: frozenset[str]) -> tuple[Launch, ...]:
+    out = []
+    pos = masked.find("<<<")
+    while pos != -1:
+        launch = _launch_at(masked, pos, regions, brackets, template_kernels)
+        if launch is not None:
+            out.append(launch)
+            pos = masked.find("<<<", launch.lparen)
+        else:
+            pos = masked.find("<<<", pos + 3)
+    return tuple(out)
+
+
+def _kernel_start(masked: str, end: int) -> int:
+    """Start of the callee expression ending at ``end`` (``ns::k<T>``, ``k``, ``(*fp)``, ``ks[i]``)."""
+    i = end
+    while True:
+        while i > 0 and masked[i - 1] in " \t\r\n\f\v\\":
+            i -= 1
+        if i == 0:
+            return i
+        c = masked[i - 1]
+        if c in ">)]":
+            opener = brackets_back(masked, i - 1)
+            if opener < 0:
+                return -1
+            i = opener
+            continue
+        if c in _WORD:
+            while i > 0 and masked[i - 1] in _WORD:
+                i -= 1
+            j = i
+            while j > 0 and masked[j - 1] in " \t":
+                j -= 1
+            if masked[j - 2:j] == "::" or masked[j - 1:j] in (".",) or masked[j - 2:j] == "->":
+                i = j - (1 if masked[j - 1] == "." else 2)
+                continue
+            return i
+        if masked[i - 2:i] == "::":  # leading '::k'
+            return i - 2
+        return i
+
+
+def brackets_back(masked: str, close: int) -> int:
+    """Offset of the opener matching the ``>``, ``)`` or ``]`` at ``close`` (-1 if none nearby)."""
+    pairs = {">": "<", ")": "(", "]": "["}
+    stack = [masked[close]]
+    i = close
+    floor = max(0, close - 2000)
+    while i > floor:
+        i -= 1
+        c = masked[i]
+        if c in pairs:
+            stack.append(c)
+        elif c in "<([":
+            if pairs[stack[-1]] != c:
+                if c == "<":
+                    continue  # a less-than inside parentheses
+                return -1
+            stack.pop()
+            if not stack:
+                return i
+        elif c in ";{}":
+            return -1
+    return -1
+
+
+def _launch_at(masked: str, pos: int, regions: _RegionMap, brackets: Brackets,
+               template_kernels: frozenset[str]) -> Launch | None:
+    start = _kernel_start(masked, pos)
+    if start < 0 or start == pos:
+        return None
+    limit = regions.directive_end(pos)
+    limit = limit if limit >= 0 else len(masked)
+    config = brackets.chevron_config(pos + 3, limit)
+    if config is None:
+        return None
+    spans, close = config
+    if not 1 <= len(spans) <= 4 or any(s == e for s, e in spans):
+        return None
+    nxt, lparen = next_token(masked, close + 3)
+    if nxt != "(":
+        return None
+    args = brackets.args(lparen, limit)
+    if args is None:
+        return None
+    rparen = brackets.close_of(lparen)
+    kernel = trim(masked, start, pos)
+    kernel_text = masked[kernel[0]:kernel[1]]
+    names = _IDENT.findall(kernel_text)
+    template = "<" in kernel_text or bool(names and names[-1] in template_kernels)
+    return Launch(start=kernel[0], end=rparen + 1, kernel=kernel, config=tuple(spans),
+                  chevron_close=(close, close + 3), lparen=lparen, rparen=rparen, args=args,
+                  template=template, region=regions.of(pos), origin=Origin.TEXT)

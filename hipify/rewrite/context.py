@@ -1,0 +1,108 @@
+"""Everything a rule needs to decide, computed once per file and shared by the rules."""
+from __future__ import annotations
+
+import os
+from functools import cached_property
+from typing import Any
+
+from ..facts import FileFacts, Identifier, Region
+from ..model import SourceFile
+from ..options import Options
+from ..table import MappingTable, Row
+from .index import CPP_KEYWORDS, TableIndex, index_of
+from .status import Decision, decide
+from .suppress import Suppression, find_suppression
+
+_WORD_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$")
+CUDA_SOURCE_SUFFIXES = (".cu", ".cuh")
+
+
+class Context:
+    """Inputs of one planning run, plus lazily computed shared results (``cache``)."""
+
+    def __init__(self, source: SourceFile, facts: FileFacts, table: MappingTable, options: Options,
+                 engine: str) -> None:
+        self.source = source
+        self.text = source.text
+        self.facts = facts
+        self.table = table
+        self.options = options
+        self.engine = engine
+        self.index: TableIndex = index_of(table)
+        self.cache: dict[str, Any] = {}  # results one rule computes and another reads
+        self._decisions = _decisions_for(table, options)
+
+    @cached_property
+    def suppression(self) -> Suppression:
+        return find_suppression(self.text, self.facts.comments)
+
+    @cached_property
+    def newline(self) -> str:
+        """The file's line ending, for inserted lines."""
+        first = self.text.find("\n")
+        return "\r\n" if first > 0 and self.text[first - 1] == "\r" else "\n"
+
+    @cached_property
+    def is_cuda_source(self) -> bool:
+        return os.path.splitext(self.source.path)[1].lower() in CUDA_SOURCE_SUFFIXES
+
+    def allowed(self, offset: int, region: Region = Region.CODE) -> bool:
+        """May a rule touch (or report) the code at ``offset``?"""
+        if region is Region.INACTIVE and not self.options.translate_inactive:
+            return False
+        suppression = self.suppression
+        return not suppression.regions or not suppression.covers(offset)
+
+    @cached_property
+    def resolved(self) -> tuple[tuple[Identifier, Row], ...]:
+        """Identifiers that name a table row, with the row (looked up once per file)."""
+        row_for = self.row_for
+        pairs = []
+        for ident in self.facts.identifiers:
+            row = row_for(ident)
+            if row is not None:
+                pairs.append((ident, row))
+        return tuple(pairs)
+
+    @cached_property
+    def unresolved(self) -> tuple[Identifier, ...]:
+        """Identifiers the table does not know (candidates for HPY104, device markers)."""
+        known = {id(ident) for ident, _ in self.resolved}
+        return tuple(ident for ident in self.facts.identifiers if id(ident) not in known)
+
+    def row_for(self, ident: Identifier) -> Row | None:
+        """The table row an identifier names, honouring ``ns::`` qualification."""
+        if ident.name in CPP_KEYWORDS:
+            return None
+        qualifier = ident.qualifier
+        if not qualifier:
+            return self.table.lookup(ident.name)
+        if qualifier[0] not in _WORD_START:
+            return None  # Foo<T>::name: some class's member, not a CUDA API
+        row = self.table.lookup(f"{qualifier}::{ident.name}")
+        if row is not None:
+            return row
+        # Qualified by a name the table knows (an enum, a CUDA namespace): still CUDA's.
+        if qualifier in self.table or qualifier in self.index.namespaces:
+            return self.table.lookup(ident.name)
+        return None  # a user namespace or class member that happens to share the name
+
+    def decide(self, row: Row) -> Decision:
+        found = self._decisions.get(row.cuda)
+        if found is None:
+            found = self._decisions[row.cuda] = decide(row, self.options)
+        return found
+
+
+# Decisions depend only on (table, options): shared across the files of a run.
+_DECISIONS: dict[tuple[str, Options], dict[str, Decision]] = {}
+
+
+def _decisions_for(table: MappingTable, options: Options) -> dict[str, Decision]:
+    key = (table.digest, options)
+    found = _DECISIONS.get(key)
+    if found is None:
+        if len(_DECISIONS) > 64:  # a long-lived process trying many option sets
+            _DECISIONS.clear()
+        found = _DECISIONS[key] = {}
+    return found

@@ -1,0 +1,128 @@
+"""What the planner derives from the mapping table, computed once per table (keyed by digest).
+
+Nothing here names a CUDA API by hand: namespace pairs come from qualified rows
+(``cub::X`` -> ``hipcub::X``) and namespace rows; warp-sync needs come from the rows'
+``hip_requires`` field (with a pattern on the row's own name when the field is absent).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable
+
+from ..table import MappingTable, Row
+from .status import parse_version
+
+# Names a CUDA file may use that are not table rows but still mean "CUDA device code":
+# language keywords/built-ins nvcc provides implicitly (HIP spells them the same).
+DEVICE_MARKERS = frozenset((
+    "__global__", "__device__", "__shared__", "__constant__", "__managed__", "__launch_bounds__",
+    "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "__syncthreads",
+))
+# CUDA-looking identifiers (warned about when the table does not know them).
+CUDA_LIKE = re.compile(r"(?:cuda[A-Z_]|cu[A-Z]|CU[A-Z_]|CUDA_)\w*\Z")
+WARP_SYNC_DEFINE = "HIP_ENABLE_WARP_SYNC_BUILTINS"
+_WARP_SYNC_NAME = re.compile(r"__\w+_sync\Z")
+# API families whose use means the file needs the HIP runtime header.
+RUNTIME_APIS = frozenset(("runtime", "driver", "device"))
+# C++ keywords and fundamental types are never API names, whatever a table row says
+# (a generator can mistake ``operator int()`` for a function called ``int``).
+CPP_KEYWORDS = frozenset("""
+alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t char32_t class
+compl concept const consteval constexpr constinit const_cast continue co_await co_return co_yield decltype
+default delete do double dynamic_cast else enum explicit export extern false float for friend goto if inline
+int long mutable namespace new noexcept not not_eq nullptr operator or or_eq private protected public
+register reinterpret_cast requires return short signed sizeof static static_assert static_cast struct switch
+template this thread_local throw true try typedef typeid typename union unsigned using virtual void volatile
+wchar_t while xor xor_eq
+""".split())
+
+
+@dataclass(frozen=True)
+class TableIndex:
+    names: frozenset[str]                        # lookup keys worth reporting, and namespace prefixes
+    namespaces: dict[str, tuple[str, str]]       # cuda namespace -> (hip, roc) namespace
+    warp_sync: frozenset[str]                    # names that need HIP_ENABLE_WARP_SYNC_BUILTINS
+    transformed: frozenset[str]                  # names whose rows rewrite call arguments
+
+    def wanted(self) -> Callable[[str], bool]:
+        """The identifier filter the regex engine passes to ``extract_facts``."""
+        names = self.names
+        markers = DEVICE_MARKERS
+        cuda_like = CUDA_LIKE.match
+
+        def want(name: str) -> bool:
+            return name in names or name in markers or (name[0] in "cC" and cuda_like(name) is not None)
+
+        return want
+
+    def wants_args(self) -> Callable[[str], bool]:
+        """Which calls the planner needs split into arguments (rows with a transform)."""
+        return self.transformed.__contains__
+
+
+_CACHE: dict[str, TableIndex] = {}
+
+
+def index_of(table: MappingTable) -> TableIndex:
+    found = _CACHE.get(table.digest)
+    if found is None:
+        found = _CACHE[table.digest] = _build(table)
+    return found
+
+
+def needs_warp_define(row: Row) -> bool:
+    """Does using this row's HIP target need ``HIP_ENABLE_WARP_SYNC_BUILTINS``?"""
+    if not hasattr(row, "hip_requires"):  # an older table without the field: go by the name
+        return row.kind == "device_function" and _WARP_SYNC_NAME.match(row.cuda) is not None
+    requires = getattr(row, "hip_requires")
+    if not requires:
+        return False
+    text = requires if isinstance(requires, str) else " ".join(map(str, requires))
+    return WARP_SYNC_DEFINE in text
+
+
+def _oldest_since(table: MappingTable) -> tuple[int, ...]:
+    versions = [parse_version(r.hip_since) for r in table if r.hip_since]
+    return min(versions) if versions else ()
+
+
+def is_trivial(row: Row, oldest: tuple[int, ...]) -> bool:
+    """A row the planner can do nothing with: same name in HIP, always there, no extras.
+
+    The regex engine does not report such names (``min``, ``atomicAdd``): one fewer
+    identifier to look at each time they occur. Names starting with ``__`` are kept,
+    because they mark device code (the runtime-include rule looks for them).
+    """
+    return (row.hip == row.cuda and row.hip_status == "supported" and row.transform is None
+            and not getattr(row, "hip_requires", "") and row.roc in ("", row.cuda)
+            and not row.cuda.startswith("__")
+            and (not row.hip_since or parse_version(row.hip_since) <= oldest))
+
+
+def _build(table: MappingTable) -> TableIndex:
+    names: set[str] = set()
+    namespaces: dict[str, tuple[str, str]] = {}
+    warp: set[str] = set()
+    transformed: set[str] = set()
+    oldest = _oldest_since(table)
+    for row in table:
+        if row.transform is not None:
+            transformed.add(row.cuda.rsplit("::", 1)[-1])
+        if row.cuda in CPP_KEYWORDS:
+            continue
+        if not is_trivial(row, oldest):
+            names.add(row.cuda)
+        if "::" in row.cuda:
+            prefix = row.cuda.split("::", 1)[0]
+            names.add(prefix)
+            names.add(row.cuda.rsplit("::", 1)[-1])
+            hip_ns = row.hip.split("::", 1)[0] if "::" in row.hip else ""
+            roc_ns = row.roc.split("::", 1)[0] if "::" in row.roc else ""
+            if hip_ns and prefix not in namespaces:
+                namespaces[prefix] = (hip_ns, roc_ns or hip_ns)
+        if row.kind == "namespace" and row.hip:
+            namespaces[row.cuda] = (row.hip, row.roc or row.hip)
+        if needs_warp_define(row):
+            warp.add(row.cuda)
+    return TableIndex(frozenset(names), namespaces, frozenset(warp), frozenset(transformed))

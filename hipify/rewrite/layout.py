@@ -1,0 +1,104 @@
+"""The file's preprocessor layout: conditional nesting and where a new include line goes."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from ..facts import Directive, Region, Span
+
+_OPEN = ("if", "ifdef", "ifndef")
+
+
+def branch_paths(directives: Sequence[Directive]) -> dict[int, tuple[int, ...]]:
+    """For each directive start: the starts of the ``#if``/``#elif``/``#else`` branches around it."""
+    paths: dict[int, tuple[int, ...]] = {}
+    stack: list[int] = []
+    for d in directives:
+        if d.keyword in ("elif", "else", "endif") and stack:
+            stack.pop()
+        paths[d.start] = tuple(stack)
+        if d.keyword in _OPEN or d.keyword in ("elif", "else"):
+            stack.append(d.start)
+    return paths
+
+
+def same_branch(first: tuple[int, ...], later: tuple[int, ...]) -> bool:
+    """Is ``later`` always compiled when ``first`` is (first's branches enclose later)?"""
+    return later[:len(first)] == first
+
+
+def only_blank(text: str, comments: Sequence[Span], start: int, end: int) -> bool:
+    """Is ``text[start:end]`` only whitespace and comments (and a BOM)?"""
+    cursor = start
+    for cs, ce in comments:
+        if ce <= cursor:
+            continue
+        if cs >= end:
+            break
+        if text[cursor:cs].strip("\ufeff \t\r\n\f\v"):
+            return False
+        cursor = ce
+    return not text[cursor:end].strip("\ufeff \t\r\n\f\v")
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """Where inserted lines go: ``after_line`` = insert after the line ending at ``offset``."""
+
+    offset: int
+    after_line: bool
+    at_top: bool = False
+
+
+def insertion_anchor(text: str, directives: Sequence[Directive], comments: Sequence[Span]) -> Anchor:
+    """Per CONVENTIONS.md: after the include guard / ``#pragma once``; else before the first
+    top-level ``#include``; else at the top (after a leading comment block)."""
+    active = [d for d in directives if d.region is not Region.INACTIVE]
+    candidates = []
+    guard = _include_guard(text, active, comments)
+    if guard is not None:
+        candidates.append(guard.end)
+    paths = branch_paths(directives)
+    for d in active:
+        if d.keyword == "pragma" and d.argument.split()[:1] == ["once"] and not paths.get(d.start):
+            candidates.append(d.end)
+            break
+    if candidates:
+        return Anchor(min(candidates), True)
+    guard_branch = ()
+    for d in active:
+        if d.keyword in ("include", "import") and paths.get(d.start, ()) == guard_branch:
+            return Anchor(text.rfind("\n", 0, d.start) + 1, False)
+    # Top of the file, after a leading comment block if there is one.
+    last = -1
+    for cs, ce in comments:
+        if only_blank(text, comments, 0, cs):
+            last = ce
+        else:
+            break
+    if last >= 0:
+        return Anchor(last, True)
+    return Anchor(1 if text.startswith("\ufeff") else 0, False, at_top=True)
+
+
+def _include_guard(text: str, active: Sequence[Directive], comments: Sequence[Span]) -> Directive | None:
+    """The ``#define X`` of an ``#ifndef X`` / ``#define X`` pair that opens the file."""
+    if len(active) < 2:
+        return None
+    first, second = active[0], active[1]
+    if not only_blank(text, comments, 0, first.start):
+        return None
+    name = ""
+    if first.keyword == "ifndef":
+        name = first.argument.strip()
+    elif first.keyword == "if":
+        arg = first.argument.replace(" ", "")
+        if arg.startswith("!defined(") and arg.endswith(")"):
+            name = arg[len("!defined("):-1]
+        elif arg.startswith("!defined"):
+            name = arg[len("!defined"):]
+    if not name or second.keyword != "define" or second.argument.split()[:1] != [name]:
+        return None
+    if not only_blank(text, comments, first.end, second.start):
+        return None
+    return second

@@ -1,0 +1,41 @@
+"""The one planner: facts (from either engine) + table + options -> edits and diagnostics.
+
+``plan(source, facts, table, options, engine)`` runs every registered rule (see
+``rules/``), drops diagnostics inside suppressed regions, and never raises: a rule that
+fails is reported (HPY202) and its findings are discarded, the others still apply.
+"""
+from __future__ import annotations
+
+from ..facts import FileFacts
+from ..model import Diagnostic, Edit, EngineResult, Severity, SourceFile
+from ..options import Options
+from ..table import MappingTable
+from . import rules  # noqa: F401  (registers the rules)
+from .context import Context
+from .registry import RULES
+
+
+def plan(source: SourceFile, facts: FileFacts, table: MappingTable, options: Options,
+         engine: str) -> EngineResult:
+    ctx = Context(source, facts, table, options, engine)
+    suppression = ctx.suppression
+    if suppression.skip_file:
+        note = Diagnostic("HPY305", "skipped: the file is marked 'hipify-py: skip-file'",
+                          offset=suppression.skip_offset, severity=Severity.INFO)
+        return EngineResult((), (note,), engine)
+    edits: list[Edit] = []
+    diagnostics: list[Diagnostic] = list(facts.diagnostics)
+    for name, rule in RULES.items():
+        try:
+            findings = list(rule(ctx))
+        except Exception as exc:  # a rule bug must not lose the file's other edits
+            diagnostics.append(Diagnostic("HPY202", f"internal error in rule {name}: {type(exc).__name__}: {exc}",
+                                          severity=Severity.ERROR))
+            continue
+        for finding in findings:
+            if isinstance(finding, Edit):
+                if finding.replacement != source.text[finding.start:finding.end]:
+                    edits.append(finding)
+            elif not suppression.covers(finding.offset):
+                diagnostics.append(finding)
+    return EngineResult(tuple(edits), tuple(diagnostics), engine)

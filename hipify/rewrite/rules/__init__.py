@@ -1,0 +1,4 @@
+"""The rewrite rules, one module each; importing this package registers them in order."""
+from __future__ import annotations
+
+from . import includes, launches, namespaces, renames, runtime_include, unknown, warp_sync  # noqa: F401

@@ -1,0 +1,93 @@
+"""Rewrite CUDA ``#include``s to the row's HIP header and drop later duplicates.
+
+The delimiters (``<>`` or ``""``) are kept as written. A later include that maps to a HIP
+header the file already includes (in the same or an enclosing ``#if`` branch) is deleted,
+leaving its line empty. ROCm < 6.0 uses the flat library headers (``hipblas.h``).
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Iterator
+
+from ...facts import Include, Region
+from ...model import Diagnostic, Edit, Origin, Severity
+from ...table import Row
+from ..context import Context
+from ..layout import branch_paths, same_branch
+from ..registry import Finding, register
+
+HIP_RUNTIME_HEADER = "hip/hip_runtime.h"
+_RUNTIME_HEADERS = frozenset((HIP_RUNTIME_HEADER,))
+_CLOSE = re.compile(r'[>"][ \t]*')
+
+
+@dataclass(frozen=True)
+class IncludePlan:
+    findings: tuple[Finding, ...]
+    runtime_line: int   # start of the line that includes the HIP runtime after translation, -1 if none
+
+
+def target_header(row: Row, target: str, ctx: Context) -> str:
+    """The header to write for a header row's chosen target, per the target ROCm."""
+    if ctx.options.rocm_version < (6, 0):
+        folder, _, name = target.partition("/")
+        if name and "/" not in name and folder != "hip":
+            return name  # before ROCm 6.0 the library headers were flat (hipblas.h)
+    return target
+
+
+def include_plan(ctx: Context) -> IncludePlan:
+    found = ctx.cache.get("includes")
+    if found is None:
+        found = ctx.cache["includes"] = _plan(ctx)
+    return found
+
+
+def _plan(ctx: Context) -> IncludePlan:
+    text = ctx.text
+    paths = branch_paths(ctx.facts.directives)
+    seen: dict[str, list[tuple[int, ...]]] = {}
+    findings: list[Finding] = []
+    runtime_line = -1
+    for inc in ctx.facts.includes:
+        path = paths.get(inc.start, ())
+        allowed = ctx.allowed(inc.start, inc.region)
+        row = ctx.table.lookup(inc.header)
+        result = inc.header
+        if row is not None and row.kind == "header" and allowed:
+            decision = ctx.decide(row)
+            if not decision.target:
+                findings.append(Diagnostic(decision.code, decision.message, offset=inc.name[0],
+                                           severity=Severity.WARNING, subject=row.cuda))
+            else:
+                result = target_header(row, decision.target, ctx)
+                earlier = seen.get(result, [])
+                if any(same_branch(p, path) for p in earlier):
+                    findings.append(_delete(text, inc, row.cuda))
+                    continue
+                if result != inc.header:
+                    findings.append(Edit(inc.name[0], inc.name[1], result, "HPY002", Origin.TEXT, subject=row.cuda))
+        seen.setdefault(result, []).append(path)
+        if result in _RUNTIME_HEADERS and runtime_line < 0 and inc.region is not Region.INACTIVE:
+            runtime_line = text.rfind("\n", 0, inc.start) + 1
+    return IncludePlan(tuple(findings), runtime_line)
+
+
+def _delete(text: str, inc: Include, subject: str) -> Edit:
+    """Delete the directive, keeping the line (and any trailing comment)."""
+    line_start = text.rfind("\n", 0, inc.start) + 1
+    close = _CLOSE.match(text, inc.name[1])
+    end = close.end() if close else inc.end
+    return Edit(line_start, min(end, inc.end), "", "HPY002", Origin.TEXT, subject=subject)
+
+
+def has_runtime_include(ctx: Context) -> bool:
+    return include_plan(ctx).runtime_line >= 0
+
+
+@register("includes")
+def includes(ctx: Context) -> Iterator[Finding]:
+    yield from include_plan(ctx).findings
+
+

@@ -1,0 +1,39 @@
+"""``cub::`` -> ``hipcub::``: a CUDA namespace is renamed only where it is used as one.
+
+That is, followed by ``::`` (``cub::DeviceReduce``) or after ``namespace`` / ``using
+namespace``; a variable that happens to be called ``cub`` is left alone.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from ...model import Diagnostic, Edit, Severity
+from ..context import Context
+from ..registry import Finding, register
+
+
+@register("namespaces")
+def namespaces(ctx: Context) -> Iterator[Finding]:
+    spaces = ctx.index.namespaces
+    if not spaces:
+        return
+    for ident in ctx.facts.identifiers:
+        pair = spaces.get(ident.name)
+        if pair is None or ident.qualifier or ident.prev_token in (".", "->"):
+            continue
+        if ident.next_token != "::" and ident.prev_token != "namespace":
+            continue
+        if not ctx.allowed(ident.start, ident.region):
+            continue
+        row = ctx.table.lookup(ident.name)
+        target = pair[1] if ctx.options.roc else pair[0]
+        if row is not None and row.kind == "namespace":
+            decision = ctx.decide(row)
+            if not decision.target:
+                yield Diagnostic(decision.code, decision.message, offset=ident.start,
+                                 severity=Severity.WARNING, subject=row.cuda)
+                continue
+            target = decision.target
+        if target != ident.name:
+            yield Edit(ident.start, ident.end, target, "HPY001", ident.origin, subject=ident.name + "::")
+

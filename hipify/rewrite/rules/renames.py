@@ -1,0 +1,63 @@
+"""Rename identifiers that name table rows; report rows that must not be emitted.
+
+Also applies a row's argument transform: ``by_arity`` picks the target by the call's
+argument count, ``wrap_arg`` wraps one argument (``HIP_SYMBOL(sym)``) with two insertions,
+so renames inside that argument never overlap the wrap.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from ...facts import Identifier
+from ...model import Diagnostic, Edit, Origin, Severity
+from ...table import Row
+from ..context import Context
+from ..registry import Finding, register
+
+_MEMBER = (".", "->")
+_SKIP_KINDS = ("namespace", "header")
+
+
+@register("renames")
+def renames(ctx: Context) -> Iterator[Finding]:
+    allowed, decide = ctx.allowed, ctx.decide
+    for ident, row in ctx.resolved:
+        if ident.user_declared:
+            continue
+        kind = row.kind
+        if kind in _SKIP_KINDS or (ident.prev_token in _MEMBER) != (kind == "field"):
+            continue  # obj.cudaX is the user's member; a field row only renames members
+        if not allowed(ident.start, ident.region):
+            continue
+        decision = decide(row)
+        if not decision.target:
+            yield Diagnostic(decision.code, decision.message, offset=ident.start,
+                             severity=Severity.WARNING, subject=row.cuda)
+            continue
+        target = _target_for(ident, row, decision.target)
+        if target != ident.name:
+            yield Edit(ident.start, ident.end, target, "HPY001", ident.origin, subject=row.cuda)
+        yield from _wrap_argument(ctx, ident, row)
+
+
+def _target_for(ident: Identifier, row: Row, target: str) -> str:
+    transform = row.transform
+    if transform is not None and transform.kind == "by_arity" and ident.call_args is not None:
+        target = dict(transform.arity).get(len(ident.call_args), target)
+    # Qualified rows (cub::X -> hipcub::X): the namespace rule renames the qualifier.
+    return target.rsplit("::", 1)[-1] if "::" in target else target
+
+
+def _wrap_argument(ctx: Context, ident: Identifier, row: Row) -> Iterator[Edit]:
+    transform = row.transform
+    if transform is None or transform.kind != "wrap_arg" or not transform.wrapper:
+        return
+    args = ident.call_args
+    if args is None or not 0 <= transform.arg < len(args):
+        return
+    start, end = args[transform.arg]
+    if start == end or ctx.text[start:end].replace(" ", "").startswith(transform.wrapper + "("):
+        return  # already wrapped (idempotence)
+    subject = f"{row.cuda}:{start}"
+    yield Edit(start, start, transform.wrapper + "(", "HPY005", Origin.TEXT, subject=subject)
+    yield Edit(end, end, ")", "HPY005", Origin.TEXT, subject=subject)

@@ -1,0 +1,26 @@
+"""Warn about identifiers that look like CUDA APIs but are not in the table (HPY104)."""
+from __future__ import annotations
+
+from typing import Iterator
+
+from ...model import Diagnostic, Severity
+from ..context import Context
+from ..index import CUDA_LIKE
+from ..registry import Finding, register
+
+
+@register("unknown")
+def unknown(ctx: Context) -> Iterator[Finding]:
+    if not ctx.options.warn_unknown:
+        return
+    table = ctx.table
+    for ident in ctx.unresolved:
+        name = ident.name
+        if ident.user_declared or ident.qualifier or ident.prev_token in (".", "->"):
+            continue
+        if name in table or CUDA_LIKE.match(name) is None:
+            continue
+        if not ctx.allowed(ident.start, ident.region):
+            continue
+        yield Diagnostic("HPY104", f"{name} looks like a CUDA API but is not in the mapping table",
+                         offset=ident.start, severity=Severity.WARNING, subject=name)

@@ -1,0 +1,62 @@
+"""Whether a table row may be emitted under the chosen options, and if not, why."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..options import Options
+from ..table import Row
+
+_LIBRARY_FLAGS = {"dnn": ("miopen", "--miopen", "cuDNN is translated to MIOpen")}
+
+
+@dataclass(frozen=True)
+class Decision:
+    target: str          # the name to write ("" when the row must not be emitted)
+    code: str = ""       # diagnostic code when not emitted (HPY101, ...)
+    message: str = ""
+
+
+def parse_version(text: str) -> tuple[int, ...]:
+    parts = []
+    for piece in text.strip().split("."):
+        digits = "".join(ch for ch in piece if ch.isdigit())
+        if not digits:
+            break
+        parts.append(int(digits))
+    return tuple(parts)
+
+
+def family(row: Row) -> str:
+    """The API family; header rows (api "headers") take the family of the library they name."""
+    if row.api == "headers" and row.roc.startswith("miopen/"):
+        return "dnn"
+    return row.api
+
+
+def decide(row: Row, options: Options) -> Decision:
+    flag = _LIBRARY_FLAGS.get(family(row))
+    use_roc = options.roc
+    if flag is not None:
+        attr, spelling, what = flag
+        if not getattr(options, attr):
+            return Decision("", "HPY108", f"{row.cuda}: {what} only with {spelling}")
+        use_roc = True  # the library flag selects the ROC-side name (e.g. MIOpen)
+    target = row.target(use_roc)
+    status = row.status(use_roc)
+    chose_roc = use_roc and target == row.roc and bool(row.roc) and target != row.hip
+    if status == "unsupported" or not target:
+        return Decision("", "HPY101", f"{row.cuda} is not supported by HIP; left as written")
+    if status == "removed":
+        return Decision("", "HPY105", f"{row.cuda}: its HIP equivalent {target} was removed; left as written")
+    if status == "deprecated" and not options.amap:
+        return Decision("", "HPY102", f"{row.cuda}: its HIP equivalent {target} is deprecated; left as written "
+                                      f"(--amap translates it anyway)")
+    if status == "experimental" and not options.experimental:
+        return Decision("", "HPY103", f"{row.cuda}: its HIP equivalent {target} is experimental; "
+                                      f"pass --experimental to translate it")
+    since = row.roc_since if chose_roc else row.hip_since
+    if since and parse_version(since)[:2] > tuple(options.rocm_version):
+        wanted = ".".join(map(str, options.rocm_version))
+        return Decision("", "HPY106", f"{row.cuda}: {target} appeared in ROCm {since}, after the target ROCm "
+                                      f"{wanted}; left as written")
+    return Decision(target)

@@ -1,0 +1,9 @@
+#define HIP_ENABLE_WARP_SYNC_BUILTINS
+#include <hip/hip_runtime.h>
+#include <cstdio>
+
+__global__ void butterfly(int* x) {
+  int v = x[threadIdx.x];
+  v += __shfl_xor_sync(0xffffffff, v, 1);
+  x[threadIdx.x] = v;
+}

@@ -1,0 +1,4 @@
+// header comment
+#include <vector>
+
+__global__ void k() {}

@@ -1,0 +1,6 @@
+// header comment
+
+#include <hip/hip_runtime.h>
+#include <vector>
+
+__global__ void k() {}

@@ -1,0 +1,5 @@
+#include <cuda_runtime.h>
+
+void f(void** p) {
+  cudaMalloc(p, 4); // note
+}

@@ -1,0 +1,6 @@
+#include <hip/hip_runtime.h>
+
+int mycudaMalloc = 0;
+int cudaMalloc_count = 0;
+int x_cudaFree = cudaMalloc_count + mycudaMalloc;
+void f(void** p) { hipMalloc(p, 1); }

@@ -1,0 +1,3 @@
+#include <cuda_runtime.h>
+void f() { cudaDeviceSynchronize(); }
+/* never closed cudaFree

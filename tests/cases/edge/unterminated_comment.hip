@@ -1,0 +1,3 @@
+#include <hip/hip_runtime.h>
+void f() { hipDeviceSynchronize(); }
+/* never closed cudaFree

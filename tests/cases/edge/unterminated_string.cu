@@ -1,0 +1,3 @@
+#include <cuda_runtime.h>
+const char* s = "never closed cudaFree
+void f() { cudaDeviceSynchronize(); }

@@ -1,0 +1,3 @@
+#include <hip/hip_runtime.h>
+const char* s = "never closed cudaFree
+void f() { hipDeviceSynchronize(); }

@@ -1,0 +1,8 @@
+#ifdef USE_DRIVER
+#include <hip/hip_runtime.h>
+#else
+#include <hip/hip_runtime.h>
+#endif
+#include <hip/hip_runtime_api.h>
+
+void f() { hipDeviceSynchronize(); }

@@ -1,0 +1,3 @@
+__global__ void noop() {}
+
+void run() { noop<<<1, 1>>>(); }

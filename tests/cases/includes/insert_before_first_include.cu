@@ -1,0 +1,8 @@
+/*
+ * Copyright 2024 Example Authors.
+ * SPDX-License-Identifier: MIT
+ */
+#include <cstdio>
+#include <vector>
+
+__global__ void fill(int* out) { out[threadIdx.x] = threadIdx.x; }

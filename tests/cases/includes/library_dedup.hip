@@ -1,0 +1,3 @@
+#include <hipblas/hipblas.h>
+
+#include <hip/hip_runtime.h>

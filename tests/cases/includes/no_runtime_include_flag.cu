@@ -1,0 +1,2 @@
+// hipify-py-flags: --no-runtime-include
+__global__ void noop() {}

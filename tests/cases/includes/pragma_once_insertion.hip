@@ -1,0 +1,7 @@
+// hipify-py-flags: --path helpers.cuh
+#pragma once
+
+#include <hip/hip_runtime.h>
+#include <cstdint>
+
+__device__ inline uint32_t lane_id() { return threadIdx.x & 31; }

@@ -1,0 +1,4 @@
+#include "hip/hip_runtime.h"
+#include "my_kernels.cuh"
+
+void f() { hipDeviceSynchronize(); }

@@ -1,0 +1,4 @@
+// hipify-py-flags: --roc
+#include <hip/hip_runtime.h>
+#include <rocblas/rocblas.h>
+#include <rocrand/rocrand.h>

@@ -1,0 +1,2 @@
+#include <cuda_runtime.h>
+#include <cuda.h>  // driver API too

@@ -1,0 +1,2 @@
+#include <hip/hip_runtime.h>
+// driver API too

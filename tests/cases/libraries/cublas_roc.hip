@@ -1,0 +1,11 @@
+// hipify-py-flags: --roc
+
+#include <hip/hip_runtime.h>
+#include <rocblas/rocblas.h>
+
+void make(rocblas_handle* h) {
+  hipblasCreate(h);
+  int op = HIPBLAS_OP_N;
+  (void)op;
+  hipblasDestroy(*h);
+}

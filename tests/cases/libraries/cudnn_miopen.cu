@@ -1,0 +1,7 @@
+// hipify-py-flags: --miopen
+#include <cudnn.h>
+
+void make() {
+  cudnnHandle_t h;
+  cudnnCreate(&h);
+}

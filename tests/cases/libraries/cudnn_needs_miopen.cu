@@ -1,0 +1,6 @@
+#include <cudnn.h>
+
+void make() {
+  cudnnHandle_t h;
+  cudnnCreate(&h);
+}

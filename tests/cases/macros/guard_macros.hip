@@ -1,0 +1,12 @@
+#include <cstdio>
+#include <hip/hip_runtime.h>
+
+#ifdef HIP_INCLUDE_HIP_HIP_RUNTIME_H
+inline void check(hipError_t e) {
+  if (e != hipSuccess) std::printf("%s\n", hipGetErrorString(e));
+}
+#endif
+
+#if HIP_VERSION >= 11000
+#define HAS_NEW_API 1
+#endif

@@ -1,0 +1,14 @@
+// hipify-py-flags: --skip-excluded-preprocessor-conditional-blocks
+#include <cuda_runtime.h>
+
+#if 0
+void old_path(float* p) { cudaFree(p); }
+#elif 1
+void new_path(float* p) { cudaFree(p); }
+#else
+void never(float* p) { cudaFree(p); }
+#endif
+
+#ifdef NOT_DEFINED_HERE
+void maybe(float* p) { cudaFree(p); }
+#endif

@@ -1,0 +1,5 @@
+#include <cuda_runtime.h>
+
+void sync_default() {
+  cudaStreamSynchronize(cudaStreamPerThread);
+}

@@ -1,0 +1,5 @@
+#include <hip/hip_runtime.h>
+
+void sync_default() {
+  hipStreamSynchronize(hipStreamPerThread);
+}

@@ -1,0 +1,6 @@
+#include <cuda_runtime.h>
+
+void f(void** p) {
+  cudaMalloc(p, 4);  // hipify-py: ignore
+  cudaFree(*p);
+}

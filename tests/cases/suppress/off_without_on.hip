@@ -1,0 +1,5 @@
+#include <hip/hip_runtime.h>
+
+void f(void** p) { hipMalloc(p, 4); }
+/* hipify-py: off */
+void g(void** p) { cudaMalloc(p, 4); }

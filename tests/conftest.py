@@ -1,0 +1,141 @@
+"""Shared fixtures: the mapping table (shipped one, or a small fixture table until it lands),
+golden-case options from a flags line, and the ``--update-golden`` switch."""
+from __future__ import annotations
+
+import shlex
+from pathlib import Path
+
+import pytest
+
+from hipify.options import Options
+from hipify.table import MappingTable, Row, Transform, load_table, table_files
+
+CASES = Path(__file__).parent / "cases"
+FLAGS_PREFIX = "// hipify-py-flags:"
+WARP = "HIP_ENABLE_WARP_SYNC_BUILTINS"
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--update-golden", action="store_true", default=False,
+                     help="rewrite tests/cases/**/*.hip from the current output (review the diff!)")
+
+
+def _row(cuda: str, hip: str, kind: str = "function", api: str = "runtime", **kw: object) -> Row:
+    kw.setdefault("hip_status", "supported" if hip else "unsupported")
+    return Row(cuda=cuda, hip=hip, kind=kind, api=api, **kw)  # type: ignore[arg-type]
+
+
+def _sym(arg: int) -> Transform:
+    return Transform(kind="wrap_arg", arg=arg, wrapper="HIP_SYMBOL")
+
+
+# Real, certain pairs (HIP's own documentation names them) plus a few made-up statuses
+# for rules that need them (marked "fixture").
+FIXTURE_ROWS: tuple[Row, ...] = (
+    _row("cudaMalloc", "hipMalloc"), _row("cudaFree", "hipFree"), _row("cudaMemcpy", "hipMemcpy"),
+    _row("cudaMemcpyAsync", "hipMemcpyAsync"), _row("cudaMemset", "hipMemset"),
+    _row("cudaMallocManaged", "hipMallocManaged"), _row("cudaMallocHost", "hipHostMalloc"),
+    _row("cudaFreeHost", "hipHostFree"),
+    _row("cudaMemcpyKind", "hipMemcpyKind", "enum"),
+    _row("cudaMemcpyHostToDevice", "hipMemcpyHostToDevice", "enum_constant", parent="cudaMemcpyKind"),
+    _row("cudaMemcpyDeviceToHost", "hipMemcpyDeviceToHost", "enum_constant", parent="cudaMemcpyKind"),
+    _row("cudaMemcpyDeviceToDevice", "hipMemcpyDeviceToDevice", "enum_constant", parent="cudaMemcpyKind"),
+    _row("cudaError_t", "hipError_t", "type"), _row("cudaSuccess", "hipSuccess", "enum_constant"),
+    _row("cudaGetErrorString", "hipGetErrorString"), _row("cudaGetLastError", "hipGetLastError"),
+    _row("cudaPeekAtLastError", "hipPeekAtLastError"),
+    _row("cudaDeviceSynchronize", "hipDeviceSynchronize"), _row("cudaDeviceReset", "hipDeviceReset"),
+    _row("cudaStream_t", "hipStream_t", "type"), _row("cudaStreamCreate", "hipStreamCreate"),
+    _row("cudaStreamDestroy", "hipStreamDestroy"), _row("cudaStreamSynchronize", "hipStreamSynchronize"),
+    _row("cudaEvent_t", "hipEvent_t", "type"), _row("cudaEventCreate", "hipEventCreate"),
+    _row("cudaEventRecord", "hipEventRecord"), _row("cudaEventSynchronize", "hipEventSynchronize"),
+    _row("cudaEventElapsedTime", "hipEventElapsedTime"), _row("cudaEventDestroy", "hipEventDestroy"),
+    _row("cudaSetDevice", "hipSetDevice"), _row("cudaGetDevice", "hipGetDevice"),
+    _row("cudaGetDeviceCount", "hipGetDeviceCount"),
+    _row("cudaGetDeviceProperties", "hipGetDeviceProperties"), _row("cudaDeviceProp", "hipDeviceProp_t", "type"),
+    _row("cudaMemcpyToSymbol", "hipMemcpyToSymbol", transform=_sym(0)),
+    _row("cudaMemcpyFromSymbol", "hipMemcpyFromSymbol", transform=_sym(1)),
+    _row("cudaGetSymbolAddress", "hipGetSymbolAddress", transform=_sym(1)),
+    _row("cudaStreamPerThread", "hipStreamPerThread", "macro"),
+    _row("CUDART_VERSION", "HIP_VERSION", "macro"),
+    _row("__CUDA_RUNTIME_H__", "HIP_INCLUDE_HIP_HIP_RUNTIME_H", "macro"),
+    _row("dim3", "dim3", "type"),
+    # driver
+    _row("CUresult", "hipError_t", "type", "driver"), _row("CUDA_SUCCESS", "hipSuccess", "enum_constant", "driver"),
+    _row("CUdevice", "hipDevice_t", "type", "driver"), _row("cuInit", "hipInit", api="driver"),
+    _row("cuDeviceGet", "hipDeviceGet", api="driver"), _row("CUstream", "hipStream_t", "type", "driver"),
+    # device
+    _row("__syncthreads", "__syncthreads", "device_function", "device"),
+    _row("atomicAdd", "atomicAdd", "device_function", "device"),
+    _row("__shfl_down_sync", "__shfl_down_sync", "device_function", "device", hip_since="6.2", hip_requires=WARP),
+    _row("__shfl_xor_sync", "__shfl_xor_sync", "device_function", "device", hip_since="6.2", hip_requires=WARP),
+    _row("__ballot_sync", "__ballot_sync", "device_function", "device", hip_since="6.2", hip_requires=WARP),
+    _row("__shfl_down", "__shfl_down", "device_function", "device"),
+    # headers
+    _row("cuda_runtime.h", "hip/hip_runtime.h", "header"), _row("cuda.h", "hip/hip_runtime.h", "header", "driver"),
+    _row("cuda_runtime_api.h", "hip/hip_runtime.h", "header"),
+    _row("cuda_fp16.h", "hip/hip_fp16.h", "header", "device"),
+    _row("cublas_v2.h", "hipblas/hipblas.h", "header", "blas", roc="rocblas/rocblas.h", roc_status="supported"),
+    _row("cublas.h", "hipblas/hipblas.h", "header", "blas", roc="rocblas/rocblas.h", roc_status="supported"),
+    _row("curand.h", "hiprand/hiprand.h", "header", "rand", roc="rocrand/rocrand.h", roc_status="supported"),
+    _row("cufft.h", "hipfft/hipfft.h", "header", "fft"),
+    _row("cub/cub.cuh", "hipcub/hipcub.hpp", "header", "cub"),
+    _row("cudnn.h", "hipdnn.h", "header", "dnn", roc="miopen/miopen.h", roc_status="supported"),
+    # libraries
+    _row("cublasHandle_t", "hipblasHandle_t", "type", "blas", roc="rocblas_handle", roc_status="supported"),
+    _row("cublasCreate", "hipblasCreate", api="blas", roc="rocblas_create_handle", roc_status="supported"),
+    _row("cublasDestroy", "hipblasDestroy", api="blas", roc="rocblas_destroy_handle", roc_status="supported"),
+    _row("cublasSgemm", "hipblasSgemm", api="blas", roc="rocblas_sgemm", roc_status="supported"),
+    _row("CUBLAS_OP_N", "HIPBLAS_OP_N", "enum_constant", "blas", roc="rocblas_operation_none",
+         roc_status="supported"),
+    _row("CUBLAS_STATUS_SUCCESS", "HIPBLAS_STATUS_SUCCESS", "enum_constant", "blas",
+         roc="rocblas_status_success", roc_status="supported"),
+    _row("curandGenerator_t", "hiprandGenerator_t", "type", "rand"),
+    _row("curandCreateGenerator", "hiprandCreateGenerator", api="rand"),
+    _row("cub::DeviceReduce", "hipcub::DeviceReduce", "type", "cub"),
+    _row("cub::BlockReduce", "hipcub::BlockReduce", "type", "cub"),
+    _row("cudnnHandle_t", "", "type", "dnn", roc="miopenHandle_t", roc_status="supported"),
+    _row("cudnnCreate", "", api="dnn", roc="miopenCreate", roc_status="supported"),
+    # fixture-only statuses and transforms
+    _row("cudaProfilerInitialize", "", note="fixture"),
+    _row("cudaThreadSynchronize", "hipDeviceSynchronize", hip_status="deprecated", note="fixture"),
+    _row("cudaBindTexture", "hipBindTexture", hip_status="removed", note="fixture"),
+    _row("cudaGraphExperimentalThing", "hipGraphExperimentalThing", hip_status="experimental", note="fixture"),
+    _row("cudaFuncNewThing", "hipFuncNewThing", hip_since="7.1", note="fixture"),
+    _row("cudaEventCreateWithFlags", "hipEventCreateWithFlags", note="fixture"),
+    _row("cudaStreamCreateFixture", "hipStreamCreate",
+         transform=Transform(kind="by_arity", arity=((2, "hipStreamCreateWithFlags"),)), note="fixture"),
+    _row("cudaPos", "hipPos", "field", note="fixture"),
+)
+
+
+def fixture_table() -> MappingTable:
+    return MappingTable.from_rows(FIXTURE_ROWS)
+
+
+def shipped_table_available() -> bool:
+    return bool(table_files())
+
+
+@pytest.fixture(scope="session")
+def small_table() -> MappingTable:
+    """Fixture rows only: for rule tests that need exact statuses."""
+    return fixture_table()
+
+
+@pytest.fixture(scope="session")
+def table() -> MappingTable:
+    """The shipped table when generated, else the fixture table."""
+    return load_table() if shipped_table_available() else fixture_table()
+
+
+def options_from_flags(line: str) -> Options:
+    """Options for a golden case's flags line, parsed by the CLI's own parser."""
+    from hipify.cli import build_parser, options_from_args
+
+    args = build_parser().parse_args(shlex.split(line))
+    return options_from_args(args)
+
+
+def case_flags(text: str) -> str:
+    first = text.split("\n", 1)[0]
+    return first[len(FLAGS_PREFIX):].strip() if first.startswith(FLAGS_PREFIX) else ""
