@@ -26,7 +26,7 @@ pytestmark = pytest.mark.skipif(
 def hip():
     from hipify.tablegen.generate import hip_side
 
-    return hip_side(CACHE)
+    return hip_side(CACHE, (CURRENT_ROCM,))
 
 
 def test_identifier_targets_are_declared_where_named(hip) -> None:

@@ -25,19 +25,19 @@ DEFAULT_CACHE = Path(os.environ.get("HIPIFY_HEADER_CACHE", "~/.cache/hipify-py/h
 
 # (family, short name, pip requirement). Pinned so that a re-fetch reproduces the committed table.
 WHEELS: tuple[tuple[str, str, str], ...] = (
-    ("cu13", "cuda_runtime", "nvidia-cuda-runtime"),
-    ("cu13", "cublas", "nvidia-cublas"),
-    ("cu13", "curand", "nvidia-curand"),
-    ("cu13", "cufft", "nvidia-cufft"),
-    ("cu13", "cusparse", "nvidia-cusparse"),
-    ("cu13", "cusolver", "nvidia-cusolver"),
-    ("cu13", "cudnn", "nvidia-cudnn-cu13"),
-    ("cu13", "nvrtc", "nvidia-cuda-nvrtc"),
-    ("cu13", "cccl", "nvidia-cuda-cccl"),
-    ("cu12", "cuda_runtime", "nvidia-cuda-runtime-cu12"),
-    ("cu12", "cusparse", "nvidia-cusparse-cu12"),
-    ("cu11", "cuda_runtime", "nvidia-cuda-runtime-cu11"),
-    ("cu11", "cusparse", "nvidia-cusparse-cu11"),
+    ("cu13", "cuda_runtime", "nvidia-cuda-runtime==13.5.37"),
+    ("cu13", "cublas", "nvidia-cublas==13.10.0.20"),
+    ("cu13", "curand", "nvidia-curand==10.4.5.25"),
+    ("cu13", "cufft", "nvidia-cufft==12.5.0.14"),
+    ("cu13", "cusparse", "nvidia-cusparse==12.9.4.2"),
+    ("cu13", "cusolver", "nvidia-cusolver==12.4.1.2"),
+    ("cu13", "cudnn", "nvidia-cudnn-cu13==9.28.1.4"),
+    ("cu13", "nvrtc", "nvidia-cuda-nvrtc==13.5.37"),
+    ("cu13", "cccl", "nvidia-cuda-cccl==13.3.5.0.6"),
+    ("cu12", "cuda_runtime", "nvidia-cuda-runtime-cu12==12.9.79"),
+    ("cu12", "cusparse", "nvidia-cusparse-cu12==12.5.10.65"),
+    ("cu11", "cuda_runtime", "nvidia-cuda-runtime-cu11==11.8.89"),
+    ("cu11", "cusparse", "nvidia-cusparse-cu11==11.7.5.86"),
 )
 
 # Debian suite -> ROCm release label used in the table's hip_since.

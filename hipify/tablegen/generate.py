@@ -59,11 +59,11 @@ def cuda_index(cache: Path, family: str, patterns: tuple[str, ...], spec: ApiSpe
     return build_index(files, dict(spec.namespace))
 
 
-def hip_side(cache: Path) -> HipSide:
+def hip_side(cache: Path, releases: tuple[str, ...] = ROCM_RELEASES) -> HipSide:
     indexes: dict[str, HeaderIndex] = {}
     all_files: dict[str, dict[str, Path]] = {}
     clang = header_files(cache / "hip" / "clang", ("*.h",))
-    for release in ROCM_RELEASES:
+    for release in releases:
         rdir = cache / "hip" / release
         if not rdir.is_dir():
             continue

@@ -16,7 +16,9 @@ def snake(camel: str) -> str:
 
 
 def _swap(name: str, pairs: tuple[tuple[str, str], ...]) -> list[str]:
-    return [new + name[len(old):] for old, new in pairs if name.startswith(old) and len(name) > len(old)]
+    # a whole-name swap (cuMemAlloc -> hipMalloc) is fine; a bare short prefix alone is not a name
+    return [new + name[len(old):] for old, new in pairs
+            if name.startswith(old) and (len(name) > len(old) or len(old) > 3)]
 
 
 def _with_unversioned(names: list[str]) -> list[str]:
@@ -56,6 +58,9 @@ def hip_candidates(api: str, name: str, kind: str) -> list[str]:
             base += ["hipDrv" + name[2:], "hipModule" + name[2:]]
         if kind in ("type", "enum"):
             base += [n + "_t" for n in base]
+        # HIP has one allocator family for both APIs, and device-wide forms of context-scoped calls
+        base += _swap(name, (("cuMemAlloc", "hipMalloc"), ("cuMemFree", "hipFree"), ("cuMemHost", "hipHost"),
+                             ("cuCtx", "hipDevice")))
         out = _with_unversioned(base)
     elif api == "device":
         out = [name]
