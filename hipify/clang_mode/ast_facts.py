@@ -21,8 +21,6 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import replace
-from typing import Callable
-
 import clang.cindex as ci
 
 from ..facts import FileFacts, Identifier, Launch, Region, Span
@@ -30,13 +28,12 @@ from ..model import Diagnostic, LineIndex, Origin, Severity
 from ..options import Options
 from ..regex_mode.facts import extract_facts
 from ..regex_mode.lexer import lex
+from ..rewrite.index import index_of
 from ..table import MappingTable
 from .cindex_ext import COMMENT, IDENTIFIER, PUNCTUATION, TokenStream, skipped_ranges, tokenize
 from .parsing import Parsed
 
 CONFIG_CALLS = frozenset(("__cudaPushCallConfiguration", "cudaConfigureCall"))
-# Names that may matter to the planner even when the table lacks them (unknown-name reports).
-_CUDA_LIKE = re.compile(r"(?:cu|CU|__cu|nv|NV|__shfl|__ballot|__any|__all|atomic)")
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _MACRO_DEF = ci.CursorKind.MACRO_DEFINITION
 _CALL = ci.CursorKind.CALL_EXPR
@@ -77,13 +74,10 @@ class ByteToChar:
         return self._bytes[i] + (offset - self._chars[i])
 
 
-def wanted_names(table: MappingTable) -> Callable[[str], bool]:
-    return lambda name: name in table or bool(_CUDA_LIKE.match(name))
-
-
 def build_facts(parsed: Parsed, text: str, table: MappingTable, options: Options) -> FileFacts:
     lexed = lex(text)
-    base = extract_facts(text, options, wanted_names(table), lexed=lexed)
+    index = index_of(table)  # the same name filters as the regex engine: both engines see the same names
+    base = extract_facts(text, options, wanted=index.wanted(), wants_args=index.wants_args(), lexed=lexed)
     to_char = ByteToChar(text, parsed.data)
     stream = tokenize(parsed.tu, parsed.path, len(parsed.data))
     inactive = _inactive_spans(parsed, text, to_char)

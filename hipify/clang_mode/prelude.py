@@ -17,6 +17,7 @@ Headers named by the table get empty stubs, so a missing include never stops the
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from collections import defaultdict
 from functools import lru_cache
@@ -96,8 +97,29 @@ _COMMON_HEADERS = (
 )
 
 
+# C and C++ keywords, and identifiers the compiler predefines: never declarable.
+_RESERVED = frozenset("""
+alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t
+char32_t class compl concept const consteval constexpr constinit const_cast continue co_await
+co_return co_yield decltype default delete do double dynamic_cast else enum explicit export
+extern false float for friend goto if inline int long mutable namespace new noexcept not not_eq
+nullptr operator or or_eq private protected public register reinterpret_cast requires return
+short signed sizeof static static_assert static_cast struct switch template this thread_local
+throw true try typedef typeid typename union unsigned using virtual void volatile wchar_t while
+xor xor_eq restrict _Bool _Complex __func__ __FUNCTION__ __PRETTY_FUNCTION__ __restrict __attribute__
+__CUDA_ARCH__ __CUDACC__ __NVCC__ __cplusplus __FILE__ __LINE__ __DATE__ __TIME__
+""".split())
+
+
 def _valid(name: str) -> bool:
-    return bool(_IDENT.match(name)) and name not in _FIXED_NAMES
+    return bool(_IDENT.match(name)) and name not in _FIXED_NAMES and name not in _RESERVED
+
+
+def _declares_as_function(row_cuda: str, row_hip: str) -> bool:
+    """Functions HIP spells the same (``sqrtf``, ``abs``, ``min``) are never rewritten, so the
+    AST need not know them; declaring them would overload the C library's own and change
+    how the standard headers parse. Device intrinsics (``__syncthreads``) are kept."""
+    return row_hip != row_cuda or row_cuda.startswith("__")
 
 
 def generate(table: MappingTable) -> str:
@@ -106,6 +128,8 @@ def generate(table: MappingTable) -> str:
     parents: dict[str, list[str]] = defaultdict(list)   # enum/struct name -> constants/fields
     for row in table:
         if not _valid(row.cuda):
+            continue
+        if row.kind in ("function", "device_function") and not _declares_as_function(row.cuda, row.hip):
             continue
         by_kind[row.kind].append(row.cuda)
         if row.kind in ("enum_constant", "field") and row.parent and _IDENT.match(row.parent):
@@ -186,12 +210,55 @@ def prelude_files(table: MappingTable) -> tuple[str, str]:
     if done is not None:
         return done
     base = cache_dir() / f"prelude-{table.digest}-{_self_digest()}"
-    prelude = write_if_changed(base / "hipify_prelude.h", generate(table))
+    prelude = base / "hipify_prelude.h"
+    if not prelude.is_file():  # generated and checked once per table; later runs reuse it
+        write_if_changed(base / "unchecked.h", generate(table))
+        write_if_changed(prelude, _without_error_lines(base / "unchecked.h"))
     stubs = base / "stubs"
     for name in header_names(table):
         write_if_changed(stubs / name, "#pragma once\n/* hipify-py: stub for a CUDA header that is not installed */\n")
     _written[table.digest] = (str(prelude), str(stubs))
     return _written[table.digest]
+
+
+# What a CUDA file typically includes after the prelude: the check parses these too, since a
+# table name can clash with a standard header's declarations.
+_PROBE_HEADERS = ("cstdio", "cstdlib", "cstring", "cmath", "vector", "string", "iostream", "algorithm",
+                  "memory", "complex", "random", "map", "thread", "atomic", "chrono", "functional")
+
+
+def _without_error_lines(path: Path, passes: int = 3) -> str:
+    """The generated prelude minus declarations the parser rejects.
+
+    The table is data from vendor headers and may hold names no declaration can carry
+    (a keyword, a name the C library already declares differently). Rather than let one bad
+    row spoil every parse, parse the prelude once and drop the generated lines with errors.
+    """
+    import clang.cindex as ci
+
+    from .environment import resource_dir
+
+    lines = path.read_text(encoding="utf-8").split("\n")
+    first_generated = lines.index("// ---- generated from the mapping table ----") + 1
+    rdir = resource_dir()
+    if rdir is None:
+        return "\n".join(lines)
+    index = ci.Index.create()
+    probe = "".join(f"#include <{h}>\n" for h in _PROBE_HEADERS)
+    args = ["-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-resource-dir", rdir, "-w",
+            "-ferror-limit=0", "-include", str(path)]
+    for _ in range(passes):
+        path.write_text("\n".join(lines), encoding="utf-8")
+        tu = index.parse("hipify_prelude_probe.cu", args=args, unsaved_files=[("hipify_prelude_probe.cu", probe)])
+        bad = {d.location.line for d in tu.diagnostics
+               if d.severity >= ci.Diagnostic.Error and d.location.file is not None
+               and os.path.samefile(d.location.file.name, path)}
+        bad = {n for n in bad if n - 1 >= first_generated}
+        if not bad:
+            break
+        for n in bad:
+            lines[n - 1] = "// dropped (did not parse): " + lines[n - 1]
+    return "\n".join(lines)
 
 
 @lru_cache(maxsize=1)
