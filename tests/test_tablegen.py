@@ -31,9 +31,9 @@ def test_names_and_families(generated) -> None:
     assert names == {
         "runtime": [
             "__CUDA_RUNTIME_API_H__", "__CUDA_RUNTIME_H__", "__DRIVER_TYPES_H__", "cudaBrandNew", "cudaDeviceProp",
-            "cudaError", "cudaErrorInvalidValue", "cudaErrorStrange", "cudaError_t", "cudaFree", "cudaGraphCreate",
-            "cudaGraph_t", "cudaMalloc", "cudaMemcpyDeviceToHost", "cudaMemcpyHostToDevice", "cudaMemcpyKind",
-            "cudaMemcpyToSymbol", "cudaOldLaunch", "cudaStreamCreate", "cudaStream_t", "cudaSuccess",
+            "cudaError", "cudaErrorInvalidValue", "cudaErrorStrange", "cudaError_t", "cudaEventCreate", "cudaFree",
+            "cudaGraphCreate", "cudaGraph_t", "cudaMalloc", "cudaMemcpyDeviceToHost", "cudaMemcpyFromSymbol",
+            "cudaMemcpyHostToDevice", "cudaMemcpyKind", "cudaMemcpyToSymbol", "cudaOldLaunch", "cudaStreamCreate", "cudaStream_t", "cudaSuccess",
             "cudaThreadSynchronize",
         ],
         "device": ["__fancy_nv_only", "__shfl_sync", "__syncthreads"],
@@ -86,6 +86,15 @@ def test_override_transform(rows) -> None:
     assert row.hip == "hipMemcpyToSymbol"
     assert row.transform == Transform(kind="wrap_arg", arg=0, wrapper="HIP_SYMBOL")
     assert row.note == "fixture: the symbol argument is wrapped"
+
+
+def test_derived_transforms(rows) -> None:
+    # both sides name the parameter `symbol` at index 1 (despite the __dv/__dparm default macros)
+    assert rows["cudaMemcpyFromSymbol"].transform == Transform(kind="wrap_arg", arg=1, wrapper="HIP_SYMBOL")
+    # the C++ overload cudaEventCreate(event, flags) has no 2-argument hipEventCreate: HIP's WithFlags variant
+    assert rows["cudaEventCreate"].transform == Transform(kind="by_arity", arity=((2, "hipEventCreateWithFlags"),))
+    assert rows["cudaEventCreate"].hip == "hipEventCreate"
+    assert rows["cudaMalloc"].transform is None
 
 
 def test_headers_and_include_guards(rows) -> None:

@@ -275,6 +275,7 @@ def api_rows(cache: Path, spec: ApiSpec, matcher: Matcher, hip: HipSide) -> list
             cuda_since=cuda_since, cuda_deprecated=cuda_deprecated, cuda_removed=removed,
             hip_since=hip_t.since, roc_since=roc_t.since,
             hip_requires=WARP_SYNC_MACRO if _needs_warp_sync(hip, hip_t) else "",
+            transform=derive_transform(cur, hip.current, name, hip_t.name) if kind == "function" else None,
             source=hip_t.source or roc_t.source,
             note=f"HIP documents {hip_t.name} as beta (complete, may still change)" if hip_t.beta else "",
         ))
@@ -305,6 +306,38 @@ def _infer_enums_from_members(entries: dict, kinds: dict[str, str], targets: dic
             value = entries[c][1].value
             if targets[c].name and value and targets[c].status != "removed":
                 matcher.by_value.setdefault((t.name, value), targets[c].name)
+
+
+def _arities(index: HeaderIndex, name: str) -> set[int]:
+    return {h.decl.params for h in index.names.get(name, ()) if h.decl.kind == "function" and h.decl.params >= 0}
+
+
+def derive_transform(cur: HeaderIndex, hip: HeaderIndex, cuda: str, target: str) -> Transform | None:
+    """Argument rewrites the two sets of declarations imply.
+
+    wrap_arg: CUDA and HIP both take the device symbol at the same position, named ``symbol`` (HIP on AMD
+    needs it wrapped in HIP_SYMBOL). by_arity: a CUDA overload whose argument count the HIP function lacks,
+    served by HIP's ``...WithFlags`` variant (cudaEventCreate(e, flags) -> hipEventCreateWithFlags).
+    """
+    if not target:
+        return None
+    cuda_syms = {h.decl.param_names.index("symbol") for h in cur.names.get(cuda, ())
+                 if h.decl.kind == "function" and "symbol" in h.decl.param_names}
+    hip_syms = {h.decl.param_names.index("symbol") for h in hip.names.get(target, ())
+                if h.decl.kind == "function" and "symbol" in h.decl.param_names}
+    if len(cuda_syms) == 1 and cuda_syms == hip_syms and "Symbol" in cuda:  # not cuGetProcAddress's name string
+        return Transform(kind="wrap_arg", arg=cuda_syms.pop(), wrapper="HIP_SYMBOL")
+    hip_ar = _arities(hip, target)
+    if hip_ar:
+        variant = target + "WithFlags"
+        # only overloads that add a flags parameter (not cuOccupancyMaxPotentialBlockSize's callback)
+        flagged = {h.decl.params for h in cur.names.get(cuda, ()) if h.decl.kind == "function"
+                   and any("flag" in p.lower() for p in h.decl.param_names)}
+        choices = tuple(sorted((a, variant) for a in (_arities(cur, cuda) & flagged) - hip_ar
+                               if a in _arities(hip, variant)))
+        if choices:
+            return Transform(kind="by_arity", arity=choices)
+    return None
 
 
 def apply_overrides(rows: dict[str, Row], overrides: list[Override], matcher: Matcher) -> None:

@@ -71,6 +71,7 @@ class Decl:
     alias_of: str = ""             # typedef X NAME / #define NAME X: the single name it stands for
     calls: tuple[str, ...] = ()    # names called in an inline function's body (wrapper detection)
     params: int = -1               # parameter count of a function (-1 unknown / variadic)
+    param_names: tuple[str, ...] = ()
     defined: bool = False          # function with a body
     value: str = ""                # an enum constant's integer value, when it is a literal
 
@@ -141,6 +142,32 @@ def _int_value(tokens: list[str]) -> int | None:
         return None
     number = int(m.group(2), 0) * (-1 if m.group(1) else 1)
     return number << int(m.group(3)) if m.group(3) else number
+
+
+def _param_names(toks: list[tuple[str, str, int]], start: int, end: int) -> tuple[str, ...]:
+    """Parameter names of the list between ``start`` and ``end`` ('' where a parameter is unnamed)."""
+    params: list[list[tuple[str, str, int]]] = [[]]
+    depth = 0
+    for tok in toks[start + 1:end]:
+        t = tok[1]
+        if t in "([{<":
+            depth += 1
+        elif t in ")]}>":
+            depth -= 1
+        if t == "," and depth == 0:
+            params.append([])
+        else:
+            params[-1].append(tok)
+    names: list[str] = []
+    for p in params:
+        cut = next((k for k, t in enumerate(p) if t[1] == "=" and k > 0), len(p))
+        # a default through a macro, `flags __dv(0)` / `stream __dparm(0)`: the name precedes the call
+        call = next((k for k in range(2, cut) if p[k][1] == "(" and p[k - 1][0] == "ident"
+                     and sum(1 for t in p[:k - 1] if t[0] == "ident") >= 2), cut)
+        cut = min(cut, call - 1) if call < cut else cut
+        idents = [t[1] for t in p[:cut] if t[0] == "ident"]
+        names.append(idents[-1] if len(idents) >= 2 else "")
+    return tuple(names) if any(p for p in params) else ()
 
 
 def _is_deprecated(words: list[str]) -> bool:
@@ -392,7 +419,8 @@ class _Scanner:
                         calls = tuple(body[k][1] for k in range(len(body) - 1)
                                       if body[k][0] == "ident" and body[k + 1][1] == "(")
                     add(Decl(cand, "function", namespace=ns, deprecated=deprecated, experimental=experimental,
-                             beta=beta, calls=calls, params=params, defined=is_def))
+                             beta=beta, calls=calls, params=params, defined=is_def,
+                             param_names=_param_names(self.toks, s, e)))
                     break
             if name_pos < 0 and words[0][1] not in ("static_assert",):
                 return
