@@ -250,11 +250,13 @@ def test_regions_from_clang_skipped_ranges(options: Options) -> None:
 
 
 def test_character_offsets_with_non_ascii_text(options: Options) -> None:
-    text = '// é ü 漢字\nconst char *s = "ñ";\nvoid f() { float *d; cudaMalloc(&d, 4); cudaFree(d); }\n'
+    text = ('// é ü 漢字\n__constant__ float c[2];\nconst char *s = "ñ";\n'
+            'void f(float *h) { float *d; cudaMalloc(&d, 4); /* ß */ cudaMemcpyToSymbol(c, h, 8); }\n')
     f = _facts(text, options)
     for ident in f.identifiers:
         assert text[ident.start:ident.end] == ident.name
     (malloc,) = _named(f, text, "cudaMalloc")
-    assert malloc.call_args is not None
-    assert [text[a:b] for a, b in malloc.call_args] == ["&d", "4"]
     assert malloc.origin == Origin.AST
+    (copy,) = _named(f, text, "cudaMemcpyToSymbol")
+    assert copy.call_args is not None and copy.origin == Origin.AST
+    assert [text[a:b] for a, b in copy.call_args] == ["c", "h", "8"]

@@ -37,6 +37,7 @@ CONFIG_CALLS = frozenset(("__cudaPushCallConfiguration", "cudaConfigureCall"))
 _NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _MACRO_DEF = ci.CursorKind.MACRO_DEFINITION
 _CALL = ci.CursorKind.CALL_EXPR
+_OVERLOADED = ci.CursorKind.OVERLOADED_DECL_REF
 _FUNCTION_TEMPLATE = ci.CursorKind.FUNCTION_TEMPLATE
 
 
@@ -231,6 +232,13 @@ def _refine_identifier(ident: Identifier, positions: _TokenPositions, regions: _
         return _with(ident, region, Origin.TOKEN)
     if kind.is_declaration() and cursor.spelling == ident.name and _names_token(cursor, ident.start, positions):
         return _with(ident, region, Origin.AST, resolver.is_user(cursor))
+    if kind == _OVERLOADED:
+        # An unresolved call (an argument did not parse, or the call is dependent): the
+        # candidates are known even though none was chosen.
+        verdicts = {resolver.is_user(d) for d in _overloaded_decls(cursor)}
+        if len(verdicts) != 1:
+            return _with(ident, region, Origin.TOKEN)
+        return _with(ident, region, Origin.AST, verdicts.pop())
     referenced = cursor.referenced if (kind.is_reference() or kind.is_expression()
                                        or kind == ci.CursorKind.MACRO_INSTANTIATION) else None
     if referenced is None or referenced.spelling != ident.name:
@@ -238,6 +246,11 @@ def _refine_identifier(ident: Identifier, positions: _TokenPositions, regions: _
     user = resolver.is_user(referenced)
     call_args = _ast_call_args(ident, index, positions, diagnostics)
     return _with(ident, region, Origin.AST, user, call_args)
+
+
+def _overloaded_decls(cursor: ci.Cursor) -> list[ci.Cursor]:
+    lib = ci.conf.lib
+    return [lib.clang_getOverloadedDecl(cursor, i) for i in range(lib.clang_getNumOverloadedDecls(cursor))]
 
 
 def _names_token(cursor: ci.Cursor, char_start: int, positions: _TokenPositions) -> bool:

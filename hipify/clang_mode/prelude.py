@@ -56,14 +56,20 @@ struct __hpy_any {
   __host__ __device__ __hpy_any operator-() const { return {}; }
   __host__ __device__ __hpy_any operator*() const { return {}; }
 };
+// By value: for (any, any) all three candidates are exact matches and the non-template wins,
+// where forwarding references would make the two templates ambiguous.
 #define __HPY_BINOP(op) \
-  template <class T> __host__ __device__ __hpy_any operator op(const __hpy_any&, T&&) { return {}; } \
-  template <class T> __host__ __device__ __hpy_any operator op(T&&, const __hpy_any&) { return {}; } \
-  __host__ __device__ inline __hpy_any operator op(const __hpy_any&, const __hpy_any&) { return {}; }
+  template <class T> __host__ __device__ __hpy_any operator op(__hpy_any, T) { return {}; } \
+  template <class T> __host__ __device__ __hpy_any operator op(T, __hpy_any) { return {}; } \
+  __host__ __device__ inline __hpy_any operator op(__hpy_any, __hpy_any) { return {}; }
 __HPY_BINOP(==) __HPY_BINOP(!=) __HPY_BINOP(<) __HPY_BINOP(>) __HPY_BINOP(<=) __HPY_BINOP(>=)
 __HPY_BINOP(+) __HPY_BINOP(-) __HPY_BINOP(*) __HPY_BINOP(/) __HPY_BINOP(%)
 __HPY_BINOP(&) __HPY_BINOP(|) __HPY_BINOP(^) __HPY_BINOP(<<) __HPY_BINOP(>>) __HPY_BINOP(&&) __HPY_BINOP(||)
 #undef __HPY_BINOP
+#define __HPY_ASSIGNOP(op) template <class T> __host__ __device__ T& operator op(T& a, __hpy_any) { return a; }
+__HPY_ASSIGNOP(+=) __HPY_ASSIGNOP(-=) __HPY_ASSIGNOP(*=) __HPY_ASSIGNOP(/=) __HPY_ASSIGNOP(%=)
+__HPY_ASSIGNOP(&=) __HPY_ASSIGNOP(|=) __HPY_ASSIGNOP(^=) __HPY_ASSIGNOP(<<=) __HPY_ASSIGNOP(>>=)
+#undef __HPY_ASSIGNOP
 constexpr __hpy_any __hpy_macro{};
 struct uint3 { unsigned int x, y, z; };
 struct dim3 {
@@ -79,12 +85,17 @@ extern const __device__ int warpSize;
 typedef struct CUstream_st *cudaStream_t;
 extern "C" int cudaConfigureCall(dim3, dim3, __hpy_size_t = 0, cudaStream_t = 0);
 extern "C" unsigned __cudaPushCallConfiguration(dim3, dim3, __hpy_size_t = 0, cudaStream_t = 0);
+// Namespaces CUDA code aliases (``namespace cg = cooperative_groups;``) that the table has no
+// rows for; an alias of an undeclared namespace is an error that poisons every use.
+namespace cooperative_groups {}
+namespace thrust {}
+namespace nvcuda { namespace wmma {} }
 """
 
 # Declared by FIXED_PRELUDE (or clang builtins); the generator must not redeclare them.
 _FIXED_NAMES = frozenset({
     "uint3", "dim3", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "cudaStream_t",
-    "cudaConfigureCall", "__cudaPushCallConfiguration", "__host__", "__device__", "__global__", "__shared__", "__constant__",
+    "cudaConfigureCall", "__cudaPushCallConfiguration", "cooperative_groups", "thrust", "nvcuda", "__host__", "__device__", "__global__", "__shared__", "__constant__",
     "__managed__", "__launch_bounds__", "__forceinline__", "__noinline__", "__restrict__", "__CUDACC__",
 })
 
@@ -115,21 +126,20 @@ def _valid(name: str) -> bool:
     return bool(_IDENT.match(name)) and name not in _FIXED_NAMES and name not in _RESERVED
 
 
-def _declares_as_function(row_cuda: str, row_hip: str) -> bool:
-    """Functions HIP spells the same (``sqrtf``, ``abs``, ``min``) are never rewritten, so the
-    AST need not know them; declaring them would overload the C library's own and change
-    how the standard headers parse. Device intrinsics (``__syncthreads``) are kept."""
-    return row_hip != row_cuda or row_cuda.startswith("__")
 
 
-def generate(table: MappingTable) -> str:
-    """The prelude text: fixed part, then one declaration per table name, grouped by kind."""
+def generate(table: MappingTable, library: frozenset[str] = frozenset()) -> str:
+    """The prelude text: fixed part, then one declaration per table name, grouped by kind.
+
+    ``library``: names the C/C++ standard headers declare (``sqrtf``, ``abs``, ``min``).
+    Those are not declared again: an overload would change how the standard headers parse.
+    """
     by_kind: dict[str, list[str]] = defaultdict(list)
     parents: dict[str, list[str]] = defaultdict(list)   # enum/struct name -> constants/fields
     for row in table:
         if not _valid(row.cuda):
             continue
-        if row.kind in ("function", "device_function") and not _declares_as_function(row.cuda, row.hip):
+        if row.kind in ("function", "device_function") and row.cuda in library:
             continue
         by_kind[row.kind].append(row.cuda)
         if row.kind in ("enum_constant", "field") and row.parent and _IDENT.match(row.parent):
@@ -180,10 +190,10 @@ def generate(table: MappingTable) -> str:
 
     for name in by_kind.get("function", ()):
         if claim(name):
-            out.append(f"template <class... A> __host__ __device__ __hpy_any {name}(A&&...);")
+            out.append(f"template <class... E, class... A> __host__ __device__ __hpy_any {name}(A&&...);")
     for name in by_kind.get("device_function", ()):
         if claim(name):
-            out.append(f"template <class... A> __host__ __device__ __hpy_any {name}(A&&...);")
+            out.append(f"template <class... E, class... A> __host__ __device__ __hpy_any {name}(A&&...);")
     for name in sorted(macros - _FIXED_NAMES):
         if name not in declared:
             declared.add(name)
@@ -212,7 +222,7 @@ def prelude_files(table: MappingTable) -> tuple[str, str]:
     base = cache_dir() / f"prelude-{table.digest}-{_self_digest()}"
     prelude = base / "hipify_prelude.h"
     if not prelude.is_file():  # generated and checked once per table; later runs reuse it
-        write_if_changed(base / "unchecked.h", generate(table))
+        write_if_changed(base / "unchecked.h", generate(table, _library_names()))
         write_if_changed(prelude, _without_error_lines(base / "unchecked.h"))
     stubs = base / "stubs"
     for name in header_names(table):
@@ -259,6 +269,28 @@ def _without_error_lines(path: Path, passes: int = 3) -> str:
         for n in bad:
             lines[n - 1] = "// dropped (did not parse): " + lines[n - 1]
     return "\n".join(lines)
+
+
+def _library_names() -> frozenset[str]:
+    """Names the standard headers declare at namespace scope (global and ``std``)."""
+    import clang.cindex as ci
+
+    from .environment import resource_dir
+
+    rdir = resource_dir()
+    if rdir is None:
+        return frozenset()
+    probe = "".join(f"#include <{h}>\n" for h in _PROBE_HEADERS)
+    args = ["-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-resource-dir", rdir, "-w"]
+    tu = ci.Index.create().parse("hipify_library_probe.cu", args=args,
+                                 unsaved_files=[("hipify_library_probe.cu", probe)])
+    names: set[str] = set()
+    for cursor in tu.cursor.get_children():
+        if cursor.kind == ci.CursorKind.NAMESPACE and cursor.spelling == "std":
+            names.update(child.spelling for child in cursor.get_children())
+        else:
+            names.add(cursor.spelling)
+    return frozenset(n for n in names if n)
 
 
 @lru_cache(maxsize=1)
