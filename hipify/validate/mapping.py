@@ -50,8 +50,12 @@ class MappedError:
     translated_text: str = ""
 
     def short(self) -> str:
-        where = (f"{self.original_file}:{self.original_line}:{self.original_col}" if self.original_file
-                 else f"{self.file}:{self.line}:{self.col}")
+        if self.original_file:
+            where = f"{self.original_file}:{self.original_line}:{self.original_col}"
+        elif self.line:
+            where = f"{self.file}:{self.line}:{self.col}"
+        else:
+            where = self.file or "?"
         return f"{where}: {self.message}"
 
     def to_json(self) -> dict[str, object]:
@@ -77,34 +81,55 @@ class FileTranslation:
     edits: tuple[Edit, ...]
 
 
+CLANG_ANY = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): (?P<kind>fatal error|error|warning|note): "
+                       r"(?P<msg>.*)$", re.M)
+
+
 def parse_errors(output: str, tree_prefixes: Iterable[str], files: dict[str, FileTranslation]) -> list[MappedError]:
     """Errors in compiler ``output``, mapped to CUDA lines where they are in the translated tree.
 
     ``tree_prefixes`` are the spellings of the translated tree's root as the compiler may print it
-    (host path, chroot path); ``files`` maps a relative path to its translation.
+    (host path, chroot path); ``files`` maps a relative path to its translation. An error inside a
+    system header (a static_assert in a HIP template, say) is located at the first of its notes
+    ("in instantiation of ... requested here", "expanded from macro") that points into the tree.
     """
     prefixes = [p.rstrip("/") + "/" for p in tree_prefixes]
+
+    def rel_of(path: str) -> str | None:
+        rel = next((path[len(p):] for p in prefixes if path.startswith(p)), None)
+        return rel[2:] if rel is not None and rel.startswith("./") else rel
+
+    def mapped(msg: str, path: str, line: int, col: int, at: tuple[str, int, int] | None) -> MappedError:
+        loc_path, loc_line, loc_col = at or (path, line, col)
+        rel = rel_of(loc_path)
+        ft = files.get(rel) if rel is not None else None
+        if ft is None:
+            return MappedError(msg, path, line, col)
+        o_line, o_col = map_location(ft.original, ft.translated, ft.edits, loc_line, loc_col)
+        o_lines = ft.original.split("\n")
+        t_lines = ft.translated.split("\n")
+        return MappedError(msg, path, line, col, ft.rel, o_line, o_col,
+                           o_lines[o_line - 1].strip() if o_line - 1 < len(o_lines) else "",
+                           t_lines[loc_line - 1].strip() if loc_line - 1 < len(t_lines) else "")
+
     found: list[tuple[int, MappedError]] = []
-    for pattern in (CLANG_DIAG, EDG_DIAG):
-        for m in pattern.finditer(output):
-            path = m.group("file").strip()
-            line = int(m.group("line"))
-            col = int(m.group("col")) if "col" in m.groupdict() and m.group("col") else 1
-            msg = m.group("msg").strip()
-            rel = next((path[len(p):] for p in prefixes if path.startswith(p)), None)
-            if rel is not None and rel.startswith("./"):
-                rel = rel[2:]
-            ft = files.get(rel) if rel is not None else None
-            if ft is None:
-                found.append((m.start(), MappedError(msg, path, line, col)))
-                continue
-            o_line, o_col = map_location(ft.original, ft.translated, ft.edits, line, col)
-            o_lines = ft.original.split("\n")
-            t_lines = ft.translated.split("\n")
-            found.append((m.start(), MappedError(
-                msg, path, line, col, ft.rel, o_line, o_col,
-                o_lines[o_line - 1].strip() if o_line - 1 < len(o_lines) else "",
-                t_lines[line - 1].strip() if line - 1 < len(t_lines) else "")))
+    diags = list(CLANG_ANY.finditer(output))
+    for i, m in enumerate(diags):
+        if m.group("kind") not in ("error", "fatal error"):
+            continue
+        path, line, col = m.group("file").strip(), int(m.group("line")), int(m.group("col"))
+        at = None
+        if rel_of(path) not in files:
+            for n in diags[i + 1:]:
+                if n.group("kind") != "note":
+                    break
+                if rel_of(n.group("file").strip()) in files:
+                    at = (n.group("file").strip(), int(n.group("line")), int(n.group("col")))
+                    break
+        found.append((m.start(), mapped(m.group("msg").strip(), path, line, col, at)))
+    for m in EDG_DIAG.finditer(output):
+        found.append((m.start(), mapped(m.group("msg").strip(), m.group("file").strip(), int(m.group("line")), 1,
+                                        None)))
     found.sort(key=lambda item: item[0])
     return [e for _, e in found]
 

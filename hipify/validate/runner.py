@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -17,6 +18,8 @@ from .mapping import FileTranslation, MappedError, first_error, parse_errors
 from .toolchain import Toolchain
 
 PASS, FAIL, SKIPPED, ERROR = "PASS", "FAIL", "SKIPPED", "ERROR"
+
+STOPPED_AT = re.compile(r"generated when compiling for (\S+?)\.?$", re.M)
 
 # Translation runs one file at a time (libclang is not known to be thread-safe); compiles run in parallel.
 _TRANSLATE_LOCK = threading.Lock()
@@ -134,14 +137,23 @@ def compile_translation(tr: Translated, tc: Toolchain, archs: tuple[str, ...], t
 
     base = dict(program=program.name, engine=engine, toolchain=tc.describe(), diagnostics=tr.diagnostics)
     ok, errors, log, cmd, secs = attempt(archs)
+
+    def result(arch: str, ok_: bool, errors_: list[MappedError], log_: str, cmd_: str, secs_: float) -> Result:
+        return Result(arch=arch, result=PASS if ok_ else FAIL, first_error=first_error(errors_),
+                      errors=len(errors_), seconds=secs_, command=cmd_, log=log_, **base)  # type: ignore[arg-type]
+
     if ok or len(archs) == 1:
-        return [Result(arch=a, result=PASS if ok else FAIL, first_error=first_error(errors), errors=len(errors),
-                       seconds=secs / len(archs), command=cmd, log=log, **base) for a in archs]  # type: ignore[arg-type]
+        return [result(a, ok, errors, log, cmd, secs / len(archs)) for a in archs]
+    # clang stops at the first failing job: say which one, and compile the archs it did not reach alone.
+    stopped = set(STOPPED_AT.findall(log))
+    if stopped & {"host", "x86_64-unknown-linux-gnu"}:
+        return [result(a, False, errors, log, cmd, secs / len(archs)) for a in archs]  # host code: every arch
     results = []
     for arch in archs:
-        ok1, errors1, log1, cmd1, secs1 = attempt((arch,))
-        results.append(Result(arch=arch, result=PASS if ok1 else FAIL, first_error=first_error(errors1),
-                              errors=len(errors1), seconds=secs1, command=cmd1, log=log1, **base))  # type: ignore[arg-type]
+        if arch in stopped or not stopped:
+            results.append(result(arch, False, errors, log, cmd, secs))
+        else:
+            results.append(result(arch, *attempt((arch,))))
     return results
 
 
