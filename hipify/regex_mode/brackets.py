@@ -26,8 +26,12 @@ def trim(masked: str, start: int, end: int) -> Span:
 
 
 class Brackets:
-    def __init__(self, masked: str) -> None:
+    """Matching over ``masked``; spans are trimmed of blanks in ``text`` (the original), so a
+    comment at the edge of an argument stays inside its span and is never dropped."""
+
+    def __init__(self, masked: str, text: str | None = None) -> None:
         self.masked = masked
+        self.text = masked if text is None else text
         # open offset -> (close offset, top-level comma offsets); None when unmatched
         self._memo: dict[int, tuple[int, tuple[int, ...]] | None] = {}
 
@@ -72,7 +76,7 @@ class Brackets:
             return None
         close, commas = found
         bounds = (open_pos,) + commas + (close,)
-        spans = tuple(trim(self.masked, bounds[i] + 1, bounds[i + 1]) for i in range(len(bounds) - 1))
+        spans = tuple(trim(self.text, bounds[i] + 1, bounds[i + 1]) for i in range(len(bounds) - 1))
         if len(spans) == 1 and spans[0][0] == spans[0][1]:
             return ()
         return spans
@@ -86,7 +90,7 @@ class Brackets:
             if c == ">>>":
                 if not depth:
                     cuts.append(m.start())
-                    spans = [trim(self.masked, cuts[i] + 1, cuts[i + 1]) for i in range(len(cuts) - 1)]
+                    spans = [trim(self.text, cuts[i] + 1, cuts[i + 1]) for i in range(len(cuts) - 1)]
                     return spans, m.start()
             elif c == ",":
                 if not depth:

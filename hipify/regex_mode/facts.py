@@ -21,12 +21,13 @@ from .lexer import Lexed, lex
 
 Wanted = Callable[[str], bool]
 
-_IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*", re.ASCII)  # ASCII: matches the _WORD checks
 _DIRECTIVE_HEAD = re.compile(r"#\s*([A-Za-z_]\w*)?")
 _INCLUDE = re.compile(r'#\s*(?:include|include_next|import)\s*([<"])([^>"\n]*)([>"])')
 _NEXT = re.compile(
     r"(?:[ \t\r\n\f\v]|\\(?=\r?\n))*"
-    r"(<<<|>>>|->\*|\.\.\.|::|->|[A-Za-z_$][\w$]*|\d[\w.]*|[^\s\w])?"
+    r"(<<<|>>>|->\*|\.\.\.|::|->|[A-Za-z_$][\w$]*|\d[\w.]*|[^\s\w])?",
+    re.ASCII,
 )
 # One-character tokens that cannot be part of a longer token (read forwards).
 _SIMPLE_NEXT = frozenset("(),;{}[]?~")
@@ -51,7 +52,7 @@ _NOT_A_TYPE = frozenset((
     "const_cast", "dynamic_cast", "and", "or", "not",
 ))
 _DECL_NEXT = frozenset(("(", ";", "=", ",", "[", "{", ")", ":"))
-_GLOBAL = re.compile(r"__global__(?![\w$])")  # no leading \b: it would stop the fast scan
+_GLOBAL = re.compile(r"__global__(?![\w$])", re.ASCII)  # no leading \b: it would stop the fast scan
 _TEMPLATE = re.compile(r"\btemplate\b")
 
 
@@ -74,7 +75,7 @@ def extract_facts(text: str, options: Options | None = None, wanted: Wanted | No
     )
     includes = _includes(text, directives, regions)
     code = _identifier_view(masked, directives)
-    brackets = Brackets(masked)
+    brackets = Brackets(masked, text)
     identifiers = _identifiers(code, masked, wanted, wants_args, regions, brackets)
     launches = _launches(masked, regions, brackets, _template_kernels(masked))
     return FileFacts(identifiers, launches, includes, directive_facts, lexed.comments)

@@ -108,6 +108,8 @@ def lex(text: str) -> Lexed:
         start, end = m.span()
         first = text[start]
         if first == "/":
+            if text[end - 1] == "\r" and text[start + 1] == "/":
+                end -= 1  # a // comment ends before the CRLF, not inside it
             comments.append((start, end))
             pieces.append(text[cursor:start])
             pieces.append(" " * (end - start))
@@ -163,7 +165,7 @@ _CODE_TOKEN = re.compile(
     | (?P<number>\.?\d(?:[eEpP][+-]|'(?=\w)|[\w.])*)
     | (?P<punct><<<|>>>|<<=|>>=|->\*|\.\.\.|::|->|\+\+|--|<<|>>|<=|>=|==|!=|&&|\|\||[-+*/%&|^!=<>]=|\#\#|[^\s\w])
     """,
-    re.VERBOSE,
+    re.VERBOSE | re.ASCII,
 )
 
 

@@ -72,10 +72,11 @@ def insertion_anchor(text: str, directives: Sequence[Directive], comments: Seque
     # Top of the file, after a leading comment block if there is one.
     last = -1
     for cs, ce in comments:
-        if only_blank(text, comments, 0, cs):
-            last = ce
-        else:
+        if not only_blank(text, comments, 0, cs):
             break
+        if text.startswith("/*", cs) and (ce - cs < 4 or not text.endswith("*/", cs, ce)):
+            break  # an unterminated comment: a line after it would be inside it
+        last = ce
     if last >= 0:
         return Anchor(last, True)
     return Anchor(1 if text.startswith("\ufeff") else 0, False, at_top=True)

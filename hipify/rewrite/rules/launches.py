@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from ...facts import Launch
-from ...model import Edit
+from ...model import Diagnostic, Edit, Severity
 from ..context import Context
 from ..registry import Finding, register
 
@@ -27,7 +27,20 @@ def launches(ctx: Context) -> Iterator[Finding]:
             continue
         if ctx.suppression.covers(launch.end - 1):
             continue
+        if _ends_in_line_comment(ctx.text, launch):
+            yield Diagnostic("HPY109", "kernel launch left in <<<>>> form: a // comment inside it would swallow "
+                                       "the rewritten text", offset=launch.start, severity=Severity.INFO)
+            continue
         yield from launch_edits(ctx.text, launch)
+
+
+def _ends_in_line_comment(text: str, launch: Launch) -> bool:
+    """Does a config or argument span end in a ``//`` comment (text after it would be commented out)?"""
+    for start, end in launch.config + launch.args:
+        last_line = text[start:end].rsplit("\n", 1)[-1]
+        if "//" in last_line:
+            return True
+    return False
 
 
 def _dim3(text: str) -> bool:
@@ -35,7 +48,7 @@ def _dim3(text: str) -> bool:
 
 
 def launch_edits(text: str, launch: Launch) -> list[Edit]:
-    """The gap edits for one launch (see module doc)."""
+    """The gap edits for one launch (see module doc); spans never end in a // comment here."""
     code, origin, subject = "HPY004", launch.origin, text[launch.kernel[0]:launch.kernel[1]]
     config = list(launch.config)
     wraps = [_dim3(text[s:e]) if i < 2 else False for i, (s, e) in enumerate(config)]
@@ -50,10 +63,8 @@ def launch_edits(text: str, launch: Launch) -> list[Edit]:
     tail = ")" if wraps[len(config) - 1] else ""
     tail += ", 0" * (4 - len(config))
     if launch.args:
-        first, last = launch.args[0][0], launch.args[-1][1]
-        edits.append(Edit(config[-1][1], first, tail + ", ", code, origin, subject))
-        if last != launch.rparen:
-            edits.append(Edit(last, launch.rparen, "", code, origin, subject))
+        # Arguments, and the blanks before ')', are kept verbatim.
+        edits.append(Edit(config[-1][1], launch.args[0][0], tail + ", ", code, origin, subject))
     else:
         edits.append(Edit(config[-1][1], launch.rparen, tail, code, origin, subject))
     return edits

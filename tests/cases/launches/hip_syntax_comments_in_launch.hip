@@ -4,5 +4,5 @@
 __global__ void k(int a, int b) {}
 
 void run() {
-  hipLaunchKernelGGL(k, dim3(1), dim3(64), 0, 0, 1, /* b */ 2);
+  hipLaunchKernelGGL(k, dim3(1), dim3(/* block */ 64), 0, 0, 1, /* b */ 2);
 }

@@ -8,7 +8,3 @@ void new_path(float* p) { hipFree(p); }
 #else
 void never(float* p) { cudaFree(p); }
 #endif
-
-#ifdef NOT_DEFINED_HERE
-void maybe(float* p) { hipFree(p); }
-#endif

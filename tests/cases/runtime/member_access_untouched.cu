@@ -1,9 +1,5 @@
 #include <cuda_runtime.h>
-
-struct Wrapper {
-  int cudaMalloc;
-  void cudaFree() {}
-};
+#include "wrapper.h"  // struct Wrapper { int cudaMalloc; void cudaFree(); };
 
 void use(Wrapper& w, Wrapper* p) {
   w.cudaMalloc = 1;

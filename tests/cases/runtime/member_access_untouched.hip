@@ -1,13 +1,9 @@
 #include <hip/hip_runtime.h>
-
-struct Wrapper {
-  int cudaMalloc;
-  void cudaFree() {}
-};
+#include "wrapper.h"  // struct Wrapper { int cudaMalloc; void cudaFree(); };
 
 void use(Wrapper& w, Wrapper* p) {
   w.cudaMalloc = 1;
   p->cudaFree();
   w . cudaMalloc += 2;
-  cudaFree(nullptr);
+  hipFree(nullptr);
 }

@@ -1,0 +1,17 @@
+// hipify-py-flags: --hip-kernel-execution-syntax
+#include <cuda_runtime.h>
+
+__global__ void k(int a, int b) {}
+
+void run() {
+  // A // comment ending a config or argument would swallow the rewritten text:
+  // such launches keep their chevrons (and get an HPY109 note).
+  k<<<1,  // one block
+      64>>>(1, 2);
+  k<<<1, 64>>>(1,
+               2  // last
+  );
+  k<<<1, 64>>>(
+      1,  // first
+      2);
+}

@@ -1,0 +1,16 @@
+// hipify-py-flags: --engine regex
+#include <cuda_runtime.h>
+
+// The regex engine sees cudaFree declared in this file (a member function) and, being
+// unable to tell the scopes apart, leaves every cudaFree alone; the clang engine renames
+// the call to the global one.
+struct Wrapper {
+  int cudaMalloc;
+  void cudaFree() {}
+};
+
+void use(Wrapper& w) {
+  w.cudaMalloc = 1;
+  w.cudaFree();
+  cudaFree(nullptr);
+}

@@ -1,0 +1,323 @@
+"""Each rewrite rule, as no-op / rewrite tables over small inputs (fixture table rows).
+
+Run through ``hipify.translate`` with the regex engine, so the planner sees real facts.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from hipify.api import Result, translate
+from hipify.facts import FileFacts, Identifier
+from hipify.model import SourceFile
+from hipify.options import Options
+from hipify.rewrite import plan
+from hipify.rewrite.registry import RULES
+from hipify.table import MappingTable
+
+NOT_CU = "x.cpp"  # a path without the .cu rule "always insert the runtime include"
+
+
+@pytest.fixture(scope="module")
+def tx(small_table: MappingTable):
+    def run(text: str, path: str = NOT_CU, **kw: object) -> Result:
+        options = Options(engine="regex", insert_runtime_include=kw.pop("insert", False), **kw)  # type: ignore[arg-type]
+        return translate(text, path=path, options=options, table=small_table)
+    return run
+
+
+def codes(result: Result) -> list[str]:
+    return [d.code for d in result.diagnostics]
+
+
+def test_rules_are_registered_once() -> None:
+    assert sorted(RULES) == ["includes", "launches", "namespaces", "renames", "runtime_include", "unknown",
+                             "warp_sync"]
+
+
+# --- renames ------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("src, out", [
+    ("cudaMalloc(&p, n);", "hipMalloc(&p, n);"),
+    ("cudaError_t e = cudaSuccess;", "hipError_t e = hipSuccess;"),
+    ("x = cudaMemcpyKind::cudaMemcpyHostToDevice;", "x = hipMemcpyKind::hipMemcpyHostToDevice;"),
+    ("::cudaFree(p);", "::hipFree(p);"),
+    ("#define F cudaFree\n", "#define F hipFree\n"),
+    ("a.cudaPos = b->cudaPos;", "a.hipPos = b->hipPos;"),  # a field row renames members only
+])
+def test_renames(tx, src: str, out: str) -> None:
+    assert tx(src).text == out
+
+
+@pytest.mark.parametrize("src", [
+    "obj.cudaMalloc(p); ptr->cudaFree(p);",   # members are the user's
+    "mylib::cudaMalloc(p);",                  # a user namespace
+    "Foo<int>::cudaMalloc(p);",               # a class member
+    "int cudaPos = 1;",                      # a field row outside member access
+    "// cudaMalloc(p);\n/* cudaFree */",      # comments
+    '"cudaMalloc"; R"(cudaFree)"; \'c\';',   # literals
+    "mycudaMalloc(p); cudaMallocX(p);",       # whole identifiers only
+    "int cudaMalloc(void**, size_t);\nvoid f() { cudaMalloc(p, 1); }",  # declared by the user
+])
+def test_renames_no_op(tx, src: str) -> None:
+    assert tx(src).text == src
+
+
+def test_dim3_identity_is_no_edit(tx) -> None:
+    result = tx("dim3 g(1);")
+    assert result.text == "dim3 g(1);" and result.edits == ()
+
+
+# --- statuses -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("src, code, kw", [
+    ("cudaProfilerInitialize();", "HPY101", {}),
+    ("cudaThreadSynchronize();", "HPY102", {}),
+    ("cudaGraphExperimentalThing();", "HPY103", {}),
+    ("cudaBindTexture();", "HPY105", {}),
+    ("cudaFuncNewThing();", "HPY106", {}),
+    ("__shfl_down_sync(m, v, 1);", "HPY106", {"rocm_version": (6, 1)}),
+    ("cudnnCreate(&h);", "HPY108", {}),
+])
+def test_status_diagnostics_leave_text(tx, src: str, code: str, kw: dict) -> None:
+    result = tx(src, **kw)
+    assert result.text == src
+    assert code in codes(result)
+    diag = next(d for d in result.diagnostics if d.code == code)
+    assert (diag.line, diag.col) == (1, 1)
+
+
+@pytest.mark.parametrize("src, out, kw", [
+    ("cudaThreadSynchronize();", "hipDeviceSynchronize();", {"amap": True}),
+    ("cudaGraphExperimentalThing();", "hipGraphExperimentalThing();", {"experimental": True}),
+    ("cudnnCreate(&h);", "miopenCreate(&h);", {"miopen": True}),
+    ("cublasCreate(&h);", "rocblas_create_handle(&h);", {"roc": True}),
+    ("cublasCreate(&h);", "hipblasCreate(&h);", {}),
+])
+def test_flags_allow_rewrites(tx, src: str, out: str, kw: dict) -> None:
+    assert tx(src, **kw).text == out
+
+
+def test_each_use_is_reported(tx) -> None:
+    result = tx("cudaProfilerInitialize();\ncudaProfilerInitialize();")
+    assert [(d.code, d.line) for d in result.diagnostics] == [("HPY101", 1), ("HPY101", 2)]
+
+
+# --- argument transforms ------------------------------------------------------------------
+
+@pytest.mark.parametrize("src, out", [
+    ("cudaMemcpyToSymbol(sym, h, n);", "hipMemcpyToSymbol(HIP_SYMBOL(sym), h, n);"),
+    ("cudaMemcpyFromSymbol(h, ns::sym, n);", "hipMemcpyFromSymbol(h, HIP_SYMBOL(ns::sym), n);"),
+    ("cudaMemcpyToSymbol(HIP_SYMBOL(sym), h, n);", "hipMemcpyToSymbol(HIP_SYMBOL(sym), h, n);"),
+    ("cudaMemcpyToSymbol(cudaStreamPerThread, h, n);", "hipMemcpyToSymbol(HIP_SYMBOL(hipStreamPerThread), h, n);"),
+    ("cudaStreamCreateFixture(&s);", "hipStreamCreate(&s);"),
+    ("cudaStreamCreateFixture(&s, flags);", "hipStreamCreateWithFlags(&s, flags);"),
+    ("auto f = cudaStreamCreateFixture;", "auto f = hipStreamCreate;"),
+])
+def test_argument_transforms(tx, src: str, out: str) -> None:
+    assert tx(src).text == out
+
+
+# --- namespaces ---------------------------------------------------------------------------
+
+@pytest.mark.parametrize("src, out", [
+    ("cub::DeviceReduce::Sum(a);", "hipcub::DeviceReduce::Sum(a);"),
+    ("using namespace cub;", "using namespace hipcub;"),
+    ("namespace cub { struct X; }", "namespace hipcub { struct X; }"),
+    ("::cub::BlockReduce<int, 4> r;", "::hipcub::BlockReduce<int, 4> r;"),
+])
+def test_namespaces(tx, src: str, out: str) -> None:
+    assert tx(src).text == out
+
+
+@pytest.mark.parametrize("src", ["int cub = 1; f(cub);", "x.cub::y;", "thrust::cub::z;"])
+def test_namespaces_no_op(tx, src: str) -> None:
+    assert tx(src).text == src
+
+
+# --- includes -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("src, out, kw", [
+    ("#include <cuda_runtime.h>\n", "#include <hip/hip_runtime.h>\n", {}),
+    ('#include "cuda_runtime.h"\n', '#include "hip/hip_runtime.h"\n', {}),
+    ("#include <cuda.h>\n#include <cuda_runtime.h>\nx;\n", "#include <hip/hip_runtime.h>\n\nx;\n", {}),
+    ("#include <cuda.h>\n  #include <cuda_runtime.h> // rt\n", "#include <hip/hip_runtime.h>\n// rt\n", {}),
+    ("#include <hip/hip_runtime.h>\n#include <cuda_runtime.h>\n", "#include <hip/hip_runtime.h>\n\n", {}),
+    ("#include <cublas.h>\n#include <cublas_v2.h>\n", "#include <hipblas/hipblas.h>\n\n", {}),
+    ("#include <cublas_v2.h>\n", "#include <hipblas.h>\n", {"rocm_version": (5, 7)}),
+    ("#include <cuda_runtime.h>\n", "#include <hip/hip_runtime.h>\n", {"rocm_version": (5, 7)}),
+    ("#include <cublas_v2.h>\n", "#include <rocblas/rocblas.h>\n", {"roc": True}),
+    ("#include <cudnn.h>\n", "#include <miopen/miopen.h>\n", {"miopen": True}),
+    ("#ifdef A\n#include <cuda.h>\n#else\n#include <cuda_runtime.h>\n#endif\n",
+     "#ifdef A\n#include <hip/hip_runtime.h>\n#else\n#include <hip/hip_runtime.h>\n#endif\n", {}),
+    ("#include <cuda.h>\n#ifdef A\n#include <cuda_runtime.h>\n#endif\n",
+     "#include <hip/hip_runtime.h>\n#ifdef A\n\n#endif\n", {}),
+])
+def test_includes(tx, src: str, out: str, kw: dict) -> None:
+    assert tx(src, **kw).text == out
+
+
+@pytest.mark.parametrize("src", ["#include <vector>\n", '#include "my_cuda_helpers.h"\n', "#include MACRO\n"])
+def test_includes_no_op(tx, src: str) -> None:
+    assert tx(src).text == src
+
+
+def test_cudnn_header_needs_miopen(tx) -> None:
+    result = tx("#include <cudnn.h>\n")
+    assert result.text == "#include <cudnn.h>\n" and "HPY108" in codes(result)
+
+
+# --- runtime include ----------------------------------------------------------------------
+
+INC = "#include <hip/hip_runtime.h>"
+
+
+@pytest.mark.parametrize("src, out", [
+    ("__global__ void k() {}\n", f"{INC}\n\n__global__ void k() {{}}\n"),
+    ("#ifndef A_H\n#define A_H\nint x;\n#endif\n", f"#ifndef A_H\n#define A_H\n\n{INC}\nint x;\n#endif\n"),
+    ("#if !defined(A_H)\n#define A_H\n#endif\n", f"#if !defined(A_H)\n#define A_H\n\n{INC}\n#endif\n"),
+    ("// c\n#pragma once\n#include <a>\n", f"// c\n#pragma once\n\n{INC}\n#include <a>\n"),
+    ("#include <a>\n", f"{INC}\n#include <a>\n"),
+    ("// lic\n#include <a>\n", f"// lic\n\n{INC}\n#include <a>\n"),
+    ("// lic\n\n#include <a>\n", f"// lic\n\n{INC}\n#include <a>\n"),
+    ("/* lic */\nint x;\n", f"/* lic */\n\n{INC}\nint x;\n"),
+    ("#ifdef W\n#include <w.h>\n#endif\n#include <a>\n", f"#ifdef W\n#include <w.h>\n#endif\n\n{INC}\n#include <a>\n"),
+    ("\ufeffint x;", f"\ufeff{INC}\n\nint x;"),
+    ("#include <a>\r\nint x;\r\n", f"{INC}\r\n#include <a>\r\nint x;\r\n"),
+    ("#pragma once", f"#pragma once\n\n{INC}"),
+])
+def test_runtime_include_positions(tx, src: str, out: str) -> None:
+    assert tx(src, path="k.cu", insert=True).text == out
+
+
+@pytest.mark.parametrize("src, path, inserted", [
+    ("int add(int a, int b) { return min(a, b); }\n", "a.cpp", False),
+    ("void f() { cudaFree(p); }\n", "a.cpp", True),
+    ("__device__ int g;\n", "a.h", True),
+    ("void f() { k<<<1, 1>>>(); }\n", "a.cc", True),
+    ("#include <cublas_v2.h>\nvoid f() { cublasCreate(&h); }\n", "a.cpp", False),
+    ("int x;\n", "a.cuh", True),
+    ("#include <cuda_runtime.h>\n", "a.cu", False),  # rewritten instead
+    ("#if 0\nvoid f() { cudaFree(p); }\n#endif\n", "a.cpp", False),
+])
+def test_runtime_include_when(tx, src: str, path: str, inserted: bool) -> None:
+    result = tx(src, path=path, insert=True)
+    assert any(e.code == "HPY003" for e in result.edits) == inserted
+    assert result.text.count(INC) <= 1
+
+
+# --- launches -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("src, out", [
+    ("k<<<g, b>>>(x);", "hipLaunchKernelGGL(k, dim3(g), dim3(b), 0, 0, x);"),
+    ("k<<<g, b, sh>>>();", "hipLaunchKernelGGL(k, dim3(g), dim3(b), sh, 0);"),
+    ("k<<<dim3(1), dim3(2), 0, s>>>(a, b);", "hipLaunchKernelGGL(k, dim3(1), dim3(2), 0, s, a, b);"),
+    ("k<T><<<1, 2>>>(p);", "hipLaunchKernelGGL(HIP_KERNEL_NAME(k<T>), dim3(1), dim3(2), 0, 0, p);"),
+    ("cub::k<T><<<1, 2>>>(p);", "hipLaunchKernelGGL(HIP_KERNEL_NAME(hipcub::k<T>), dim3(1), dim3(2), 0, 0, p);"),
+    ("k<<<1, 2, 0, cudaStreamPerThread>>>(cudaSuccess);",
+     "hipLaunchKernelGGL(k, dim3(1), dim3(2), 0, hipStreamPerThread, hipSuccess);"),
+    ("k<<<1, 2>>>( a,\n  b );", "hipLaunchKernelGGL(k, dim3(1), dim3(2), 0, 0, a,\n  b );"),
+])
+def test_launches(tx, src: str, out: str) -> None:
+    assert tx(src, hip_kernel_syntax=True).text == out
+
+
+def test_launches_kept_by_default(tx) -> None:
+    assert tx("k<<<g, b>>>(x);").text == "k<<<g, b>>>(x);"
+
+
+# --- warp sync ----------------------------------------------------------------------------
+
+def test_warp_sync_define_and_diagnostic(tx) -> None:
+    src = "#include <cuda_runtime.h>\nv = __shfl_xor_sync(0xffffffff, v, 1);\n"
+    result = tx(src)
+    assert result.text == ("#define HIP_ENABLE_WARP_SYNC_BUILTINS\n#include <hip/hip_runtime.h>\n"
+                           "v = __shfl_xor_sync(0xffffffff, v, 1);\n")
+    assert codes(result) == ["HPY107"]
+
+
+def test_warp_sync_with_inserted_include(tx) -> None:
+    result = tx("v = __ballot_sync(m, p);\n", path="a.cu", insert=True)
+    assert result.text.startswith("#define HIP_ENABLE_WARP_SYNC_BUILTINS\n#include <hip/hip_runtime.h>\n\n")
+
+
+@pytest.mark.parametrize("src, kw", [
+    ("v = __shfl_down(v, 1);\n", {}),
+    ("v = __shfl_down_sync(m, v, 1);\n", {"rocm_version": (6, 1)}),
+    ("#define HIP_ENABLE_WARP_SYNC_BUILTINS\n#include <hip/hip_runtime.h>\nv = __shfl_down_sync(m, v, 1);\n", {}),
+])
+def test_warp_sync_no_op(tx, src: str, kw: dict) -> None:
+    assert "#define HIP_ENABLE" not in tx(src, **kw).text.replace(src, "")
+
+
+# --- unknown names ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("src, unknown", [
+    ("cudaBrandNewApi(x);", ["cudaBrandNewApi"]),
+    ("CUDA_SOMETHING; cuFoo(); CUBar y; CUbar z;", ["CUDA_SOMETHING", "cuFoo", "CUBar"]),
+    ("#define CUDA_CHECK(x) x\nCUDA_CHECK(f());", []),
+    ("s.cudaField; ns::cudaThing; current; cube; CUSTOM;", ["CUSTOM"]),
+    ("// cudaInComment\n\"cudaInString\";", []),
+])
+def test_unknown_names(tx, src: str, unknown: list[str]) -> None:
+    result = tx(src)
+    assert [d.subject for d in result.diagnostics if d.code == "HPY104"] == unknown
+    assert result.text == src
+
+
+def test_unknown_names_can_be_silenced(tx) -> None:
+    assert "HPY104" not in codes(tx("cudaBrandNewApi(x);", warn_unknown=False))
+
+
+# --- suppression and inactive code --------------------------------------------------------
+
+def test_suppression_regions(tx) -> None:
+    src = ("cudaFree(a);\n// hipify-py: off\ncudaFree(b); cudaProfilerInitialize();\n// hipify-py: on\n"
+           "cudaFree(c); // hipify-py: ignore\ncudaFree(d);\n")
+    result = tx(src)
+    assert result.text == src.replace("cudaFree(a)", "hipFree(a)").replace("cudaFree(d)", "hipFree(d)")
+    assert "HPY101" not in codes(result)
+
+
+def test_skip_file(tx) -> None:
+    src = "/* hipify-py: skip-file */\ncudaFree(a);\n"
+    result = tx(src, path="a.cu", insert=True)
+    assert result.text == src and codes(result) == ["HPY305"]
+
+
+def test_markers_in_strings_do_not_count(tx) -> None:
+    assert tx('s = "hipify-py: off"; cudaFree(a);').text == 's = "hipify-py: off"; hipFree(a);'
+
+
+def test_inactive_code(tx) -> None:
+    src = "#if 0\ncudaFree(a);\n#endif\n"
+    assert tx(src).text == src.replace("cudaFree", "hipFree")
+    assert tx(src, skip_excluded_blocks=True).text == src
+    assert tx(src, skip_excluded_blocks=True, amap=True).text == src.replace("cudaFree", "hipFree")
+
+
+# --- the planner itself -------------------------------------------------------------------
+
+def test_plan_is_engine_neutral(small_table: MappingTable) -> None:
+    text = "cudaFree(p);"
+    facts = FileFacts((Identifier(0, 8, "cudaFree", next_token="("),), (), (), (), ())
+    result = plan(SourceFile("a.cpp", text), facts, small_table, Options(insert_runtime_include=False), "clang")
+    assert result.engine == "clang"
+    assert [(e.start, e.end, e.replacement, e.code) for e in result.edits] == [(0, 8, "hipFree", "HPY001")]
+
+
+def test_user_declared_fact_blocks_rename(small_table: MappingTable) -> None:
+    facts = FileFacts((Identifier(0, 8, "cudaFree", user_declared=True),), (), (), (), ())
+    result = plan(SourceFile("a.cpp", "cudaFree"), facts, small_table, Options(insert_runtime_include=False), "clang")
+    assert result.edits == () and result.diagnostics == ()
+
+
+def test_failing_rule_is_reported_not_raised(small_table: MappingTable, monkeypatch) -> None:
+    def broken(ctx):
+        raise RuntimeError("boom")
+    monkeypatch.setitem(RULES, "unknown", broken)
+    facts = FileFacts((Identifier(0, 8, "cudaFree"),), (), (), (), ())
+    result = plan(SourceFile("a.cpp", "cudaFree"), facts, small_table, Options(insert_runtime_include=False), "regex")
+    assert [e.replacement for e in result.edits] == ["hipFree"]
+    assert [d.code for d in result.diagnostics] == ["HPY202"]
