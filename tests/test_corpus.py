@@ -86,16 +86,16 @@ def _reference_build(program: Program, out_dir: str) -> tuple[str, str]:
     # library (libcuda, cuBLAS, ...) is needed at link time.
     cmd += [str(program.root / s) for s in program.sources]
     cmd += ["-o", exe, "-Xlinker", "--unresolved-symbols=ignore-all"]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=600)
+    proc = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=600)
     log = proc.stdout + proc.stderr
     if proc.returncode != 0:
         m = MISSING_HEADER.search(log)
         if m:
             header = m.group(1) or m.group(2)
-            return "skip", f"{header} is not installed (CUDA library headers: pip install the nvidia-* wheel " \
-                           f"and set HIPIFY_CUDA_EXTRA=<dir with include/>)"
+            return "skip", (f"{header} is not installed (CUDA library headers: pip install the nvidia-* wheel "
+                            f"and set HIPIFY_CUDA_EXTRA=<dir with include/>)")
         return "fail", " ".join(cmd) + "\n" + log[-4000:]
-    run = subprocess.run([exe], capture_output=True, text=True, timeout=120)
+    run = subprocess.run([exe], check=False, capture_output=True, text=True, timeout=120)
     if run.returncode != 0:
         return "fail", f"reference exited {run.returncode}: {run.stdout}{run.stderr}"
     return "ok", run.stdout

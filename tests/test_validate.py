@@ -18,7 +18,13 @@ import pytest
 from hipify.model import Edit
 from hipify.splice import apply
 from hipify.validate.corpus import default_corpus_dir, discover
-from hipify.validate.mapping import FileTranslation, first_error, map_location, parse_errors, translated_to_original
+from hipify.validate.mapping import (
+    FileTranslation,
+    first_error,
+    map_location,
+    parse_errors,
+    translated_to_original,
+)
 
 CORPUS = default_corpus_dir()
 KNOWN = Path(__file__).with_name("validate_known_failures.json")

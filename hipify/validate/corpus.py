@@ -42,7 +42,8 @@ def load_program(root: Path) -> Program:
     if meta_path.is_file():
         meta = json.loads(meta_path.read_text())
     files = _walk(root)
-    sources = tuple(meta.get("sources") or [f for f in files if f.endswith(COMPILE_SUFFIXES)])  # type: ignore[arg-type]
+    sources: tuple[str, ...] = tuple(meta.get("sources") or  # type: ignore[arg-type]
+                                     [f for f in files if f.endswith(COMPILE_SUFFIXES)])
     expected = root / "expected_output.txt"
     return Program(
         name=root.name,

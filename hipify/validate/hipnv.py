@@ -96,7 +96,7 @@ PROBE = """#include <hip/hip_runtime.h>
 int main() { return 0; }
 """
 
-ERROR_LINE = re.compile(r"^(?P<file>[^\s(][^(]*)\((?P<line>\d+)\): error", re.M)
+ERROR_LINE = re.compile(r"^(?P<file>[^\s(][^(]*)\((?P<line>\d+)\): error", re.MULTILINE)
 
 
 @dataclass
@@ -200,7 +200,7 @@ def patch_headers(src_include: str | Path, out_dir: str | Path, nvcc: str = "nvc
         for extra in extra_includes:
             cmd += ["-I", extra]
         cmd += ["-c", str(probe), "-o", os.devnull]
-        proc = subprocess.run(cmd, capture_output=True, text=True)
+        proc = subprocess.run(cmd, check=False, capture_output=True, text=True)
         report.passes = attempt + 1
         report.log = proc.stdout + proc.stderr
         if proc.returncode == 0:

@@ -2,15 +2,15 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Iterable
 
 from ..model import Edit, LineIndex
 
 # clang: "path:line:col: error: message"; also "fatal error:". nvcc/EDG: "path(line): error: message".
 CLANG_DIAG = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): (?P<kind>fatal error|error): (?P<msg>.*)$",
-                        re.M)
-EDG_DIAG = re.compile(r"^(?P<file>[^\s(][^(]*)\((?P<line>\d+)\): (?P<kind>error): (?P<msg>.*)$", re.M)
+                        re.MULTILINE)
+EDG_DIAG = re.compile(r"^(?P<file>[^\s(][^(]*)\((?P<line>\d+)\): (?P<kind>error): (?P<msg>.*)$", re.MULTILINE)
 
 
 def translated_to_original(edits: Iterable[Edit], offset: int) -> int:
@@ -82,7 +82,7 @@ class FileTranslation:
 
 
 CLANG_ANY = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): (?P<kind>fatal error|error|warning|note): "
-                       r"(?P<msg>.*)$", re.M)
+                       r"(?P<msg>.*)$", re.MULTILINE)
 
 
 def parse_errors(output: str, tree_prefixes: Iterable[str], files: dict[str, FileTranslation]) -> list[MappedError]:

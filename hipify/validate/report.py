@@ -4,8 +4,9 @@ from __future__ import annotations
 import json
 import platform
 from collections import Counter
+from collections.abc import Iterable
 from datetime import datetime, timezone
-from typing import Any, Iterable
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table

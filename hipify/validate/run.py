@@ -53,14 +53,14 @@ def gpu_present() -> tuple[bool, str]:
     smi = shutil.which("nvidia-smi")
     if not smi:
         return False, "nvidia-smi not found (no NVIDIA driver)"
-    proc = subprocess.run([smi, "-L"], capture_output=True, text=True)
+    proc = subprocess.run([smi, "-L"], check=False, capture_output=True, text=True)
     if proc.returncode != 0 or "GPU" not in proc.stdout:
         return False, f"no NVIDIA GPU visible ({(proc.stdout + proc.stderr).strip()[:200]})"
     return True, proc.stdout.strip().splitlines()[0]
 
 
 def nvcc_version() -> str:
-    return subprocess.run(["nvcc", "--version"], capture_output=True, text=True).stdout.strip().splitlines()[-1]
+    return subprocess.run(["nvcc", "--version"], check=False, capture_output=True, text=True).stdout.strip().splitlines()[-1]
 
 
 def patched_headers(cache_root: Path, extra_includes: tuple[str, ...] = ()) -> tuple[Path | None, str]:
@@ -80,7 +80,7 @@ def patched_headers(cache_root: Path, extra_includes: tuple[str, ...] = ()) -> t
 
 def _build(cmd: list[str], timeout: float = 600) -> tuple[bool, str]:
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        proc = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         return False, f"timed out: {' '.join(cmd)}"
     return proc.returncode == 0, proc.stdout + proc.stderr
@@ -88,7 +88,7 @@ def _build(cmd: list[str], timeout: float = 600) -> tuple[bool, str]:
 
 def _execute(exe: str, timeout: float = 300) -> tuple[int, str]:
     try:
-        proc = subprocess.run([exe], capture_output=True, text=True, timeout=timeout)
+        proc = subprocess.run([exe], check=False, capture_output=True, text=True, timeout=timeout)
         return proc.returncode, proc.stdout
     except subprocess.TimeoutExpired:
         return 124, "(timed out)"

@@ -19,7 +19,7 @@ from .toolchain import Toolchain
 
 PASS, FAIL, SKIPPED, ERROR = "PASS", "FAIL", "SKIPPED", "ERROR"
 
-STOPPED_AT = re.compile(r"generated when compiling for (\S+?)\.?$", re.M)
+STOPPED_AT = re.compile(r"generated when compiling for (\S+?)\.?$", re.MULTILINE)
 
 # Translation runs one file at a time (libclang is not known to be thread-safe); compiles run in parallel.
 _TRANSLATE_LOCK = threading.Lock()
@@ -63,7 +63,9 @@ class Translated:
 
 def translate_program(program: Program, engine: str, work_root: str, options: Options | None = None) -> Translated:
     """Translate every source file of ``program`` into a fresh temp tree that keeps the layout."""
-    from .. import translate  # imported late: the engines may be missing while the pipeline is developed
+    from .. import (
+        translate,  # imported late: the engines may be missing while the pipeline is developed
+    )
 
     tree = Path(tempfile.mkdtemp(prefix=f"hipify-validate-{program.name}-{engine}-", dir=work_root))
     result = Translated(program, engine, tree)
@@ -78,7 +80,7 @@ def translate_program(program: Program, engine: str, work_root: str, options: Op
         text = src.read_text(encoding="utf-8")
         try:
             out = translate(text, rel, opts)
-        except Exception as exc:  # translate() should never raise; if it does, that is a finding
+        except Exception as exc:  # noqa: BLE001 - translate() must not raise; if it does, report it as a finding
             result.error = f"translate() raised on {rel}: {type(exc).__name__}: {exc}"
             dst.write_text(text, encoding="utf-8")
             continue
@@ -103,7 +105,7 @@ def compile_command(tc: Toolchain, tree_inner: str, program: Program, source: st
 
 def _run(cmd: list[str], env: dict[str, str], timeout: float) -> tuple[int, str]:
     try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env={**os.environ, **env})
+        proc = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=timeout, env={**os.environ, **env})
         return proc.returncode, proc.stdout + proc.stderr
     except subprocess.TimeoutExpired as exc:
         out = (exc.stdout or b"").decode() if isinstance(exc.stdout, bytes) else (exc.stdout or "")
@@ -135,7 +137,7 @@ def compile_translation(tr: Translated, tc: Toolchain, archs: tuple[str, ...], t
                 errors += errs
         return ok, errors, "\n".join(logs), " && ".join(cmds), time.perf_counter() - t0
 
-    base = dict(program=program.name, engine=engine, toolchain=tc.describe(), diagnostics=tr.diagnostics)
+    base = {"program": program.name, "engine": engine, "toolchain": tc.describe(), "diagnostics": tr.diagnostics}
     ok, errors, log, cmd, secs = attempt(archs)
 
     def result(arch: str, ok_: bool, errors_: list[MappedError], log_: str, cmd_: str, secs_: float) -> Result:
@@ -159,7 +161,7 @@ def compile_translation(tr: Translated, tc: Toolchain, archs: tuple[str, ...], t
 
 def validate_program(program: Program, engine: str, tc: Toolchain, archs: tuple[str, ...],
                      keep: bool = False, options: Options | None = None) -> list[Result]:
-    base = dict(program=program.name, engine=engine, toolchain=tc.describe())
+    base = {"program": program.name, "engine": engine, "toolchain": tc.describe()}
     for lib in program.hip_libs:
         reason = tc.missing_lib(lib)
         if reason:
@@ -192,7 +194,7 @@ def validate_all(programs: list[Program], engines: list[str], toolchains: list[T
         p, e, tc = tasks[i]
         try:
             results[i] = validate_program(p, e, tc, archs, keep)
-        except Exception as exc:  # keep going: one broken program must not hide the others
+        except Exception as exc:  # noqa: BLE001 - one broken program must not hide the others
             results[i] = [Result(p.name, e, a, tc.describe(), ERROR, f"{type(exc).__name__}: {exc}") for a in archs]
         if progress:
             progress(tasks[i], results[i])

@@ -86,7 +86,7 @@ def chroot_command(root: str) -> tuple[str, ...]:
 
 def _hip_version(cmd: tuple[str, ...], env: dict[str, str]) -> str:
     try:
-        out = subprocess.run([*cmd, "--version"], capture_output=True, text=True, timeout=60,
+        out = subprocess.run([*cmd, "--version"], check=False, capture_output=True, text=True, timeout=60,
                              env={**os.environ, **env})
     except (OSError, subprocess.TimeoutExpired):
         return ""
@@ -124,7 +124,7 @@ def host_hipcc(command: str | None = None) -> Toolchain | None:
         return None
     roots = ["/usr/include", "/opt/rocm/include"]
     try:
-        hip_path = subprocess.run(["hipconfig", "--path"], capture_output=True, text=True, timeout=30, env={**os.environ, **env}).stdout.strip()
+        hip_path = subprocess.run(["hipconfig", "--path"], check=False, capture_output=True, text=True, timeout=30, env={**os.environ, **env}).stdout.strip()
         if hip_path:
             roots.insert(0, str(Path(hip_path) / "include"))
     except (OSError, subprocess.TimeoutExpired):
