@@ -222,8 +222,10 @@ def prelude_files(table: MappingTable) -> tuple[str, str]:
     base = cache_dir() / f"prelude-{table.digest}-{_self_digest()}"
     prelude = base / "hipify_prelude.h"
     if not prelude.is_file():  # generated and checked once per table; later runs reuse it
-        write_if_changed(base / "unchecked.h", generate(table, _library_names()))
-        write_if_changed(prelude, _without_error_lines(base / "unchecked.h"))
+        # Each worker process checks its own copy: the check rewrites the file as it goes.
+        draft = write_if_changed(base / f"unchecked-{os.getpid()}.h", generate(table, _library_names()))
+        write_if_changed(prelude, _without_error_lines(draft))
+        draft.unlink(missing_ok=True)
     stubs = base / "stubs"
     for name in header_names(table):
         write_if_changed(stubs / name, "#pragma once\n/* hipify-py: stub for a CUDA header that is not installed */\n")
