@@ -260,3 +260,26 @@ def test_character_offsets_with_non_ascii_text(options: Options) -> None:
     (copy,) = _named(f, text, "cudaMemcpyToSymbol")
     assert copy.call_args is not None and copy.origin == Origin.AST
     assert [text[a:b] for a, b in copy.call_args] == ["c", "h", "8"]
+
+
+CUB_USING = """\
+#include <cub/cub.cuh>
+using namespace cub;
+template <int B> __global__ void k(int *out) {
+  typedef BlockReduce<int, B> R;
+  __shared__ typename R::TempStorage t;
+  out[0] = R(t).Sum(threadIdx.x);
+}
+"""
+
+
+def test_using_namespace_cub_gives_the_qualifier() -> None:
+    if TOOLKIT.kind != "toolkit":
+        pytest.skip("needs the real CUB headers")
+    from hipify.table import MappingTable, Row
+
+    table = MappingTable.from_rows(TABLE.rows + (
+        Row(cuda="cub::BlockReduce", hip="hipcub::BlockReduce", kind="type", api="cub", hip_status="supported"),))
+    f = facts(SourceFile("c.cu", CUB_USING), table, Options(cuda_path=TOOLKIT.root))
+    (reduce,) = [i for i in f.identifiers if i.name == "BlockReduce"]
+    assert reduce.qualifier == "cub" and reduce.origin == Origin.AST

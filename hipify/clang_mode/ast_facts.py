@@ -83,7 +83,7 @@ def build_facts(parsed: Parsed, text: str, table: MappingTable, options: Options
     stream = tokenize(parsed.tu, parsed.path, len(parsed.data))
     inactive = _inactive_spans(parsed, text, to_char)
     regions = _Regions(inactive, lexed.directives)
-    resolver = _Resolver(parsed.system_dirs)
+    resolver = _Resolver(parsed.system_dirs, table)
     positions = _TokenPositions(stream, to_char, parsed.data)
     diagnostics: list[Diagnostic] = []
 
@@ -183,9 +183,17 @@ class _TokenPositions:
 class _Resolver:
     """Is a declaration the user's own, or CUDA's / the system's / our prelude's?"""
 
-    def __init__(self, system_dirs: tuple[str, ...]) -> None:
+    def __init__(self, system_dirs: tuple[str, ...], table: MappingTable) -> None:
+        self.table = table
+        self.namespaced_names = _namespaced_names(table)
         self._system = tuple(d.rstrip("/") + "/" for d in system_dirs if d)
         self._memo: dict[int, bool] = {}  # by cursor hash: the same API is referenced many times
+
+    def namespaced(self, name: str, space: str = "") -> bool:
+        """Does the table key ``name`` under a namespace (any, or ``space``)?"""
+        if space:
+            return f"{space}::{name}" in self.table
+        return name in self.namespaced_names
 
     def is_user(self, decl: ci.Cursor) -> bool:
         key = decl.hash
@@ -245,7 +253,38 @@ def _refine_identifier(ident: Identifier, positions: _TokenPositions, regions: _
         return _with(ident, region, Origin.TOKEN)
     user = resolver.is_user(referenced)
     call_args = _ast_call_args(ident, index, positions, diagnostics)
-    return _with(ident, region, Origin.AST, user, call_args)
+    refined = _with(ident, region, Origin.AST, user, call_args)
+    if not ident.qualifier and resolver.namespaced(ident.name):
+        # ``using namespace cub; BlockReduce<...>``: text sees no qualifier, the AST sees
+        # where the declaration lives, so table rows keyed ``cub::BlockReduce`` still apply.
+        space = _top_namespace(referenced)
+        if space and resolver.namespaced(ident.name, space):
+            refined = replace(refined, qualifier=space)
+    return refined
+
+
+_NAMESPACED: dict[str, frozenset[str]] = {}
+
+
+def _namespaced_names(table: MappingTable) -> frozenset[str]:
+    """Last components of table keys like ``cub::BlockReduce`` (computed once per table)."""
+    found = _NAMESPACED.get(table.digest)
+    if found is None:
+        found = _NAMESPACED[table.digest] = frozenset(r.cuda.rsplit("::", 1)[1] for r in table if "::" in r.cuda)
+    return found
+
+
+def _top_namespace(decl: ci.Cursor) -> str:
+    """The outermost namespace enclosing a declaration ('' for the global namespace)."""
+    top = ""
+    parent = decl.semantic_parent
+    for _ in range(32):  # inline/detail namespaces nest a few levels; never loop forever
+        if parent is None or parent.kind == ci.CursorKind.TRANSLATION_UNIT:
+            break
+        if parent.kind == ci.CursorKind.NAMESPACE:
+            top = parent.spelling
+        parent = parent.semantic_parent
+    return top
 
 
 def _overloaded_decls(cursor: ci.Cursor) -> list[ci.Cursor]:
