@@ -3,6 +3,7 @@ HIP's NVIDIA backend (patched copy of the headers, see :mod:`.hipnv`), run both 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import tempfile
@@ -78,6 +79,23 @@ def patched_headers(cache_root: Path, extra_includes: tuple[str, ...] = ()) -> t
     return out / "include", ""
 
 
+def _first_errors(log: str, limit: int = 3) -> str:
+    """The first error lines of a build log (the tail is mostly notes and include chains)."""
+    lines = [line.strip() for line in log.splitlines() if ("error" in line or "cannot find" in line) and "errors detected" not in line]
+    return "\n".join(lines[:limit]) or log[-1500:]
+
+
+def hip_headers_version(include: Path) -> tuple[int, int]:
+    """(major, minor) of the HIP headers under ``include`` (hip/hip_version.h), so the translation targets them."""
+    try:
+        text = (include / "hip/hip_version.h").read_text()
+    except OSError:
+        return (6, 4)
+    major = re.search(r"#define\s+HIP_VERSION_MAJOR\s+(\d+)", text)
+    minor = re.search(r"#define\s+HIP_VERSION_MINOR\s+(\d+)", text)
+    return (int(major.group(1)), int(minor.group(1))) if major and minor else (6, 4)
+
+
 def _build(cmd: list[str], timeout: float = 600) -> tuple[bool, str]:
     try:
         proc = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=timeout)
@@ -94,8 +112,12 @@ def _execute(exe: str, timeout: float = 300) -> tuple[int, str]:
         return 124, "(timed out)"
 
 
-def nvcc_flags(program: Program, root: str) -> list[str]:
-    flags = ["-std=c++17", "-arch=native", "-O2"]
+def nvcc_flags(program: Program, root: str, build_only: bool = False) -> list[str]:
+    # Without a GPU, -arch=native has nothing to detect, and libcuda.so (the driver) may be absent:
+    # build for sm_90 and leave driver symbols unresolved (nothing is run).
+    flags = ["-std=c++17", "-arch=sm_90" if build_only else "-arch=native", "-O2"]
+    if build_only:
+        flags += ["-Xlinker", "--unresolved-symbols=ignore-all"]
     for inc in program.include_dirs:
         flags += ["-I", str(Path(root) / inc)]
     extra = os.environ.get("HIPIFY_CUDA_EXTRA")  # a dir with include/ and lib/ for CUDA libraries from pip wheels
@@ -109,12 +131,15 @@ def run_program(program: Program, engines: list[str], work: Path, hipnv_include:
     """Build (and unless ``build_only``, run) the original and each engine's translation on NVIDIA."""
     expected = (program.expected_output or "").strip()
     libs = [LINK_FLAGS[lib] for lib in program.cuda_libs if lib in LINK_FLAGS]
+    if build_only:  # the driver library ships with the GPU driver; nothing is run, so leave it out
+        libs = [flag for flag in libs if flag != "-lcuda"]
     orig_exe = work / f"{program.name}.orig"
     t0 = time.perf_counter()
-    ok, log = _build(["nvcc", *nvcc_flags(program, str(program.root)),
+    ok, log = _build(["nvcc", *nvcc_flags(program, str(program.root), build_only),
                       *[str(program.root / s) for s in program.sources], "-o", str(orig_exe), *libs])
     if not ok:
-        return [RunResult(program.name, e, FAIL, "original does not build with nvcc:\n" + log[-1500:]) for e in engines]
+        return [RunResult(program.name, e, FAIL, "original does not build with nvcc:\n" + _first_errors(log))
+                for e in engines]
     rc, orig_out = (0, expected) if build_only else _execute(str(orig_exe))
     orig_out = orig_out.strip()
     if rc != 0 or orig_out != expected:
@@ -130,14 +155,15 @@ def run_program(program: Program, engines: list[str], work: Path, hipnv_include:
                                      "; ".join(NO_NVIDIA_BUILD.get(b, b) for b in blocked), orig_out, "", expected))
             continue
         with _TRANSLATE_LOCK:
-            tr = translate_program(program, engine, str(work), Options())
+            tr = translate_program(program, engine, str(work), Options(rocm_version=hip_headers_version(hipnv_include)))
         exe = work / f"{program.name}.{engine}"
         cmd = ["nvcc", "-x", "cu", "-D__HIP_PLATFORM_NVIDIA__", "-I", str(hipnv_include),
-               "-diag-suppress", "2810,940,1444", *nvcc_flags(program, str(tr.tree)),
+               "-diag-suppress", "2810,940,1444", *nvcc_flags(program, str(tr.tree), build_only),
                *[str(tr.tree / s) for s in program.sources], "-o", str(exe), *libs]
         ok, log = _build(cmd)
         if not ok:
-            results.append(RunResult(program.name, engine, FAIL, "translation does not build for NVIDIA:\n" + log[-1500:],
+            results.append(RunResult(program.name, engine, FAIL,
+                                     "translation does not build for NVIDIA:\n" + _first_errors(log),
                                      orig_out, "", expected, time.perf_counter() - t0))
             continue
         if build_only:
