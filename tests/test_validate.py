@@ -196,3 +196,13 @@ def test_parse_errors_system_header_error_located_at_instantiation_note() -> Non
     errors = parse_errors(output, ["/t"], files)
     assert [(e.original_file, e.original_line, e.original_col) for e in errors] == [("w.cu", 3, 7), ("w.cu", 1, 1)]
     assert errors[0].file.startswith("/usr/include/hip")
+
+
+def test_parse_errors_records_macro_spelling() -> None:
+    text = "#define CHECK(x) cudaBad(x)\nint main() {\n  CHECK(1);\n}\n"
+    files = {"m.cu": FileTranslation("m.cu", text, text, ())}
+    output = ("/t/m.cu:3:3: error: use of undeclared identifier 'cudaBad'\n"
+              "/t/m.cu:1:18: note: expanded from macro 'CHECK'\n")
+    (error,) = parse_errors(output, ["/t"], files)
+    assert (error.original_line, error.macro_line) == (3, 1)
+    assert "spelled in a macro at line 1" in error.short()

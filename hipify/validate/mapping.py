@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..model import Edit, LineIndex
 
@@ -48,6 +48,8 @@ class MappedError:
     original_col: int = 0
     original_text: str = ""   # the CUDA source line
     translated_text: str = ""
+    macro_line: int = 0       # where the offending token is spelled, when the error is in a macro expansion
+    macro_text: str = ""
 
     def short(self) -> str:
         if self.original_file:
@@ -56,7 +58,8 @@ class MappedError:
             where = f"{self.file}:{self.line}:{self.col}"
         else:
             where = self.file or "?"
-        return f"{where}: {self.message}"
+        spelled = f" (spelled in a macro at line {self.macro_line}: {self.macro_text})" if self.macro_line else ""
+        return f"{where}: {self.message}{spelled}"
 
     def to_json(self) -> dict[str, object]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -126,7 +129,16 @@ def parse_errors(output: str, tree_prefixes: Iterable[str], files: dict[str, Fil
                 if rel_of(n.group("file").strip()) in files:
                     at = (n.group("file").strip(), int(n.group("line")), int(n.group("col")))
                     break
-        found.append((m.start(), mapped(m.group("msg").strip(), path, line, col, at)))
+        error = mapped(m.group("msg").strip(), path, line, col, at)
+        for n in diags[i + 1:]:  # the innermost "expanded from macro" note in the program: where the token is
+            if n.group("kind") != "note":
+                break
+            n_rel = rel_of(n.group("file").strip())
+            if n.group("msg").startswith("expanded from macro") and n_rel in files and error.original_file:
+                spelled = mapped("", n.group("file").strip(), int(n.group("line")), int(n.group("col")), None)
+                error = replace(error, macro_line=spelled.original_line, macro_text=spelled.original_text)
+                break
+        found.append((m.start(), error))
     for m in EDG_DIAG.finditer(output):
         found.append((m.start(), mapped(m.group("msg").strip(), m.group("file").strip(), int(m.group("line")), 1,
                                         None)))

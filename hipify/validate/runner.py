@@ -126,7 +126,7 @@ def compile_translation(tr: Translated, tc: Toolchain, archs: tuple[str, ...], t
         for source in program.sources:
             cmd = compile_command(tc, tree_inner, program, source, arch_set)
             rc, out = _run(cmd, tc.env, timeout)
-            cmds.append(" ".join(cmd[len(tc.hipcc) - 1:]))
+            cmds.append(" ".join(cmd[len(tc.hipcc) - 1:] if tc.chroot else cmd))
             logs.append(out)
             if rc != 0:
                 ok = False

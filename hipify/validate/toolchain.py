@@ -130,7 +130,12 @@ def host_hipcc(command: str | None = None) -> Toolchain | None:
     except (OSError, subprocess.TimeoutExpired):
         pass
     name = "custom" if command else "debian"
-    return Toolchain(name, cmd, version, tuple(dict.fromkeys(roots)), env=env)
+    # ROCm 5.x installs flat compatibility headers (include/hiprand.h next to include/hiprand/hiprand.h);
+    # Debian's packages have only the per-library folders, so translations for 5.x name headers that
+    # Debian lacks. Put those folders on the include path to give them the ROCm layout.
+    flat = tuple(f"-isystem{Path(r) / lib}" for r in roots[-2:] for lib in ("hiprand", "hipsparse", "rocrand")
+                 if name == "debian" and (Path(r) / lib).is_dir())
+    return Toolchain(name, cmd + flat, version, tuple(dict.fromkeys(roots)), env=env)
 
 
 def detect(hipcc: str | None = None, rocm_chroot_dir: str | None = None, which: str = "auto") -> list[Toolchain]:
