@@ -206,3 +206,12 @@ def test_parse_errors_records_macro_spelling() -> None:
     (error,) = parse_errors(output, ["/t"], files)
     assert (error.original_line, error.macro_line) == (3, 1)
     assert "spelled in a macro at line 1" in error.short()
+
+
+def test_parse_errors_macro_argument_is_not_a_macro_spelling() -> None:
+    text = "#define CHECK(x) int r = (x)\nint main() {\n  CHECK(cudaBad(1));\n}\n"
+    files = {"m.cu": FileTranslation("m.cu", text, text, ())}
+    output = ("/t/m.cu:3:9: error: use of undeclared identifier 'cudaBad'\n"
+              "/t/m.cu:1:26: note: expanded from macro 'CHECK'\n")
+    (error,) = parse_errors(output, ["/t"], files)
+    assert (error.original_line, error.macro_line) == (3, 0)

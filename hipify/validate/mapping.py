@@ -135,6 +135,9 @@ def parse_errors(output: str, tree_prefixes: Iterable[str], files: dict[str, Fil
                 break
             n_rel = rel_of(n.group("file").strip())
             if n.group("msg").startswith("expanded from macro") and n_rel in files and error.original_file:
+                names = re.findall(r"'(\w+)'", error.message)
+                if any(name in error.original_text for name in names):
+                    break  # the offending name is spelled at the use site (a macro argument)
                 spelled = mapped("", n.group("file").strip(), int(n.group("line")), int(n.group("col")), None)
                 error = replace(error, macro_line=spelled.original_line, macro_text=spelled.original_text)
                 break
