@@ -30,6 +30,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="auto: the ROCm chroot if present, else the system hipcc; all: both")
     p.add_argument("-j", "--jobs", type=int, default=max(2, os.cpu_count() or 2), help="parallel compiles")
     p.add_argument("--json", metavar="FILE", help="write results as JSON (for the porting report)")
+    p.add_argument("--markdown", metavar="FILE", help="write the compile results as a Markdown table")
     p.add_argument("--keep", action="store_true", help="keep the translated trees (paths are printed)")
     p.add_argument("--run", action="store_true", help="also build and run on an NVIDIA GPU (needs nvcc and a GPU)")
     p.add_argument("--nvidia-build-only", action="store_true",
@@ -90,7 +91,7 @@ def validate_main(argv: list[str] | None = None) -> int:
     elapsed = time.perf_counter() - t0
     order = {p.name: i for i, p in enumerate(programs)}
     results.sort(key=lambda r: (r.toolchain, order.get(r.program, 0), r.engine, r.arch))
-    from .report import render, write_json
+    from .report import markdown, render, write_json
     if toolchains:
         render(results, console)
     if args.verbose:
@@ -105,6 +106,9 @@ def validate_main(argv: list[str] | None = None) -> int:
         from .run import run_all
         run_results = run_all(programs, engines, console, err, build_only=args.nvidia_build_only)
 
+    if args.markdown and results:
+        with open(args.markdown, "w", encoding="utf-8") as fh:
+            fh.write(markdown(results))
     if args.json:
         meta = {"toolchains": [tc.describe() for tc in toolchains], "archs": list(archs), "engines": engines,
                 "seconds": round(elapsed, 1), "run": [r.to_json() for r in run_results]}

@@ -50,3 +50,25 @@ def write_json(path: str, results: list[Result], meta: dict[str, Any]) -> None:
     with open(path, "w", encoding="utf-8") as fh:
         json.dump(to_json(results, meta), fh, indent=2)
         fh.write("\n")
+
+
+def markdown(results: list[Result]) -> str:
+    """A Markdown table: one row per program and engine, the archs' verdicts side by side."""
+    archs = sorted({r.arch for r in results})
+    rows: dict[tuple[str, str], dict[str, Result]] = {}
+    for r in results:
+        rows.setdefault((r.program, r.engine), {})[r.arch] = r
+    head = ["program", "engine", *archs, "first error (CUDA line) / reason"]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for (program, engine), by_arch in rows.items():
+        any_r = next(iter(by_arch.values()))
+        bad = next((r for r in by_arch.values() if r.result != "PASS"), None)
+        detail = ""
+        if bad is not None:
+            detail = bad.first_error.short() if bad.first_error else bad.reason
+            if bad.first_error and bad.first_error.original_text:
+                detail += f" — `{bad.first_error.original_text}`"
+        detail = detail.replace("|", "\\|").replace("\n", " ")
+        verdicts = [by_arch[a].result if a in by_arch else "-" for a in archs]
+        lines.append(f"| {any_r.program} | {engine} | " + " | ".join(verdicts) + f" | {detail} |")
+    return "\n".join(lines) + "\n"

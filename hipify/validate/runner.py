@@ -93,6 +93,8 @@ def translate_program(program: Program, engine: str, work_root: str, options: Op
 
 def compile_command(tc: Toolchain, tree_inner: str, program: Program, source: str, archs: tuple[str, ...]) -> list[str]:
     cmd = list(tc.hipcc)
+    if tc.chroot:  # clang's temporary files go to the translated tree and vanish with it
+        cmd.insert(len(cmd) - 1, f"TMPDIR={tree_inner}")
     cmd += [f"--offload-arch={a}" for a in archs]
     cmd += ["-std=c++17", "-fno-color-diagnostics", "-ferror-limit=20"]
     for inc in program.include_dirs:
