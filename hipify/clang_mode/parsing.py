@@ -138,7 +138,11 @@ def parse(source: SourceFile, table: MappingTable, options: Options) -> Parsed:
     path = main_path(source)
     data = source.text.encode("utf-8", "surrogatepass")
     pch = None
-    if _pch_enabled():
+    if _pch_enabled() and env.kind == "prelude":
+        # Without CUDA headers the "heavy" ones are empty stubs: nothing worth precompiling.
+        pch = precompiled_header(tuple(common), tuple(extra), PCH_FULL if _CXX_HEADER.search(source.text)
+                                 else PCH_LIGHT)
+    elif _pch_enabled():
         headers = pch_headers(source.text)
         full = headers_with_heavy(source.text)
         if full != headers and pch_path(tuple(common), tuple(extra), full).is_file():
