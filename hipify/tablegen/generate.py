@@ -171,6 +171,15 @@ class Matcher:
         return found or Target()
 
 
+# Calling-convention, export and deprecation-attribute macros (CUBLASAPI, CUDART_CB, CUSPARSE_DEPRECATED) are
+# header plumbing that user code does not spell.
+_PLUMBING = re.compile(r"(API|WINAPI|_CB|_EXPORT|DEPRECATED(_\w+)?|_DEPRECATED_\w*)$")
+
+
+def _is_plumbing(decl: object) -> bool:
+    return decl.kind == "macro" and bool(_PLUMBING.search(decl.name))  # type: ignore[attr-defined]
+
+
 def _row_kind(api: str, kind: str) -> str:
     if api == "device" and kind == "function":
         return "device_function"
@@ -195,12 +204,13 @@ def api_rows(cache: Path, spec: ApiSpec, matcher: Matcher, hip: HipSide) -> list
     entries: dict[str, tuple[str, object, str]] = {}
     for name in sorted(cur.names):
         hit = cur.best(name)
-        if hit and keep.match(name) and hit.decl.kind != "variable":
+        if hit and keep.match(name) and hit.decl.kind != "variable" and not _is_plumbing(hit.decl):
             entries[name] = (hit.header, hit.decl, "")
     for i, (version, idx) in reversed(list(enumerate(older))):
         for name in sorted(idx.names):
             hit = idx.best(name)
-            if name in entries or not hit or not keep.match(name) or hit.decl.kind == "variable":
+            if name in entries or not hit or not keep.match(name) or hit.decl.kind == "variable" \
+                    or _is_plumbing(hit.decl):
                 continue
             entries[name] = (hit.header, hit.decl, _NEXT_MAJOR.get(version, ""))
     # #define cuMemAlloc cuMemAlloc_v2: users may also write the versioned name, which only the macro spells.

@@ -39,6 +39,8 @@ _SPECIAL: dict[str, tuple[str, str]] = {
     "device_launch_parameters.h": ("hip/hip_runtime.h", ""),
     "builtin_types.h": ("hip/hip_runtime.h", ""),
     "cuComplex.h": ("hip/hip_complex.h", ""),
+    "cudaGL.h": ("hip/hip_gl_interop.h", ""),
+    "cooperative_groups.h": ("hip/hip_cooperative_groups.h", ""),
     "nvrtc.h": ("hip/hiprtc.h", ""),
     "cublasLt.h": ("hipblaslt/hipblaslt.h", ""),
     "curand.h": ("hiprand/hiprand.h", "rocrand/rocrand.h"),
@@ -49,7 +51,7 @@ _SPECIAL: dict[str, tuple[str, str]] = {
 # Device-side toolkit headers whose declarations HIP gathers in hip_runtime.h.
 _RUNTIME_UMBRELLA = re.compile(r"^(sm_\d+_\w+|device_\w+|crt/\w+|cuda_device_runtime_api|host_\w+|common_functions"
                                r"|texture_fetch_functions|surface_functions|\w+_indirect_functions|vector_functions"
-                               r"|cuda_runtime|cuda_runtime_api)\.h(pp)?$")
+                               r"|cuda_runtime|cuda_runtime_api|driver_functions)\.h(pp)?$")
 
 
 def _candidates(rel: str) -> tuple[list[str], list[str]]:
@@ -73,9 +75,9 @@ def _candidates(rel: str) -> tuple[list[str], list[str]]:
         return [], ["miopen/miopen.h"]
     stem = base.rsplit(".", 1)[0]
     out = [f"hip/{base}", f"hip/hip_{stem.removeprefix('cuda_')}.h"]
-    if rel.startswith("cooperative_groups"):
-        out = [f"hip/hip_{rel.replace('/', '_')}", "hip/hip_cooperative_groups.h"] if "/" in rel else [
-            "hip/hip_cooperative_groups.h"]
+    if rel.startswith("cooperative_groups/"):
+        # CUDA's cooperative-groups extensions (reduce, scan, memcpy_async) have no HIP header (ROCm 6.4)
+        return [f"hip/hip_{rel.replace('/', '_')}"], []
     if _RUNTIME_UMBRELLA.match(rel):
         out.append("hip/hip_runtime.h")
     return out, []

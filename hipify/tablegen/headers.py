@@ -29,6 +29,7 @@ class HeaderIndex:
     case_pairs: list[tuple[str, str]] = field(default_factory=list)
     wrappers: list[tuple[str, Decl, str]] = field(default_factory=list)  # (header, decl, file) of defined fns
     files: list[str] = field(default_factory=list)
+    rank: dict[str, int] = field(default_factory=dict)                 # header -> position in input order
 
     def get(self, name: str) -> Hit | None:
         hits = self.names.get(name)
@@ -50,7 +51,7 @@ class HeaderIndex:
             return -len(top) if top and lower.startswith(top) else 0
 
         return min(hits, key=lambda h: (_KIND_RANK.get(h.decl.kind, 9), own_folder(h.header), _detail_rank(h.header),
-                                        h.header))
+                                        self.rank.get(h.header, 0), h.header))
 
     def deprecated(self, name: str) -> bool:
         """Deprecated when every declaration is (one deprecated overload does not deprecate the name)."""
@@ -78,10 +79,15 @@ def header_files(root: Path, patterns: Iterable[str]) -> list[tuple[str, Path]]:
     """(relative path, file) for files under ``root`` matching any glob pattern (``**`` allowed)."""
     if not root.is_dir():
         return []
-    found: set[Path] = set()
+    # pattern order is kept: the first pattern names the family's main header, which wins ties in best()
+    seen: set[Path] = set()
+    out: list[tuple[str, Path]] = []
     for pat in patterns:
-        found.update(p for p in root.glob(pat) if p.is_file())
-    return [(p.relative_to(root).as_posix(), p) for p in sorted(found)]
+        for p in sorted(p for p in root.glob(pat) if p.is_file()):
+            if p not in seen:
+                seen.add(p)
+                out.append((p.relative_to(root).as_posix(), p))
+    return out
 
 
 def build_index(files: Iterable[tuple[str, Path]], namespace_prefix: dict[str, str] | None = None) -> HeaderIndex:
@@ -90,6 +96,7 @@ def build_index(files: Iterable[tuple[str, Path]], namespace_prefix: dict[str, s
     index = HeaderIndex()
     for rel, path in files:
         scan = _scan_file(path)
+        index.rank.setdefault(rel, len(index.files))
         index.files.append(rel)
         if scan.include_guard:
             index.guards[rel] = scan.include_guard

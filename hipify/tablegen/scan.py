@@ -42,6 +42,7 @@ _TYPE_WORDS = frozenset({
 DEPRECATED_WORD = re.compile(r"deprecated", re.IGNORECASE)
 # Identifiers that mark a declaration deprecated: DEPRECATED-style macros and the GNU/C++ attribute.
 _DEPRECATION_MARK = re.compile(r"^(_*[A-Z0-9_]*DEPRECATED[A-Z0-9_]*|deprecated|__deprecated__)$")
+_GUARD_NAME = re.compile(r"_H(PP)?_*$|_H_|_INCLUDED", re.IGNORECASE)
 _DOC_DEPRECATED = re.compile(r"[\\@]deprecated\b")
 _DOC_EXPERIMENTAL = re.compile(r"\bexperimental\b", re.IGNORECASE)
 # HIP documents many graph/memory-pool APIs as "marked as Beta": a caution, not an experimental marker.
@@ -261,14 +262,19 @@ class _Scanner:
                 directives.append(("ifndef", mm.group(1) or mm.group(2)))
             elif re.match(r"#\s*(if|ifdef|elif|else|endif|include|pragma|undef|error)\b", s):
                 directives.append(("other", s))
-        # The include guard: the file's first conditional is `#ifndef X`, directly followed by `#define X`.
-        conds = [k for k, (kind, _) in enumerate(directives) if kind in ("ifndef", "other")
-                 and not directives[k][1].startswith(("#include", "#pragma"))]
-        if conds:
-            k = conds[0]
-            if (directives[k][0] == "ifndef" and k + 1 < len(directives)
-                    and directives[k + 1] == ("define", directives[k][1])):
-                self.out.include_guard = directives[k][1]
+        # The include guard: the file's first conditional is `#ifndef X`, directly followed by `#define X`, and X
+        # is named like a guard (a `#pragma once` file has none; `#ifndef CUBLASAPI` is configuration).
+        for k, (kind, text) in enumerate(directives):
+            if kind == "other" and text.startswith("#include"):
+                continue
+            if kind == "other" and re.match(r"#\s*pragma\s+once", text):
+                return
+            if kind == "other" and text.startswith("#pragma"):
+                continue
+            if (kind == "ifndef" and k + 1 < len(directives) and directives[k + 1] == ("define", text)
+                    and _GUARD_NAME.search(text)):
+                self.out.include_guard = text
+            return
 
     def statement(self, i: int) -> int:
         """Scan one top-level statement starting at ``i``; return the index after it."""
