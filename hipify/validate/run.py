@@ -157,7 +157,9 @@ def run_program(program: Program, engines: list[str], work: Path, hipnv_include:
         with _TRANSLATE_LOCK:
             tr = translate_program(program, engine, str(work), Options(rocm_version=hip_headers_version(hipnv_include)))
         exe = work / f"{program.name}.{engine}"
-        cmd = ["nvcc", "-x", "cu", "-D__HIP_PLATFORM_NVIDIA__", "-I", str(hipnv_include),
+        # Debian installs hipRAND only as include/hiprand/; ROCm 5.x also had flat include/hiprand*.h.
+        flat = ["-isystem", str(hipnv_include / "hiprand")] if (hipnv_include / "hiprand").is_dir() else []
+        cmd = ["nvcc", "-x", "cu", "-D__HIP_PLATFORM_NVIDIA__", "-I", str(hipnv_include), *flat,
                "-diag-suppress", "2810,940,1444", *nvcc_flags(program, str(tr.tree), build_only),
                *[str(tr.tree / s) for s in program.sources], "-o", str(exe), *libs]
         ok, log = _build(cmd)
