@@ -182,7 +182,8 @@ def test_bad_files_are_reported_and_left_alone(tree: Path, capsys: pytest.Captur
     assert latin.read_bytes() == b"// caf\xe9\ncudaMalloc(&p, 1);\n"
     assert "hipMalloc" in (tree / "src" / "main.cu").read_text()
     assert main(["--engine", "regex", "--in-place", "--encoding", "latin-1", str(latin)]) == 0
-    assert latin.read_bytes() == b"// caf\xe9\nhipMalloc(&p, 1);\n"
+    translated = latin.read_bytes()
+    assert translated.startswith(b"// caf\xe9\n") and translated.endswith(b"\nhipMalloc(&p, 1);\n")
 
 
 def test_explicit_undecodable_file_exit_2(tmp_path: Path) -> None:
@@ -206,7 +207,8 @@ def test_stdin(monkeypatch: pytest.MonkeyPatch, capsysbinary: pytest.CaptureFixt
 
     monkeypatch.setattr(sys, "stdin", FakeStdin())
     assert main(["--engine", "regex", "-"]) == 0
-    assert capsysbinary.readouterr().out == b"void f() { hipDeviceReset(); }\n"
+    out = capsysbinary.readouterr().out
+    assert out == b"#include <hip/hip_runtime.h>\n\nvoid f() { hipDeviceReset(); }\n"
 
 
 def test_examine_writes_nothing_and_prints_stats(tree: Path, capsys: pytest.CaptureFixture[str]) -> None:
