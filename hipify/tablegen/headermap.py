@@ -125,9 +125,11 @@ def header_rows(cache: Path, hip: "HipSide", matcher: "Matcher", claimed: dict[s
         guard_api = existing.api if existing else api
         if hip_guard:
             t = matcher.target(hip_guard, "include-guard")
-            yield Row(cuda=guard, hip=hip_guard, kind="macro", api=guard_api, hip_status="supported",
-                      cuda_header=rel, hip_header=target or roc, hip_since=t.since, source="include-guard",
-                      note=f"include guard of {rel}; {target or roc} defines {hip_guard}")
+            side = "hip" if target else "roc"  # cuDNN's guards point at MIOpen, a ROC-only target
+            yield Row(cuda=guard, kind="macro", api=guard_api, cuda_header=rel, source="include-guard",
+                      note=f"include guard of {rel}; {target or roc} defines {hip_guard}",
+                      **{side: hip_guard, f"{side}_status": "supported", f"{side}_header": target or roc,
+                         f"{side}_since": t.since})
         else:
             yield Row(cuda=guard, kind="macro", api=guard_api, cuda_header=rel, source="include-guard",
                       note=f"include guard of {rel}; no matching HIP header guard")

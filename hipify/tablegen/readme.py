@@ -34,12 +34,41 @@ exactly one row of one file (duplicates fail generation).
 | `hip_since`, `roc_since` | first scanned ROCm release declaring the target (5.2, 5.7, 6.4; 5.2 means "5.2 or earlier") |
 | `hip_requires` | macro to define before the HIP headers for the target to be declared (warp `*_sync`: `HIP_ENABLE_WARP_SYNC_BUILTINS`) |
 | `transform` | argument rewrite: `{"kind": "wrap_arg", "arg": N, "wrapper": "HIP_SYMBOL"}` or `{"kind": "by_arity", "arity": {"N": "name"}}` |
-| `source` | how the pair was found: `nvidia_detail` (HIP's NVIDIA backend defines the HIP name by the CUDA one), `naming` (library naming rule, verified), `naming-enum` (constant matched within the mapped enum, case-insensitively), `header-naming`, `include-guard`, `override` |
+| `source` | how the pair was found (see below) |
 | `note` | reason of an override, or a remark |
 
-A target counts as supported only if the HIP (or ROC) headers of the current release (ROCm 6.4) declare it.
-Pairs come first from HIP's NVIDIA backend headers (`hip/nvidia_detail/*.h`, `hiprand/*_nvcc.h` of ROCm 5.2/5.7),
-then from naming rules per library, then from the overrides file.
+A target counts as supported only if the HIP (or ROC) headers of the current release (ROCm 6.4) declare it;
+`tests/test_table_headers.py` re-checks that against the fetched headers.
+
+## How pairs are found (`source`), first match wins
+
+1. `nvidia_detail`: HIP's NVIDIA backend headers (`hip/nvidia_detail/*.h`, `hiprand/*_nvcc.h` of ROCm 5.2/5.7)
+   define HIP names by CUDA ones: `#define hipX cudaX`, `typedef cudaX hipX;`, one-call inline wrappers, and
+   `case cudaX: return hipX;` conversion switches (switches that map 3+ codes onto one are ignored: not renames).
+2. `naming`: per-library rules (`hipify/tablegen/rules.py`: cudaX->hipX/hipX_t, cuX->hipX/hipDrvX/hipModuleX,
+   cublasX->hipblasX (roc rocblas_x), curand->hiprand/rocrand, cufft->hipfft, cusparse->hipsparse/rocsparse,
+   cusolverDn->hipsolverDn/rocsolver, cudnn->miopen (roc only), nvrtc->hiprtc, cuComplex->hipComplex,
+   cub::X->hipcub::X, `__nv_`->`__hip_`, CUDART_->HIP_, device functions keep their names).
+3. `naming-enum`: an enum constant matched case- and underscore-insensitively among the constants of the HIP enum
+   its CUDA enum maps to (CU_MEMORYTYPE_HOST -> hipMemoryTypeHost, CUDNN_STATUS_SUCCESS -> miopenStatusSuccess).
+4. `same-value`: CUDA's runtime and driver enums share values (cudaDevAttrX == CU_DEVICE_ATTRIBUTE_X); a constant
+   takes the target of an already-mapped constant with the same value in the same HIP enum.
+5. `enum-members`: an unmapped CUDA enum whose mapped constants all live in one HIP enum maps to that enum.
+6. `naming-type`: runtime/driver types matched case- and underscore-insensitively (CUmemorytype -> hipMemoryType),
+   only when exactly one HIP type matches.
+7. `header-naming` / `include-guard`: header rows and the guard macros of the two header sets (`headermap.py`).
+8. `override`: `hipify/tablegen/overrides.toml`, every row with a reason (in `note`).
+
+Transforms are derived too: `wrap_arg` HIP_SYMBOL where both CUDA and HIP take the device `symbol` at the same
+position (cudaMemcpyToSymbol & co.); `by_arity` where a CUDA overload with a flags argument has no HIP overload of
+that arity but HIP's `...WithFlags` variant has (cudaEventCreate(e, flags) -> hipEventCreateWithFlags).
+
+Statuses: `deprecated` when every HIP declaration of the target carries a deprecation attribute/macro;
+`experimental` when its doc comment says experimental. HIP's "marked as Beta" doc warnings (graph, memory-pool
+APIs) are recorded in `note` and do not change the status. `hip_since` compares Debian's ROCm packages: bookworm
+(HIP 5.2, libraries 5.3), trixie (5.7), sid (6.4); device math declared by clang's `__clang_hip_*.h` (clang 18,
+version-independent here) counts as present in every release. Debian keeps only current package versions, so the
+HIP side cannot be pinned; the versions read are listed below. The CUDA wheels are pinned in `fetch.py`.
 """
 
 
