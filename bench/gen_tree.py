@@ -94,7 +94,7 @@ def make_file(index: int, rng: random.Random, apis: list[str]) -> str:
     name = f"mod{index}"
     parts = [HEADER, f"#ifndef {name.upper()}_CU\n#define {name.upper()}_CU\n",
              "#include <cuda_runtime.h>\n#include <cstdio>\n#include <cstdlib>\n\n", CHECK]
-    for k in range(rng.randint(3, 6)):
+    for k in range(rng.randint(4, 6)):
         parts.append(KERNEL.format(name=f"{name}_{k}"))
     for k in range(rng.randint(4, 8)):
         calls = "".join(f"  // call {j}: {api} in a comment\n  (void){api};\n"
