@@ -193,7 +193,16 @@ def _needs_warp_sync(hip: HipSide, target: Target) -> bool:
     return bool(path and WARP_SYNC_MACRO in path.read_text(errors="replace"))
 
 
-def api_rows(cache: Path, spec: ApiSpec, matcher: Matcher, hip: HipSide) -> list[Row]:
+def _library_version(provenance: dict[str, str], spec: ApiSpec) -> str:
+    """cuDNN versions itself apart from CUDA (9.x): its facts are stated in cuDNN versions."""
+    if spec.api != "dnn":
+        return ""
+    wheel = provenance.get("cuda/cu13/cudnn", "")
+    m = re.match(r"nvidia_cudnn_cu\d+-(\d+\.\d+)", wheel)
+    return f"cuDNN {m.group(1)}" if m else ""
+
+
+def api_rows(cache: Path, spec: ApiSpec, matcher: Matcher, hip: HipSide, library_version: str = "") -> list[Row]:
     keep = re.compile(spec.keep)
     cur = cuda_index(cache, "cu13", spec.cuda, spec)
     older: list[tuple[str, HeaderIndex]] = []
@@ -277,7 +286,7 @@ def api_rows(cache: Path, spec: ApiSpec, matcher: Matcher, hip: HipSide) -> list
                 [CUDA_FAMILIES[-1][1]] if cur.deprecated(name) else [])
             cuda_deprecated = dep[0] if dep else ""
         elif cur.deprecated(name):
-            cuda_deprecated = CUDA_FAMILIES[-1][1]
+            cuda_deprecated = library_version or CUDA_FAMILIES[-1][1]
         rows.append(Row(
             cuda=name, hip=hip_t.name, roc=roc_t.name, kind=_row_kind(spec.api, kind), api=spec.api,
             hip_status=hip_t.status, roc_status=roc_t.status, cuda_header=header,
@@ -391,7 +400,7 @@ def generate(cache: Path, overrides_path: Path, apis: tuple[str, ...] = API_ORDE
     for spec in SPECS:
         if spec.api not in apis:
             continue
-        for row in api_rows(cache, spec, matcher, hip):
+        for row in api_rows(cache, spec, matcher, hip, _library_version(provenance, spec)):
             if row.cuda in claimed:
                 collisions.append((row.cuda, claimed[row.cuda].api, row.api))
                 continue

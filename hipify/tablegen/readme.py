@@ -29,7 +29,7 @@ exactly one row of one file (duplicates fail generation).
 | `hip_header`, `roc_header` | header declaring the target (path as included, e.g. `hip/hip_runtime_api.h`; clang's `__clang_hip_*.h` for device math) |
 | `parent` | enum type of an enum constant |
 | `cuda_since` | first scanned CUDA version declaring it (11.8, 12.9, 13.0; only for families scanned in several versions; 11.8 means "11.8 or earlier") |
-| `cuda_deprecated` | first scanned CUDA version whose headers mark it deprecated |
+| `cuda_deprecated` | first scanned CUDA version whose headers mark it deprecated (cuDNN rows: the cuDNN version, e.g. `cuDNN 9.28`) |
 | `cuda_removed` | first CUDA major version whose headers no longer declare it |
 | `hip_since`, `roc_since` | first scanned ROCm release declaring the target (5.2, 5.7, 6.4; 5.2 means "5.2 or earlier") |
 | `hip_requires` | macro to define before the HIP headers for the target to be declared (warp `*_sync`: `HIP_ENABLE_WARP_SYNC_BUILTINS`) |
