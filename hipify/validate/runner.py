@@ -185,10 +185,23 @@ def validate_program(program: Program, engine: str, tc: Toolchain, archs: tuple[
             shutil.rmtree(tr.tree, ignore_errors=True)
 
 
+def _remove_stale_trees(root: str, max_age_s: float = 3600) -> None:
+    """Translated trees left behind by killed runs (a finally block does not run on SIGKILL)."""
+    now = time.time()
+    for tree in Path(root).glob("hipify-validate-*"):
+        try:
+            if now - tree.stat().st_mtime > max_age_s:
+                shutil.rmtree(tree, ignore_errors=True)
+        except OSError:
+            pass
+
+
 def validate_all(programs: list[Program], engines: list[str], toolchains: list[Toolchain],
                  archs: tuple[str, ...], jobs: int, keep: bool = False,
                  progress=None) -> list[Result]:  # type: ignore[no-untyped-def]
     """Translate and compile every (program, engine, toolchain); ``jobs`` compiles run in parallel."""
+    for tc in toolchains:
+        _remove_stale_trees(tc.work_root())
     tasks = [(p, e, tc) for tc in toolchains for e in engines for p in programs]
     results: list[list[Result]] = [[] for _ in tasks]
 
