@@ -7,7 +7,8 @@ import difflib
 import io
 import json
 import sys
-from typing import Iterable, TextIO
+from collections.abc import Iterable
+from typing import TextIO
 
 from .table import ROW_KEYS, MappingTable, Row, load_table
 

@@ -5,13 +5,12 @@ import csv
 import io
 import json
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
 from hipify.table import ROW_KEYS, STATUSES, load_table, load_table_from, table_files
-from hipify.tables_cmd import explain_main, tables_main
 from hipify.tablegen.__main__ import THRESHOLDS
+from hipify.tables_cmd import explain_main, tables_main
 
 MAPPED = ("supported", "deprecated", "experimental")
 

@@ -7,7 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from hipify.table import DuplicateKeyError, MappingTable, Row, Transform, load_table_from
+from hipify.table import (
+    DuplicateKeyError,
+    MappingTable,
+    Row,
+    Transform,
+    load_table_from,
+)
 from hipify.tablegen.generate import generate
 from hipify.tablegen.overrides import load_overrides
 from hipify.tablegen.scan import scan_text

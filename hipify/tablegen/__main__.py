@@ -1,4 +1,4 @@
-"""python -m hipify.tablegen {fetch,generate,docs,all}: regenerate the mapping table from vendor headers."""
+"""python -m hipify.tablegen {fetch,generate,docs}: regenerate the mapping table from vendor headers."""
 from __future__ import annotations
 
 import argparse

@@ -72,7 +72,7 @@ def fetch_toolkit(cache: Path, cuda_root: Path, manifest: dict[str, object]) -> 
     _copy_include_tree(inc, cache / "cuda" / "cu13" / "toolkit")
     match = re.search(r"#define\s+CUDA_VERSION\s+(\d+)", (inc / "cuda.h").read_text(errors="replace"))
     version = f"{int(match.group(1)) // 1000}.{int(match.group(1)) % 1000 // 10}" if match else "?"
-    manifest[f"cuda/cu13/toolkit"] = f"CUDA toolkit {version} ({cuda_root})"
+    manifest["cuda/cu13/toolkit"] = f"CUDA toolkit {version} ({cuda_root})"
 
 
 def _extract_wheel_includes(wheel: Path, dest: Path) -> int:
@@ -106,7 +106,7 @@ def fetch_wheels(cache: Path, manifest: dict[str, object], only: set[str] | None
             log(f"pip download {req}")
             proc = subprocess.run(
                 [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "-q", "-d", str(dl), req],
-                capture_output=True, text=True,
+                capture_output=True, text=True, check=False,
             )
             wheels = sorted(dl.glob("*.whl"))
             if proc.returncode != 0 or not wheels:
@@ -129,7 +129,8 @@ def _apt_options(root: Path) -> list[str]:
 
 
 def _candidate(opts: list[str], package: str) -> str:
-    out = subprocess.run(["apt-cache", *opts, "policy", package], capture_output=True, text=True).stdout
+    out = subprocess.run(["apt-cache", *opts, "policy", package], capture_output=True, text=True,
+                         check=False).stdout
     for line in out.splitlines():
         line = line.strip()
         if line.startswith("Candidate:"):
@@ -157,7 +158,7 @@ def fetch_debian(cache: Path, manifest: dict[str, object], suites: tuple[tuple[s
                 dl = root / "dl" / pkg
                 dl.mkdir(parents=True)
                 proc = subprocess.run(["apt-get", *opts, "download", f"{pkg}={version}"], cwd=dl,
-                                      capture_output=True, text=True)
+                                      capture_output=True, text=True, check=False)
                 debs = sorted(dl.glob("*.deb"))
                 if proc.returncode != 0 or not debs:
                     log(f"  {suite}: download of {pkg} failed; skipped")

@@ -10,12 +10,19 @@ from pathlib import Path
 
 from ..table import Row, Transform
 from . import rules
-from .headers import HeaderIndex, build_index, header_files
 from .headermap import header_rows
+from .headers import HeaderIndex, build_index, header_files
 from .overrides import Override, load_overrides
 from .pairs import backend_pairs
 from .sources import (
-    API_ORDER, CUDA_FAMILIES, CURRENT_ROCM, HIP_EXCLUDE, HIP_NAMESPACES, NVIDIA_BACKEND, ROCM_RELEASES, SPECS,
+    API_ORDER,
+    CUDA_FAMILIES,
+    CURRENT_ROCM,
+    HIP_EXCLUDE,
+    HIP_NAMESPACES,
+    NVIDIA_BACKEND,
+    ROCM_RELEASES,
+    SPECS,
     ApiSpec,
 )
 
@@ -50,7 +57,7 @@ class HipSide:
 def cuda_rel(path_under_family: str) -> str:
     """'toolkit/crt/math_functions.h' -> 'crt/math_functions.h'; 'toolkit/cccl/cub/x.cuh' -> 'cub/x.cuh'."""
     rel = path_under_family.split("/", 1)[1] if "/" in path_under_family else path_under_family
-    return rel[len("cccl/"):] if rel.startswith("cccl/") else rel
+    return rel.removeprefix("cccl/")
 
 
 def cuda_index(cache: Path, family: str, patterns: tuple[str, ...], spec: ApiSpec) -> HeaderIndex:

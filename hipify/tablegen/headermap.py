@@ -7,8 +7,9 @@ HIP package of the current release.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Any
 
 from ..table import Row
 from .headers import header_files
@@ -83,7 +84,7 @@ def _candidates(rel: str) -> tuple[list[str], list[str]]:
     return out, []
 
 
-def _pick(hip: "HipSide", cands: list[str]) -> tuple[str, str, str]:
+def _pick(hip: HipSide, cands: list[str]) -> tuple[str, str, str]:
     """(target, status, since) for the first candidate file the current release ships."""
     current = hip.files[CURRENT_ROCM]
     for cand in cands:
@@ -108,7 +109,7 @@ def _cuda_headers(cache: Path) -> list[tuple[str, Path, str]]:
     return [out[k] for k in sorted(out)]
 
 
-def header_rows(cache: Path, hip: "HipSide", matcher: "Matcher", claimed: dict[str, Row]) -> Iterator[Row]:
+def header_rows(cache: Path, hip: HipSide, matcher: Matcher, claimed: dict[str, Row]) -> Iterator[Row]:
     guards_hip = hip.indexes[CURRENT_ROCM].guards
     for rel, path, api in _cuda_headers(cache):
         hip_cands, roc_cands = _candidates(rel)
@@ -126,10 +127,10 @@ def header_rows(cache: Path, hip: "HipSide", matcher: "Matcher", claimed: dict[s
         if hip_guard:
             t = matcher.target(hip_guard, "include-guard")
             side = "hip" if target else "roc"  # cuDNN's guards point at MIOpen, a ROC-only target
+            targets: dict[str, Any] = {side: hip_guard, f"{side}_status": "supported",
+                                       f"{side}_header": target or roc, f"{side}_since": t.since}
             yield Row(cuda=guard, kind="macro", api=guard_api, cuda_header=rel, source="include-guard",
-                      note=f"include guard of {rel}; {target or roc} defines {hip_guard}",
-                      **{side: hip_guard, f"{side}_status": "supported", f"{side}_header": target or roc,
-                         f"{side}_since": t.since})
+                      note=f"include guard of {rel}; {target or roc} defines {hip_guard}", **targets)
         else:
             yield Row(cuda=guard, kind="macro", api=guard_api, cuda_header=rel, source="include-guard",
                       note=f"include guard of {rel}; no matching HIP header guard")

@@ -5,10 +5,10 @@ relative to the package's include root (``hip/hip_runtime_api.h``, ``cublas_api.
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Iterable
 
 from .scan import Decl, HeaderScan, scan_text
 
@@ -70,7 +70,7 @@ def _detail_rank(header: str) -> int:
     return 1 if any(p in ("amd_detail", "internal", "detail", "nvidia_detail") for p in parts) else 0
 
 
-@lru_cache(maxsize=None)
+@cache
 def _scan_file(path: Path) -> HeaderScan:
     return scan_text(path.read_text(encoding="utf-8", errors="replace"))
 

@@ -72,7 +72,7 @@ HIP side cannot be pinned; the versions read are listed below. The CUDA wheels a
 """
 
 
-def write_readme(out: Path, result: "Generated") -> None:
+def write_readme(out: Path, result: Generated) -> None:
     lines = [SCHEMA, "## Provenance (headers read)\n", "| cache path | package / version |", "|---|---|"]
     for key, value in sorted(result.provenance.items()):
         lines.append(f"| `{key}` | {value} |")

@@ -41,8 +41,7 @@ def _roc_snake(name: str, prefix: str, roc: str, kind: str) -> list[str]:
     if not name.startswith(prefix) or not name[len(prefix):][:1].isupper():
         return []
     rest = _VERSION_SUFFIX.sub("", name[len(prefix):])
-    if rest.endswith("_t"):
-        rest = rest[:-2]
+    rest = rest.removesuffix("_t")
     return [f"{roc}_{snake(rest)}"]
 
 

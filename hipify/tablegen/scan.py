@@ -215,9 +215,8 @@ class _Scanner:
                 i = self.skip_to_semicolon(j)
                 continue
             if t == "}":
-                if scopes:
-                    if scopes.pop() is not None and self.ns:
-                        self.ns.pop()
+                if scopes and scopes.pop() is not None and self.ns:
+                    self.ns.pop()
                 i += 1
                 continue
             if t == ";":
@@ -494,12 +493,13 @@ class _Scanner:
                          experimental=experimental))
         # function pointer typedef: typedef R (CONV *NAME)(...);
         if groups and groups[0][0] >= 0 and body_index < 0:
-            pos, s, e = groups[0]
+            _, s, e = groups[0]
             inner = self.toks[s + 1:e]
             if any(t[1] == "*" or t[1] == "&" for t in inner):
-                names = [t[1] for t in inner if t[0] == "ident"]
-                if names:
-                    add(Decl(names[-1], "type", namespace=ns, deprecated=deprecated, experimental=experimental))
+                pointer_names = [t[1] for t in inner if t[0] == "ident"]
+                if pointer_names:
+                    add(Decl(pointer_names[-1], "type", namespace=ns, deprecated=deprecated,
+                             experimental=experimental))
                 return
             # typedef R NAME(args);
         names: list[str] = []
