@@ -159,6 +159,12 @@ def test_duplicate_or_unexplained_overrides_fail(tmp_path: Path) -> None:
     ("template <typename T> __device__ T h(T x) { return x; }", [("h", "function")]),
     ("struct S { int f(int); };", [("S", "type")]),
     ("namespace detail { int hidden(int); }", [("hidden", "function")]),
+    ("static __host__ struct cudaExtent make_cudaExtent(size_t w) { struct cudaExtent e; return e; }",
+     [("make_cudaExtent", "function")]),
+    ("struct __align__(16) float4 { float x; };", [("float4", "type")]),
+    ("__DECL__ unsigned __ballot_sync(unsigned m, int p) __DEF_IF_HOST\n__DECL__ unsigned __activemask() __DEF_IF_HOST",
+     [("__ballot_sync", "function"), ("__activemask", "function")]),
+    ("using Alias = Base<int>;", [("Alias", "type")]),
 ])
 def test_scanner(source: str, expected: list[tuple[str, str]]) -> None:
     assert [(d.name, d.kind) for d in scan_text(source).decls] == expected

@@ -116,6 +116,8 @@ class Matcher:
         # enums share values (cudaDevAttrX == CU_DEVICE_ATTRIBUTE_X), so a driver constant whose enum maps to the
         # same HIP enum takes the runtime constant's target.
         self.by_value: dict[tuple[str, str], str] = {}
+        # normalized runtime name -> its HIP target: CU_EVENT_DISABLE_TIMING is cudaEventDisableTiming's twin
+        self.twins: dict[str, str] = {}
         # HIP types by case- and underscore-insensitive name, for the type fallback (CUmemorytype ~ hipMemoryType)
         self.types: dict[str, set[str]] = defaultdict(set)
         for name, hits in hip.current.names.items():
@@ -145,7 +147,7 @@ class Matcher:
         return Target()
 
     def resolve(self, cuda: str, candidates: list[str], parent_target: str = "", use_pairs: bool = True,
-                type_like: bool = False, value: str = "") -> Target:
+                type_like: bool = False, value: str = "", twin: bool = False) -> Target:
         found: Target | None = None
         if use_pairs:
             paired = sorted(self.pairs.get(cuda, ()), key=lambda c: (c not in candidates, len(c), c))
@@ -167,6 +169,10 @@ class Matcher:
                     return t
         if parent_target and value and (parent_target, value) in self.by_value:
             t = self.target(self.by_value[(parent_target, value)], "same-value")
+            if t.name:
+                return t
+        if twin and not found and rules.normalized(cuda) in self.twins:
+            t = self.target(self.twins[rules.normalized(cuda)], "runtime-twin")
             if t.name:
                 return t
         if type_like and not found:
@@ -261,8 +267,11 @@ def api_rows(cache: Path, spec: ApiSpec, matcher: Matcher, hip: HipSide, library
         parent = decl.parent  # type: ignore[attr-defined]
         ptarget = targets[parent].name if parent in targets else ""
         hip_t = matcher.resolve(name, cands, ptarget, type_like=kind in ("type", "enum") and spec.api in (
-            "runtime", "driver"), value=decl.value) if spec.api != "dnn" else Target()  # type: ignore[attr-defined]
+            "runtime", "driver"), value=decl.value,  # type: ignore[attr-defined]
+            twin=spec.api == "driver" and kind in ("enum_constant", "macro")) if spec.api != "dnn" else Target()
         targets[name] = hip_t
+        if spec.api == "runtime" and hip_t.name and kind in ("enum_constant", "macro"):
+            matcher.twins.setdefault(rules.normalized(name), hip_t.name)
         if kind == "enum_constant" and hip_t.name and ptarget and decl.value and hip_t.status != "removed":  # type: ignore[attr-defined]
             matcher.by_value.setdefault((ptarget, decl.value), hip_t.name)  # type: ignore[attr-defined]
     _infer_enums_from_members(entries, kinds, targets, matcher)

@@ -14,6 +14,8 @@ from .headers import HeaderIndex
 
 CUDA_ISH = re.compile(r"^(cuda|cu[A-Z]|CU|nvrtc|NVRTC|curand|CURAND|make_cu|__nv_|cublas|CUBLAS|cufft|CUFFT)")
 HIP_ISH = re.compile(r"^(hip|HIP|make_hip|__hip_|ihip)")
+# Result-code converters wrapped around the real call (hipCUDAErrorTohipError, nvrtcResultTohiprtcResult)
+CONVERTER = re.compile(r"To(hip|Hip|HIP|cuda|Cuda|CUDA|cu[A-Z])")
 # Conversion switches map many CUDA codes onto one catch-all HIP code; those are not renames.
 COLLAPSE_LIMIT = 3
 
@@ -33,7 +35,7 @@ def backend_pairs(indexes: list[HeaderIndex]) -> dict[str, set[str]]:
                 if d.alias_of and CUDA_ISH.match(d.alias_of):
                     out[d.alias_of].add(name)
                 elif d.kind == "function" and d.defined:
-                    called = sorted({c for c in d.calls if CUDA_ISH.match(c)})
+                    called = sorted({c for c in d.calls if CUDA_ISH.match(c) and not CONVERTER.search(c)})
                     if len(called) == 1:
                         out[called[0]].add(name)
         for a, b in index.case_pairs:

@@ -54,10 +54,12 @@ A target counts as supported only if the HIP (or ROC) headers of the current rel
 4. `same-value`: CUDA's runtime and driver enums share values (cudaDevAttrX == CU_DEVICE_ATTRIBUTE_X); a constant
    takes the target of an already-mapped constant with the same value in the same HIP enum.
 5. `enum-members`: an unmapped CUDA enum whose mapped constants all live in one HIP enum maps to that enum.
-6. `naming-type`: runtime/driver types matched case- and underscore-insensitively (CUmemorytype -> hipMemoryType),
+6. `runtime-twin`: a driver constant or macro named like a mapped runtime one, case- and underscore-insensitively
+   (CU_EVENT_DISABLE_TIMING ~ cudaEventDisableTiming -> hipEventDisableTiming).
+7. `naming-type`: runtime/driver types matched case- and underscore-insensitively (CUmemorytype -> hipMemoryType),
    only when exactly one HIP type matches.
-7. `header-naming` / `include-guard`: header rows and the guard macros of the two header sets (`headermap.py`).
-8. `override`: `hipify/tablegen/overrides.toml`, every row with a reason (in `note`).
+8. `header-naming` / `include-guard`: header rows and the guard macros of the two header sets (`headermap.py`).
+9. `override`: `hipify/tablegen/overrides.toml`, every row with a reason (in `note`).
 
 Transforms are derived too: `wrap_arg` HIP_SYMBOL where both CUDA and HIP take the device `symbol` at the same
 position (cudaMemcpyToSymbol & co.); `by_arity` where a CUDA overload with a flags argument has no HIP overload of

@@ -60,6 +60,11 @@ DECLARATOR_MACROS: dict[str, tuple[str, str]] = {
 }
 
 
+# Macros that end a declaration in place of ';' (CUDA's intrinsic headers: `unsigned __ballot_sync(...) __DEF_IF_HOST`
+# expands to a body on the host and to ';' on the device).
+STATEMENT_END_MACROS = frozenset({"__DEF_IF_HOST"})
+
+
 @dataclass
 class Decl:
     name: str
@@ -287,7 +292,7 @@ class _Scanner:
         is_function_def = False
         while i < len(toks):
             kind, t, _ = toks[i]
-            if t == ";":
+            if t == ";" or t in STATEMENT_END_MACROS:
                 i += 1
                 break
             if t == "}":
@@ -391,50 +396,63 @@ class _Scanner:
             self.typedef(words, texts, bodies, groups, deprecated, experimental, ns)
             return
         agg = next((k for k, w in enumerate(texts) if w in _AGGREGATE), -1)
-        if agg >= 0 and (not groups or groups[0][0] > agg) and "(" not in texts[:agg]:
-            tag = self.tag_name(words, agg)
-            body_index = next((k for k, w in enumerate(words) if w[0] == "body"), -1)
-            if tag:
-                add(Decl(tag, "enum" if texts[agg] == "enum" else "type", namespace=ns,
-                         deprecated=deprecated, experimental=experimental))
-            if texts[agg] == "enum" and body_index >= 0:
-                self.enum_body(bodies[int(words[body_index][1])], tag, ns)
+        has_body = any(w[0] == "body" for w in words)
+        # `struct cudaExtent make_cudaExtent(...)` is a function returning a struct: an aggregate has a body or
+        # no parameter list (attribute groups such as __align__(16) aside, handled by the fallback below)
+        if agg >= 0 and (not groups or has_body) and "(" not in texts[:agg]:
+            self.aggregate(words, texts, bodies, agg, deprecated, experimental, ns)
             return
         if groups:
-            name_pos = -1
-            for pos, s, e in groups:
-                if pos > 0 and words[pos - 1][0] == "ident":
-                    cand = words[pos - 1][1]
-                    if cand in _NOT_A_NAME or (pos > 1 and words[pos - 2][1] == "operator"):
-                        if cand == "operator" or words[pos - 2][1] == "operator":
-                            return
-                        continue
-                    if _MACROISH.match(cand) and pos + 1 < len(words):
-                        continue  # an attribute-like macro call: the name comes later
-                    if pos > 1 and words[pos - 2][1] == "::":
-                        return  # out-of-class member definition
-                    if "=" in texts[:pos]:
-                        return  # a variable initialised by a call
-                    name_pos = pos
-                    params = _count_params(self.toks, s, e)
-                    calls: tuple[str, ...] = ()
-                    if is_def and bodies:
-                        bs, be = bodies[-1]
-                        body = self.toks[bs:be + 1]
-                        calls = tuple(body[k][1] for k in range(len(body) - 1)
-                                      if body[k][0] == "ident" and body[k + 1][1] == "(")
-                    add(Decl(cand, "function", namespace=ns, deprecated=deprecated, experimental=experimental,
-                             beta=beta, calls=calls, params=params, defined=is_def,
-                             param_names=_param_names(self.toks, s, e)))
-                    break
-            if name_pos < 0 and words[0][1] not in ("static_assert",):
-                return
+            count = len(self.out.decls)
+            self.function(words, texts, bodies, groups, is_def, deprecated, experimental, beta, ns)
+            if len(self.out.decls) == count and agg >= 0 and "(" not in texts[:agg]:
+                self.aggregate(words, texts, bodies, agg, deprecated, experimental, ns)
             return
         # A variable: the last identifier before '=' or the end.
         cut = texts.index("=") if "=" in texts else len(texts)
         idents = [w[1] for w in words[:cut] if w[0] == "ident"]
         if len(idents) >= 2:
             add(Decl(idents[-1], "variable", namespace=ns, deprecated=deprecated))
+
+    def aggregate(self, words: list[tuple[str, str]], texts: list[str], bodies: list[tuple[int, int]], agg: int,
+                  deprecated: bool, experimental: bool, ns: str) -> None:
+        add = self.out.decls.append
+        tag = self.tag_name(words, agg)
+        body_index = next((k for k, w in enumerate(words) if w[0] == "body"), -1)
+        if tag:
+            add(Decl(tag, "enum" if texts[agg] == "enum" else "type", namespace=ns,
+                     deprecated=deprecated, experimental=experimental))
+        if texts[agg] == "enum" and body_index >= 0:
+            self.enum_body(bodies[int(words[body_index][1])], tag, ns)
+
+    def function(self, words: list[tuple[str, str]], texts: list[str], bodies: list[tuple[int, int]],
+                 groups: list[tuple[int, int, int]], is_def: bool, deprecated: bool, experimental: bool,
+                 beta: bool, ns: str) -> None:
+        add = self.out.decls.append
+        for pos, s, e in groups:
+            if pos > 0 and words[pos - 1][0] == "ident":
+                cand = words[pos - 1][1]
+                if cand in _NOT_A_NAME or (pos > 1 and words[pos - 2][1] == "operator"):
+                    if cand == "operator" or words[pos - 2][1] == "operator":
+                        return
+                    continue
+                if _MACROISH.match(cand) and pos + 1 < len(words):
+                    continue  # an attribute-like macro call: the name comes later
+                if pos > 1 and words[pos - 2][1] == "::":
+                    return  # out-of-class member definition
+                if "=" in texts[:pos]:
+                    return  # a variable initialised by a call
+                params = _count_params(self.toks, s, e)
+                calls: tuple[str, ...] = ()
+                if is_def and bodies:
+                    bs, be = bodies[-1]
+                    body = self.toks[bs:be + 1]
+                    calls = tuple(body[k][1] for k in range(len(body) - 1)
+                                  if body[k][0] == "ident" and body[k + 1][1] == "(")
+                add(Decl(cand, "function", namespace=ns, deprecated=deprecated, experimental=experimental,
+                         beta=beta, calls=calls, params=params, defined=is_def,
+                         param_names=_param_names(self.toks, s, e)))
+                break
 
     def tag_name(self, words: list[tuple[str, str]], agg: int) -> str:
         for kind, t in words[agg + 1:]:
