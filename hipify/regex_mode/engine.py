@@ -14,7 +14,8 @@ ENGINE = "regex"
 def run(source: SourceFile, table: MappingTable, options: Options) -> EngineResult:
     try:
         index = index_of(table)
-        facts = extract_facts(source.text, options, wanted=index.wanted(), wants_args=index.wants_args())
+        facts = extract_facts(source.text, options, wanted=index.wanted(), wants_args=index.wants_args(),
+                              report_once=index.report_once())
         return plan(source, facts, table, options, engine=ENGINE)
     except Exception as exc:  # never raise: the file is left unchanged and reported
         diag = Diagnostic("HPY202", f"internal error in the regex engine: {type(exc).__name__}: {exc}",

@@ -57,12 +57,15 @@ _TEMPLATE = re.compile(r"\btemplate\b")
 
 
 def extract_facts(text: str, options: Options | None = None, wanted: Wanted | None = None,
-                  wants_args: Wanted | None = None, lexed: Lexed | None = None) -> FileFacts:
+                  wants_args: Wanted | None = None, lexed: Lexed | None = None,
+                  report_once: frozenset[str] = frozenset()) -> FileFacts:
     """Facts about ``text``.
 
     ``wanted``: which identifier names to report (all when None). ``wants_args``: for which
     names followed by ``(`` to split the call's arguments (all when None); the regex
     engine asks only for rows with an argument transform, so ``call_args`` is None elsewhere.
+    ``report_once``: names reported at their first occurrence only (the planner asks only
+    whether a file uses them, e.g. ``threadIdx``); a third of a kernel file's identifiers.
     """
     options = options or Options()
     lexed = lexed or lex(text)
@@ -76,7 +79,7 @@ def extract_facts(text: str, options: Options | None = None, wanted: Wanted | No
     includes = _includes(text, directives, regions)
     code = _identifier_view(masked, directives)
     brackets = Brackets(masked, text)
-    identifiers = _identifiers(code, masked, wanted, wants_args, regions, brackets)
+    identifiers = _identifiers(code, masked, wanted, wants_args, regions, brackets, report_once)
     launches = _launches(masked, regions, brackets, _template_kernels(masked))
     return FileFacts(identifiers, launches, includes, directive_facts, lexed.comments)
 
@@ -212,7 +215,8 @@ def next_token(masked: str, pos: int) -> tuple[str, int]:
 
 
 def _identifiers(code: str, masked: str, wanted: Wanted | None, wants_args: Wanted | None,
-                 regions: _RegionMap, brackets: Brackets) -> tuple[Identifier, ...]:
+                 regions: _RegionMap, brackets: Brackets,
+                 report_once: frozenset[str] = frozenset()) -> tuple[Identifier, ...]:
     raw = []
     declared: set[str] = set()
     word = _WORD
@@ -220,7 +224,7 @@ def _identifiers(code: str, masked: str, wanted: Wanted | None, wants_args: Want
     region_of = regions.of
     size = len(masked)
     simple_next = _SIMPLE_NEXT
-    for start, name in _occurrences(code, wanted):
+    for start, name in _occurrences(code, wanted, report_once):
         end = start + len(name)
         c = code[end] if end < size else ""
         if c in simple_next and c:  # fast path: 'name(' 'name,' 'name;' ...
@@ -240,7 +244,7 @@ def _identifiers(code: str, masked: str, wanted: Wanted | None, wants_args: Want
             qualifier = prev_token(masked, prev_at)[0]
             if qualifier and qualifier[0] not in word:
                 qualifier = qualifier if qualifier == ">" else ""
-        if prev and (prev[0] in word or nxt in _DECL_NEXT) and _declares(prev, nxt, name):
+        if prev and prev[0] in word and _declares(prev, nxt, name):  # declarations follow a word
             declared.add(name)
         region = region_of(start)
         call_args = None
@@ -253,7 +257,7 @@ def _identifiers(code: str, masked: str, wanted: Wanted | None, wants_args: Want
     )
 
 
-def _occurrences(code: str, wanted: Wanted | None) -> list[tuple[int, str]]:
+def _occurrences(code: str, wanted: Wanted | None, once: frozenset[str] = frozenset()) -> list[tuple[int, str]]:
     """(start, name) of each identifier that ``wanted`` accepts (all if None), in order.
 
     ``findall`` lists every identifier at C speed; ``wanted`` is asked once per distinct
@@ -271,7 +275,12 @@ def _occurrences(code: str, wanted: Wanted | None) -> list[tuple[int, str]]:
     find = code.find
     found = []
     cursor = 0
-    for name in [name for name in every if name in keep]:
+    selected = [name for name in every if name in keep]
+    if once:
+        seen: set[str] = set()
+        add = seen.add
+        selected = [n for n in selected if n not in once or not (n in seen or add(n))]
+    for name in selected:
         pos = find(name, cursor)
         while pos >= 0:
             end = pos + len(name)

@@ -7,7 +7,7 @@ Nothing here names a CUDA API by hand: namespace pairs come from qualified rows
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Callable
 
 from ..table import MappingTable, Row
@@ -44,6 +44,7 @@ class TableIndex:
     namespaces: dict[str, tuple[str, str]]       # cuda namespace -> (hip, roc) namespace
     warp_sync: frozenset[str]                    # names that need HIP_ENABLE_WARP_SYNC_BUILTINS
     transformed: frozenset[str]                  # names whose rows rewrite call arguments
+    markers: frozenset[str]                      # names the planner only needs to see once
 
     def wanted(self) -> Callable[[str], bool]:
         """The identifier filter the regex engine passes to ``extract_facts``."""
@@ -55,6 +56,11 @@ class TableIndex:
             return name in names or name in markers or (name[0] in "cC" and cuda_like(name) is not None)
 
         return want
+
+    def report_once(self) -> frozenset[str]:
+        """Names whose presence matters, not each use: device markers (``threadIdx``) and
+        identity rows kept only because they mark device code (``__syncthreads``)."""
+        return self.markers
 
     def wants_args(self) -> Callable[[str], bool]:
         """Which calls the planner needs split into arguments (rows with a transform)."""
@@ -105,6 +111,7 @@ def _build(table: MappingTable) -> TableIndex:
     namespaces: dict[str, tuple[str, str]] = {}
     warp: set[str] = set()
     transformed: set[str] = set()
+    markers: set[str] = set(DEVICE_MARKERS)
     oldest = _oldest_since(table)
     for row in table:
         if row.transform is not None:
@@ -113,6 +120,8 @@ def _build(table: MappingTable) -> TableIndex:
             continue
         if not is_trivial(row, oldest):
             names.add(row.cuda)
+            if row.cuda.startswith("__") and is_trivial(replace(row, cuda="x" + row.cuda, hip="x" + row.hip), oldest):
+                markers.add(row.cuda)  # trivial but for the '__' prefix: only marks device code
         if "::" in row.cuda:
             prefix = row.cuda.split("::", 1)[0]
             names.add(prefix)
@@ -125,4 +134,5 @@ def _build(table: MappingTable) -> TableIndex:
             namespaces[row.cuda] = (row.hip, row.roc or row.hip)
         if needs_warp_define(row):
             warp.add(row.cuda)
-    return TableIndex(frozenset(names), namespaces, frozenset(warp), frozenset(transformed))
+    markers -= warp
+    return TableIndex(frozenset(names), namespaces, frozenset(warp), frozenset(transformed), frozenset(markers))

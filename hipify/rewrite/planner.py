@@ -32,10 +32,12 @@ def plan(source: SourceFile, facts: FileFacts, table: MappingTable, options: Opt
             diagnostics.append(Diagnostic("HPY202", f"internal error in rule {name}: {type(exc).__name__}: {exc}",
                                           severity=Severity.ERROR))
             continue
+        text = source.text
         for finding in findings:
-            if isinstance(finding, Edit):
-                if finding.replacement != source.text[finding.start:finding.end]:
+            if type(finding) is Edit:
+                # Rules skip no-op renames themselves; this also catches e.g. identical headers.
+                if finding.replacement != text[finding.start:finding.end]:
                     edits.append(finding)
             elif not suppression.covers(finding.offset):
-                diagnostics.append(finding)
+                diagnostics.append(finding)  # type: ignore[arg-type]
     return EngineResult(tuple(edits), tuple(diagnostics), engine)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable, Iterable, Union
 
-from ..model import Diagnostic, Edit
+from ..model import Diagnostic, Edit, Origin
 
 if TYPE_CHECKING:
     from .context import Context
@@ -17,6 +17,16 @@ Finding = Union[Edit, Diagnostic]
 Rule = Callable[["Context"], Iterable[Finding]]
 
 RULES: dict[str, Rule] = {}
+
+_new = object.__new__
+
+
+def make_edit(start: int, end: int, replacement: str, code: str, origin: Origin, subject: str) -> Edit:
+    """``Edit(...)`` without the frozen dataclass's per-field ``object.__setattr__`` calls
+    (half the cost; renames make one per CUDA identifier). Equal to ``Edit(...)``."""
+    edit = _new(Edit)
+    edit.__dict__.update(start=start, end=end, replacement=replacement, code=code, origin=origin, subject=subject)
+    return edit
 
 
 def register(name: str) -> Callable[[Rule], Rule]:

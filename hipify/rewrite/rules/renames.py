@@ -12,7 +12,7 @@ from ...facts import Identifier
 from ...model import Diagnostic, Edit, Origin, Severity
 from ...table import Row
 from ..context import Context
-from ..registry import Finding, register
+from ..registry import Finding, make_edit, register
 
 _MEMBER = (".", "->")
 _SKIP_KINDS = ("namespace", "header")
@@ -34,9 +34,16 @@ def renames(ctx: Context) -> Iterator[Finding]:
             yield Diagnostic(decision.code, decision.message, offset=ident.start,
                              severity=Severity.WARNING, subject=row.cuda)
             continue
+        if row.transform is None:
+            target = decision.target
+            if "::" in target:
+                target = target.rsplit("::", 1)[-1]
+            if target != ident.name:
+                yield make_edit(ident.start, ident.end, target, "HPY001", ident.origin, row.cuda)
+            continue
         target = _target_for(ident, row, decision.target)
         if target != ident.name:
-            yield Edit(ident.start, ident.end, target, "HPY001", ident.origin, subject=row.cuda)
+            yield make_edit(ident.start, ident.end, target, "HPY001", ident.origin, row.cuda)
         yield from _wrap_argument(ctx, ident, row)
 
 
