@@ -36,6 +36,7 @@ WHEELS: tuple[tuple[str, str, str], ...] = (
     ("cu13", "cccl", "nvidia-cuda-cccl==13.3.5.0.6"),
     ("cu12", "cuda_runtime", "nvidia-cuda-runtime-cu12==12.9.79"),
     ("cu12", "cusparse", "nvidia-cusparse-cu12==12.5.10.65"),
+    ("cu12", "cccl", "nvidia-cuda-cccl-cu12==12.9.27"),
     ("cu11", "cuda_runtime", "nvidia-cuda-runtime-cu11==11.8.89"),
     ("cu11", "cusparse", "nvidia-cusparse-cu11==11.7.5.86"),
 )

@@ -387,7 +387,8 @@ class _Scanner:
         add = self.out.decls.append
         if texts[0] == "using":
             # alias declaration `using N = T;` or using-declaration `using ns::N;`: both introduce N here
-            if len(words) > 2 and words[1][0] == "ident" and texts[2] == "=":
+            # (an attribute may sit between: `using Sum CCCL_DEPRECATED_BECAUSE("...") = ...;`)
+            if len(words) > 2 and words[1][0] == "ident" and "=" in texts and "::" not in texts[:texts.index("=")]:
                 add(Decl(texts[1], "type", namespace=ns, deprecated=deprecated, alias_of=""))
             elif "namespace" not in texts and words[-1][0] == "ident" and "::" in texts:
                 add(Decl(texts[-1], "type", namespace=ns, deprecated=deprecated))

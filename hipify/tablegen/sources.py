@@ -78,6 +78,9 @@ SPECS: tuple[ApiSpec, ...] = (
     ApiSpec("cub", ("toolkit/cccl/cub/*.cuh", "toolkit/cccl/cub/block/*.cuh", "toolkit/cccl/cub/device/*.cuh",
                     "toolkit/cccl/cub/warp/*.cuh", "toolkit/cccl/cub/thread/*.cuh", "toolkit/cccl/cub/iterator/*.cuh",
                     "toolkit/cccl/cub/grid/*.cuh"),
+            # CUB 2.x (CUDA 12) names that CCCL 3 removed (cub::Sum, cub::Max, ...) are still common in user code
+            ("cccl/cub/*.cuh", "cccl/cub/block/*.cuh", "cccl/cub/device/*.cuh", "cccl/cub/warp/*.cuh",
+             "cccl/cub/thread/*.cuh", "cccl/cub/iterator/*.cuh", "cccl/cub/grid/*.cuh"),
             keep=r"^cub::[A-Za-z]\w*$", namespace=(("cub/", "cub"),)),
 )
 
