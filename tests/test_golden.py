@@ -12,8 +12,8 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-
 from conftest import CASES, case_flags, options_from_flags
+
 from hipify.api import translate
 from hipify.engines import clang_status
 from hipify.options import Options

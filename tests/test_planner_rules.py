@@ -4,8 +4,6 @@ Run through ``hipify.translate`` with the regex engine, so the planner sees real
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
 import pytest
 
 from hipify.api import Result, translate

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conftest import fixture_table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hipify.api import translate
+from hipify.model import SourceFile
 from hipify.options import Options
 from hipify.regex_mode.engine import run
 from hipify.regex_mode.facts import extract_facts
 from hipify.regex_mode.lexer import iter_tokens, lex
-from hipify.model import SourceFile
 from hipify.table import MappingTable
-
-from conftest import fixture_table
 
 SMALL = fixture_table()  # module level: hypothesis would print a fixture argument in full
 

@@ -7,8 +7,8 @@ the regex engine cannot see the headers that might define it.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 Span = tuple[int, int]
 

@@ -17,7 +17,7 @@ def run(source: SourceFile, table: MappingTable, options: Options) -> EngineResu
         facts = extract_facts(source.text, options, wanted=index.wanted(), wants_args=index.wants_args(),
                               report_once=index.report_once())
         return plan(source, facts, table, options, engine=ENGINE)
-    except Exception as exc:  # never raise: the file is left unchanged and reported
+    except Exception as exc:  # noqa: BLE001  (never raise: the file is left unchanged and reported)
         diag = Diagnostic("HPY202", f"internal error in the regex engine: {type(exc).__name__}: {exc}",
                           severity=Severity.ERROR)
         return EngineResult((), (diag,), ENGINE)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from ..facts import Directive, FileFacts, Identifier, Include, Launch, Region, Span
 from ..model import Origin

@@ -16,9 +16,9 @@ comments, raw strings) or of the line (ordinary literals).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
-from typing import Iterator
 
 Span = tuple[int, int]
 
@@ -133,9 +133,9 @@ def lex(text: str) -> Lexed:
     masked = "".join(pieces)
     if masked.startswith("\ufeff"):  # a BOM is not code: '#' after it still starts a directive
         masked = " " + masked[1:]
-    first = _FIRST_DIRECTIVE.match(masked)
+    head = _FIRST_DIRECTIVE.match(masked)
     directives = tuple(
-        ([_directive_span(masked, 0, first.end())] if first else [])
+        ([_directive_span(masked, 0, head.end())] if head else [])
         + [_directive_span(masked, m.start() + 1, m.end()) for m in _DIRECTIVE.finditer(masked)]
     )
     return Lexed(text, masked, tuple(comments), tuple(literals), directives, frozenset(chars))

@@ -7,8 +7,8 @@ Nothing here names a CUDA API by hand: namespace pairs come from qualified rows
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Callable
 
 from ..table import MappingTable, Row
 from .status import parse_version
@@ -27,15 +27,18 @@ _WARP_SYNC_NAME = re.compile(r"__\w+_sync\Z")
 RUNTIME_APIS = frozenset(("runtime", "driver", "device"))
 # C++ keywords and fundamental types are never API names, whatever a table row says
 # (a generator can mistake ``operator int()`` for a function called ``int``).
-CPP_KEYWORDS = frozenset("""
-alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t char32_t class
-compl concept const consteval constexpr constinit const_cast continue co_await co_return co_yield decltype
-default delete do double dynamic_cast else enum explicit export extern false float for friend goto if inline
-int long mutable namespace new noexcept not not_eq nullptr operator or or_eq private protected public
-register reinterpret_cast requires return short signed sizeof static static_assert static_cast struct switch
-template this thread_local throw true try typedef typeid typename union unsigned using virtual void volatile
-wchar_t while xor xor_eq
-""".split())
+CPP_KEYWORDS = frozenset((
+    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case",
+    "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval",
+    "constexpr", "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype",
+    "default", "delete", "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern",
+    "false", "float", "for", "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new",
+    "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected", "public",
+    "register", "reinterpret_cast", "requires", "return", "short", "signed", "sizeof", "static",
+    "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local", "throw", "true",
+    "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile",
+    "wchar_t", "while", "xor", "xor_eq"
+))
 
 
 @dataclass(frozen=True)
@@ -81,7 +84,7 @@ def needs_warp_define(row: Row) -> bool:
     """Does using this row's HIP target need ``HIP_ENABLE_WARP_SYNC_BUILTINS``?"""
     if not hasattr(row, "hip_requires"):  # an older table without the field: go by the name
         return row.kind == "device_function" and _WARP_SYNC_NAME.match(row.cuda) is not None
-    requires = getattr(row, "hip_requires")
+    requires = row.hip_requires
     if not requires:
         return False
     text = requires if isinstance(requires, str) else " ".join(map(str, requires))

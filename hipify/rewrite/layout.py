@@ -1,8 +1,8 @@
 """The file's preprocessor layout: conditional nesting and where a new include line goes."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from ..facts import Directive, Region, Span
 

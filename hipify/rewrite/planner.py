@@ -28,7 +28,7 @@ def plan(source: SourceFile, facts: FileFacts, table: MappingTable, options: Opt
     for name, rule in RULES.items():
         try:
             findings = list(rule(ctx))
-        except Exception as exc:  # a rule bug must not lose the file's other edits
+        except Exception as exc:  # noqa: BLE001  (a rule bug must not lose the file's other edits)
             diagnostics.append(Diagnostic("HPY202", f"internal error in rule {name}: {type(exc).__name__}: {exc}",
                                           severity=Severity.ERROR))
             continue
@@ -38,6 +38,6 @@ def plan(source: SourceFile, facts: FileFacts, table: MappingTable, options: Opt
                 # Rules skip no-op renames themselves; this also catches e.g. identical headers.
                 if finding.replacement != text[finding.start:finding.end]:
                     edits.append(finding)
-            elif not suppression.covers(finding.offset):
-                diagnostics.append(finding)  # type: ignore[arg-type]
+            elif isinstance(finding, Diagnostic) and not suppression.covers(finding.offset):
+                diagnostics.append(finding)
     return EngineResult(tuple(edits), tuple(diagnostics), engine)

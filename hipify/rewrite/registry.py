@@ -6,14 +6,15 @@ comments) and hands back one :class:`~hipify.model.EngineResult`.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Iterable, Union
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from ..model import Diagnostic, Edit, Origin
 
 if TYPE_CHECKING:
     from .context import Context
 
-Finding = Union[Edit, Diagnostic]
+Finding = Edit | Diagnostic
 Rule = Callable[["Context"], Iterable[Finding]]
 
 RULES: dict[str, Rule] = {}

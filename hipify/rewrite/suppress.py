@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 Span = tuple[int, int]
 
@@ -18,7 +18,7 @@ class Suppression:
     skip_offset: int = 0         # where the skip-file marker is (for its diagnostic)
 
     @classmethod
-    def none(cls) -> "Suppression":
+    def none(cls) -> Suppression:
         return cls(False, ())
 
     def covers(self, offset: int) -> bool:

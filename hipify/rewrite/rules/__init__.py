@@ -1,4 +1,12 @@
 """The rewrite rules, one module each; importing this package registers them in order."""
 from __future__ import annotations
 
-from . import includes, launches, namespaces, renames, runtime_include, unknown, warp_sync  # noqa: F401
+from . import (  # noqa: F401
+    includes,
+    launches,
+    namespaces,
+    renames,
+    runtime_include,
+    unknown,
+    warp_sync,
+)

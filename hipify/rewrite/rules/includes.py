@@ -7,8 +7,8 @@ leaving its line empty. ROCm < 6.0 uses the flat library headers (``hipblas.h``)
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from ...facts import Include, Region
 from ...model import Diagnostic, Edit, Origin, Severity

@@ -7,7 +7,7 @@ argument text is copied verbatim.
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ...facts import Launch
 from ...model import Diagnostic, Edit, Severity

@@ -5,7 +5,7 @@ namespace``; a variable that happens to be called ``cub`` is left alone.
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ...model import Diagnostic, Edit, Severity
 from ..context import Context

@@ -6,7 +6,7 @@ so renames inside that argument never overlap the wrap.
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ...facts import Identifier
 from ...model import Diagnostic, Edit, Origin, Severity

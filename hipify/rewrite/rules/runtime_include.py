@@ -6,7 +6,7 @@ includes the HIP runtime. Placement follows CONVENTIONS.md (see ``layout.inserti
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ...facts import Region
 from ...model import Edit, Origin

@@ -1,7 +1,7 @@
 """Warn about identifiers that look like CUDA APIs but are not in the table (HPY104)."""
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ...model import Diagnostic, Severity
 from ..context import Context

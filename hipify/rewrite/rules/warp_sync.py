@@ -6,7 +6,7 @@ If the runtime include is being inserted, ``runtime_include`` writes the define 
 """
 from __future__ import annotations
 
-from typing import Iterator
+from collections.abc import Iterator
 
 from ...facts import Identifier
 from ...model import Diagnostic, Edit, Origin, Severity
