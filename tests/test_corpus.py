@@ -61,6 +61,9 @@ def _cuda_extra_includes() -> list[str]:
     extra = os.environ.get("HIPIFY_CUDA_EXTRA")
     if extra:
         dirs.append(f"{extra}/include")
+    # The table generator's header cache (python -m hipify.tablegen fetch --only wheels) holds them too.
+    cache = Path(os.environ.get("HIPIFY_HEADER_CACHE", "~/.cache/hipify-py/headers")).expanduser() / "cuda" / "cu13"
+    dirs += [str(p) for p in sorted(cache.glob("*")) if p.is_dir() and p.name not in ("toolkit", "cuda_runtime")]
     try:
         import nvidia  # type: ignore[import-not-found]
         for base in getattr(nvidia, "__path__", []):
