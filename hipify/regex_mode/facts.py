@@ -125,10 +125,11 @@ class _RegionMap:
     """Region of an offset: INACTIVE beats DIRECTIVE beats CODE. O(log n) per query."""
 
     def __init__(self, directives: Sequence[Span], inactive: Sequence[Span]) -> None:
-        self._d_starts = [s for s, _ in directives]
-        self._d_ends = [e for _, e in directives]
+        self._d_starts = self.directive_starts = [s for s, _ in directives]
+        self._d_ends = self.directive_ends = [e for _, e in directives]
         self._i_starts = [s for s, _ in inactive]
         self._i_ends = [e for _, e in inactive]
+        self.has_inactive = bool(inactive)
 
     @staticmethod
     def _inside(starts: list[int], ends: list[int], pos: int) -> bool:
@@ -221,7 +222,12 @@ def _identifiers(code: str, masked: str, wanted: Wanted | None, wants_args: Want
     declared: set[str] = set()
     word = _WORD
     simple_prev = _SIMPLE_PREV
-    region_of = regions.of
+    inactive = regions.inactive if regions.has_inactive else None
+    # Occurrences come in order: walk the directive spans with a cursor instead of bisecting.
+    d_starts, d_ends = regions.directive_starts, regions.directive_ends
+    d_count = len(d_starts)
+    d = 0
+    code_region, directive_region, inactive_region = Region.CODE, Region.DIRECTIVE, Region.INACTIVE
     size = len(masked)
     simple_next = _SIMPLE_NEXT
     for start, name in _occurrences(code, wanted, report_once):
@@ -246,10 +252,15 @@ def _identifiers(code: str, masked: str, wanted: Wanted | None, wants_args: Want
                 qualifier = qualifier if qualifier == ">" else ""
         if prev and prev[0] in word and _declares(prev, nxt, name):  # declarations follow a word
             declared.add(name)
-        region = region_of(start)
+        while d < d_count and d_ends[d] <= start:
+            d += 1
+        limit = d_ends[d] if d < d_count and d_starts[d] <= start else -1
+        if inactive is not None and inactive(start):
+            region = inactive_region
+        else:
+            region = directive_region if limit >= 0 else code_region
         call_args = None
         if nxt == "(" and (wants_args is None or wants_args(name)):
-            limit = regions.directive_end(start)
             call_args = brackets.args(next_at, limit if limit >= 0 else size)
         raw.append((start, end, name, region, prev, nxt, qualifier, call_args))
     return tuple(
