@@ -33,6 +33,18 @@ def test_tokens_skip_comments_and_continuations() -> None:
     assert ident(text, "f").prev_token == "."
 
 
+def test_tokens_do_not_cross_directive_boundaries() -> None:
+    text = "#if X\n  cudaFree(p);\n#elif Y\ncudaMalloc(q)\n#endif\n#define M v\nw = 1;\nint z\n#define N 2\n;"
+    free = ident(text, "cudaFree")
+    assert (free.prev_token, free.next_token, free.user_declared) == ("", "(", False)
+    assert (ident(text, "cudaMalloc").prev_token, ident(text, "cudaMalloc").user_declared) == ("", False)
+    v = ident(text, "v")  # last token of a #define: nothing follows it inside the directive
+    assert (v.prev_token, v.next_token) == ("M", "")
+    assert ident(text, "w").prev_token == ""
+    assert ident(text, "z").next_token == ""  # the next line is a directive
+    assert ident(text, "X").next_token == ""
+
+
 def test_call_args() -> None:
     text = 'CHECK(cudaMemcpy(dst, src, n * sizeof(T), kind)); f( ); g(a, h(b, c), "x,y", \'(\')'
     assert args_text(text, ident(text, "cudaMemcpy").call_args) == ["dst", "src", "n * sizeof(T)", "kind"]

@@ -245,16 +245,29 @@ def _identifiers(code: str, masked: str, wanted: Wanted | None, wants_args: Want
             prev, prev_at = masked[start - 2], start - 2
         else:
             prev, prev_at = prev_token(masked, start)
-        qualifier = ""
-        if prev == "::":
-            qualifier = prev_token(masked, prev_at)[0]
-            if qualifier and qualifier[0] not in word:
-                qualifier = qualifier if qualifier == ">" else ""
-        if prev and prev[0] in word and _declares(prev, nxt, name):  # declarations follow a word
-            declared.add(name)
         while d < d_count and d_ends[d] <= start:
             d += 1
-        limit = d_ends[d] if d < d_count and d_starts[d] <= start else -1
+        # Tokens never pair across a directive boundary: the line after '#if X' does not
+        # follow 'X', and the line after '#define M v' does not continue 'v'.
+        if d < d_count and d_starts[d] <= start:  # inside directive d
+            limit = d_ends[d]
+            floor = d_starts[d]
+            if next_at >= limit:
+                nxt = ""
+        else:
+            limit = -1
+            floor = d_ends[d - 1] if d else 0
+            if d < d_count and d_starts[d] < next_at:
+                nxt = ""
+        if prev_at < floor:
+            prev = ""
+        qualifier = ""
+        if prev == "::":
+            qualifier, qualifier_at = prev_token(masked, prev_at)
+            if qualifier_at < floor or (qualifier and qualifier[0] not in word and qualifier != ">"):
+                qualifier = ""
+        if prev and prev[0] in word and _declares(prev, nxt, name):  # declarations follow a word
+            declared.add(name)
         if inactive is not None and inactive(start):
             region = inactive_region
         else:
