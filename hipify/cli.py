@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -65,6 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument("--print-stats", action="store_true", help="print conversion statistics to stderr")
     out.add_argument("--report", metavar="FILE", help="write a porting report")
     out.add_argument("--report-format", choices=FORMATS, help="report format (default: from FILE's suffix)")
+    out.add_argument("--validation", metavar="JSON",
+                     help="include results of 'hipify-py validate --json JSON' in the report")
     out.add_argument("-q", "--quiet", action="store_true", help="only errors on stderr")
     out.add_argument("--no-progress", action="store_true", help="no progress bar")
 
@@ -395,6 +398,17 @@ def _copy_others(paths: list[Path], found: list[Found], out_dir: Path, dest_root
         copy_file(item.path, out_dir / real.relative_to(dest_root))
 
 
+def _load_validation(path: Path) -> list[dict[str, object]]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"cannot read validation results {path}: {exc}") from None
+    results = data.get("results") if isinstance(data, dict) else None
+    if not isinstance(results, list):
+        raise UsageError(f"{path} is not the JSON of 'hipify-py validate --json'")
+    return [r for r in results if isinstance(r, dict)]
+
+
 def _finish(report: Report, args: argparse.Namespace, mode: OutputMode, exit_code: int) -> int:
     if args.print_stats or mode == OutputMode.EXAMINE:
         from .stats import print_stats
@@ -405,5 +419,7 @@ def _finish(report: Report, args: argparse.Namespace, mode: OutputMode, exit_cod
             fmt = "md"
         if fmt not in FORMATS:
             raise UsageError(f"cannot tell the report format from {args.report!r}; pass --report-format")
+        if args.validation:
+            report.validation = _load_validation(Path(args.validation))
         Path(args.report).write_text(render(report, fmt), encoding="utf-8")
     return exit_code

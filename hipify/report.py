@@ -32,6 +32,8 @@ class Report:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     per_file: list[dict[str, object]] = field(default_factory=list)
     engines: Counter[str] = field(default_factory=Counter)
+    # Results of `hipify-py validate --json` (compile/run checks), merged in with --validation.
+    validation: list[dict[str, object]] = field(default_factory=list)
 
     def add(self, result: FileResult) -> None:
         self.files += 1
@@ -75,7 +77,21 @@ class Report:
             "unconverted": dict(sorted(self.unconverted.items())),
             "files": self.per_file,
             "diagnostics": [_diag_dict(d) for d in self.diagnostics],
+            "validation": self.validation,
         }
+
+    def validation_rows(self) -> list[tuple[str, str, str, str, str]]:
+        """(program, engine, arch, result, first error or reason) per validation result."""
+        rows = []
+        for item in self.validation:
+            error = item.get("first_error")
+            detail = str(item.get("reason") or "")
+            if isinstance(error, dict):
+                where = f"{error.get('original_file', '')}:{error.get('original_line', '')}".strip(":")
+                detail = f"{where} {error.get('message', '')}".strip()
+            rows.append((str(item.get("program", "")), str(item.get("engine", "")), str(item.get("arch", "")),
+                         str(item.get("result", "")), detail))
+        return rows
 
 
 def _diag_dict(diag: Diagnostic) -> dict[str, object]:
@@ -123,6 +139,12 @@ def _markdown(report: Report) -> str:
         lines += ["## Converted CUDA APIs", "", "| API | count |", "|---|---:|"]
         lines += [f"| `{name}` | {n} |" for name, n in report.converted.most_common()]
         lines.append("")
+    if report.validation:
+        lines += ["## Compile validation (hipify-py validate)", "",
+                  "| program | engine | arch | result | first error (CUDA line) / reason |", "|---|---|---|---|---|"]
+        for row in report.validation_rows():
+            lines.append("| " + " | ".join(cell.replace("|", "\\|").replace("\n", " ") for cell in row) + " |")
+        lines.append("")
     if report.diagnostics:
         lines += ["## Findings", "", "| location | code | message |", "|---|---|---|"]
         for d in report.diagnostics:
@@ -145,6 +167,12 @@ def _html(report: Report) -> str:
     findings = "".join(
         f"<tr class='{d.severity.value}'><td>{html.escape(d.path)}:{d.line}:{d.col}</td><td>{d.code}</td>"
         f"<td>{html.escape(d.message)}</td></tr>" for d in report.diagnostics)
+    validation = ""
+    if report.validation:
+        body = "".join("<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>"
+                       for row in report.validation_rows())
+        validation = ('<h2>Compile validation</h2><table id="validation"><tr><th>program</th><th>engine</th>'
+                      f'<th>arch</th><th>result</th><th>first error / reason</th></tr>{body}</table>')
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>hipify-py porting report</title>
 <style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse;margin-bottom:1.5em}}
@@ -157,6 +185,7 @@ tr.warning td{{background:#ffd}}.summary td:first-child{{font-weight:bold}}</sty
 <tr><td>Unconverted references</td><td id="unconverted">{s['unconverted']}</td></tr></table>
 {table("Unconverted CUDA APIs", report.unconverted, "unconverted")}
 {table("Converted CUDA APIs", report.converted, "converted")}
+{validation}
 <h2>Findings</h2><table id="findings"><tr><th>location</th><th>code</th><th>message</th></tr>{findings}</table>
 </body></html>
 """

@@ -256,3 +256,20 @@ def test_console_script_runs() -> None:
     assert proc.returncode == 0 and proc.stdout.startswith("hipify-py ")
     proc = subprocess.run([sys.executable, "-m", "hipify", "--help"], capture_output=True, text=True)
     assert "exit codes" in proc.stdout and "--hip-kernel-execution-syntax" in proc.stdout
+
+
+def test_report_includes_validation_results(tree: Path, tmp_path: Path) -> None:
+    results = {"tool": "hipify-py validate", "results": [
+        {"program": "memory_basic", "engine": "regex", "arch": "gfx90a", "result": "FAIL", "reason": "",
+         "first_error": {"original_file": "memory_basic.cu", "original_line": 12, "message": "use of undeclared"}},
+        {"program": "cub_primitives", "engine": "clang", "arch": "gfx1030", "result": "PASS", "reason": ""}]}
+    (tmp_path / "v.json").write_text(json.dumps(results))
+    md = tmp_path / "r.md"
+    assert main(["--engine", "regex", "--examine", "--report", str(md), "--validation", str(tmp_path / "v.json"),
+                 str(tree)]) == 0
+    text = md.read_text()
+    assert "| memory_basic | regex | gfx90a | FAIL | memory_basic.cu:12 use of undeclared |" in text
+    assert "| cub_primitives | clang | gfx1030 | PASS |  |" in text
+    (tmp_path / "bad.json").write_text("[]")
+    assert main(["--engine", "regex", "--examine", "--report", str(md), "--validation", str(tmp_path / "bad.json"),
+                 str(tree)]) == 2
