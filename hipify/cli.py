@@ -6,6 +6,7 @@ import json
 import os
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 from pathlib import Path
 from typing import Iterable, Iterator, Sequence
@@ -184,6 +185,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
     except KeyboardInterrupt:
         _err("hipify-py: interrupted; files already written are complete, the rest are unchanged")
+        return EXIT_ERROR
+    except BrokenProcessPool:
+        _err("hipify-py: error: a worker process died (a libclang crash?); files already written are complete, "
+             "the rest are unchanged; re-run with --engine regex or -j 1 to find the file")
+        return EXIT_ERROR
+    except Exception as exc:  # an internal error still gets exit code 2 and one clear line
+        _err(f"hipify-py: internal error: {type(exc).__name__}: {exc}")
         return EXIT_ERROR
 
 
