@@ -13,6 +13,8 @@ from hipify.table import MappingTable, Row, Transform, load_table, table_files
 CASES = Path(__file__).parent / "cases"
 FLAGS_PREFIX = "// hipify-py-flags:"
 WARP = "HIP_ENABLE_WARP_SYNC_BUILTINS"
+OCML = "OCML_BASIC_ROUNDED_OPERATIONS"
+VOID_CAST = "reinterpret_cast<const void*>"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -105,6 +107,19 @@ FIXTURE_ROWS: tuple[Row, ...] = (
     _row("cudaStreamCreateFixture", "hipStreamCreate",
          transform=Transform(kind="by_arity", arity=((2, "hipStreamCreateWithFlags"),)), note="fixture"),
     _row("cudaPos", "hipPos", "field", note="fixture"),
+    # transforms and required macros the shipped table is growing (same shapes as its rows)
+    _row("CUDART_CB", "", "macro", transform=Transform(kind="remove")),
+    _row("CUDARTAPI", "", "macro", transform=Transform(kind="remove")),
+    _row("cudaFuncSetAttribute", "hipFuncSetAttribute",
+         transform=Transform(kind="wrap_arg", arg=0, wrapper=VOID_CAST)),
+    _row("cudaFuncGetAttributes", "hipFuncGetAttributes",
+         transform=Transform(kind="wrap_arg", arg=1, wrapper=VOID_CAST)),
+    _row("cudaFuncSetAttributeOld", "hipFuncSetAttribute", hip_status="deprecated", note="fixture"),
+    _row("__fadd_rz", "__fadd_rz", "device_function", "device", hip_requires=OCML),
+    _row("__fmul_rz", "__fmul_rz", "device_function", "device", hip_requires=OCML),
+    _row("__shfl_sync", "__shfl_sync", "device_function", "device", hip_since="6.2", hip_requires=WARP),
+    _row("__syncwarp", "__syncwarp", "device_function", "device"),
+    _row("__activemask", "__activemask", "device_function", "device"),
 )
 
 

@@ -71,7 +71,6 @@ def test_dim3_identity_is_no_edit(tx) -> None:
 
 @pytest.mark.parametrize("src, code, kw", [
     ("cudaProfilerInitialize();", "HPY101", {}),
-    ("cudaThreadSynchronize();", "HPY102", {}),
     ("cudaGraphExperimentalThing();", "HPY103", {}),
     ("cudaBindTexture();", "HPY105", {}),
     ("cudaFuncNewThing();", "HPY106", {}),
@@ -84,6 +83,14 @@ def test_status_diagnostics_leave_text(tx, src: str, code: str, kw: dict) -> Non
     assert code in codes(result)
     diag = next(d for d in result.diagnostics if d.code == code)
     assert (diag.line, diag.col) == (1, 1)
+
+
+def test_deprecated_target_is_translated_with_a_warning(tx) -> None:
+    result = tx("cudaThreadSynchronize();")
+    assert result.text == "hipDeviceSynchronize();"
+    [diag] = result.diagnostics
+    assert (diag.code, diag.severity.value, diag.line, diag.col) == ("HPY102", "warning", 1, 1)
+    assert "deprecated" in diag.message and "hipDeviceSynchronize" in diag.message
 
 
 @pytest.mark.parametrize("src, out, kw", [
@@ -115,6 +122,31 @@ def test_each_use_is_reported(tx) -> None:
 ])
 def test_argument_transforms(tx, src: str, out: str) -> None:
     assert tx(src).text == out
+
+
+def test_deprecated_with_transform_keeps_translating(tx) -> None:
+    result = tx("cudaFuncSetAttributeOld(k, a, v);")
+    assert result.text == "hipFuncSetAttribute(k, a, v);" and codes(result) == ["HPY102"]
+
+
+@pytest.mark.parametrize("src, out", [
+    ("static void CUDART_CB done(void* p);", "static void  done(void* p);"),
+    ("void CUDARTAPI f();", "void  f();"),
+    ("cudaFuncSetAttribute(k, attr, n);", "hipFuncSetAttribute(reinterpret_cast<const void*>(k), attr, n);"),
+    ("CUDA_CHECK(cudaFuncSetAttribute(k<float, 4>, attr, n));",
+     "CUDA_CHECK(hipFuncSetAttribute(reinterpret_cast<const void*>(k<float, 4>), attr, n));"),
+    ("cudaFuncGetAttributes(&a, kernel);", "hipFuncGetAttributes(&a, reinterpret_cast<const void*>(kernel));"),
+    ("cudaFuncSetAttribute(reinterpret_cast<const void*>(k), a, n);",
+     "hipFuncSetAttribute(reinterpret_cast<const void*>(k), a, n);"),
+    ("cudaFuncSetAttribute(reinterpret_cast< const void * >(k), a, n);",
+     "hipFuncSetAttribute(reinterpret_cast< const void * >(k), a, n);"),
+    ("#define SET(k) cudaFuncSetAttribute(k, a, n)\n",
+     "#define SET(k) hipFuncSetAttribute(reinterpret_cast<const void*>(k), a, n)\n"),
+])
+def test_remove_and_cast_transforms(tx, src: str, out: str) -> None:
+    result = tx(src)
+    assert result.text == out
+    assert tx(result.text).text == out  # idempotent
 
 
 # --- namespaces ---------------------------------------------------------------------------
@@ -228,11 +260,88 @@ def test_launches_kept_by_default(tx) -> None:
 # --- warp sync ----------------------------------------------------------------------------
 
 def test_warp_sync_define_and_diagnostic(tx) -> None:
-    src = "#include <cuda_runtime.h>\nv = __shfl_xor_sync(0xffffffff, v, 1);\n"
+    src = "#include <cuda_runtime.h>\nv = __shfl_xor_sync(mask, v, 1);\n"
     result = tx(src)
     assert result.text == ("#define HIP_ENABLE_WARP_SYNC_BUILTINS\n#include <hip/hip_runtime.h>\n"
-                           "v = __shfl_xor_sync(0xffffffff, v, 1);\n")
+                           "v = __shfl_xor_sync(mask, v, 1);\n")
     assert codes(result) == ["HPY107"]
+
+
+FULL = "0xffffffffffffffffULL"
+
+
+@pytest.mark.parametrize("src, out", [
+    ("v = __shfl_xor_sync(0xffffffff, v, 1);", f"v = __shfl_xor_sync({FULL}, v, 1);"),
+    ("v = __shfl_down_sync( 0xFFFFFFFFu , v, 1);", f"v = __shfl_down_sync( {FULL} , v, 1);"),
+    ("b = __ballot_sync(0xffffffffUL, p);", f"b = __ballot_sync({FULL}, p);"),
+    ("v = __shfl_sync(0xFFFFFFFFU, v, 0);", f"v = __shfl_sync({FULL}, v, 0);"),
+    ("__syncwarp(0xffffffff);", f"__syncwarp({FULL});"),
+    ("#define FULL_MASK 0xffffffff\nv = __shfl_xor_sync(FULL_MASK, v, 1); b = __ballot_sync(FULL_MASK, p);",
+     f"#define FULL_MASK {FULL}\nv = __shfl_xor_sync(FULL_MASK, v, 1); b = __ballot_sync(FULL_MASK, p);"),
+    ("#define M(x) __shfl_xor_sync(0xffffffffu, x, 1)\n", f"#define M(x) __shfl_xor_sync({FULL}, x, 1)\n"),
+    ("CHECK(__ballot_sync(0xffffffff, p));", f"CHECK(__ballot_sync({FULL}, p));"),
+])
+def test_full_warp_masks_are_widened(tx, src: str, out: str) -> None:
+    result = tx(src)
+    body = result.text.split("#include <hip/hip_runtime.h>\n")[-1].replace(
+        "#define HIP_ENABLE_WARP_SYNC_BUILTINS\n", "")
+    assert body.lstrip("\n") == out
+    assert "HPY107" not in codes(result)
+    assert "HPY008" in {e.code for e in result.edits}
+    assert tx(result.text).text == result.text  # idempotent
+
+
+@pytest.mark.parametrize("src", [
+    "v = __shfl_xor_sync(mask, v, 1);",               # a variable
+    "v = __shfl_xor_sync(0x0000ffff, v, 1);",         # a partial mask
+    "v = __shfl_xor_sync(0xffffffff & m, v, 1);",     # an expression
+    "#define FULL_MASK 0xffffffff\n#define FULL_MASK 0xff\nv = __shfl_xor_sync(FULL_MASK, v, 1);",
+    "const unsigned FULL_MASK = 0xffffffff;\nv = __shfl_xor_sync(FULL_MASK, v, 1);",
+])
+def test_other_warp_masks_are_reported(tx, src: str) -> None:
+    result = tx(src)
+    assert "HPY008" not in {e.code for e in result.edits}
+    assert "HPY107" in codes(result)
+
+
+@pytest.mark.parametrize("src", [
+    "v = __shfl_xor_sync(__activemask(), v, 1);",
+    f"v = __shfl_xor_sync({FULL}, v, 1);",
+])
+def test_64_bit_masks_are_fine(tx, src: str) -> None:
+    result = tx(src)
+    assert "HPY107" not in codes(result) and "HPY008" not in {e.code for e in result.edits}
+
+
+def test_masks_untouched_for_old_rocm(tx) -> None:
+    src = "__syncwarp(0xffffffff);"
+    assert tx(src, rocm_version=(6, 1)).text == src
+
+
+# --- required macros ----------------------------------------------------------------------
+
+def test_required_macros_one_line_each_in_name_order(tx) -> None:
+    src = "#include <cuda_runtime.h>\nx = __fadd_rz(a, b) + __fmul_rz(a, b);\nv = __shfl_xor_sync(m, v, 1);\n"
+    result = tx(src)
+    assert result.text.startswith("#define HIP_ENABLE_WARP_SYNC_BUILTINS\n#define OCML_BASIC_ROUNDED_OPERATIONS\n"
+                                  "#include <hip/hip_runtime.h>\n")
+    assert tx(result.text).text == result.text
+
+
+def test_required_macros_by_target_version(tx) -> None:
+    # OCML's define is needed by every ROCm; the warp-sync one only since 6.2.
+    src = "#include <cuda_runtime.h>\nx = __fadd_rz(a, b);\n"
+    for version in ((5, 7), (6, 4)):
+        assert tx(src, rocm_version=version).text.startswith(
+            "#define OCML_BASIC_ROUNDED_OPERATIONS\n#include <hip/hip_runtime.h>\n")
+
+
+def test_required_macros_with_inserted_include(tx) -> None:
+    result = tx("__device__ float f(float a) { return __fadd_rz(a, a) + __shfl_sync(m, a, 0); }\n",
+                path="a.cu", insert=True)
+    assert result.text.startswith("#define HIP_ENABLE_WARP_SYNC_BUILTINS\n#define OCML_BASIC_ROUNDED_OPERATIONS\n"
+                                  "#include <hip/hip_runtime.h>\n\n__device__")
+    assert tx(result.text, path="a.cu", insert=True).text == result.text
 
 
 def test_warp_sync_with_inserted_include(tx) -> None:

@@ -26,7 +26,7 @@ import clang.cindex as ci
 from ..facts import FileFacts, Identifier, Launch, Region, Span
 from ..model import Diagnostic, LineIndex, Origin, Severity
 from ..options import Options
-from ..regex_mode.facts import extract_facts
+from ..regex_mode.facts import extract_facts, rejoin_template_commas
 from ..regex_mode.lexer import lex
 from ..rewrite.index import index_of
 from ..table import MappingTable
@@ -84,7 +84,7 @@ def build_facts(parsed: Parsed, text: str, table: MappingTable, options: Options
     inactive = _inactive_spans(parsed, text, to_char)
     regions = _Regions(inactive, lexed.directives)
     resolver = _Resolver(parsed.system_dirs, table)
-    positions = _TokenPositions(stream, to_char, parsed.data)
+    positions = _TokenPositions(stream, to_char, parsed.data, text)
     diagnostics: list[Diagnostic] = []
 
     identifiers = tuple(
@@ -151,7 +151,8 @@ class _Regions:
 class _TokenPositions:
     """Find libclang tokens by character offset."""
 
-    def __init__(self, stream: TokenStream, to_char: ByteToChar, data: bytes) -> None:
+    def __init__(self, stream: TokenStream, to_char: ByteToChar, data: bytes, text: str = "") -> None:
+        self.text = text
         self.stream = stream
         self.data = data
         self.to_char = to_char
@@ -330,6 +331,11 @@ def _ast_call_args(ident: Identifier, index: int, positions: _TokenPositions,
         spans[i][1] <= spans[i + 1][0] for i in range(len(spans) - 1))  # macro-made args share one extent
     if spans and ordered:
         return tuple((positions.to_char(start), positions.to_char(end)) for start, end in spans)
+    # Inside a macro argument: the text split a template argument list at its commas
+    # (``k<float, 4>``); rejoining them often gives the parser's count.
+    rejoined = rejoin_template_commas(positions.text, ident.call_args)
+    if len(rejoined) == len(written):
+        return rejoined
     # Arguments made by a macro (``cudaEventCreate(EVENT_ARGS)``): the count is known, the
     # text of each is not. Empty spans keep the count for overload choice, and argument
     # wrappers skip empty spans, so nothing is wrapped around the wrong text.

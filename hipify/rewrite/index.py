@@ -1,14 +1,15 @@
 """What the planner derives from the mapping table, computed once per table (keyed by digest).
 
 Nothing here names a CUDA API by hand: namespace pairs come from qualified rows
-(``cub::X`` -> ``hipcub::X``) and namespace rows; warp-sync needs come from the rows'
+(``cub::X`` -> ``hipcub::X``) and namespace rows; macros a HIP target needs defined
+(HIP_ENABLE_WARP_SYNC_BUILTINS, OCML_BASIC_ROUNDED_OPERATIONS) come from the rows'
 ``hip_requires`` field (with a pattern on the row's own name when the field is absent).
 """
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field, replace
 
 from ..table import MappingTable, Row
 from .status import parse_version
@@ -23,6 +24,9 @@ DEVICE_MARKERS = frozenset((
 CUDA_LIKE = re.compile(r"(?:cuda[A-Z_]|cu[A-Z]|CU[A-Z_]|CUDA_)\w*\Z")
 WARP_SYNC_DEFINE = "HIP_ENABLE_WARP_SYNC_BUILTINS"
 _WARP_SYNC_NAME = re.compile(r"__\w+_sync\Z")
+_MACRO_NAME = re.compile(r"[A-Za-z_]\w*")
+# Warp functions that take a lane mask as argument 0 without needing the define themselves.
+_MASK_ONLY = frozenset(("__syncwarp",))
 # API families whose use means the file needs the HIP runtime header.
 RUNTIME_APIS = frozenset(("runtime", "driver", "device"))
 # C++ keywords and fundamental types are never API names, whatever a table row says
@@ -48,6 +52,8 @@ class TableIndex:
     warp_sync: frozenset[str]                    # names that need HIP_ENABLE_WARP_SYNC_BUILTINS
     transformed: frozenset[str]                  # names whose rows rewrite call arguments
     markers: frozenset[str]                      # names the planner only needs to see once
+    requires: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # cuda name -> macros to define
+    mask_functions: frozenset[str] = frozenset()  # warp functions whose argument 0 is a lane mask
 
     def wanted(self) -> Callable[[str], bool]:
         """The identifier filter the regex engine passes to ``extract_facts``."""
@@ -66,8 +72,9 @@ class TableIndex:
         return self.markers
 
     def wants_args(self) -> Callable[[str], bool]:
-        """Which calls the planner needs split into arguments (rows with a transform)."""
-        return self.transformed.__contains__
+        """Which calls the planner needs split into arguments (rows with a transform, and warp
+        functions, whose lane mask may be widened)."""
+        return (self.transformed | self.mask_functions).__contains__
 
 
 _CACHE: dict[str, TableIndex] = {}
@@ -80,15 +87,21 @@ def index_of(table: MappingTable) -> TableIndex:
     return found
 
 
-def needs_warp_define(row: Row) -> bool:
-    """Does using this row's HIP target need ``HIP_ENABLE_WARP_SYNC_BUILTINS``?"""
+def required_macros(row: Row) -> tuple[str, ...]:
+    """Macros the row's HIP target needs defined before the HIP headers (``hip_requires``)."""
     if not hasattr(row, "hip_requires"):  # an older table without the field: go by the name
-        return row.kind == "device_function" and _WARP_SYNC_NAME.match(row.cuda) is not None
+        warp = row.kind == "device_function" and _WARP_SYNC_NAME.match(row.cuda) is not None
+        return (WARP_SYNC_DEFINE,) if warp else ()
     requires = row.hip_requires
     if not requires:
-        return False
+        return ()
     text = requires if isinstance(requires, str) else " ".join(map(str, requires))
-    return WARP_SYNC_DEFINE in text
+    return tuple(_MACRO_NAME.findall(text))
+
+
+def needs_warp_define(row: Row) -> bool:
+    """Does using this row's HIP target need ``HIP_ENABLE_WARP_SYNC_BUILTINS``?"""
+    return WARP_SYNC_DEFINE in required_macros(row)
 
 
 def _oldest_since(table: MappingTable) -> tuple[int, ...]:
@@ -115,6 +128,8 @@ def _build(table: MappingTable) -> TableIndex:
     warp: set[str] = set()
     transformed: set[str] = set()
     markers: set[str] = set(DEVICE_MARKERS)
+    requires: dict[str, tuple[str, ...]] = {}
+    masks: set[str] = set()
     oldest = _oldest_since(table)
     for row in table:
         if row.transform is not None:
@@ -135,7 +150,14 @@ def _build(table: MappingTable) -> TableIndex:
                 namespaces[prefix] = (hip_ns, roc_ns or hip_ns)
         if row.kind == "namespace" and row.hip:
             namespaces[row.cuda] = (row.hip, row.roc or row.hip)
-        if needs_warp_define(row):
-            warp.add(row.cuda)
-    markers -= warp
-    return TableIndex(frozenset(names), namespaces, frozenset(warp), frozenset(transformed), frozenset(markers))
+        macros = required_macros(row)
+        if macros:
+            requires[row.cuda] = macros
+            names.add(row.cuda)
+            if WARP_SYNC_DEFINE in macros:
+                warp.add(row.cuda)
+        if row.kind == "device_function" and (WARP_SYNC_DEFINE in macros or row.cuda in _MASK_ONLY):
+            masks.add(row.cuda)
+    markers -= warp | masks | set(requires)
+    return TableIndex(frozenset(names), namespaces, frozenset(warp), frozenset(transformed), frozenset(markers),
+                      requires, frozenset(masks))

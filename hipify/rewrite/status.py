@@ -11,8 +11,12 @@ _LIBRARY_FLAGS = {"dnn": ("miopen", "--miopen", "cuDNN is translated to MIOpen")
 
 @dataclass(frozen=True)
 class Decision:
-    target: str          # the name to write ("" when the row must not be emitted)
-    code: str = ""       # diagnostic code when not emitted (HPY101, ...)
+    """``target`` is the name to write ("" when the row must not be emitted). ``code`` and
+    ``message`` say why not; with a ``target`` they are a warning that goes with the edit
+    (HPY102: HIP marks the target deprecated, but still declares it)."""
+
+    target: str
+    code: str = ""
     message: str = ""
 
 
@@ -48,9 +52,6 @@ def decide(row: Row, options: Options) -> Decision:
         return Decision("", "HPY101", f"{row.cuda} is not supported by HIP; left as written")
     if status == "removed":
         return Decision("", "HPY105", f"{row.cuda}: its HIP equivalent {target} was removed; left as written")
-    if status == "deprecated" and not options.amap:
-        return Decision("", "HPY102", f"{row.cuda}: its HIP equivalent {target} is deprecated; left as written "
-                                      f"(--amap translates it anyway)")
     if status == "experimental" and not options.experimental:
         return Decision("", "HPY103", f"{row.cuda}: its HIP equivalent {target} is experimental; "
                                       f"pass --experimental to translate it")
@@ -59,4 +60,7 @@ def decide(row: Row, options: Options) -> Decision:
         wanted = ".".join(map(str, options.rocm_version))
         return Decision("", "HPY106", f"{row.cuda}: {target} appeared in ROCm {since}, after the target ROCm "
                                       f"{wanted}; left as written")
+    if status == "deprecated":
+        return Decision(target, "HPY102", f"{row.cuda} -> {target}: HIP marks {target} deprecated; "
+                                          f"translated, plan to move off it")
     return Decision(target)

@@ -57,10 +57,10 @@ def _plan(ctx: Context) -> IncludePlan:
         result = inc.header
         if row is not None and row.kind == "header" and allowed:
             decision = ctx.decide(row)
-            if not decision.target:
+            if decision.code:
                 findings.append(Diagnostic(decision.code, decision.message, offset=inc.name[0],
                                            severity=Severity.WARNING, subject=row.cuda))
-            else:
+            if decision.target:
                 result = target_header(row, decision.target, ctx)
                 earlier = seen.get(result, [])
                 if any(same_branch(p, path) for p in earlier):

@@ -29,9 +29,10 @@ def namespaces(ctx: Context) -> Iterator[Finding]:
         target = pair[1] if ctx.options.roc else pair[0]
         if row is not None and row.kind == "namespace":
             decision = ctx.decide(row)
-            if not decision.target:
+            if decision.code:
                 yield Diagnostic(decision.code, decision.message, offset=ident.start,
                                  severity=Severity.WARNING, subject=row.cuda)
+            if not decision.target:
                 continue
             target = decision.target
         if target != ident.name:

@@ -1,8 +1,11 @@
 """Rename identifiers that name table rows; report rows that must not be emitted.
 
-Also applies a row's argument transform: ``by_arity`` picks the target by the call's
-argument count, ``wrap_arg`` wraps one argument (``HIP_SYMBOL(sym)``) with two insertions,
-so renames inside that argument never overlap the wrap.
+Also applies a row's transform: ``by_arity`` picks the target by the call's argument
+count, ``wrap_arg`` wraps one argument (``HIP_SYMBOL(sym)``,
+``reinterpret_cast<const void*>(kernel)``) with two insertions, so renames inside that
+argument never overlap the wrap, and ``remove`` deletes the name (``CUDART_CB``: a
+calling-convention macro HIP lacks, empty on Linux). A row HIP marks deprecated is
+translated and reported (HPY102).
 """
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ from collections.abc import Iterator
 
 from ...facts import Identifier
 from ...model import Diagnostic, Edit, Origin, Severity
+from ...regex_mode.facts import rejoin_template_commas
 from ...table import Row
 from ..context import Context
 from ..registry import Finding, make_edit, register
@@ -29,11 +33,17 @@ def renames(ctx: Context) -> Iterator[Finding]:
             continue  # obj.cudaX is the user's member; a field row only renames members
         if not allowed(ident.start, ident.region):
             continue
+        transform = row.transform
+        if transform is not None and transform.kind == "remove":
+            # A calling-convention macro HIP lacks (CUDART_CB): empty on Linux, so deleted.
+            yield make_edit(ident.start, ident.end, "", "HPY009", ident.origin, row.cuda)
+            continue
         decision = decide(row)
-        if not decision.target:
+        if decision.code:  # not emitted, or emitted with a warning (HPY102 deprecated)
             yield Diagnostic(decision.code, decision.message, offset=ident.start,
                              severity=Severity.WARNING, subject=row.cuda)
-            continue
+            if not decision.target:
+                continue
         if row.transform is None:
             target = decision.target
             if "::" in target:
@@ -62,9 +72,19 @@ def _wrap_argument(ctx: Context, ident: Identifier, row: Row) -> Iterator[Edit]:
     args = ident.call_args
     if args is None or not 0 <= transform.arg < len(args):
         return
+    if not any(s == e for s, e in args):
+        # ``k<float, 4>``: text splits a template's arguments at the comma; rejoin them.
+        args = rejoin_template_commas(ctx.text, args)
+        if transform.arg >= len(args):
+            return
     start, end = args[transform.arg]
-    if start == end or ctx.text[start:end].replace(" ", "").startswith(transform.wrapper + "("):
+    if start == end or _squeeze(ctx.text[start:end]).startswith(_squeeze(transform.wrapper) + "("):
         return  # already wrapped (idempotence)
     subject = f"{row.cuda}:{start}"
     yield Edit(start, start, transform.wrapper + "(", "HPY005", Origin.TEXT, subject=subject)
     yield Edit(end, end, ")", "HPY005", Origin.TEXT, subject=subject)
+
+
+def _squeeze(text: str) -> str:
+    """Text without blanks, to compare ``reinterpret_cast<const void*>`` however spaced."""
+    return "".join(text.split())

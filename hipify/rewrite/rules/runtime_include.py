@@ -11,11 +11,11 @@ from collections.abc import Iterator
 from ...facts import Region
 from ...model import Edit, Origin
 from ..context import Context
-from ..index import DEVICE_MARKERS, RUNTIME_APIS, WARP_SYNC_DEFINE
+from ..index import DEVICE_MARKERS, RUNTIME_APIS
 from ..layout import insertion_anchor
 from ..registry import Finding, register
 from .includes import HIP_RUNTIME_HEADER, include_plan
-from .warp_sync import define_line, needs_define
+from .warp_sync import missing_defines
 
 INCLUDE_LINE = f"#include <{HIP_RUNTIME_HEADER}>"
 
@@ -44,8 +44,8 @@ def runtime_include(ctx: Context) -> Iterator[Finding]:
     if include_plan(ctx).runtime_line >= 0:
         return
     wanted = ctx.options.insert_runtime_include and (ctx.is_cuda_source or uses_cuda_features(ctx))
-    define = needs_define(ctx)
-    if not wanted and not define:
+    macros = missing_defines(ctx)
+    if not wanted and not macros:
         return
     anchor = insertion_anchor(ctx.text, ctx.facts.directives, ctx.facts.comments)
     nl = ctx.newline
@@ -56,17 +56,14 @@ def runtime_include(ctx: Context) -> Iterator[Finding]:
     else:
         previous_blank = anchor.offset == 0 or _line_before_is_blank(ctx.text, anchor.offset)
         lead, trail = ("" if previous_blank else nl), nl
-    if define and wanted:
-        yield Edit(anchor.offset, anchor.offset, lead + define_line() + nl, "HPY006", Origin.TEXT,
-                   subject=WARP_SYNC_DEFINE)
-        yield Edit(anchor.offset, anchor.offset, INCLUDE_LINE + trail, "HPY003", Origin.TEXT,
-                   subject=HIP_RUNTIME_HEADER)
-    elif wanted:
-        yield Edit(anchor.offset, anchor.offset, lead + INCLUDE_LINE + trail, "HPY003", Origin.TEXT,
-                   subject=HIP_RUNTIME_HEADER)
-    else:
-        yield Edit(anchor.offset, anchor.offset, lead + define_line() + trail, "HPY006", Origin.TEXT,
-                   subject=WARP_SYNC_DEFINE)
+    # One edit per inserted line; the first carries the lead, the last the trail.
+    lines = [(f"#define {m}", "HPY006", m) for m in macros]
+    if wanted:
+        lines.append((INCLUDE_LINE, "HPY003", HIP_RUNTIME_HEADER))
+    for i, (line, code, subject) in enumerate(lines):
+        before = lead if i == 0 else ""
+        after = trail if i == len(lines) - 1 else nl
+        yield Edit(anchor.offset, anchor.offset, before + line + after, code, Origin.TEXT, subject=subject)
 
 
 def _line_before_is_blank(text: str, line_start: int) -> bool:

@@ -4,8 +4,8 @@ int main() {
   int* data;
   hipMallocManaged(&data, 64 * sizeof(int));
   float* pinned;
-  cudaMallocHost((void**)&pinned, 64 * sizeof(float));
-  hipFreeHost(pinned);
+  hipHostMalloc((void**)&pinned, 64 * sizeof(float));
+  hipHostFree(pinned);
   hipFree(data);
   hipDeviceReset();
 }
