@@ -154,6 +154,9 @@ def test_remove_and_cast_transforms(tx, src: str, out: str) -> None:
 @pytest.mark.parametrize("src, out", [
     ("cub::DeviceReduce::Sum(a);", "hipcub::DeviceReduce::Sum(a);"),
     ("using namespace cub;", "using namespace hipcub;"),
+    ("namespace cb = cub;", "namespace cb = hipcub;"),
+    ("namespace cb=::cub;", "namespace cb=::hipcub;"),
+    ("namespace cbd = cub::detail;", "namespace cbd = hipcub::detail;"),
     ("namespace cub { struct X; }", "namespace hipcub { struct X; }"),
     ("::cub::BlockReduce<int, 4> r;", "::hipcub::BlockReduce<int, 4> r;"),
 ])
@@ -161,7 +164,8 @@ def test_namespaces(tx, src: str, out: str) -> None:
     assert tx(src).text == out
 
 
-@pytest.mark.parametrize("src", ["int cub = 1; f(cub);", "x.cub::y;", "thrust::cub::z;"])
+@pytest.mark.parametrize("src", ["int cub = 1; f(cub);", "x.cub::y;", "thrust::cub::z;", "int x = cub;",
+                                 "namespace cb = mine::cub;"])
 def test_namespaces_no_op(tx, src: str) -> None:
     assert tx(src).text == src
 

@@ -1,10 +1,12 @@
 """``cub::`` -> ``hipcub::``: a CUDA namespace is renamed only where it is used as one.
 
-That is, followed by ``::`` (``cub::DeviceReduce``) or after ``namespace`` / ``using
-namespace``; a variable that happens to be called ``cub`` is left alone.
+That is, followed by ``::`` (``cub::DeviceReduce``), after ``namespace`` / ``using
+namespace``, or as the target of a namespace alias (``namespace cb = cub;``); a variable
+that happens to be called ``cub`` is left alone.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from ...model import Diagnostic, Edit, Severity
@@ -21,7 +23,7 @@ def namespaces(ctx: Context) -> Iterator[Finding]:
         pair = spaces.get(ident.name)
         if pair is None or ident.qualifier or ident.prev_token in (".", "->"):
             continue
-        if ident.next_token != "::" and ident.prev_token != "namespace":
+        if ident.next_token != "::" and ident.prev_token != "namespace" and not _alias_target(ctx.text, ident.start):
             continue
         if not ctx.allowed(ident.start, ident.region):
             continue
@@ -38,3 +40,11 @@ def namespaces(ctx: Context) -> Iterator[Finding]:
         if target != ident.name:
             yield Edit(ident.start, ident.end, target, "HPY001", ident.origin, subject=ident.name + "::")
 
+
+
+_ALIAS = re.compile(r"\bnamespace\s+[A-Za-z_$][\w$]*\s*=\s*(?:::\s*)?\Z")
+
+
+def _alias_target(text: str, start: int) -> bool:
+    """Is the name at ``start`` what ``namespace X = `` aliases?"""
+    return text[start - 1:start] in ("=", " ", "\t", ":") and _ALIAS.search(text, max(0, start - 200), start) is not None
