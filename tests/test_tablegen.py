@@ -36,7 +36,7 @@ def test_names_and_families(generated) -> None:
     names = {api: [r.cuda for r in rows] for api, rows in generated.rows.items()}
     assert names == {
         "runtime": [
-            "__CUDA_RUNTIME_API_H__", "__CUDA_RUNTIME_H__", "__DRIVER_TYPES_H__", "cudaBrandNew", "cudaDeviceProp",
+            "CUDARTAPI", "__CUDA_RUNTIME_API_H__", "__CUDA_RUNTIME_H__", "__DRIVER_TYPES_H__", "cudaBrandNew", "cudaDeviceProp",
             "cudaError", "cudaErrorInvalidValue", "cudaErrorStrange", "cudaError_t", "cudaEventCreate", "cudaFree",
             "cudaGraphCreate", "cudaGraph_t", "cudaMalloc", "cudaMemcpyDeviceToHost", "cudaMemcpyFromSymbol",
             "cudaMemcpyHostToDevice", "cudaMemcpyKind", "cudaMemcpyToSymbol", "cudaOldLaunch", "cudaStreamCreate", "cudaStream_t", "cudaSuccess",

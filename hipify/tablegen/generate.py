@@ -13,7 +13,7 @@ from . import rules
 from .headermap import header_rows
 from .headers import HeaderIndex, build_index, header_files
 from .overrides import Override, load_overrides
-from .pairs import backend_pairs
+from .pairs import CUDA_ISH, HIP_ISH, backend_pairs
 from .sources import (
     API_ORDER,
     CUDA_FAMILIES,
@@ -104,6 +104,7 @@ class Target:
     since: str = ""
     source: str = ""
     beta: bool = False
+    note: str = ""
 
 
 class Matcher:
@@ -120,6 +121,8 @@ class Matcher:
         self.twins: dict[str, str] = {}
         # HIP types by case- and underscore-insensitive name, for the type fallback (CUmemorytype ~ hipMemoryType)
         self.types: dict[str, set[str]] = defaultdict(set)
+        # CUDA type -> HIP types found in the same parameter position of paired functions (learn_signatures)
+        self.signatures: dict[str, set[str]] = {}
         for name, hits in hip.current.names.items():
             for hit in hits:
                 if hit.decl.kind == "enum_constant" and hit.decl.parent:
@@ -146,11 +149,37 @@ class Matcher:
                 return Target(name, "removed", hit.header, self.hip.since(name), source)
         return Target()
 
+    def ever_deprecated(self, name: str) -> bool:
+        return any(idx.deprecated(name) for idx in self.hip.indexes.values())
+
+    def successor(self, t: Target) -> Target:
+        """A target that HIP (the current or an older scanned release) deprecates in favour of a named successor
+        ("use hipHostMalloc instead") gives way to that successor when the current headers declare it
+        undeprecated (cudaMallocHost -> hipHostMalloc; cuMemFreeHost -> hipHostFree, deprecated up to 5.7)."""
+        if not t.name or t.status not in ("supported", "deprecated"):
+            return t
+        for release in reversed(ROCM_RELEASES):
+            idx = self.hip.indexes.get(release)
+            succ = idx.successor(t.name) if idx else ""
+            if succ and succ != t.name:
+                s = self.target(succ, t.source)
+                if s.status == "supported":
+                    when = "" if release == CURRENT_ROCM else f" (ROCm {release})"
+                    return replace(s, note=f"HIP deprecates {t.name}{when}: use {succ} instead")
+        return t
+
     def resolve(self, cuda: str, candidates: list[str], parent_target: str = "", use_pairs: bool = True,
                 type_like: bool = False, value: str = "", twin: bool = False) -> Target:
+        return self.successor(self._resolve(cuda, candidates, parent_target, use_pairs, type_like, value, twin))
+
+    def _resolve(self, cuda: str, candidates: list[str], parent_target: str = "", use_pairs: bool = True,
+                 type_like: bool = False, value: str = "", twin: bool = False) -> Target:
         found: Target | None = None
         if use_pairs:
-            paired = sorted(self.pairs.get(cuda, ()), key=lambda c: (c not in candidates, len(c), c))
+            # HIP's NVIDIA backend may wrap one CUDA call by two HIP names (hipFreeHost and hipHostFree both call
+            # cudaFreeHost): the one no scanned release deprecates wins
+            paired = sorted(self.pairs.get(cuda, ()), key=lambda c: (
+                self.hip.current.deprecated(c), self.ever_deprecated(c), c not in candidates, len(c), c))
             for cand in paired:
                 t = self.target(cand, "nvidia_detail")
                 if t.name and t.status != "removed":
@@ -167,7 +196,9 @@ class Matcher:
                 t = self.target(names[0], "naming-enum")
                 if t.name:
                     return t
-        if parent_target and value and (parent_target, value) in self.by_value:
+        # reserved placeholders (cudaDevAttrReserved96) carry no meaning to translate
+        if parent_target and value and (parent_target, value) in self.by_value \
+                and not re.search(r"reserved_?\d+$", cuda, re.IGNORECASE):
             t = self.target(self.by_value[(parent_target, value)], "same-value")
             if t.name:
                 return t
@@ -181,7 +212,32 @@ class Matcher:
                 t = self.target(names[0], "naming-type")
                 if t.name:
                     return t
+        if not found and len(self.signatures.get(cuda, ())) == 1:
+            t = self.target(next(iter(self.signatures[cuda])), "signature")
+            if t.name:
+                return t
         return found or Target()
+
+    def learn_signatures(self, cur: HeaderIndex) -> None:
+        """Types in the same parameter position of a backend-paired function pair are paired too:
+        hipPointerGetAttributes(hipPointerAttribute_t*, ...) wraps cudaPointerGetAttributes(cudaPointerAttributes*,
+        ...), so cudaPointerAttributes -> hipPointerAttribute_t. A CUDA type voted for two HIP types is left out."""
+        votes: dict[str, set[str]] = defaultdict(set)
+        for cuda, hips in self.pairs.items():
+            cuda_decls = [h.decl for h in cur.names.get(cuda, ()) if h.decl.kind == "function" and h.decl.param_types]
+            for hip_name in hips:
+                for hd in (h.decl for h in self.hip.current.names.get(hip_name, ())
+                           if h.decl.kind == "function" and h.decl.param_types):
+                    for cd in cuda_decls:
+                        if len(cd.param_types) != len(hd.param_types):
+                            continue
+                        for ct, ht in zip(cd.param_types, hd.param_types):
+                            cb, hb = ct.rstrip("*"), ht.rstrip("*")
+                            if (len(ct) - len(cb) == len(ht) - len(hb) and CUDA_ISH.match(cb) and HIP_ISH.match(hb)
+                                    and cb in cur and hb in self.hip.current):
+                                votes[cb].add(hb)
+        for cuda, hips in votes.items():
+            self.signatures.setdefault(cuda, set()).update(hips)
 
 
 # Calling-convention, export and deprecation-attribute macros (CUBLASAPI, CUDART_CB, CUSPARSE_DEPRECATED) are
@@ -191,6 +247,22 @@ _PLUMBING = re.compile(r"(API|WINAPI|_CB|_EXPORT|DEPRECATED(_\w+)?|_DEPRECATED_\
 
 def _is_plumbing(decl: object) -> bool:
     return decl.kind == "macro" and bool(_PLUMBING.search(decl.name))  # type: ignore[attr-defined]
+
+
+# What a calling-convention/export macro may expand to on some platform; on Linux it is empty.
+_CONVENTION = re.compile(r"(__stdcall|__cdecl|__declspec\s*\(\s*dll(?:ex|im)port\s*\)"
+                         r"|__attribute__\s*\(\s*\(\s*visibility\s*\(\s*\"\w+\"\s*\)\s*\)\s*\))?")
+
+
+def _removable(index: HeaderIndex, name: str, hip: HeaderIndex) -> bool:
+    """A calling-convention or export macro (CUDART_CB, CUDAAPI, CUFFTAPI) that some branch defines empty (the
+    Linux one) and the others only as __stdcall/__cdecl/dllexport/visibility, and that HIP does not define:
+    translation drops it (transform kind 'remove')."""
+    if name in hip or not re.search(r"(API|_CB|APIENTRY)(_CDECL)?$", name):
+        return False
+    bodies = {h.decl.expansion for h in index.names.get(name, ()) if h.decl.kind == "macro"}
+    kinds = {h.decl.kind for h in index.names.get(name, ())}
+    return kinds == {"macro"} and "" in bodies and all(_CONVENTION.fullmatch(b) for b in bodies)
 
 
 def _row_kind(api: str, kind: str) -> str:
@@ -224,10 +296,13 @@ def api_rows(cache: Path, spec: ApiSpec, matcher: Matcher, hip: HipSide, library
             older.append((version, cuda_index(cache, family, spec.older, spec)))
     # name -> (header, decl, removed-in) : current names first, then names only older headers declare
     entries: dict[str, tuple[str, object, str]] = {}
+    removable: dict[str, str] = {}   # attribute macros to drop -> header
     for name in sorted(cur.names):
         hit = cur.best(name)
         if hit and keep.match(name) and hit.decl.kind != "variable" and not _is_plumbing(hit.decl):
             entries[name] = (hit.header, hit.decl, "")
+        elif hit and keep.match(name) and _is_plumbing(hit.decl) and _removable(cur, name, hip.current):
+            removable[name] = hit.header
     for i, (version, idx) in reversed(list(enumerate(older))):
         for name in sorted(idx.names):
             hit = idx.best(name)
@@ -253,6 +328,7 @@ def api_rows(cache: Path, spec: ApiSpec, matcher: Matcher, hip: HipSide, library
         if kind == "macro" and alias in entries and entries[alias][1].kind == "function":  # type: ignore[attr-defined]
             kind = "function"
         kinds[name] = kind
+    matcher.learn_signatures(cur)
     # Types first, so that enum constants can use their parent's target.
     targets: dict[str, Target] = {}
     order = sorted(entries, key=lambda n: (kinds[n] == "enum_constant", n))
@@ -312,8 +388,13 @@ def api_rows(cache: Path, spec: ApiSpec, matcher: Matcher, hip: HipSide, library
             hip_requires=WARP_SYNC_MACRO if _needs_warp_sync(hip, hip_t) else "",
             transform=derive_transform(cur, hip.current, name, hip_t.name) if kind == "function" else None,
             source=hip_t.source or roc_t.source,
-            note=f"HIP documents {hip_t.name} as beta (complete, may still change)" if hip_t.beta else "",
+            note="; ".join(n for n in (hip_t.note, f"HIP documents {hip_t.name} as beta (complete, may still change)"
+                                       if hip_t.beta else "") if n),
         ))
+    for name, header in sorted(removable.items()):
+        rows.append(Row(cuda=name, hip="", kind="macro", api=spec.api, hip_status="supported", cuda_header=header,
+                        transform=Transform(kind="remove"), source="attribute-macro",
+                        note="calling-convention/export macro, empty on Linux; HIP has none: translation drops it"))
     return rows
 
 
@@ -327,7 +408,9 @@ def _infer_enums_from_members(entries: dict, kinds: dict[str, str], targets: dic
             members[decl.parent].append(name)
     current = matcher.hip.current
     for enum, consts in sorted(members.items()):
-        if enum not in targets or targets[enum].name:
+        # a parameter-position guess yields to the enum its constants map into (CUaddress_mode -> HIPaddress_mode,
+        # not the runtime's hipTextureAddressMode that hipTexRefSetAddressMode takes)
+        if enum not in targets or (targets[enum].name and targets[enum].source != "signature"):
             continue
         parents = [h.decl.parent for c in consts if targets[c].name
                    for h in current.names.get(targets[c].name, ()) if h.decl.kind == "enum_constant"]

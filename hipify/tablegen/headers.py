@@ -58,6 +58,11 @@ class HeaderIndex:
         hits = [h for h in self.names.get(name, ()) if h.decl.kind != "macro" or len(self.names[name]) == 1]
         return bool(hits) and all(h.decl.deprecated for h in hits)
 
+    def successor(self, name: str) -> str:
+        """The one name the deprecations of ``name`` point to ("use hipHostMalloc instead"); '' if none."""
+        names = {h.decl.replacement for h in self.names.get(name, ()) if h.decl.deprecated and h.decl.replacement}
+        return names.pop() if len(names) == 1 else ""
+
     def beta(self, name: str) -> bool:
         return any(h.decl.beta for h in self.names.get(name, ()))
 

@@ -44,19 +44,22 @@ DEPRECATED_WORD = re.compile(r"deprecated", re.IGNORECASE)
 _DEPRECATION_MARK = re.compile(r"^(_*[A-Z0-9_]*DEPRECATED[A-Z0-9_]*|deprecated|__deprecated__)$")
 _GUARD_NAME = re.compile(r"_H(PP)?_*$|_H_|_INCLUDED", re.IGNORECASE)
 _DOC_DEPRECATED = re.compile(r"[\\@]deprecated\b")
+# "use hipHostMalloc instead" / "use hipHostMalloc() instead" in a deprecation message or its doc comment
+_SUCCESSOR = re.compile(r"\buse\s+([A-Za-z_]\w*)\s*(?:\(\s*\))?\s+instead\b", re.IGNORECASE)
 _DOC_EXPERIMENTAL = re.compile(r"\bexperimental\b", re.IGNORECASE)
 # HIP documents many graph/memory-pool APIs as "marked as Beta": a caution, not an experimental marker.
 _DOC_BETA = re.compile(r"marked as beta", re.IGNORECASE)
 
 
 # Macros that declare names when invoked (HIP builds make_<vector> helpers and hipRAND state types through
-# them): macro -> (name template over the macro's arguments, kind).
-DECLARATOR_MACROS: dict[str, tuple[str, str]] = {
-    "DECLOP_MAKE_ONE_COMPONENT": ("make_{1}", "function"),
-    "DECLOP_MAKE_TWO_COMPONENT": ("make_{1}", "function"),
-    "DECLOP_MAKE_THREE_COMPONENT": ("make_{1}", "function"),
-    "DECLOP_MAKE_FOUR_COMPONENT": ("make_{1}", "function"),
-    "DEFINE_HIPRAND_STATE": ("{0}", "type"),
+# them): macro -> (name templates over the macro's arguments, kind).
+DECLARATOR_MACROS: dict[str, tuple[tuple[str, ...], str]] = {
+    "DECLOP_MAKE_ONE_COMPONENT": (("make_{1}",), "function"),
+    "DECLOP_MAKE_TWO_COMPONENT": (("make_{1}",), "function"),
+    "DECLOP_MAKE_THREE_COMPONENT": (("make_{1}",), "function"),
+    "DECLOP_MAKE_FOUR_COMPONENT": (("make_{1}",), "function"),
+    # struct NAME : public BASE {...}; typedef struct NAME NAME##_t;
+    "DEFINE_HIPRAND_STATE": (("{0}", "{0}_t"), "type"),
 }
 
 
@@ -78,8 +81,11 @@ class Decl:
     calls: tuple[str, ...] = ()    # names called in an inline function's body (wrapper detection)
     params: int = -1               # parameter count of a function (-1 unknown / variadic)
     param_names: tuple[str, ...] = ()
+    param_types: tuple[str, ...] = ()   # base type and pointer depth of each parameter ('' when not plain)
     defined: bool = False          # function with a body
     value: str = ""                # an enum constant's integer value, when it is a literal
+    replacement: str = ""          # the successor a deprecation names: HIP_DEPRECATED("use hipHostMalloc instead")
+    expansion: str = ""            # a macro's replacement text (one #if branch's definition)
 
 
 @dataclass
@@ -95,6 +101,7 @@ def _tokens(text: str) -> tuple[list[tuple[str, str, int]], list[tuple[int, str]
     toks: list[tuple[str, str, int]] = []
     comments: list[str] = []
     pp: list[str] = []
+    marks: list[tuple[int, str]] = []   # (index of the next code token, preprocessor line)
     for m in _TOKEN.finditer(text):
         kind = m.lastgroup
         if kind == "space":
@@ -103,9 +110,51 @@ def _tokens(text: str) -> tuple[list[tuple[str, str, int]], list[tuple[int, str]
             comments.append(m.group())
         elif kind == "pp":
             pp.append(_COMMENTS.sub(" ", m.group()))
+            marks.append((len(toks), pp[-1]))
         else:
             toks.append((kind or "other", m.group(), len(comments)))
+    drop = _alternative_openers(toks, marks)
+    if drop:
+        toks = [t for k, t in enumerate(toks) if k not in drop]
     return toks, [(i, c) for i, c in enumerate(comments)], pp
+
+
+_COND = re.compile(r"#\s*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b")
+
+
+def _alternative_openers(toks: list[tuple[str, str, int]], marks: list[tuple[int, str]]) -> set[int]:
+    """Token indexes of the later branches of #if groups whose every branch opens (or closes) the same number of
+    braces: alternative spellings of one declaration head (`#if X inline T t[] = { #else static T t[] = { #endif`)
+    would otherwise leave the union of all branches unbalanced and swallow the rest of the file."""
+    drop: set[int] = set()
+    stack: list[list[int]] = []         # per open group: token index where each branch starts
+    for pos, line in marks:
+        m = _COND.match(line.strip())
+        if not m:
+            continue
+        d = m.group(1)
+        if d.startswith("if"):
+            stack.append([pos])
+        elif not stack:
+            continue
+        elif d == "endif":
+            starts = stack.pop() + [pos]
+            if len(starts) < 3:
+                continue  # a single branch: nothing alternative
+            deltas = []
+            for a, b in zip(starts, starts[1:]):
+                delta = 0
+                for k in range(a, b):
+                    if k in drop:
+                        continue
+                    t = toks[k][1]
+                    delta += (t == "{") - (t == "}")
+                deltas.append(delta)
+            if deltas[0] != 0 and all(x == deltas[0] for x in deltas):
+                drop.update(range(starts[1], pos))
+        else:
+            stack[-1].append(pos)
+    return drop
 
 
 def _match(toks: list[tuple[str, str, int]], i: int, open_: str, close: str) -> int:
@@ -174,6 +223,39 @@ def _param_names(toks: list[tuple[str, str, int]], start: int, end: int) -> tupl
         idents = [t[1] for t in p[:cut] if t[0] == "ident"]
         names.append(idents[-1] if len(idents) >= 2 else "")
     return tuple(names) if any(p for p in params) else ()
+
+
+_QUALIFIERS = frozenset({"const", "volatile", "struct", "enum", "union", "class", "typename", "restrict",
+                         "__restrict__", "__restrict"})
+
+
+def _param_types(toks: list[tuple[str, str, int]], start: int, end: int) -> tuple[str, ...]:
+    """Base type of each parameter with its pointer depth ('cudaPointerAttributes*'); '' where not a plain
+    named type (templates, function pointers, arrays)."""
+    params: list[list[tuple[str, str, int]]] = [[]]
+    depth = 0
+    for tok in toks[start + 1:end]:
+        t = tok[1]
+        if t in "([{<":
+            depth += 1
+        elif t in ")]}>":
+            depth -= 1
+        if t == "," and depth == 0:
+            params.append([])
+        else:
+            params[-1].append(tok)
+    out: list[str] = []
+    for p in params:
+        cut = next((k for k, t in enumerate(p) if t[1] == "=" and k > 0), len(p))
+        head = p[:cut]
+        if any(t[1] in "([<" for t in head):
+            out.append("")
+            continue
+        idents = [t[1] for t in head if t[0] == "ident" and t[1] not in _QUALIFIERS]
+        stars = sum(1 for t in head if t[1] == "*")
+        base = idents[-2] if len(idents) >= 2 else (idents[0] if idents else "")
+        out.append(base + "*" * stars if base else "")
+    return tuple(out) if any(p for p in params) else ()
 
 
 def _is_deprecated(words: list[str]) -> bool:
@@ -255,7 +337,7 @@ class _Scanner:
                 idents = _IDENT.findall(body)
                 alias = body if _IDENT.fullmatch(body) else ""
                 self.out.decls.append(Decl(
-                    name, "macro", namespace="", alias_of=alias,
+                    name, "macro", namespace="", alias_of=alias, expansion=" ".join(body.split()),
                     deprecated=_is_deprecated(idents) and not name.upper().endswith("DEPRECATED"),
                 ))
                 directives.append(("define", name))
@@ -344,13 +426,14 @@ class _Scanner:
                 args.append("")
             else:
                 args[-1] = f"{args[-1]} {t}".strip()
-        template, kind = DECLARATOR_MACROS[self.toks[i][1]]
-        try:
-            name = template.format(*args)
-        except IndexError:
-            name = ""
-        if _IDENT.fullmatch(name):
-            self.out.decls.append(Decl(name, kind, namespace="::".join(self.ns)))
+        templates, kind = DECLARATOR_MACROS[self.toks[i][1]]
+        for template in templates:
+            try:
+                name = template.format(*args)
+            except IndexError:
+                name = ""
+            if _IDENT.fullmatch(name):
+                self.out.decls.append(Decl(name, kind, namespace="::".join(self.ns)))
         end += 1
         return end + 1 if end < len(self.toks) and self.toks[end][1] == ";" else end
 
@@ -366,6 +449,10 @@ class _Scanner:
         deprecated = _is_deprecated(all_words) or bool(_DOC_DEPRECATED.search(doc))
         experimental = bool(_DOC_EXPERIMENTAL.search(doc))
         beta = bool(_DOC_BETA.search(doc))
+        replacement = ""
+        if deprecated:
+            m = _SUCCESSOR.search(" ".join(w for w in all_words if w.startswith('"')) + " " + doc)
+            replacement = m.group(1) if m else ""
         ns = "::".join(self.ns)
         while texts and texts[0] == "template" and len(texts) > 1 and texts[1] == "<":
             # drop the template parameter list (angle brackets hold no parens we care about)
@@ -406,6 +493,8 @@ class _Scanner:
         if groups:
             count = len(self.out.decls)
             self.function(words, texts, bodies, groups, is_def, deprecated, experimental, beta, ns)
+            if replacement and len(self.out.decls) > count:
+                self.out.decls[-1].replacement = replacement
             if len(self.out.decls) == count and agg >= 0 and "(" not in texts[:agg]:
                 self.aggregate(words, texts, bodies, agg, deprecated, experimental, ns)
             return
@@ -452,7 +541,7 @@ class _Scanner:
                                   if body[k][0] == "ident" and body[k + 1][1] == "(")
                 add(Decl(cand, "function", namespace=ns, deprecated=deprecated, experimental=experimental,
                          beta=beta, calls=calls, params=params, defined=is_def,
-                         param_names=_param_names(self.toks, s, e)))
+                         param_names=_param_names(self.toks, s, e), param_types=_param_types(self.toks, s, e)))
                 break
 
     def tag_name(self, words: list[tuple[str, str]], agg: int) -> str:

@@ -37,6 +37,7 @@ _RUNTIME_FILES = (
     "toolkit/cuda_profiler_api.h", "toolkit/cuda_gl_interop.h", "toolkit/cuda_egl_interop.h",
     "toolkit/cuda_vdpau_interop.h", "toolkit/cuda_texture_types.h", "toolkit/cuda_surface_types.h",
     "toolkit/vector_functions.h", "toolkit/vector_functions.hpp", "toolkit/device_types.h",
+    "toolkit/crt/host_defines.h",  # CUDARTAPI
 )
 _DEVICE_FILES = (
     "toolkit/crt/math_functions.h", "toolkit/crt/device_functions.h", "toolkit/crt/device_double_functions.h",
@@ -55,7 +56,8 @@ def _older(files: tuple[str, ...], lib: str = "cuda_runtime") -> tuple[str, ...]
 SPECS: tuple[ApiSpec, ...] = (
     ApiSpec("runtime", _RUNTIME_FILES, _older(_RUNTIME_FILES),
             keep=r"^(cuda[A-Z]\w*|CUDART_\w+|cudaSurface\w*|make_\w+|dim3|surfaceReference|textureReference|texture|surface"
-                 r"|(u?char|u?short|u?int|u?long|u?longlong|float|double)[1-4](_\w+)?|CUuuid\w*|CUDA_\w+|cudaEgl\w+)$"),
+                 r"|(u?char|u?short|u?int|u?long|u?longlong|float|double)[1-4](_\w+)?|CUuuid\w*|CUDA_\w+|cudaEgl\w+"
+                 r"|CUDARTAPI\w*)$"),
     ApiSpec("driver", ("toolkit/cuda.h", "toolkit/cudaProfiler.h", "toolkit/cudaGL.h", "toolkit/cudaEGL.h",
                        "toolkit/cudaVDPAU.h"),
             ("cuda_runtime/cuda.h", "cuda_runtime/cudaProfiler.h", "cuda_runtime/cudaGL.h", "cuda_runtime/cudaEGL.h",
