@@ -4,6 +4,13 @@ An optional first line ``// hipify-py-flags: ...`` holds CLI flags (parsed by th
 parser), plus the test-only ``--path NAME`` to translate the text as if it were NAME (to
 exercise rules that depend on the file's extension). ``pytest --update-golden`` rewrites the
 .hip files from the regex engine's output; review the diff before committing.
+
+Per-engine expectations: ``<name>.clang.hip`` next to ``<name>.hip`` is what the clang engine
+must produce, for the rare case where the AST-aware engine is right and the regex engine
+cannot be (a branch only the real preprocessor knows is skipped, a member only the parser
+can resolve). ``--update-golden`` rewrites an existing .clang.hip from the clang engine and
+never creates one. A .clang.hip equal to its .hip is an error: the exception must stay rare
+and mean something.
 """
 from __future__ import annotations
 
@@ -55,6 +62,15 @@ def test_there_are_many_cases() -> None:
             "suppress", "edge"} <= families
 
 
+def test_clang_expectations_differ() -> None:
+    """A <name>.clang.hip exists only next to its case, and only where the engines disagree."""
+    for path in sorted(CASES.rglob("*.clang.hip")):
+        shared = path.with_name(path.name[:-len(".clang.hip")] + ".hip")
+        assert path.with_name(path.name[:-len(".clang.hip")] + ".cu").exists(), f"{path}: no case"
+        assert shared.exists(), f"{path}: no {shared.name}"
+        assert _read(path) != _read(shared), f"{path.name} equals {shared.name}: delete it"
+
+
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("case", CASE_FILES, ids=_id)
 def test_golden(case: Path, engine: str, table: MappingTable, request: pytest.FixtureRequest) -> None:
@@ -69,8 +85,14 @@ def test_golden(case: Path, engine: str, table: MappingTable, request: pytest.Fi
     options = replace(options, engine=engine, use_cache=False)
     result = translate(text, path=path, options=options, table=table)
     expected_path = case.with_suffix(".hip")
-    if request.config.getoption("--update-golden") and (engine == "regex" or options.engine == "clang"):
+    clang_path = case.with_suffix(".clang.hip")
+    update = request.config.getoption("--update-golden")
+    if engine == "clang" and clang_path.exists():
+        expected_path = clang_path
+    elif update and (engine == "regex" or options.engine == "clang"):
         _write(expected_path, result.text)
+    if update and expected_path == clang_path:
+        _write(clang_path, result.text)
     assert expected_path.exists(), f"missing {expected_path.name}; run pytest --update-golden"
     assert result.text == _read(expected_path)
     internal = [d for d in result.diagnostics if d.code in ("HPY202",)]

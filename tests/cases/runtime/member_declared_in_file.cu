@@ -1,9 +1,8 @@
-// hipify-py-flags: --engine regex
-#include <hip/hip_runtime.h>
+#include <cuda_runtime.h>
 
 // The regex engine sees cudaFree declared in this file (a member function) and, being
 // unable to tell the scopes apart, leaves every cudaFree alone; the clang engine renames
-// the call to the global one.
+// the call to the global one (member_declared_in_file.clang.hip).
 struct Wrapper {
   int cudaMalloc;
   void cudaFree() {}
