@@ -28,9 +28,13 @@ STATUSES = ("supported", "unsupported", "experimental", "deprecated", "removed")
 class Transform:
     """An argument rewrite attached to a row.
 
-    kind ``wrap_arg``: wrap argument ``arg`` (0-based) in ``wrapper(...)``, e.g. HIP_SYMBOL.
+    kind ``wrap_arg``: wrap argument ``arg`` (0-based) in ``wrapper(...)``, e.g. HIP_SYMBOL, or
+    ``reinterpret_cast<const void*>`` for a kernel passed where HIP takes ``const void*``.
     kind ``by_arity``: choose the target name by the call's argument count
     (``arity`` pairs of (count, name)); other counts use the row's ``hip``.
+    kind ``remove``: replace the identifier with nothing (calling-convention macros such as
+    CUDART_CB, empty on Linux, that HIP does not define); the row's ``hip`` is empty and
+    its ``hip_status`` is supported.
     """
 
     kind: str

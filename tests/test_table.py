@@ -121,3 +121,113 @@ def test_explain(capsys) -> None:
     assert "hipMemcpyToSymbol" in out and "HIP_SYMBOL" in out and "hip/hip_runtime_api.h" in out
     assert explain_main(["cudaMemcpyToSymbl"]) == 1
     assert "cudaMemcpyToSymbol" in capsys.readouterr().err
+
+
+# -- regressions found by compiling translated corpus programs with ROCm 6.4's hipcc (hipify-py validate) --------
+
+def _mapped(table, cuda: str, hip: str, status: str = "supported"):
+    row = table.lookup(cuda)
+    assert row is not None, cuda
+    assert (row.hip, row.hip_status) == (hip, status), row
+    return row
+
+
+def test_cufft_direction_spelling(table) -> None:
+    _mapped(table, "CUFFT_FORWARD", "HIPFFT_FORWARD")
+    _mapped(table, "CUFFT_INVERSE", "HIPFFT_BACKWARD")
+
+
+@pytest.mark.parametrize(("cuda", "hip"), [
+    ("curand_poisson", "hiprand_poisson"), ("curand_poisson4", "hiprand_poisson4"),
+    ("curand_log_normal", "hiprand_log_normal"), ("curand_log_normal2_double", "hiprand_log_normal2_double"),
+    ("curand_discrete", "hiprand_discrete"), ("curand_discrete4", "hiprand_discrete4"),
+    ("curand_init", "hiprand_init"), ("skipahead", "skipahead"), ("skipahead_sequence", "skipahead_sequence"),
+    ("curand_normal2_double", "hiprand_normal2_double"), ("curand_uniform4", "hiprand_uniform4"),
+])
+def test_curand_device_functions(table, cuda: str, hip: str) -> None:
+    # curand_poisson.h's `#if .. inline __constant__ T t[] = { #else static .. = { #endif` once hid the rest
+    _mapped(table, cuda, hip)
+
+
+def test_deprecated_means_hip_marks_it(table) -> None:
+    # HIP 6.4 declares hipDevicePrimaryCtxRetain under HIP_DEPRECATED(HIP_DEPRECATED_MSG): translated with a warning
+    _mapped(table, "cuDevicePrimaryCtxRetain", "hipDevicePrimaryCtxRetain", "deprecated")
+    _mapped(table, "cudaProfilerStart", "hipProfilerStart", "deprecated")
+    _mapped(table, "cudaMalloc", "hipMalloc")
+
+
+@pytest.mark.parametrize(("cuda", "hip"), [
+    ("cudaMallocHost", "hipHostMalloc"), ("cudaFreeHost", "hipHostFree"), ("cudaHostAlloc", "hipHostMalloc"),
+    ("cudaHostRegister", "hipHostRegister"), ("cuMemAllocHost", "hipHostMalloc"), ("cuMemAllocHost_v2", "hipHostMalloc"),
+    ("cuMemFreeHost", "hipHostFree"), ("cuMemHostAlloc", "hipHostMalloc"),
+])
+def test_pinned_memory_prefers_undeprecated_names(table, cuda: str, hip: str) -> None:
+    _mapped(table, cuda, hip)
+
+
+@pytest.mark.parametrize(("cuda", "hip"), [
+    ("make_cudaExtent", "make_hipExtent"), ("make_cudaPitchedPtr", "make_hipPitchedPtr"), ("make_cudaPos", "make_hipPos"),
+])
+def test_driver_functions_helpers(table, cuda: str, hip: str) -> None:
+    assert _mapped(table, cuda, hip).hip_since == "5.2"
+
+
+@pytest.mark.parametrize(("cuda", "hip"), [
+    ("cudaPointerAttributes", "hipPointerAttribute_t"), ("cudaPointerGetAttributes", "hipPointerGetAttributes"),
+    ("cudaMemoryTypeManaged", "hipMemoryTypeManaged"), ("CUtexObject", "hipTextureObject_t"),
+    ("CUsharedconfig", "hipSharedMemConfig"),
+])
+def test_types_paired_through_wrapper_signatures(table, cuda: str, hip: str) -> None:
+    _mapped(table, cuda, hip)
+    assert table.lookup("CUaddress_mode").hip == "HIPaddress_mode"  # its constants' enum, not the runtime one
+
+
+@pytest.mark.parametrize("cuda", ["curandState_t", "curandStateXORWOW_t", "curandStatePhilox4_32_10_t",
+                                  "curandStateMRG32k3a_t", "curandStateSobol32_t", "curandStateMtgp32_t"])
+def test_hiprand_state_types_exist_since_52(table, cuda: str) -> None:
+    row = table.lookup(cuda)
+    assert row.hip == cuda.replace("curand", "hiprand") and row.hip_status == "supported" and row.hip_since == "5.2", row
+
+
+@pytest.mark.parametrize("cuda", ["CUDART_CB", "CUDARTAPI", "CUDAAPI", "CUDA_CB", "CUBLASAPI", "CUFFTAPI", "CURANDAPI",
+                                  "CUSPARSEAPI", "CUSOLVERAPI"])
+def test_attribute_macros_are_dropped(table, cuda: str) -> None:
+    row = table.lookup(cuda)
+    assert row is not None and row.kind == "macro", cuda
+    assert (row.hip, row.hip_status, row.transform.kind) == ("", "supported", "remove"), row
+
+
+def test_cudart_device_is_not_dropped(table) -> None:
+    row = table.lookup("CUDART_DEVICE")  # expands to __device__ in device code: not a pure calling convention
+    assert row is None or not (row.transform and row.transform.kind == "remove")
+
+
+@pytest.mark.parametrize("cuda", ["__fadd_rz", "__fadd_rd", "__fmul_rz", "__fdiv_rz", "__fsqrt_rz", "__dadd_ru",
+                                  "__fmaf_rz", "__frcp_rd"])
+def test_rounded_intrinsics_require_ocml_macro(table, cuda: str) -> None:
+    assert _mapped(table, cuda, cuda).hip_requires == "OCML_BASIC_ROUNDED_OPERATIONS"
+
+
+@pytest.mark.parametrize("cuda", ["__fadd_rn", "__fmul_rn", "__fdiv_rn", "__fsqrt_rn", "__dadd_rn"])
+def test_round_to_nearest_intrinsics_need_no_macro(table, cuda: str) -> None:
+    # clang's __clang_hip_math.h declares the _rn forms in the #else branch too
+    assert _mapped(table, cuda, cuda).hip_requires == ""
+
+
+def test_activemask_requires_warp_sync_macro(table) -> None:
+    assert table.lookup("__activemask").hip_requires == "HIP_ENABLE_WARP_SYNC_BUILTINS"
+
+
+@pytest.mark.parametrize(("cuda", "arg"), [
+    ("cudaFuncSetAttribute", 0), ("cudaFuncGetAttributes", 1), ("cudaFuncSetCacheConfig", 0),
+    ("cudaFuncSetSharedMemConfig", 0), ("cudaLaunchKernel", 0),
+])
+def test_kernel_argument_cast_where_hip_has_no_template(table, cuda: str, arg: int) -> None:
+    t = table.lookup(cuda).transform
+    assert (t.kind, t.arg, t.wrapper) == ("wrap_arg", arg, "reinterpret_cast<const void*>")
+
+
+@pytest.mark.parametrize("cuda", ["cudaOccupancyMaxActiveBlocksPerMultiprocessor", "cudaOccupancyMaxPotentialBlockSize",
+                                  "cudaLaunchCooperativeKernel", "cudaStreamAttachMemAsync", "cudaMalloc"])
+def test_no_kernel_cast_where_hip_has_a_template_or_takes_void_ptr(table, cuda: str) -> None:
+    assert table.lookup(cuda).transform is None

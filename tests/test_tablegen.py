@@ -176,3 +176,27 @@ def test_scanner_deprecation_and_wrappers() -> None:
     old, wrapper = scan.decls
     assert old.deprecated and not wrapper.deprecated
     assert wrapper.defined and wrapper.calls == ("conv", "cudaX")
+
+
+def test_scan_balances_alternative_declaration_heads() -> None:
+    text = ("#if defined(RDC)\ninline __constant__ double tab[] = {\n#else\nstatic __constant__ double tab[] = {\n#endif\n"
+            "  0.0, 1.0 };\nQUALIFIERS unsigned int curand_poisson(State *s, double l) { return 0; }\n")
+    names = [d.name for d in scan_text(text).decls]
+    assert "tab" in names and "curand_poisson" in names
+
+
+def test_scan_records_ifdef_guards_templates_and_successors() -> None:
+    text = ("#ifdef OCML_X\nfloat __fadd_rz(float a, float b) { return a; }\n#else\nfloat __fadd_rn(float a, float b);\n"
+            "#endif\n#if defined(__cplusplus)\ntemplate <class T, typename U = int> int f(T *entry, const void *p);\n"
+            "#endif\n/** @deprecated use hipHostMalloc() instead */\n"
+            "DEPRECATED(\"use hipHostMalloc instead\") int hipMallocHost(void **p, unsigned long n);\n")
+    decls = {d.name: d for d in scan_text(text).decls}
+    assert decls["__fadd_rz"].guards == ("OCML_X",) and decls["__fadd_rn"].guards == ()
+    assert decls["f"].guards == ("__cplusplus",) and decls["f"].template_params == ("T", "U")
+    assert decls["f"].param_types == ("T*", "const void*")
+    assert decls["hipMallocHost"].deprecated and decls["hipMallocHost"].replacement == "hipHostMalloc"
+
+
+def test_attribute_macro_row(rows) -> None:
+    row = rows["CUDARTAPI"]  # `#define CUDARTAPI` (empty) in the fixture's cuda_runtime_api.h
+    assert (row.hip, row.hip_status, row.kind, row.transform.kind) == ("", "supported", "macro", "remove")

@@ -28,7 +28,6 @@ from .sources import (
 
 _DECL_KIND = {"function": "function", "type": "type", "enum": "enum", "enum_constant": "enum_constant",
               "macro": "macro"}
-WARP_SYNC_MACRO = "HIP_ENABLE_WARP_SYNC_BUILTINS"
 # CUDA family that stands for each version, newest first (for cuda_removed: the first version lacking a name).
 _NEXT_MAJOR = {"11.8": "12.0", "12.9": "13.0"}
 
@@ -232,6 +231,7 @@ class Matcher:
                         if len(cd.param_types) != len(hd.param_types):
                             continue
                         for ct, ht in zip(cd.param_types, hd.param_types):
+                            ct, ht = ct.removeprefix("const "), ht.removeprefix("const ")
                             cb, hb = ct.rstrip("*"), ht.rstrip("*")
                             if (len(ct) - len(cb) == len(ht) - len(hb) and CUDA_ISH.match(cb) and HIP_ISH.match(hb)
                                     and cb in cur and hb in self.hip.current):
@@ -271,11 +271,18 @@ def _row_kind(api: str, kind: str) -> str:
     return _DECL_KIND.get(kind, kind)
 
 
-def _needs_warp_sync(hip: HipSide, target: Target) -> bool:
-    if not target.name.endswith("_sync") or not target.header:
-        return False
-    path = hip.files[CURRENT_ROCM].get(target.header)
-    return bool(path and WARP_SYNC_MACRO in path.read_text(errors="replace"))
+def _required_macro(hip: HipSide, target: Target) -> str:
+    """The configuration macro the HIP headers declare ``target`` under only (`#ifdef OCML_BASIC_ROUNDED_OPERATIONS`
+    around __fadd_rz; `#ifdef HIP_ENABLE_WARP_SYNC_BUILTINS` around __shfl_sync): one the user defines, i.e. not
+    a reserved name (__cplusplus, __HIP_PLATFORM_AMD__) and not one the HIP headers define themselves."""
+    if not target.name or target.status == "removed":
+        return ""
+    cur = hip.current
+    for macro in cur.required_macros(target.name):
+        if macro.startswith("_") or any(h.decl.kind == "macro" for h in cur.names.get(macro, ())):
+            continue
+        return macro
+    return ""
 
 
 def _library_version(provenance: dict[str, str], spec: ApiSpec) -> str:
@@ -385,7 +392,7 @@ def api_rows(cache: Path, spec: ApiSpec, matcher: Matcher, hip: HipSide, library
             hip_header=hip_t.header, roc_header=roc_t.header, parent=parent if kind == "enum_constant" else "",
             cuda_since=cuda_since, cuda_deprecated=cuda_deprecated, cuda_removed=removed,
             hip_since=hip_t.since, roc_since=roc_t.since,
-            hip_requires=WARP_SYNC_MACRO if _needs_warp_sync(hip, hip_t) else "",
+            hip_requires=_required_macro(hip, hip_t),
             transform=derive_transform(cur, hip.current, name, hip_t.name) if kind == "function" else None,
             source=hip_t.source or roc_t.source,
             note="; ".join(n for n in (hip_t.note, f"HIP documents {hip_t.name} as beta (complete, may still change)"
@@ -430,6 +437,28 @@ def _arities(index: HeaderIndex, name: str) -> set[int]:
     return {h.decl.params for h in index.names.get(name, ()) if h.decl.kind == "function" and h.decl.params >= 0}
 
 
+KERNEL_CAST = "reinterpret_cast<const void*>"
+
+
+def _generic_positions(index: HeaderIndex, name: str) -> set[int]:
+    """Parameter positions a function template of ``name`` types by a template parameter (T* entry, T func)."""
+    return {k for h in index.names.get(name, ()) if h.decl.kind == "function" and h.decl.template_params
+            for k, t in enumerate(h.decl.param_types) if t.removeprefix("const ").rstrip("*") in h.decl.template_params
+            and len(t) - len(t.rstrip("*")) <= 1}
+
+
+def _kernel_arg(cur: HeaderIndex, hip: HeaderIndex, cuda: str, target: str) -> int:
+    """The position where CUDA's template overload takes the kernel itself (cudaFuncSetAttribute(kernel, ...))
+    but HIP has only the `const void*` form (hipFuncSetAttribute(const void* func, ...)): the argument needs
+    the cast (a function pointer does not convert to `const void*` implicitly; data pointers to `void*` do).
+    -1 when HIP has a template overload there too (hipOccupancyMaxActiveBlocksPerMultiprocessor)."""
+    hip_generic = _generic_positions(hip, target)
+    void_ptr = {k for h in hip.names.get(target, ()) if h.decl.kind == "function" and not h.decl.template_params
+                for k, t in enumerate(h.decl.param_types) if t == "const void*"}
+    hits = sorted(k for k in _generic_positions(cur, cuda) if k not in hip_generic and k in void_ptr)
+    return hits[0] if len(hits) == 1 else -1
+
+
 def derive_transform(cur: HeaderIndex, hip: HeaderIndex, cuda: str, target: str) -> Transform | None:
     """Argument rewrites the two sets of declarations imply.
 
@@ -445,6 +474,9 @@ def derive_transform(cur: HeaderIndex, hip: HeaderIndex, cuda: str, target: str)
                 if h.decl.kind == "function" and "symbol" in h.decl.param_names}
     if len(cuda_syms) == 1 and cuda_syms == hip_syms and "Symbol" in cuda:  # not cuGetProcAddress's name string
         return Transform(kind="wrap_arg", arg=cuda_syms.pop(), wrapper="HIP_SYMBOL")
+    kernel = _kernel_arg(cur, hip, cuda, target)
+    if kernel >= 0:
+        return Transform(kind="wrap_arg", arg=kernel, wrapper=KERNEL_CAST)
     hip_ar = _arities(hip, target)
     if hip_ar:
         variant = target + "WithFlags"

@@ -63,6 +63,14 @@ class HeaderIndex:
         names = {h.decl.replacement for h in self.names.get(name, ()) if h.decl.deprecated and h.decl.replacement}
         return names.pop() if len(names) == 1 else ""
 
+    def required_macros(self, name: str) -> tuple[str, ...]:
+        """Macros every declaration of ``name`` sits under (`#ifdef X` true branches), in nesting order."""
+        hits = self.names.get(name, ())
+        if not hits:
+            return ()
+        common = set(hits[0].decl.guards).intersection(*(h.decl.guards for h in hits[1:]))
+        return tuple(g for g in hits[0].decl.guards if g in common)
+
     def beta(self, name: str) -> bool:
         return any(h.decl.beta for h in self.names.get(name, ()))
 

@@ -32,8 +32,8 @@ exactly one row of one file (duplicates fail generation).
 | `cuda_deprecated` | first scanned CUDA version whose headers mark it deprecated (cuDNN rows: the cuDNN version, e.g. `cuDNN 9.28`) |
 | `cuda_removed` | first CUDA major version whose headers no longer declare it |
 | `hip_since`, `roc_since` | first scanned ROCm release declaring the target (5.2, 5.7, 6.4; 5.2 means "5.2 or earlier") |
-| `hip_requires` | macro to define before the HIP headers for the target to be declared (warp `*_sync`: `HIP_ENABLE_WARP_SYNC_BUILTINS`) |
-| `transform` | argument rewrite: `{"kind": "wrap_arg", "arg": N, "wrapper": "HIP_SYMBOL"}` or `{"kind": "by_arity", "arity": {"N": "name"}}` |
+| `hip_requires` | macro to define before the HIP headers for the target to be declared (warp `*_sync`: `HIP_ENABLE_WARP_SYNC_BUILTINS`; `__fadd_rz` & co.: `OCML_BASIC_ROUNDED_OPERATIONS`) |
+| `transform` | rewrite: `{"kind": "wrap_arg", "arg": N, "wrapper": W}` (argument N becomes `W(arg)`; W is `HIP_SYMBOL` or `reinterpret_cast<const void*>`), `{"kind": "by_arity", "arity": {"N": "name"}}` (target chosen by argument count), or `{"kind": "remove"}` (the identifier is deleted: `hip` is empty and `hip_status` supported) |
 | `source` | how the pair was found (see below) |
 | `note` | reason of an override, or a remark |
 
@@ -59,13 +59,30 @@ A target counts as supported only if the HIP (or ROC) headers of the current rel
 7. `naming-type`: runtime/driver types matched case- and underscore-insensitively (CUmemorytype -> hipMemoryType),
    only when exactly one HIP type matches.
 8. `header-naming` / `include-guard`: header rows and the guard macros of the two header sets (`headermap.py`).
-9. `override`: `hipify/tablegen/overrides.toml`, every row with a reason (in `note`).
+9. `signature`: a still unmapped CUDA type found in the same parameter position of a backend-paired function pair
+   (hipPointerGetAttributes(hipPointerAttribute_t*, ...) wraps cudaPointerGetAttributes(cudaPointerAttributes*,
+   ...)), when that position names exactly one HIP type; for enums, `enum-members` wins over it.
+10. `attribute-macro`: calling-convention/export macros (CUDART_CB, CUDARTAPI, CUDAAPI, CUFFTAPI, ...) that some
+   `#if` branch defines empty and the others only as `__stdcall`/`__cdecl`/`dllexport`/visibility, and that HIP does
+   not define: `hip` empty, `hip_status` supported, transform `remove` (translation drops the identifier).
+11. `override`: `hipify/tablegen/overrides.toml`, every row with a reason (in `note`).
+
+A target HIP deprecates in favour of a named successor (`HIP_DEPRECATED("use hipHostMalloc instead")`, in the current
+or an older scanned release) gives way to that successor when the current headers declare it undeprecated
+(cudaMallocHost -> hipHostMalloc, cuMemFreeHost -> hipHostFree; `note` says so); when HIP's NVIDIA backend wraps one
+CUDA call by two HIP names (hipFreeHost and hipHostFree both call cudaFreeHost) the one no release deprecates wins.
 
 Transforms are derived too: `wrap_arg` HIP_SYMBOL where both CUDA and HIP take the device `symbol` at the same
-position (cudaMemcpyToSymbol & co.); `by_arity` where a CUDA overload with a flags argument has no HIP overload of
+position (cudaMemcpyToSymbol & co.); `wrap_arg` `reinterpret_cast<const void*>` where a CUDA function template takes
+the kernel itself (cudaFuncSetAttribute(T* entry, ...)) and HIP declares only the `const void*` form (a HIP template
+overload at that position, as for hipOccupancyMaxActiveBlocksPerMultiprocessor, needs nothing); `by_arity` where a CUDA overload with a flags argument has no HIP overload of
 that arity but HIP's `...WithFlags` variant has (cudaEventCreate(e, flags) -> hipEventCreateWithFlags).
 
-Statuses: `deprecated` when every HIP declaration of the target carries a deprecation attribute/macro;
+`hip_requires` is the macro whose plain `#ifdef X` / `#if defined X` true branch encloses every HIP declaration of
+the target, unless X is reserved (`__cplusplus`, `__HIP_PLATFORM_AMD__`) or defined by the HIP headers themselves.
+
+Statuses: `deprecated` when every HIP declaration of the target carries a deprecation attribute/macro (exactly "HIP
+marks the target deprecated"; such targets are still translated, with a warning);
 `experimental` when its doc comment says experimental. HIP's "marked as Beta" doc warnings (graph, memory-pool
 APIs) are recorded in `note` and do not change the status. `hip_since` compares Debian's ROCm packages: bookworm
 (HIP 5.2, libraries 5.3), trixie (5.7), sid (6.4); device math declared by clang's `__clang_hip_*.h` (clang 18,

@@ -86,6 +86,8 @@ class Decl:
     value: str = ""                # an enum constant's integer value, when it is a literal
     replacement: str = ""          # the successor a deprecation names: HIP_DEPRECATED("use hipHostMalloc instead")
     expansion: str = ""            # a macro's replacement text (one #if branch's definition)
+    guards: tuple[str, ...] = ()   # macros whose `#ifdef X` true branch encloses the declaration
+    template_params: tuple[str, ...] = ()  # type parameters of a function template
 
 
 @dataclass
@@ -95,7 +97,7 @@ class HeaderScan:
     include_guard: str = ""
 
 
-def _tokens(text: str) -> tuple[list[tuple[str, str, int]], list[tuple[int, str]], list[str]]:
+def _tokens(text: str) -> tuple[list[tuple[str, str, int]], list[tuple[int, str]], list[str], list[tuple[str, ...]]]:
     """(code tokens as (kind, text, comment-index), comments as (index, text), preprocessor lines)."""
     text = text.replace("\\\r\n", " ").replace("\\\n", " ")
     toks: list[tuple[str, str, int]] = []
@@ -113,10 +115,43 @@ def _tokens(text: str) -> tuple[list[tuple[str, str, int]], list[tuple[int, str]
             marks.append((len(toks), pp[-1]))
         else:
             toks.append((kind or "other", m.group(), len(comments)))
+    guards = _guards(len(toks), marks)
     drop = _alternative_openers(toks, marks)
     if drop:
         toks = [t for k, t in enumerate(toks) if k not in drop]
-    return toks, [(i, c) for i, c in enumerate(comments)], pp
+        guards = [g for k, g in enumerate(guards) if k not in drop]
+    return toks, [(i, c) for i, c in enumerate(comments)], pp, guards
+
+
+_IFDEF = re.compile(r"#\s*(?:ifdef\s+([A-Za-z_]\w*)|if\s+defined\s*(?:\(\s*([A-Za-z_]\w*)\s*\)|([A-Za-z_]\w*)))\s*$")
+
+
+def _guards(count: int, marks: list[tuple[int, str]]) -> list[tuple[str, ...]]:
+    """For each code token, the macros whose plain `#ifdef X` / `#if defined X` true branch encloses it."""
+    out: list[tuple[str, ...]] = []
+    stack: list[str] = []      # per open conditional: the macro of a plain true branch, '' otherwise
+    current: tuple[str, ...] = ()
+    k = 0
+    for pos, line in marks + [(count, "")]:
+        while k < min(pos, count):
+            out.append(current)
+            k += 1
+        text = line.strip()
+        m = _COND.match(text)
+        if not m:
+            continue
+        d = m.group(1)
+        if d in ("if", "ifdef", "ifndef"):
+            g = _IFDEF.match(text)
+            stack.append(next((x for x in g.groups() if x), "") if g else "")
+        elif not stack:
+            continue
+        elif d == "endif":
+            stack.pop()
+        else:
+            stack[-1] = ""
+        current = tuple(x for x in stack if x)
+    return out
 
 
 _COND = re.compile(r"#\s*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)\b")
@@ -230,8 +265,8 @@ _QUALIFIERS = frozenset({"const", "volatile", "struct", "enum", "union", "class"
 
 
 def _param_types(toks: list[tuple[str, str, int]], start: int, end: int) -> tuple[str, ...]:
-    """Base type of each parameter with its pointer depth ('cudaPointerAttributes*'); '' where not a plain
-    named type (templates, function pointers, arrays)."""
+    """Base type of each parameter with its pointer depth and pointee const ('cudaPointerAttributes*',
+    'const void*'); '' where not a plain named type (templates, function pointers, arrays)."""
     params: list[list[tuple[str, str, int]]] = [[]]
     depth = 0
     for tok in toks[start + 1:end]:
@@ -254,7 +289,10 @@ def _param_types(toks: list[tuple[str, str, int]], start: int, end: int) -> tupl
         idents = [t[1] for t in head if t[0] == "ident" and t[1] not in _QUALIFIERS]
         stars = sum(1 for t in head if t[1] == "*")
         base = idents[-2] if len(idents) >= 2 else (idents[0] if idents else "")
-        out.append(base + "*" * stars if base else "")
+        # const of the pointee (`const void *p`, `void const *p`), not of the pointer itself
+        first_star = next((k for k, t in enumerate(head) if t[1] == "*"), len(head))
+        const = "const " if any(t[1] == "const" for t in head[:first_star]) else ""
+        out.append(const + base + "*" * stars if base else "")
     return tuple(out) if any(p for p in params) else ()
 
 
@@ -264,7 +302,7 @@ def _is_deprecated(words: list[str]) -> bool:
 
 class _Scanner:
     def __init__(self, text: str) -> None:
-        self.toks, comment_list, self.pp = _tokens(text)
+        self.toks, comment_list, self.pp, self.guards = _tokens(text)
         self.comments = [c for _, c in comment_list]
         self.out = HeaderScan()
         self.ns: list[str] = []
@@ -309,7 +347,12 @@ class _Scanner:
             if t == ";":
                 i += 1
                 continue
+            count = len(self.out.decls)
+            guards = self.guards[i] if i < len(self.guards) else ()
             i = self.statement(i)
+            if guards:
+                for d in self.out.decls[count:]:
+                    d.guards = guards
         self.case_pairs()
         return self.out
 
@@ -454,6 +497,7 @@ class _Scanner:
             m = _SUCCESSOR.search(" ".join(w for w in all_words if w.startswith('"')) + " " + doc)
             replacement = m.group(1) if m else ""
         ns = "::".join(self.ns)
+        tparams: list[str] = []
         while texts and texts[0] == "template" and len(texts) > 1 and texts[1] == "<":
             # drop the template parameter list (angle brackets hold no parens we care about)
             depth = 0
@@ -463,6 +507,9 @@ class _Scanner:
                 elif w == ">":
                     depth -= 1
                     if depth == 0:
+                        # type parameters: the name after class/typename (`template <class T, typename U = int>`)
+                        tparams += [texts[j + 1] for j in range(1, k - 1)
+                                    if texts[j] in ("class", "typename") and _IDENT.fullmatch(texts[j + 1])]
                         words = words[k + 1:]
                         texts = texts[k + 1:]
                         groups = [(g[0] - k - 1, g[1], g[2]) for g in groups if g[0] > k]
@@ -495,6 +542,8 @@ class _Scanner:
             self.function(words, texts, bodies, groups, is_def, deprecated, experimental, beta, ns)
             if replacement and len(self.out.decls) > count:
                 self.out.decls[-1].replacement = replacement
+            if tparams and len(self.out.decls) > count:
+                self.out.decls[-1].template_params = tuple(tparams)
             if len(self.out.decls) == count and agg >= 0 and "(" not in texts[:agg]:
                 self.aggregate(words, texts, bodies, agg, deprecated, experimental, ns)
             return
