@@ -4,6 +4,7 @@ from __future__ import annotations
 from ..model import Diagnostic, EngineResult, Severity, SourceFile
 from ..options import Options
 from ..rewrite import plan
+from ..rewrite.context import CUDA_SOURCE_SUFFIXES
 from ..rewrite.index import index_of
 from ..table import MappingTable
 from .facts import extract_facts
@@ -14,8 +15,11 @@ ENGINE = "regex"
 def run(source: SourceFile, table: MappingTable, options: Options) -> EngineResult:
     try:
         index = index_of(table)
+        # Launches matter to the planner only when rewritten, or as a sign of CUDA code in a
+        # file that does not always get the runtime include (not .cu/.cuh).
+        find_launches = options.hip_kernel_syntax or not source.path.lower().endswith(CUDA_SOURCE_SUFFIXES)
         facts = extract_facts(source.text, options, wanted=index.wanted(), wants_args=index.wants_args(),
-                              report_once=index.report_once())
+                              report_once=index.report_once(), find_launches=find_launches)
         return plan(source, facts, table, options, engine=ENGINE)
     except Exception as exc:  # noqa: BLE001  (never raise: the file is left unchanged and reported)
         diag = Diagnostic("HPY202", f"internal error in the regex engine: {type(exc).__name__}: {exc}",

@@ -56,19 +56,43 @@ class Context:
     @cached_property
     def resolved(self) -> tuple[tuple[Identifier, Row], ...]:
         """Identifiers that name a table row, with the row (looked up once per file)."""
-        row_for = self.row_for
-        pairs = []
-        for ident in self.facts.identifiers:
-            row = row_for(ident)
-            if row is not None:
-                pairs.append((ident, row))
-        return tuple(pairs)
+        return self._split[0]
 
     @cached_property
     def unresolved(self) -> tuple[Identifier, ...]:
         """Identifiers the table does not know (candidates for HPY104, device markers)."""
-        known = {id(ident) for ident, _ in self.resolved}
-        return tuple(ident for ident in self.facts.identifiers if id(ident) not in known)
+        return self._split[1]
+
+    @cached_property
+    def _split(self) -> tuple[tuple[tuple[Identifier, Row], ...], tuple[Identifier, ...]]:
+        lookup = self.table.by_name.get
+        row_for = self.row_for
+        keywords = CPP_KEYWORDS
+        pairs = []
+        unknown = []
+        for ident in self.facts.identifiers:
+            name = ident.name
+            if name in keywords:
+                row = None
+            elif ident.qualifier:
+                row = row_for(ident)
+            else:
+                row = lookup(name)
+            if row is None:
+                unknown.append(ident)
+            else:
+                pairs.append((ident, row))
+        return tuple(pairs), tuple(unknown)
+
+    @cached_property
+    def used_rows(self) -> frozenset[str]:
+        """The CUDA names of the rows this file's identifiers name."""
+        return frozenset(row.cuda for _, row in self.resolved)
+
+    @cached_property
+    def allows_everything(self) -> bool:
+        """No suppression comments and inactive code is translated: ``allowed`` is always true."""
+        return self.options.translate_inactive and not self.suppression.regions
 
     def row_for(self, ident: Identifier) -> Row | None:
         """The table row an identifier names, honouring ``ns::`` qualification."""

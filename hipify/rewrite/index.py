@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+from functools import lru_cache
 
 from ..table import MappingTable, Row
 from .status import parse_version
@@ -56,15 +57,12 @@ class TableIndex:
     mask_functions: frozenset[str] = frozenset()  # warp functions whose argument 0 is a lane mask
 
     def wanted(self) -> Callable[[str], bool]:
-        """The identifier filter the regex engine passes to ``extract_facts``."""
-        names = self.names
-        markers = DEVICE_MARKERS
-        cuda_like = CUDA_LIKE.match
-
-        def want(name: str) -> bool:
-            return name in names or name in markers or (name[0] in "cC" and cuda_like(name) is not None)
-
-        return want
+        """The identifier filter the regex engine passes to ``extract_facts`` (a predicate
+        with a ``select(words)`` method that filters a whole set at once)."""
+        found = _WANTED.get(id(self))
+        if found is None or found[0] is not self:
+            found = _WANTED[id(self)] = (self, _Wanted(self.names | DEVICE_MARKERS))
+        return found[1]
 
     def report_once(self) -> frozenset[str]:
         """Names whose presence matters, not each use: device markers (``threadIdx``) and
@@ -77,6 +75,32 @@ class TableIndex:
         return (self.transformed | self.mask_functions).__contains__
 
 
+class _Wanted:
+    """Names worth reporting: table names, device markers, and CUDA-looking names."""
+
+    def __init__(self, names: frozenset[str]) -> None:
+        self.names = names
+        self._cuda_like: dict[str, bool] = {}  # memo across files: the same words recur
+
+    def _looks_cuda(self, name: str) -> bool:
+        found = self._cuda_like.get(name)
+        if found is None:
+            if len(self._cuda_like) > 200_000:
+                self._cuda_like.clear()
+            found = self._cuda_like[name] = CUDA_LIKE.match(name) is not None
+        return found
+
+    def __call__(self, name: str) -> bool:
+        return name in self.names or (name[0] in "cC" and self._looks_cuda(name))
+
+    def select(self, words: set[str]) -> set[str]:
+        keep = words & self.names
+        looks = self._looks_cuda
+        keep.update(w for w in words if w[0] in "cC" and w not in keep and looks(w))
+        return keep
+
+
+_WANTED: dict[int, tuple[TableIndex, _Wanted]] = {}
 _CACHE: dict[str, TableIndex] = {}
 
 
@@ -105,7 +129,7 @@ def needs_warp_define(row: Row) -> bool:
 
 
 def _oldest_since(table: MappingTable) -> tuple[int, ...]:
-    versions = [parse_version(r.hip_since) for r in table if r.hip_since]
+    versions = [_version(r.hip_since) for r in table if r.hip_since]
     return min(versions) if versions else ()
 
 
@@ -116,10 +140,19 @@ def is_trivial(row: Row, oldest: tuple[int, ...]) -> bool:
     identifier to look at each time they occur. Names starting with ``__`` are kept,
     because they mark device code (the runtime-include rule looks for them).
     """
+    return not row.cuda.startswith("__") and _plain(row, oldest)
+
+
+def _plain(row: Row, oldest: tuple[int, ...]) -> bool:
+    """Same name in HIP, always there, no extras (whatever the name looks like)."""
     return (row.hip == row.cuda and row.hip_status == "supported" and row.transform is None
             and not getattr(row, "hip_requires", "") and row.roc in ("", row.cuda)
-            and not row.cuda.startswith("__")
-            and (not row.hip_since or parse_version(row.hip_since) <= oldest))
+            and (not row.hip_since or _version(row.hip_since) <= oldest))
+
+
+@lru_cache(maxsize=256)
+def _version(text: str) -> tuple[int, ...]:
+    return parse_version(text)
 
 
 def _build(table: MappingTable) -> TableIndex:
@@ -136,9 +169,10 @@ def _build(table: MappingTable) -> TableIndex:
             transformed.add(row.cuda.rsplit("::", 1)[-1])
         if row.cuda in CPP_KEYWORDS:
             continue
-        if not is_trivial(row, oldest):
+        plain = _plain(row, oldest)
+        if not plain or row.cuda.startswith("__"):
             names.add(row.cuda)
-            if row.cuda.startswith("__") and is_trivial(replace(row, cuda="x" + row.cuda, hip="x" + row.hip), oldest):
+            if plain:
                 markers.add(row.cuda)  # trivial but for the '__' prefix: only marks device code
         if "::" in row.cuda:
             prefix = row.cuda.split("::", 1)[0]

@@ -16,45 +16,91 @@ from ...model import Diagnostic, Edit, Origin, Severity
 from ...regex_mode.facts import rejoin_template_commas
 from ...table import Row
 from ..context import Context
+from ..status import Decision
 from ..registry import Finding, make_edit, register
 
 _MEMBER = (".", "->")
 _SKIP_KINDS = ("namespace", "header")
 
 
+_SKIP, _RENAME, _REMOVE, _TRANSFORM = range(4)
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _row_plan(ctx: Context, row: Row) -> tuple[int, bool, str, Decision | None]:
+    """What every use of ``row`` gets: (mode, is_field, target, decision); once per row and file."""
+    if row.kind in _SKIP_KINDS:
+        return _SKIP, False, "", None
+    is_field = row.kind == "field"
+    transform = row.transform
+    if transform is not None and transform.kind == "remove":
+        # A calling-convention macro HIP lacks (CUDART_CB): empty on Linux, so deleted.
+        return _REMOVE, is_field, "", None
+    decision = ctx.decide(row)
+    target = decision.target
+    if transform is not None and target:
+        return _TRANSFORM, is_field, target, decision
+    if "::" in target:
+        target = target.rsplit("::", 1)[-1]  # cub::X -> hipcub::X: the namespace rule renames the qualifier
+    return _RENAME, is_field, target, decision
+
+
 @register("renames")
-def renames(ctx: Context) -> Iterator[Finding]:
-    allowed, decide = ctx.allowed, ctx.decide
+def renames(ctx: Context) -> list[Finding]:
+    out: list[Finding] = []
+    append = out.append
+    everything = ctx.allows_everything
+    allowed = ctx.allowed
+    plans: dict[str, tuple[int, bool, str, Decision | None]] = {}
+    plain: dict[str, str] = {}  # cuda name -> target, for rows that are just renamed (most uses)
+    member = _MEMBER
     for ident, row in ctx.resolved:
         if ident.user_declared:
             continue
-        kind = row.kind
-        if kind in _SKIP_KINDS or (ident.prev_token in _MEMBER) != (kind == "field"):
-            continue  # obj.cudaX is the user's member; a field row only renames members
-        if not allowed(ident.start, ident.region):
-            continue
-        transform = row.transform
-        if transform is not None and transform.kind == "remove":
-            # A calling-convention macro HIP lacks (CUDART_CB): empty on Linux, so deleted.
-            yield make_edit(ident.start, ident.end, "", "HPY009", ident.origin, row.cuda)
-            continue
-        decision = decide(row)
-        if decision.code:  # not emitted, or emitted with a warning (HPY102 deprecated)
-            yield Diagnostic(decision.code, decision.message, offset=ident.start,
-                             severity=Severity.WARNING, subject=row.cuda)
-            if not decision.target:
+        cuda = row.cuda
+        target = plain.get(cuda)
+        if target is not None:  # the fast path: a plain rename
+            if ident.prev_token in member or (not everything and not allowed(ident.start, ident.region)):
                 continue
-        if row.transform is None:
-            target = decision.target
-            if "::" in target:
-                target = target.rsplit("::", 1)[-1]
             if target != ident.name:
-                yield make_edit(ident.start, ident.end, target, "HPY001", ident.origin, row.cuda)
+                edit = _new(Edit)
+                _set(edit, "__dict__", {"start": ident.start, "end": ident.end, "replacement": target,
+                                        "code": "HPY001", "origin": ident.origin, "subject": cuda})
+                append(edit)
             continue
-        target = _target_for(ident, row, decision.target)
+        plan = plans.get(cuda)
+        if plan is None:
+            plan = plans[cuda] = _row_plan(ctx, row)
+            mode, is_field, target, decision = plan
+            if mode == _RENAME and not is_field and decision is not None and not decision.code:
+                plain[cuda] = target
+                if ident.prev_token in member or (not everything and not allowed(ident.start, ident.region)):
+                    continue
+                if target != ident.name:
+                    append(make_edit(ident.start, ident.end, target, "HPY001", ident.origin, cuda))
+                continue
+        mode, is_field, target, decision = plan
+        if mode == _SKIP or (ident.prev_token in member) != is_field:
+            continue  # obj.cudaX is the user's member; a field row only renames members
+        if not everything and not allowed(ident.start, ident.region):
+            continue
+        if mode == _REMOVE:
+            append(make_edit(ident.start, ident.end, "", "HPY009", ident.origin, row.cuda))
+            continue
+        assert decision is not None
+        if decision.code:  # not emitted, or emitted with a warning (HPY102 deprecated)
+            append(Diagnostic(decision.code, decision.message, offset=ident.start,
+                              severity=Severity.WARNING, subject=row.cuda))
+            if not target:
+                continue
+        if mode == _TRANSFORM:
+            target = _target_for(ident, row, target)
         if target != ident.name:
-            yield make_edit(ident.start, ident.end, target, "HPY001", ident.origin, row.cuda)
-        yield from _wrap_argument(ctx, ident, row)
+            append(make_edit(ident.start, ident.end, target, "HPY001", ident.origin, row.cuda))
+        if mode == _TRANSFORM:
+            out.extend(_wrap_argument(ctx, ident, row))
+    return out
 
 
 def _target_for(ident: Identifier, row: Row, target: str) -> str:

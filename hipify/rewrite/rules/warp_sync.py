@@ -20,6 +20,7 @@ from collections.abc import Iterator
 
 from ...facts import Directive, Identifier
 from ...model import Diagnostic, Edit, Origin, Severity
+from ...table import Row
 from ..context import Context
 from ..index import WARP_SYNC_DEFINE
 from ..registry import Finding, register
@@ -51,12 +52,22 @@ def required_uses(ctx: Context) -> dict[str, list[Identifier]]:
     return found
 
 
+def _pairs(ctx: Context) -> list[tuple[Identifier, Row]]:
+    """Uses of rows that need a macro or take a lane mask (one pass over the file's names)."""
+    found = ctx.cache.get("warp_pairs")
+    if found is None:
+        wanted = set(ctx.index.requires) | ctx.index.mask_functions
+        found = [] if ctx.used_rows.isdisjoint(wanted) else [p for p in ctx.resolved if p[1].cuda in wanted]
+        ctx.cache["warp_pairs"] = found
+    return found
+
+
 def _required_uses(ctx: Context) -> dict[str, list[Identifier]]:
     requires = ctx.index.requires
     out: dict[str, list[Identifier]] = {}
-    if not requires:
+    if not requires or ctx.used_rows.isdisjoint(requires):
         return out
-    for ident, row in ctx.resolved:
+    for ident, row in _pairs(ctx):
         macros = requires.get(row.cuda)
         if not macros or not _used(ctx, ident) or not ctx.decide(row).target:
             continue
@@ -115,12 +126,12 @@ def _masks(ctx: Context) -> Iterator[Finding]:
     if tuple(ctx.options.rocm_version) < _FIRST_VERSION[WARP_SYNC_DEFINE]:
         return
     masks = ctx.index.mask_functions
-    if not masks:
+    if not masks or ctx.used_rows.isdisjoint(masks):
         return
     text = ctx.text
     macros: dict[str, Directive] | None = None
     widened: set[int] = set()
-    for ident, row in ctx.resolved:
+    for ident, row in _pairs(ctx):
         if row.cuda not in masks or not _used(ctx, ident) or not ctx.decide(row).target:
             continue
         args = ident.call_args
