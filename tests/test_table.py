@@ -189,7 +189,7 @@ def test_hiprand_state_types_exist_since_52(table, cuda: str) -> None:
     assert row.hip == cuda.replace("curand", "hiprand") and row.hip_status == "supported" and row.hip_since == "5.2", row
 
 
-@pytest.mark.parametrize("cuda", ["CUDART_CB", "CUDARTAPI", "CUDAAPI", "CUDA_CB", "CUBLASAPI", "CUFFTAPI", "CURANDAPI",
+@pytest.mark.parametrize("cuda", ["CUDART_CB", "CUDARTAPI", "CUDARTAPI_CDECL", "CUDAAPI", "CUDA_CB", "CUBLASAPI", "CUFFTAPI", "CURANDAPI",
                                   "CUSPARSEAPI", "CUSOLVERAPI"])
 def test_attribute_macros_are_dropped(table, cuda: str) -> None:
     row = table.lookup(cuda)

@@ -242,7 +242,7 @@ class Matcher:
 
 # Calling-convention, export and deprecation-attribute macros (CUBLASAPI, CUDART_CB, CUSPARSE_DEPRECATED) are
 # header plumbing that user code does not spell.
-_PLUMBING = re.compile(r"(API|WINAPI|_CB|_EXPORT|DEPRECATED(_\w+)?|_DEPRECATED_\w*)$")
+_PLUMBING = re.compile(r"(API|API_CDECL|WINAPI|_CB|_EXPORT|DEPRECATED(_\w+)?|_DEPRECATED_\w*)$")
 
 
 def _is_plumbing(decl: object) -> bool:
