@@ -47,4 +47,4 @@ _ALIAS = re.compile(r"\bnamespace\s+[A-Za-z_$][\w$]*\s*=\s*(?:::\s*)?\Z")
 
 def _alias_target(text: str, start: int) -> bool:
     """Is the name at ``start`` what ``namespace X = `` aliases?"""
-    return text[start - 1:start] in ("=", " ", "\t", ":") and _ALIAS.search(text, max(0, start - 200), start) is not None
+    return _ALIAS.search(text, max(0, start - 200), start) is not None

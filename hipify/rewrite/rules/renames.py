@@ -16,8 +16,8 @@ from ...model import Diagnostic, Edit, Origin, Severity
 from ...regex_mode.facts import rejoin_template_commas
 from ...table import Row
 from ..context import Context
-from ..status import Decision
 from ..registry import Finding, make_edit, register
+from ..status import Decision
 
 _MEMBER = (".", "->")
 _SKIP_KINDS = ("namespace", "header")
