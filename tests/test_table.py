@@ -175,7 +175,7 @@ def test_driver_functions_helpers(table, cuda: str, hip: str) -> None:
 @pytest.mark.parametrize(("cuda", "hip"), [
     ("cudaPointerAttributes", "hipPointerAttribute_t"), ("cudaPointerGetAttributes", "hipPointerGetAttributes"),
     ("cudaMemoryTypeManaged", "hipMemoryTypeManaged"), ("CUtexObject", "hipTextureObject_t"),
-    ("CUsharedconfig", "hipSharedMemConfig"),
+    ("CUsharedconfig", "hipSharedMemConfig"), ("CUuuid", "hipUUID"),
 ])
 def test_types_paired_through_wrapper_signatures(table, cuda: str, hip: str) -> None:
     _mapped(table, cuda, hip)

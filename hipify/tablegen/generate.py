@@ -335,7 +335,6 @@ def api_rows(cache: Path, spec: ApiSpec, matcher: Matcher, hip: HipSide, library
         if kind == "macro" and alias in entries and entries[alias][1].kind == "function":  # type: ignore[attr-defined]
             kind = "function"
         kinds[name] = kind
-    matcher.learn_signatures(cur)
     # Types first, so that enum constants can use their parent's target.
     targets: dict[str, Target] = {}
     order = sorted(entries, key=lambda n: (kinds[n] == "enum_constant", n))
@@ -526,6 +525,11 @@ def generate(cache: Path, overrides_path: Path, apis: tuple[str, ...] = API_ORDE
     provenance = json.loads(manifest_path.read_text()) if manifest_path.is_file() else {}
     hip = hip_side(cache)
     matcher = Matcher(hip, nvidia_pairs(cache))
+    # parameter-position type pairs from every family first: CUuuid (driver_types.h, a runtime row) is learnt
+    # from cuDeviceGetUuid (cuda.h, the driver family)
+    for spec in SPECS:
+        if spec.api in apis:
+            matcher.learn_signatures(cuda_index(cache, "cu13", spec.cuda, spec))
     claimed: dict[str, Row] = {}
     collisions: list[tuple[str, str, str]] = []
     for spec in SPECS:
