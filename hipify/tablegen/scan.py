@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 _TOKEN = re.compile(
     r"""
@@ -177,7 +178,7 @@ def _alternative_openers(toks: list[tuple[str, str, int]], marks: list[tuple[int
             if len(starts) < 3:
                 continue  # a single branch: nothing alternative
             deltas = []
-            for a, b in zip(starts, starts[1:]):
+            for a, b in pairwise(starts):
                 delta = 0
                 for k in range(a, b):
                     if k in drop:
