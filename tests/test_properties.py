@@ -24,6 +24,8 @@ FRAGMENTS = [
     "#define X ", "#if 0\n", "#endif\n", "#else\n", "<cuda_runtime.h>", '"cuda.h"', "\\\n", "\n", "\r\n", " ",
     "\t", "//", "/*", "*/", '"', "'", 'R"(', ')"', "u8", "L", "1'000", "0x1f", "template", "__global__",
     "void", "int", "dim3", "hipify-py: off", "hipify-py: on", "hipify-py: ignore", "\ufeff", "é", "$",
+    "0xffffffff", "#define FULL_MASK 0xffffffff\n", "FULL_MASK", "__syncwarp", "CUDART_CB", "cudaFuncSetAttribute",
+    "reinterpret_cast<const void*>", "namespace cb = ", "__fadd_rz", "#if X\n", "#elif Y\n", "cudaThreadSynchronize",
 ]
 soup = st.lists(st.sampled_from(FRAGMENTS) | st.text(max_size=4), max_size=60).map("".join)
 options = st.builds(Options, engine=st.just("regex"), hip_kernel_syntax=st.booleans(), roc=st.booleans(),
