@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
-from ..model import Diagnostic, Edit, Origin
+from ..model import Diagnostic, Edit, Origin, Severity
 
 if TYPE_CHECKING:
     from .context import Context
@@ -20,6 +20,7 @@ Rule = Callable[["Context"], Iterable[Finding]]
 RULES: dict[str, Rule] = {}
 
 _new = object.__new__
+_set = object.__setattr__
 
 
 def make_edit(start: int, end: int, replacement: str, code: str, origin: Origin, subject: str) -> Edit:
@@ -28,6 +29,14 @@ def make_edit(start: int, end: int, replacement: str, code: str, origin: Origin,
     edit = _new(Edit)
     edit.__dict__.update(start=start, end=end, replacement=replacement, code=code, origin=origin, subject=subject)
     return edit
+
+
+def make_diagnostic(code: str, message: str, offset: int, severity: Severity, subject: str) -> Diagnostic:
+    """``Diagnostic(...)`` the same fast way (status findings repeat once per use)."""
+    diag = _new(Diagnostic)
+    _set(diag, "__dict__", {"code": code, "message": message, "offset": offset, "line": 0, "col": 0,
+                            "severity": severity, "subject": subject, "path": ""})
+    return diag
 
 
 def register(name: str) -> Callable[[Rule], Rule]:

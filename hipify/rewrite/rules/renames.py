@@ -12,11 +12,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...facts import Identifier
-from ...model import Diagnostic, Edit, Origin, Severity
+from ...model import Edit, Origin, Severity
 from ...regex_mode.facts import rejoin_template_commas
 from ...table import Row
 from ..context import Context
-from ..registry import Finding, make_edit, register
+from ..registry import Finding, make_diagnostic, make_edit, register
 from ..status import Decision
 
 _MEMBER = (".", "->")
@@ -90,8 +90,7 @@ def renames(ctx: Context) -> list[Finding]:
             continue
         assert decision is not None
         if decision.code:  # not emitted, or emitted with a warning (HPY102 deprecated)
-            append(Diagnostic(decision.code, decision.message, offset=ident.start,
-                              severity=Severity.WARNING, subject=row.cuda))
+            append(make_diagnostic(decision.code, decision.message, ident.start, Severity.WARNING, row.cuda))
             if not target:
                 continue
         if mode == _TRANSFORM:
