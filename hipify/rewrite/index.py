@@ -123,11 +123,6 @@ def required_macros(row: Row) -> tuple[str, ...]:
     return tuple(_MACRO_NAME.findall(text))
 
 
-def needs_warp_define(row: Row) -> bool:
-    """Does using this row's HIP target need ``HIP_ENABLE_WARP_SYNC_BUILTINS``?"""
-    return WARP_SYNC_DEFINE in required_macros(row)
-
-
 def _oldest_since(table: MappingTable) -> tuple[int, ...]:
     versions = [_version(r.hip_since) for r in table if r.hip_since]
     return min(versions) if versions else ()

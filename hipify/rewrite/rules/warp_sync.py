@@ -77,10 +77,6 @@ def _required_uses(ctx: Context) -> dict[str, list[Identifier]]:
     return out
 
 
-def warp_sync_uses(ctx: Context) -> list[Identifier]:
-    return required_uses(ctx).get(WARP_SYNC_DEFINE, [])
-
-
 def _defined(ctx: Context) -> set[str]:
     return {d.argument.split()[0] for d in ctx.facts.directives if d.keyword == "define" and d.argument}
 
@@ -92,19 +88,6 @@ def missing_defines(ctx: Context) -> list[str]:
         return []
     defined = _defined(ctx)
     return sorted(m for m in uses if m not in defined)
-
-
-def needs_define(ctx: Context) -> bool:
-    return bool(missing_defines(ctx))
-
-
-def define_lines(ctx: Context) -> str:
-    """The ``#define`` lines to insert, each ending in the file's newline."""
-    return "".join(f"#define {macro}{ctx.newline}" for macro in missing_defines(ctx))
-
-
-def define_line() -> str:
-    return f"#define {WARP_SYNC_DEFINE}"
 
 
 @register("warp_sync")
