@@ -119,7 +119,7 @@ FIXTURE_ROWS: tuple[Row, ...] = (
     _row("__fmul_rz", "__fmul_rz", "device_function", "device", hip_requires=OCML),
     _row("__shfl_sync", "__shfl_sync", "device_function", "device", hip_since="6.2", hip_requires=WARP),
     _row("__syncwarp", "__syncwarp", "device_function", "device"),
-    _row("__activemask", "__activemask", "device_function", "device"),
+    _row("__activemask", "__activemask", "device_function", "device", hip_requires=WARP),
 )
 
 

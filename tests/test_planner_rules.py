@@ -310,6 +310,7 @@ def test_other_warp_masks_are_reported(tx, src: str) -> None:
 
 @pytest.mark.parametrize("src", [
     "v = __shfl_xor_sync(__activemask(), v, 1);",
+    "unsigned long long m = __activemask();",  # needs the define, takes no mask
     f"v = __shfl_xor_sync({FULL}, v, 1);",
 ])
 def test_64_bit_masks_are_fine(tx, src: str) -> None:
