@@ -100,7 +100,7 @@ def translate_decoded(task: FileTask, decoded: DecodedSource) -> FileResult:
         result = translate(decoded.text, path=task.display, options=task.options, table=table)
         if cache is not None:
             cache.put(key, result)
-    diagnostics = tuple(replace(d, path=task.display) for d in result.diagnostics)
+    diagnostics = tuple(d if d.path == task.display else replace(d, path=task.display) for d in result.diagnostics)
     text, edits = result.text, result.edits
     if task.include_renames:
         text, include_edits = rename_includes(text, dict(task.include_renames))

@@ -102,8 +102,7 @@ class Row:
 
     @classmethod
     def from_json(cls, data: Mapping[str, object]) -> "Row":
-        known = {f.name for f in fields(cls)}
-        values = {k: v for k, v in data.items() if k in known and k != "transform"}
+        values = {k: v for k, v in data.items() if k in _ROW_FIELDS}
         return cls(transform=Transform.from_json(data.get("transform")), **values)  # type: ignore[arg-type]
 
     def to_json(self) -> dict[str, object]:
@@ -118,6 +117,7 @@ class Row:
 
 
 ROW_KEYS = tuple(f.name for f in fields(Row))
+_ROW_FIELDS = frozenset(ROW_KEYS) - {"transform"}
 
 
 class DuplicateKeyError(ValueError):
@@ -131,15 +131,18 @@ class MappingTable:
     digest: str
 
     @classmethod
-    def from_rows(cls, rows: Iterable[Row]) -> "MappingTable":
+    def from_rows(cls, rows: Iterable[Row], digest: str = "") -> "MappingTable":
+        """Index rows by CUDA name; ``digest`` defaults to a hash of the rows' content."""
         ordered = tuple(rows)
         index: dict[str, Row] = {}
         for row in ordered:
             if row.cuda in index:
                 raise DuplicateKeyError(f"duplicate CUDA name in mapping table: {row.cuda}")
             index[row.cuda] = row
-        payload = json.dumps([r.to_json() for r in ordered], sort_keys=True).encode()
-        return cls(ordered, MappingProxyType(index), hashlib.sha256(payload).hexdigest()[:16])
+        if not digest:
+            payload = json.dumps([r.to_json() for r in ordered], sort_keys=True).encode()
+            digest = hashlib.sha256(payload).hexdigest()[:16]
+        return cls(ordered, MappingProxyType(index), digest)
 
     def lookup(self, name: str) -> Row | None:
         return self.by_name.get(name)
@@ -158,8 +161,11 @@ class MappingTable:
 
 
 def read_rows(path: Path) -> list[Row]:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    return [Row.from_json(item) for item in data["rows"]]
+    return _rows_of(path.read_bytes())
+
+
+def _rows_of(raw: bytes) -> list[Row]:
+    return [Row.from_json(item) for item in json.loads(raw)["rows"]]
 
 
 def table_files(directory: Path | None = None) -> list[Path]:
@@ -170,9 +176,12 @@ def table_files(directory: Path | None = None) -> list[Path]:
 
 def load_table_from(directory: Path) -> MappingTable:
     rows: list[Row] = []
+    digest = hashlib.sha256()  # of the files' bytes: as exact as hashing the rows, and cheaper
     for path in table_files(directory):
-        rows.extend(read_rows(path))
-    return MappingTable.from_rows(rows)
+        raw = path.read_bytes()
+        digest.update(path.name.encode() + b"\0" + raw)
+        rows.extend(_rows_of(raw))
+    return MappingTable.from_rows(rows, digest.hexdigest()[:16])
 
 
 @lru_cache(maxsize=None)
