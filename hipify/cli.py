@@ -83,7 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
                     help="rewrite k<<<g, b, s, st>>>(a) to hipLaunchKernelGGL(k, dim3(g), dim3(b), s, st, a)")
     ks.add_argument("--cuda-kernel-execution-syntax", action="store_true", help="keep <<<...>>> launches (default)")
     tr.add_argument("--use-hip-data-types", action="store_true",
-                    help="cudaDataType -> hipDataType rather than library-specific data types")
+                    help="accepted for compatibility: cudaDataType already becomes hipDataType, which the "
+                         "ROCm 6 libraries take (hipblasDatatype_t is gone)")
     tr.add_argument("--amap", action="store_true",
                     help="translate as much as possible: inactive #if branches too, overriding the skip flags")
     tr.add_argument("--skip-excluded-preprocessor-conditional-blocks", action="store_true",
