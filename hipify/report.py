@@ -15,8 +15,8 @@ from .pipeline import FileResult
 
 # Diagnostics that mean "CUDA code remains untranslated here".
 # Edits that add support code rather than convert a CUDA reference.
-SUPPORT_EDIT_CODES = frozenset({"HPY003", "HPY006", "HPY007"})
-UNCONVERTED_CODES = frozenset({"HPY101", "HPY102", "HPY103", "HPY104", "HPY105", "HPY106", "HPY108"})
+SUPPORT_EDIT_CODES = frozenset({"HPY003", "HPY006", "HPY007", "HPY008"})
+UNCONVERTED_CODES = frozenset({"HPY101", "HPY103", "HPY104", "HPY105", "HPY106", "HPY108"})
 FORMATS = ("json", "csv", "md", "html", "sarif")
 
 
