@@ -78,3 +78,17 @@ class FileFacts:
     directives: tuple[Directive, ...]
     comments: tuple[Span, ...]
     diagnostics: tuple[Diagnostic, ...] = ()
+
+
+def rejoin_template_commas(text: str, spans: tuple[Span, ...]) -> tuple[Span, ...]:
+    """Argument spans with ``k<float, 4>``'s pieces (split at a template's comma) joined."""
+    out: list[Span] = []
+    open_angles = 0
+    for start, end in spans:
+        if open_angles > 0 and out:
+            out[-1] = (out[-1][0], end)
+        else:
+            out.append((start, end))
+        piece = text[out[-1][0]:out[-1][1]].replace("<<", "").replace(">>", "").replace("->", "")
+        open_angles = piece.count("<") - piece.count(">")
+    return tuple(out)

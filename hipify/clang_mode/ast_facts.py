@@ -21,16 +21,24 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import replace
+
 import clang.cindex as ci
 
-from ..facts import FileFacts, Identifier, Launch, Region, Span
+from ..facts import FileFacts, Identifier, Launch, Region, Span, rejoin_template_commas
 from ..model import Diagnostic, LineIndex, Origin, Severity
 from ..options import Options
-from ..regex_mode.facts import extract_facts, rejoin_template_commas
+from ..regex_mode.facts import extract_facts
 from ..regex_mode.lexer import lex
 from ..rewrite.index import index_of
 from ..table import MappingTable
-from .cindex_ext import COMMENT, IDENTIFIER, PUNCTUATION, TokenStream, skipped_ranges, tokenize
+from .cindex_ext import (
+    COMMENT,
+    IDENTIFIER,
+    PUNCTUATION,
+    TokenStream,
+    skipped_ranges,
+    tokenize,
+)
 from .parsing import Parsed
 
 CONFIG_CALLS = frozenset(("__cudaPushCallConfiguration", "cudaConfigureCall"))

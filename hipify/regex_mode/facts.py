@@ -345,20 +345,6 @@ _WORDS_ONLY = str.maketrans({chr(i): " " for i in range(128) if not (chr(i).isal
 _DIGITS = frozenset("0123456789")
 
 
-def rejoin_template_commas(text: str, spans: tuple[Span, ...]) -> tuple[Span, ...]:
-    """Argument spans with ``k<float, 4>``'s pieces (split at a template's comma) joined."""
-    out: list[Span] = []
-    open_angles = 0
-    for start, end in spans:
-        if open_angles > 0 and out:
-            out[-1] = (out[-1][0], end)
-        else:
-            out.append((start, end))
-        piece = text[out[-1][0]:out[-1][1]].replace("<<", "").replace(">>", "").replace("->", "")
-        open_angles = piece.count("<") - piece.count(">")
-    return tuple(out)
-
-
 def _identifier(start: int, end: int, name: str, region: Region, prev: str, nxt: str, qualifier: str,
                 declared: bool, call_args: tuple[Span, ...] | None) -> Identifier:
     # Same as Identifier(...), without the frozen dataclass's per-field object.__setattr__

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ...facts import Identifier
+from ...facts import Identifier, rejoin_template_commas
 from ...model import Edit, Origin, Severity
-from ...regex_mode.facts import rejoin_template_commas
 from ...table import Row
 from ..context import Context
 from ..registry import Finding, make_diagnostic, make_edit, register
