@@ -3,7 +3,7 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from .api import Result, translate  # noqa: E402
-from .options import Options  # noqa: E402
+from .api import Result, translate
+from .options import Options
 
-__all__ = ["Options", "Result", "translate", "__version__"]
+__all__ = ["Options", "Result", "__version__", "translate"]

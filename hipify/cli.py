@@ -5,19 +5,26 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
 from pathlib import Path
-from typing import Iterable, Iterator, Sequence
 
 from . import __version__
 from .cache import default_cache_dir
 from .discover import DEFAULT_EXTENSIONS, Found, discover
-from .emit import Destination, OutputMode, copy_file, unified_diff, write_result, write_stdout
+from .emit import (
+    Destination,
+    OutputMode,
+    copy_file,
+    unified_diff,
+    write_result,
+    write_stdout,
+)
 from .engines import ENGINE_NAMES
 from .fileio import DEFAULT_MAX_SIZE, SourceError, decode
-from .model import Diagnostic, Severity
+from .model import Severity
 from .options import Options, parse_rocm_version
 from .pipeline import FileResult, FileTask, process, translate_decoded
 from .report import FORMATS, UNCONVERTED_CODES, Report, render
@@ -300,8 +307,14 @@ def _progress(results: Iterable[FileResult], total: int, show: bool) -> Iterator
     if not show:
         yield from results
         return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
     from rich.console import Console
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+    )
     columns = (TextColumn("hipify"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
         bar = progress.add_task("files", total=total)

@@ -3,9 +3,9 @@ honouring .gitignore files (pathspec) and --exclude globs, safe against symlink 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 import pathspec
 

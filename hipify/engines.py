@@ -1,7 +1,7 @@
 """Engine selection: ``--engine auto|clang|regex``, with per-file fallback to regex."""
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .model import Diagnostic, EngineResult, Severity, SourceFile
 from .options import Options

@@ -78,7 +78,7 @@ class LineIndex:
     starts: tuple[int, ...] = field(default=(0,))
 
     @classmethod
-    def of(cls, text: str) -> "LineIndex":
+    def of(cls, text: str) -> LineIndex:
         starts = [0]
         find = text.find
         pos = find("\n")

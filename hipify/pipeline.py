@@ -47,7 +47,7 @@ class FileResult:
         return self.error is None and self.text != self.original
 
 
-_INCLUDE_QUOTED = re.compile(r'^([ \t]*#[ \t]*include[ \t]*")([^"\n]+)(")', re.M)
+_INCLUDE_QUOTED = re.compile(r'^([ \t]*#[ \t]*include[ \t]*")([^"\n]+)(")', re.MULTILINE)
 
 
 def rename_includes(text: str, renames: dict[str, str]) -> tuple[str, list[Edit]]:

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, fields
-from functools import lru_cache
+from functools import cache
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
-from typing import Iterable, Iterator, Mapping
 
 # Values of Row.kind
 KINDS = (
@@ -43,7 +43,7 @@ class Transform:
     arity: tuple[tuple[int, str], ...] = ()
 
     @classmethod
-    def from_json(cls, data: Mapping[str, object] | None) -> "Transform | None":
+    def from_json(cls, data: Mapping[str, object] | None) -> Transform | None:
         if not data:
             return None
         arity = data.get("arity") or {}
@@ -101,7 +101,7 @@ class Row:
         return self.hip_status
 
     @classmethod
-    def from_json(cls, data: Mapping[str, object]) -> "Row":
+    def from_json(cls, data: Mapping[str, object]) -> Row:
         values = {k: v for k, v in data.items() if k in _ROW_FIELDS}
         return cls(transform=Transform.from_json(data.get("transform")), **values)  # type: ignore[arg-type]
 
@@ -131,7 +131,7 @@ class MappingTable:
     digest: str
 
     @classmethod
-    def from_rows(cls, rows: Iterable[Row], digest: str = "") -> "MappingTable":
+    def from_rows(cls, rows: Iterable[Row], digest: str = "") -> MappingTable:
         """Index rows by CUDA name; ``digest`` defaults to a hash of the rows' content."""
         ordered = tuple(rows)
         index: dict[str, Row] = {}
@@ -184,7 +184,7 @@ def load_table_from(directory: Path) -> MappingTable:
     return MappingTable.from_rows(rows, digest.hexdigest()[:16])
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_table() -> MappingTable:
     """The shipped table; loaded once per process."""
     return load_table_from(Path(str(resources.files("mapping_tables"))))

@@ -22,6 +22,8 @@ def facts(source: SourceFile, table: MappingTable, options: Options) -> FileFact
 
 
 def run(source: SourceFile, table: MappingTable, options: Options) -> EngineResult:
-    from ..rewrite import plan  # the shared planner; imported late so facts() works without it
+    from ..rewrite import (
+        plan,  # the shared planner; imported late so facts() works without it
+    )
 
     return plan(source, facts(source, table, options), table, options, engine="clang")

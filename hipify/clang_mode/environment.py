@@ -18,7 +18,7 @@ import os
 import shutil
 import tempfile
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib.util import find_spec
 from pathlib import Path
 
@@ -178,7 +178,7 @@ def _synthesize_root(include: Path) -> Path:
     return root
 
 
-@lru_cache(maxsize=None)
+@cache
 def detect_cuda(cuda_path: str) -> CudaEnv:
     """Choose the CUDA environment for ``Options.cuda_path`` ("" auto, "none", or a path)."""
     if cuda_path == "none":

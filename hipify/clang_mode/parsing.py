@@ -23,7 +23,14 @@ from ..model import SourceFile
 from ..options import Options
 from ..table import MappingTable
 from . import compdb
-from .environment import CudaEnv, cache_dir, detect_cuda, resource_dir, shim_dir, write_if_changed
+from .environment import (
+    CudaEnv,
+    cache_dir,
+    detect_cuda,
+    resource_dir,
+    shim_dir,
+    write_if_changed,
+)
 from .prelude import prelude_files
 
 KEEP_GOING = 0x200  # CXTranslationUnit_KeepGoing (not named by the 18.1.1 bindings)
