@@ -202,10 +202,45 @@ def test_cudart_device_is_not_dropped(table) -> None:
     assert row is None or not (row.transform and row.transform.kind == "remove")
 
 
-@pytest.mark.parametrize("cuda", ["__fadd_rz", "__fadd_rd", "__fmul_rz", "__fdiv_rz", "__fsqrt_rz", "__dadd_ru",
-                                  "__fmaf_rz", "__frcp_rd"])
-def test_rounded_intrinsics_require_ocml_macro(table, cuda: str) -> None:
-    assert _mapped(table, cuda, cuda).hip_requires == "OCML_BASIC_ROUNDED_OPERATIONS"
+@pytest.mark.parametrize(("cuda", "ocml"), [
+    ("__fadd_rz", "__ocml_add_rtz_f32"), ("__fadd_rd", "__ocml_add_rtn_f32"), ("__fadd_ru", "__ocml_add_rtp_f32"),
+    ("__fsub_rz", "__ocml_sub_rtz_f32"), ("__fmul_ru", "__ocml_mul_rtp_f32"), ("__fmul_rd", "__ocml_mul_rtn_f32"),
+    ("__fmaf_rz", "__ocml_fma_rtz_f32"), ("__fmaf_ru", "__ocml_fma_rtp_f32"), ("__dadd_rz", "__ocml_add_rtz_f64"),
+    ("__dadd_ru", "__ocml_add_rtp_f64"), ("__dsub_rd", "__ocml_sub_rtn_f64"), ("__dmul_rz", "__ocml_mul_rtz_f64"),
+    ("__fma_rz", "__ocml_fma_rtz_f64"), ("__fma_rd", "__ocml_fma_rtn_f64"),
+])
+def test_rounded_intrinsics_map_to_always_declared_ocml(table, cuda: str, ocml: str) -> None:
+    # clang's __clang_hip_math.h declares __fadd_rz & co. only under OCML_BASIC_ROUNDED_OPERATIONS, and hipcc
+    # pre-includes it before the file's first line: a #define in the file is too late. Their definitions only
+    # forward to __ocml_*, which __clang_hip_libdevice_declares.h declares unconditionally.
+    row = _mapped(table, cuda, ocml)
+    assert row.hip_requires == "" and row.hip_header == "__clang_hip_libdevice_declares.h", row
+    assert row.source == "preincluded-guard" and "OCML_BASIC_ROUNDED_OPERATIONS" in row.note, row
+
+
+@pytest.mark.parametrize("cuda", ["__frcp_rd", "__frcp_ru", "__frcp_rz", "__drcp_rd", "__drcp_ru", "__drcp_rz"])
+def test_rounded_reciprocals_are_unsupported(table, cuda: str) -> None:
+    # __frcp_rz(x) is __ocml_div_rtz_f32(1.0f, x): not a pass-through, and the guarded name cannot compile
+    row = table.lookup(cuda)
+    assert (row.hip, row.hip_status, row.hip_requires) == ("", "unsupported", ""), row
+    assert row.source == "preincluded-guard" and "OCML_BASIC_ROUNDED_OPERATIONS" in row.note, row
+
+
+@pytest.mark.parametrize("cuda", [f"__{op}_{mode}" for op in ("fdiv", "ddiv", "fsqrt", "dsqrt") for mode in ("rd", "ru", "rz")])
+def test_rounded_division_and_sqrt_are_unsupported(table, cuda: str) -> None:
+    # they forward to __ocml_div_rt*/__ocml_sqrt_rt*, declared but not defined by ROCm 6.4's ocml.bc (link error)
+    row = table.lookup(cuda)
+    assert (row.hip, row.hip_status, row.hip_requires, row.source) == ("", "unsupported", "", "override"), row
+    assert "ocml.bc" in row.note, row
+
+
+def test_no_row_requires_a_macro_of_the_preincluded_headers(table) -> None:
+    requiring = {r.hip_requires for r in table if r.hip_requires}
+    assert requiring == {"HIP_ENABLE_WARP_SYNC_BUILTINS"}, requiring
+    assert not [r.cuda for r in table if r.hip_requires and r.hip_header.startswith("__clang_hip_")]
+    guarded = [r for r in table if r.source == "preincluded-guard"]
+    assert len(guarded) == 30 and sum(1 for r in guarded if r.hip_status == "unsupported") == 6
+    assert all(r.hip.startswith("__ocml_") for r in guarded if r.hip)
 
 
 @pytest.mark.parametrize("cuda", ["__fadd_rn", "__fmul_rn", "__fdiv_rn", "__fsqrt_rn", "__dadd_rn"])

@@ -42,7 +42,8 @@ def test_names_and_families(generated) -> None:
             "cudaMemcpyHostToDevice", "cudaMemcpyKind", "cudaMemcpyToSymbol", "cudaOldLaunch", "cudaStreamCreate", "cudaStream_t", "cudaSuccess",
             "cudaThreadSynchronize",
         ],
-        "device": ["__fancy_nv_only", "__shfl_sync", "__syncthreads"],
+        "device": ["__fadd_rn", "__fadd_rz", "__fancy_nv_only", "__fmul_rz", "__frcp_rz", "__fsub_rz", "__shfl_sync",
+                   "__syncthreads"],
         "headers": ["cuda_runtime.h", "cuda_runtime_api.h", "driver_types.h"],
     }
 
@@ -85,6 +86,33 @@ def test_device_rows_and_warp_sync_requirement(rows) -> None:
     assert rows["__syncthreads"].hip == "__syncthreads" and rows["__syncthreads"].kind == "device_function"
     assert rows["__syncthreads"].hip_requires == ""
     assert rows["__shfl_sync"].hip_requires == "HIP_ENABLE_WARP_SYNC_BUILTINS"
+
+
+def test_guard_of_preincluded_headers_maps_to_the_forwarded_callee(rows) -> None:
+    # hip/clang/__clang_hip_math.h (pre-included by hipcc) declares __fadd_rz only under OCML_BASIC_ROUNDED_OPERATIONS;
+    # its body only forwards its parameters to __ocml_add_rtz_f32, declared without a user macro
+    assert rows["__fadd_rz"] == Row(
+        cuda="__fadd_rz", hip="__ocml_add_rtz_f32", kind="device_function", api="device", hip_status="supported",
+        cuda_header="crt/device_functions.h", hip_header="__clang_hip_libdevice_declares.h", cuda_since="13.0",
+        hip_since="5.7", source="preincluded-guard", note=(
+            "HIP declares __fadd_rz (__clang_hip_math.h) only under OCML_BASIC_ROUNDED_OPERATIONS, which hipcc's "
+            "pre-included clang headers test before the translated file can define it; its definition only calls "
+            "__ocml_add_rtz_f32 with the same arguments, declared unconditionally in __clang_hip_libdevice_declares.h"))
+    # declared in both branches of the #if: no guard, same name
+    assert (rows["__fadd_rn"].hip, rows["__fadd_rn"].hip_requires, rows["__fadd_rn"].source) == (
+        "__fadd_rn", "", "naming")
+
+
+@pytest.mark.parametrize(("cuda", "why"), [
+    ("__frcp_rz", "(calling __ocml_div_rtz_f32) does not just pass its parameters on"),    # __ocml_div(1.0f, x)
+    ("__fsub_rz", "(calling __ocml_add_rtz_f32) does not just pass its parameters on"),    # changes an argument
+    ("__fmul_rz", "but __ocml_mul_rtz_f32 is not declared unconditionally"),               # callee guarded too
+])
+def test_guard_of_preincluded_headers_without_pass_through_is_unsupported(rows, cuda: str, why: str) -> None:
+    row = rows[cuda]
+    assert (row.hip, row.hip_status, row.hip_header, row.hip_since, row.hip_requires, row.source) == (
+        "", "unsupported", "", "", "", "preincluded-guard"), row
+    assert "only under OCML_BASIC_ROUNDED_OPERATIONS" in row.note and why in row.note, row.note
 
 
 def test_override_transform(rows) -> None:
@@ -195,6 +223,15 @@ def test_scan_records_ifdef_guards_templates_and_successors() -> None:
     assert decls["f"].guards == ("__cplusplus",) and decls["f"].template_params == ("T", "U")
     assert decls["f"].param_types == ("T*", "const void*")
     assert decls["hipMallocHost"].deprecated and decls["hipMallocHost"].replacement == "hipHostMalloc"
+
+
+def test_scan_records_pass_through_callees() -> None:
+    text = ("float a(float x, float y) { return g(x, y); }\nfloat b(float x) { return g(1.0f, x); }\n"
+            "float c(float x, float y) { return g(y, x); }\nvoid d(int n) { g(n); }\nint e(void) { return g(); }\n"
+            "int f(int n) { return g(n); h(); }\nfloat k(float x) { return g((float)x); }\nint m() { return g(); }\n"
+            "float p(float x);\n")
+    decls = {d.name: d.forwards for d in scan_text(text).decls}
+    assert decls == {"a": "g", "b": "", "c": "", "d": "g", "e": "g", "f": "", "k": "", "m": "g", "p": ""}
 
 
 def test_attribute_macro_row(rows) -> None:

@@ -5,6 +5,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from ..table import Row, load_table_from
+from .generate import GUARD_SOURCE
 
 TITLES = {
     "runtime": "CUDA Runtime API", "driver": "CUDA Driver API", "device": "Device functions and intrinsics",
@@ -45,6 +46,8 @@ def render_page(api: str, rows: list[Row]) -> str:
                 f"deprecated {r.cuda_deprecated}" if r.cuda_deprecated else "",
                 f"removed {r.cuda_removed}" if r.cuda_removed else "",
                 f"needs {r.hip_requires}" if r.hip_requires else "",
+                ("HIP's same-named function is declared only under a macro hipcc's pre-included headers test"
+                 + (": mapped to the function it calls" if r.hip else "")) if r.source == GUARD_SOURCE else "",
                 f"{r.transform.wrapper}(arg {r.transform.arg})" if r.transform and r.transform.wrapper else "",
             ) if x)
             out.append(f"| {_cell(r.cuda)} | {_cell(r.hip)} | {_cell(r.roc)} | "

@@ -41,6 +41,9 @@ class HipSide:
     indexes: dict[str, HeaderIndex]                 # ROCm release -> index
     files: dict[str, dict[str, Path]]               # ROCm release -> relative header -> file
     provenance: dict[str, str] = field(default_factory=dict)
+    # headers hipcc reads before the file's first line: clang's __clang_hip_*.h (`-include
+    # __clang_hip_runtime_wrapper.h`, which includes the others)
+    preincluded: frozenset[str] = frozenset()
 
     @property
     def current(self) -> HeaderIndex:
@@ -84,7 +87,7 @@ def hip_side(cache: Path, releases: tuple[str, ...] = ROCM_RELEASES) -> HipSide:
         indexes[release] = build_index(files, dict(HIP_NAMESPACES))
     if CURRENT_ROCM not in indexes:
         raise GenerationError(f"no HIP headers for ROCm {CURRENT_ROCM} under {cache / 'hip'}; run the fetch step")
-    return HipSide(indexes, all_files)
+    return HipSide(indexes, all_files, preincluded=frozenset(rel for rel, _ in clang))
 
 
 def nvidia_pairs(cache: Path) -> dict[str, set[str]]:
@@ -285,6 +288,39 @@ def _required_macro(hip: HipSide, target: Target) -> str:
     return ""
 
 
+GUARD_SOURCE = "preincluded-guard"
+
+
+def _preincluded_guard(matcher: Matcher, target: Target, macro: str) -> Target | None:
+    """A target declared only under ``macro`` in headers hipcc pre-includes (clang's __clang_hip_*.h: `#if defined
+    OCML_BASIC_ROUNDED_OPERATIONS` around __fadd_rz) cannot be enabled by the translated file: its own `#define`
+    comes after those headers were read. When every such declaration is a one-call wrapper passing its parameters
+    through unchanged to one function declared without a user macro, the callee is the target
+    (__fadd_rz(x, y) { return __ocml_add_rtz_f32(x, y); }); otherwise no target can compile and the row is
+    unsupported (__frcp_rz(x) is __ocml_div_rtz_f32(1.0f, x)). None when the guard is one the file can define
+    first (HIP_ENABLE_WARP_SYNC_BUILTINS, tested by HIP headers the file includes itself)."""
+    hip = matcher.hip
+    cur = hip.current
+    hits = cur.names.get(target.name, ())
+    if not hits or not all(h.header in hip.preincluded for h in hits):
+        return None
+    why = (f"HIP declares {target.name} ({target.header}) only under {macro}, which hipcc's pre-included clang "
+           f"headers test before the translated file can define it")
+    callees = {h.decl.forwards for h in hits if h.decl.kind == "function"}
+    callee = callees.pop() if len(callees) == 1 and all(h.decl.kind == "function" for h in hits) else ""
+    t = matcher.target(callee, GUARD_SOURCE) if callee else Target()
+    if t.status == "supported" and not _required_macro(hip, t):
+        return replace(t, note=f"{why}; its definition only calls {callee} with the same arguments, "
+                               f"declared unconditionally in {t.header}")
+    if t.name:
+        because = f"it only calls {callee} with the same arguments, but {callee} is not declared unconditionally"
+    else:
+        calls = ", ".join(sorted({c for h in hits for c in h.decl.calls}))
+        because = (f"its definition{f' (calling {calls})' if calls else ''} does not just pass its parameters on "
+                   f"to another function")
+    return Target(source=GUARD_SOURCE, note=f"{why}; {because}: no HIP translation compiles, so it is reported")
+
+
 def _library_version(provenance: dict[str, str], spec: ApiSpec) -> str:
     """cuDNN versions itself apart from CUDA (9.x): its facts are stated in cuDNN versions."""
     if spec.api != "dnn":
@@ -376,6 +412,11 @@ def api_rows(cache: Path, spec: ApiSpec, matcher: Matcher, hip: HipSide, library
         roc_t = matcher.resolve(name, roc_cands, roc_parent, use_pairs=False) if (roc_cands or roc_parent) else Target()
         roc_targets[name] = roc_t
         hip_t = targets[name]
+        requires = _required_macro(hip, hip_t)
+        if requires:
+            bypass = _preincluded_guard(matcher, hip_t, requires)
+            if bypass is not None:
+                hip_t, requires = bypass, ""
         cuda_since, cuda_deprecated = "", ""
         if older:
             versions = [v for v, idx in older if name in idx] + ([CUDA_FAMILIES[-1][1]] if name in cur else [])
@@ -391,7 +432,7 @@ def api_rows(cache: Path, spec: ApiSpec, matcher: Matcher, hip: HipSide, library
             hip_header=hip_t.header, roc_header=roc_t.header, parent=parent if kind == "enum_constant" else "",
             cuda_since=cuda_since, cuda_deprecated=cuda_deprecated, cuda_removed=removed,
             hip_since=hip_t.since, roc_since=roc_t.since,
-            hip_requires=_required_macro(hip, hip_t),
+            hip_requires=requires,
             transform=derive_transform(cur, hip.current, name, hip_t.name) if kind == "function" else None,
             source=hip_t.source or roc_t.source,
             note="; ".join(n for n in (hip_t.note, f"HIP documents {hip_t.name} as beta (complete, may still change)"

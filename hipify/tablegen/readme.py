@@ -32,7 +32,7 @@ exactly one row of one file (duplicates fail generation).
 | `cuda_deprecated` | first scanned CUDA version whose headers mark it deprecated (cuDNN rows: the cuDNN version, e.g. `cuDNN 9.28`) |
 | `cuda_removed` | first CUDA major version whose headers no longer declare it |
 | `hip_since`, `roc_since` | first scanned ROCm release declaring the target (5.2, 5.7, 6.4; 5.2 means "5.2 or earlier") |
-| `hip_requires` | macro to define before the HIP headers for the target to be declared (warp `*_sync`: `HIP_ENABLE_WARP_SYNC_BUILTINS`; `__fadd_rz` & co.: `OCML_BASIC_ROUNDED_OPERATIONS`) |
+| `hip_requires` | macro to define before the HIP headers for the target to be declared (warp `*_sync`: `HIP_ENABLE_WARP_SYNC_BUILTINS`); never a macro only hipcc's pre-included headers test (see `preincluded-guard`) |
 | `transform` | rewrite: `{"kind": "wrap_arg", "arg": N, "wrapper": W}` (argument N becomes `W(arg)`; W is `HIP_SYMBOL` or `reinterpret_cast<const void*>`), `{"kind": "by_arity", "arity": {"N": "name"}}` (target chosen by argument count), or `{"kind": "remove"}` (the identifier is deleted: `hip` is empty and `hip_status` supported) |
 | `source` | how the pair was found (see below) |
 | `note` | reason of an override, or a remark |
@@ -65,7 +65,14 @@ A target counts as supported only if the HIP (or ROC) headers of the current rel
 10. `attribute-macro`: calling-convention/export macros (CUDART_CB, CUDARTAPI, CUDAAPI, CUFFTAPI, ...) that some
    `#if` branch defines empty and the others only as `__stdcall`/`__cdecl`/`dllexport`/visibility, and that HIP does
    not define: `hip` empty, `hip_status` supported, transform `remove` (translation drops the identifier).
-11. `override`: `hipify/tablegen/overrides.toml`, every row with a reason (in `note`).
+11. `preincluded-guard`: a target the HIP side declares only under a user macro tested in a header hipcc reads
+   before the file's first line (clang's `__clang_hip_*.h`, pre-included through `__clang_hip_runtime_wrapper.h`):
+   a `#define` in the translated file comes too late, so `hip_requires` cannot help (`#if defined
+   OCML_BASIC_ROUNDED_OPERATIONS` around `__fadd_rz` & co.). When its definition is one call passing its own
+   parameters through unchanged to a function declared without such a macro, that callee is the target
+   (`__fadd_rz(x, y) { return __ocml_add_rtz_f32(x, y); }`: `__fadd_rz` -> `__ocml_add_rtz_f32`); otherwise the row
+   is unsupported, `hip` empty (`__frcp_rz(x)` is `__ocml_div_rtz_f32(1.0f, x)`). `note` says which.
+12. `override`: `hipify/tablegen/overrides.toml`, every row with a reason (in `note`).
 
 A target HIP deprecates in favour of a named successor (`HIP_DEPRECATED("use hipHostMalloc instead")`, in the current
 or an older scanned release) gives way to that successor when the current headers declare it undeprecated
@@ -79,7 +86,8 @@ overload at that position, as for hipOccupancyMaxActiveBlocksPerMultiprocessor, 
 that arity but HIP's `...WithFlags` variant has (cudaEventCreate(e, flags) -> hipEventCreateWithFlags).
 
 `hip_requires` is the macro whose plain `#ifdef X` / `#if defined X` true branch encloses every HIP declaration of
-the target, unless X is reserved (`__cplusplus`, `__HIP_PLATFORM_AMD__`) or defined by the HIP headers themselves.
+the target, unless X is reserved (`__cplusplus`, `__HIP_PLATFORM_AMD__`) or defined by the HIP headers themselves,
+and unless those declarations all sit in pre-included headers (`preincluded-guard` above).
 
 Statuses: `deprecated` when every HIP declaration of the target carries a deprecation attribute/macro (exactly "HIP
 marks the target deprecated"; such targets are still translated, with a warning);

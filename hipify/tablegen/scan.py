@@ -80,6 +80,7 @@ class Decl:
     beta: bool = False
     alias_of: str = ""             # typedef X NAME / #define NAME X: the single name it stands for
     calls: tuple[str, ...] = ()    # names called in an inline function's body (wrapper detection)
+    forwards: str = ""             # the callee of a body that only passes the parameters on: `{ return g(a, b); }`
     params: int = -1               # parameter count of a function (-1 unknown / variadic)
     param_names: tuple[str, ...] = ()
     param_types: tuple[str, ...] = ()   # base type and pointer depth of each parameter ('' when not plain)
@@ -295,6 +296,23 @@ def _param_types(toks: list[tuple[str, str, int]], start: int, end: int) -> tupl
         const = "const " if any(t[1] == "const" for t in head[:first_star]) else ""
         out.append(const + base + "*" * stars if base else "")
     return tuple(out) if any(p for p in params) else ()
+
+
+def _forwarded_to(body: list[tuple[str, str, int]], names: tuple[str, ...], params: int) -> str:
+    """The callee when a function body is one call passing the function's own parameters through unchanged, in
+    order (`{ return __ocml_add_rtz_f32(__x, __y); }`); '' otherwise (`__ocml_div_rtz_f32(1.0f, __x)`, casts,
+    reordered or extra arguments, more statements)."""
+    if params == 0:
+        names = ()  # `f(void)`
+    texts = [t[1] for t in body]
+    if texts[:1] == ["return"]:
+        body, texts = body[1:], texts[1:]
+    if len(texts) < 4 or body[0][0] != "ident" or texts[1] != "(" or texts[-2:] != [")", ";"] \
+            or body[0][1] in _NOT_A_NAME or params < 0 or len(names) != params or not all(names):
+        return ""
+    args = texts[2:-2]
+    expected = [x for k, n in enumerate(names) for x in ((",", n) if k else (n,))]
+    return body[0][1] if args == expected else ""
 
 
 def _is_deprecated(words: list[str]) -> bool:
@@ -583,15 +601,18 @@ class _Scanner:
                 if "=" in texts[:pos]:
                     return  # a variable initialised by a call
                 params = _count_params(self.toks, s, e)
+                names = _param_names(self.toks, s, e)
                 calls: tuple[str, ...] = ()
+                forwards = ""
                 if is_def and bodies:
                     bs, be = bodies[-1]
                     body = self.toks[bs:be + 1]
                     calls = tuple(body[k][1] for k in range(len(body) - 1)
                                   if body[k][0] == "ident" and body[k + 1][1] == "(")
+                    forwards = _forwarded_to(body[1:-1], names, params)
                 add(Decl(cand, "function", namespace=ns, deprecated=deprecated, experimental=experimental,
-                         beta=beta, calls=calls, params=params, defined=is_def,
-                         param_names=_param_names(self.toks, s, e), param_types=_param_types(self.toks, s, e)))
+                         beta=beta, calls=calls, forwards=forwards, params=params, defined=is_def,
+                         param_names=names, param_types=_param_types(self.toks, s, e)))
                 break
 
     def tag_name(self, words: list[tuple[str, str]], agg: int) -> str:
