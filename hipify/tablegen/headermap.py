@@ -35,6 +35,8 @@ _SKIP = re.compile(r"^(cupti|nvperf|generated_|nvvm\.h|fatbinary_section|nv_deco
 # Headers whose HIP counterpart is not derivable from the file name.
 _SPECIAL: dict[str, tuple[str, str]] = {
     "cuda.h": ("hip/hip_runtime.h", ""),
+    # A "main" header like cuda_runtime.h (CONVENTIONS.md): one hip_runtime.h include, duplicates dropped.
+    "cuda_runtime_api.h": ("hip/hip_runtime.h", ""),
     "cudaProfiler.h": ("hip/hip_runtime_api.h", ""),
     "cuda_profiler_api.h": ("hip/hip_runtime_api.h", ""),
     "device_launch_parameters.h": ("hip/hip_runtime.h", ""),

@@ -3,6 +3,6 @@
 #else
 #include <hip/hip_runtime.h>
 #endif
-#include <hip/hip_runtime_api.h>
+#include <hip/hip_runtime.h>
 
 void f() { hipDeviceSynchronize(); }
