@@ -266,3 +266,10 @@ def test_kernel_argument_cast_where_hip_has_no_template(table, cuda: str, arg: i
                                   "cudaLaunchCooperativeKernel", "cudaStreamAttachMemAsync", "cudaMalloc"])
 def test_no_kernel_cast_where_hip_has_a_template_or_takes_void_ptr(table, cuda: str) -> None:
     assert table.lookup(cuda).transform is None
+
+
+def test_no_row_is_a_cpp_keyword() -> None:
+    # Functional casts such as int(x) in CUDA's inline headers once produced rows named 'int'.
+    keywords = {"bool", "char", "short", "int", "long", "float", "double", "void", "signed", "unsigned",
+                "return", "sizeof", "operator"}
+    assert sorted(r.cuda for r in load_table() if r.cuda in keywords) == []

@@ -34,6 +34,8 @@ _NOT_A_NAME = frozenset({
     "static_assert", "throw", "if", "while", "for", "switch", "return", "defined", "__launch_bounds__",
     "__asm__", "asm", "__asm", "_Pragma", "__pragma", "operator", "__builtin_align__", "__nv_register_params__",
     "__noinline__", "__forceinline__", "typeof", "__typeof__", "requires", "_Alignas",
+    # Built-in type keywords: `int(x)` is a functional cast, never a declared function.
+    "bool", "char", "short", "int", "long", "float", "double", "void", "signed", "unsigned",
 })
 _MACROISH = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
 _AGGREGATE = frozenset({"enum", "struct", "class", "union"})
