@@ -114,7 +114,7 @@ class Context:
     def decide(self, row: Row) -> Decision:
         found = self._decisions.get(row.cuda)
         if found is None:
-            found = self._decisions[row.cuda] = decide(row, self.options)
+            found = self._decisions[row.cuda] = decide(row, self.options, self.index.releases)
         return found
 
 

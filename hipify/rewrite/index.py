@@ -55,6 +55,9 @@ class TableIndex:
     markers: frozenset[str]                      # names the planner only needs to see once
     requires: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # cuda name -> macros to define
     mask_functions: frozenset[str] = frozenset()  # warp functions whose argument 0 is a lane mask
+    # ROCm releases the generator compared (the distinct *_since values): a name first seen in
+    # one of them may already exist in an unscanned release between it and the one before.
+    releases: tuple[tuple[int, ...], ...] = ()
 
     def wanted(self) -> Callable[[str], bool]:
         """The identifier filter the regex engine passes to ``extract_facts`` (a predicate
@@ -188,5 +191,6 @@ def _build(table: MappingTable) -> TableIndex:
         if row.kind == "device_function" and (WARP_SYNC_DEFINE in macros or row.cuda in _MASK_ONLY):
             masks.add(row.cuda)
     markers -= warp | masks | set(requires)
+    releases = tuple(sorted({_version(v) for r in table for v in (r.hip_since, r.roc_since) if v}))
     return TableIndex(frozenset(names), namespaces, frozenset(warp), frozenset(transformed), frozenset(markers),
-                      requires, frozenset(masks))
+                      requires, frozenset(masks), releases)

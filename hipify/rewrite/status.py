@@ -37,7 +37,18 @@ def family(row: Row) -> str:
     return row.api
 
 
-def decide(row: Row, options: Options) -> Decision:
+def newer_than_target(since: str, target: tuple[int, ...], releases: tuple[tuple[int, ...], ...] = ()) -> bool:
+    """Is ``since`` certainly after the target ROCm? ``since`` is the first *scanned* release that
+    declares a name, so a target between the previous scanned release and ``since`` is unknown
+    ground: we do not claim the name is missing there."""
+    first = parse_version(since)[:2]
+    if first <= tuple(target):
+        return False
+    earlier = [r for r in releases if r[:2] < first]
+    return not earlier or tuple(target) <= max(earlier)[:2]
+
+
+def decide(row: Row, options: Options, releases: tuple[tuple[int, ...], ...] = ()) -> Decision:
     flag = _LIBRARY_FLAGS.get(family(row))
     use_roc = options.roc
     if flag is not None:
@@ -56,7 +67,7 @@ def decide(row: Row, options: Options) -> Decision:
         return Decision("", "HPY103", f"{row.cuda}: its HIP equivalent {target} is experimental; "
                                       f"pass --experimental to translate it")
     since = row.roc_since if chose_roc else row.hip_since
-    if since and parse_version(since)[:2] > tuple(options.rocm_version):
+    if since and newer_than_target(since, options.rocm_version, releases):
         wanted = ".".join(map(str, options.rocm_version))
         return Decision("", "HPY106", f"{row.cuda}: {target} appeared in ROCm {since}, after the target ROCm "
                                       f"{wanted}; left as written")
