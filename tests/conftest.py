@@ -103,6 +103,8 @@ FIXTURE_ROWS: tuple[Row, ...] = (
     _row("cudaBindTexture", "hipBindTexture", hip_status="removed", note="fixture"),
     _row("cudaGraphExperimentalThing", "hipGraphExperimentalThing", hip_status="experimental", note="fixture"),
     _row("cudaFuncNewThing", "hipFuncNewThing", hip_since="7.1", note="fixture"),
+    # A row first seen in 6.4 tells the planner 6.4 was scanned, so 7.1 rows are certainly missing in 6.4.
+    _row("cudaFuncOlderThing", "hipFuncOlderThing", hip_since="6.4", note="fixture"),
     _row("cudaEventCreateWithFlags", "hipEventCreateWithFlags", note="fixture"),
     _row("cudaStreamCreateFixture", "hipStreamCreate",
          transform=Transform(kind="by_arity", arity=((2, "hipStreamCreateWithFlags"),)), note="fixture"),
