@@ -2,8 +2,7 @@
 
 Nothing here names a CUDA API by hand: namespace pairs come from qualified rows
 (``cub::X`` -> ``hipcub::X``) and namespace rows; macros a HIP target needs defined
-(HIP_ENABLE_WARP_SYNC_BUILTINS, OCML_BASIC_ROUNDED_OPERATIONS) come from the rows'
-``hip_requires`` field (with a pattern on the row's own name when the field is absent).
+(e.g. HIP_ENABLE_WARP_SYNC_BUILTINS) come from the rows' ``hip_requires`` field.
 """
 from __future__ import annotations
 
@@ -24,7 +23,6 @@ DEVICE_MARKERS = frozenset((
 # CUDA-looking identifiers (warned about when the table does not know them).
 CUDA_LIKE = re.compile(r"(?:cuda[A-Z_]|cu[A-Z]|CU[A-Z_]|CUDA_)\w*\Z")
 WARP_SYNC_DEFINE = "HIP_ENABLE_WARP_SYNC_BUILTINS"
-_WARP_SYNC_NAME = re.compile(r"__\w+_sync\Z")
 _MACRO_NAME = re.compile(r"[A-Za-z_]\w*")
 # Warp functions that take a lane mask as argument 0 without needing the define themselves.
 _MASK_ONLY = frozenset(("__syncwarp",))
@@ -116,14 +114,7 @@ def index_of(table: MappingTable) -> TableIndex:
 
 def required_macros(row: Row) -> tuple[str, ...]:
     """Macros the row's HIP target needs defined before the HIP headers (``hip_requires``)."""
-    if not hasattr(row, "hip_requires"):  # an older table without the field: go by the name
-        warp = row.kind == "device_function" and _WARP_SYNC_NAME.match(row.cuda) is not None
-        return (WARP_SYNC_DEFINE,) if warp else ()
-    requires = row.hip_requires
-    if not requires:
-        return ()
-    text = requires if isinstance(requires, str) else " ".join(map(str, requires))
-    return tuple(_MACRO_NAME.findall(text))
+    return tuple(_MACRO_NAME.findall(row.hip_requires))
 
 
 def _oldest_since(table: MappingTable) -> tuple[int, ...]:
@@ -144,7 +135,7 @@ def is_trivial(row: Row, oldest: tuple[int, ...]) -> bool:
 def _plain(row: Row, oldest: tuple[int, ...]) -> bool:
     """Same name in HIP, always there, no extras (whatever the name looks like)."""
     return (row.hip == row.cuda and row.hip_status == "supported" and row.transform is None
-            and not getattr(row, "hip_requires", "") and row.roc in ("", row.cuda)
+            and not row.hip_requires and row.roc in ("", row.cuda)
             and (not row.hip_since or _version(row.hip_since) <= oldest))
 
 

@@ -1,8 +1,7 @@
 """Macros a HIP target needs defined before the HIP headers, and warp lane masks.
 
 A row's ``hip_requires`` names a macro (HIP_ENABLE_WARP_SYNC_BUILTINS: ROCm >= 6.2
-declares the ``*_sync`` warp functions only under it; OCML_BASIC_ROUNDED_OPERATIONS:
-``__fadd_rz`` & co.). When a file uses such a row, ``#define MACRO`` goes on its own line
+declares the ``*_sync`` warp functions only under it). When a file uses such a row, ``#define MACRO`` goes on its own line
 right before the HIP runtime include, one line per macro, in name order; if the runtime
 include is being inserted, ``runtime_include`` writes the defines with it. A macro is
 defined only for target ROCm versions that need it (``_FIRST_VERSION``).
