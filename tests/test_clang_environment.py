@@ -126,6 +126,21 @@ def test_pch_is_reused_and_can_be_disabled(monkeypatch: pytest.MonkeyPatch) -> N
     assert not second.used_pch and not second.errors
 
 
+def test_a_corrupt_or_stale_pch_on_disk_is_discarded_not_fatal(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Another checkout or an older run may leave a PCH clang refuses (libclang then returns no TU at all).
+    source = SourceFile("stale.cu", "void f() { cudaDeviceSynchronize(); }\n")
+    first = parsing.parse(source, TABLE, Options(cuda_path="none"))
+    assert first.used_pch
+    pch = first.args[first.args.index("-include-pch") + 1]
+    Path(pch).write_bytes(b"not a precompiled header")
+    monkeypatch.setattr(parsing, "_pch_cache", {})  # as in a new process
+    second = parsing.parse(source, TABLE, Options(cuda_path="none"))
+    assert not second.used_pch and not second.errors
+    assert not Path(pch).exists()  # the next run builds a fresh one
+    third = parsing.parse(source, TABLE, Options(cuda_path="none"))
+    assert not third.errors
+
+
 def test_compile_commands_flags(tmp_path: Path) -> None:
     src = tmp_path / "src" / "a.cu"
     src.parent.mkdir()

@@ -156,17 +156,36 @@ def parse(source: SourceFile, table: MappingTable, options: Options) -> Parsed:
             headers = full  # built by an earlier run or another worker: free to use
         pch = precompiled_header(tuple(common), tuple(extra), headers)
     args = common + (["-include-pch", pch] if pch else []) + extra
-    tu = _parse_once(path, data, args)
-    if pch and _pch_rejected(tu):  # stale or incompatible PCH: parse without it
+    try:
+        tu: ci.TranslationUnit | None = _parse_once(path, data, args)
+    except ci.TranslationUnitLoadError:
+        if not pch:
+            raise
+        tu = None  # libclang gives no TU at all for some PCH mismatches (a header changed since)
+    if pch and (tu is None or _pch_rejected(tu)):  # stale or incompatible PCH: parse without it
+        _discard_pch(pch)
         args = common + extra
         tu = _parse_once(path, data, args)
         pch = None
+    assert tu is not None
     errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
     return Parsed(tu, path, data, env, tuple(args), tuple(system), errors, bool(pch))
 
 
 def _parse_once(path: str, data: bytes, args: list[str]) -> ci.TranslationUnit:
     return index().parse(path, args=args, unsaved_files=[(path, data)], options=PARSE_FLAGS)
+
+
+def _discard_pch(pch: str) -> None:
+    """Forget a PCH clang refused: this process stops using it, and the next run rebuilds it."""
+    with _lock:
+        for key, path in list(_pch_cache.items()):
+            if path == pch:
+                _pch_cache[key] = None
+    try:
+        os.unlink(pch)
+    except OSError:
+        pass
 
 
 def _pch_enabled() -> bool:
