@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gen_tree import generate  # noqa: E402
 
 from hipify import Options, translate  # noqa: E402
+from hipify.discover import DEFAULT_EXTENSIONS as SOURCE_SUFFIXES  # noqa: E402
 from hipify.engines import clang_status  # noqa: E402
 from hipify.table import load_table  # noqa: E402
 
@@ -65,15 +66,23 @@ def main() -> None:
     parser.add_argument("--clang", action="store_true", help="also benchmark the clang engine")
     parser.add_argument("--clang-sample", type=int, default=20)
     parser.add_argument("--write", type=Path, help="also write the tables to this Markdown file")
+    parser.add_argument("--tree", type=Path, help="benchmark this existing source tree instead of a generated one")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="hipify-bench-"))
     try:
-        tree = work / "tree"
-        size = generate(tree, args.files, seed=1)
-        files = sorted(p for p in tree.rglob("*") if p.is_file())
+        if args.tree:
+            tree = args.tree.resolve()
+            files = sorted(p for p in tree.rglob("*") if p.is_file() and p.suffix in SOURCE_SUFFIXES)
+            size = sum(p.stat().st_size for p in files)
+            described = f"{len(files)} files of {tree}, {size / 1e6:.1f} MB"
+        else:
+            tree = work / "tree"
+            size = generate(tree, args.files, seed=1)
+            files = sorted(p for p in tree.rglob("*") if p.is_file())
+            described = f"{len(files)} generated files, {size / 1e6:.1f} MB (bench/gen_tree.py, seed 1)"
         lines = [f"# hipify-py benchmarks ({date.today().isoformat()})", "",
                  f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}. "
-                 f"Tree: {len(files)} generated files, {size / 1e6:.1f} MB (bench/gen_tree.py, seed 1).", "",
+                 f"Tree: {described}.", "",
                  "| measurement | result |", "|---|---|"]
         mbps, secs = engine_throughput(files, Options(engine="regex"))
         lines.append(f"| regex engine, in-process, one core | {mbps:.1f} MB/s ({secs:.2f} s) |")
