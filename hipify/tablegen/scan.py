@@ -238,8 +238,8 @@ def _int_value(tokens: list[str]) -> int | None:
     return number << int(m.group(3)) if m.group(3) else number
 
 
-def _param_names(toks: list[tuple[str, str, int]], start: int, end: int) -> tuple[str, ...]:
-    """Parameter names of the list between ``start`` and ``end`` ('' where a parameter is unnamed)."""
+def _split_params(toks: list[tuple[str, str, int]], start: int, end: int) -> list[list[tuple[str, str, int]]]:
+    """The tokens of each parameter between the parentheses at ``start`` and ``end`` (top-level commas)."""
     params: list[list[tuple[str, str, int]]] = [[]]
     depth = 0
     for tok in toks[start + 1:end]:
@@ -252,6 +252,12 @@ def _param_names(toks: list[tuple[str, str, int]], start: int, end: int) -> tupl
             params.append([])
         else:
             params[-1].append(tok)
+    return params
+
+
+def _param_names(toks: list[tuple[str, str, int]], start: int, end: int) -> tuple[str, ...]:
+    """Parameter names of the list between ``start`` and ``end`` ('' where a parameter is unnamed)."""
+    params = _split_params(toks, start, end)
     names: list[str] = []
     for p in params:
         cut = next((k for k, t in enumerate(p) if t[1] == "=" and k > 0), len(p))
@@ -271,18 +277,7 @@ _QUALIFIERS = frozenset({"const", "volatile", "struct", "enum", "union", "class"
 def _param_types(toks: list[tuple[str, str, int]], start: int, end: int) -> tuple[str, ...]:
     """Base type of each parameter with its pointer depth and pointee const ('cudaPointerAttributes*',
     'const void*'); '' where not a plain named type (templates, function pointers, arrays)."""
-    params: list[list[tuple[str, str, int]]] = [[]]
-    depth = 0
-    for tok in toks[start + 1:end]:
-        t = tok[1]
-        if t in "([{<":
-            depth += 1
-        elif t in ")]}>":
-            depth -= 1
-        if t == "," and depth == 0:
-            params.append([])
-        else:
-            params[-1].append(tok)
+    params = _split_params(toks, start, end)
     out: list[str] = []
     for p in params:
         cut = next((k for k, t in enumerate(p) if t[1] == "=" and k > 0), len(p))
