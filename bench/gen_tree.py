@@ -5,6 +5,7 @@ kernels with shared memory and warp shuffles, templated launches, host code call
 runtime APIs (drawn from the mapping table), comments and strings mentioning CUDA names.
 Usage: python bench/gen_tree.py OUT_DIR [--files 750] [--seed 1]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -92,13 +93,19 @@ def runtime_functions() -> list[str]:
 
 def make_file(index: int, rng: random.Random, apis: list[str]) -> str:
     name = f"mod{index}"
-    parts = [HEADER, f"#ifndef {name.upper()}_CU\n#define {name.upper()}_CU\n",
-             "#include <cuda_runtime.h>\n#include <cstdio>\n#include <cstdlib>\n\n", CHECK]
+    parts = [
+        HEADER,
+        f"#ifndef {name.upper()}_CU\n#define {name.upper()}_CU\n",
+        "#include <cuda_runtime.h>\n#include <cstdio>\n#include <cstdlib>\n\n",
+        CHECK,
+    ]
     for k in range(rng.randint(4, 6)):
         parts.append(KERNEL.format(name=f"{name}_{k}"))
     for k in range(rng.randint(4, 8)):
-        calls = "".join(f"  // call {j}: {api} in a comment\n  (void){api};\n"
-                        for j, api in enumerate(rng.sample(apis, min(len(apis), 6))))
+        calls = "".join(
+            f"  // call {j}: {api} in a comment\n  (void){api};\n"
+            for j, api in enumerate(rng.sample(apis, min(len(apis), 6)))
+        )
         parts.append(HOST.format(name=f"{name}_{k}", extra=calls))
     parts.append(f"\n#endif  // {name.upper()}_CU\n")
     return "".join(parts)

@@ -6,6 +6,7 @@ Regex engine: MB/s on one core over a generated realistic tree; tree runs with -
 Clang engine (--clang): per-file parse+rewrite time with the toolkit and without CUDA headers,
 and a whole-tree run with -j 2, cold (no cache) and warm (cache filled).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -21,12 +22,12 @@ from datetime import date
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gen_tree import generate  # noqa: E402
+from gen_tree import generate
 
-from hipify import Options, translate  # noqa: E402
-from hipify.discover import DEFAULT_EXTENSIONS as SOURCE_SUFFIXES  # noqa: E402
-from hipify.engines import clang_status  # noqa: E402
-from hipify.table import load_table  # noqa: E402
+from hipify import Options, translate
+from hipify.discover import DEFAULT_EXTENSIONS as SOURCE_SUFFIXES
+from hipify.engines import clang_status
+from hipify.table import load_table
 
 
 def engine_throughput(files: list[Path], options: Options) -> tuple[float, float]:
@@ -55,8 +56,9 @@ def per_file_times(files: list[Path], options: Options) -> list[float]:
 def tree_run(tree: Path, out: Path, *flags: str, env: dict[str, str] | None = None) -> float:
     shutil.rmtree(out, ignore_errors=True)
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-m", "hipify", "--out-dir", str(out), "-q", *flags, str(tree)],
-                   check=True, env=env)
+    subprocess.run(
+        [sys.executable, "-m", "hipify", "--out-dir", str(out), "-q", *flags, str(tree)], check=True, env=env
+    )
     return time.perf_counter() - start
 
 
@@ -80,10 +82,15 @@ def main() -> None:
             size = generate(tree, args.files, seed=1)
             files = sorted(p for p in tree.rglob("*") if p.is_file())
             described = f"{len(files)} generated files, {size / 1e6:.1f} MB (bench/gen_tree.py, seed 1)"
-        lines = [f"# hipify-py benchmarks ({date.today().isoformat()})", "",
-                 f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}. "
-                 f"Tree: {described}.", "",
-                 "| measurement | result |", "|---|---|"]
+        lines = [
+            f"# hipify-py benchmarks ({date.today().isoformat()})",
+            "",
+            f"Machine: {platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}. "
+            f"Tree: {described}.",
+            "",
+            "| measurement | result |",
+            "|---|---|",
+        ]
         mbps, secs = engine_throughput(files, Options(engine="regex"))
         lines.append(f"| regex engine, in-process, one core | {mbps:.1f} MB/s ({secs:.2f} s) |")
         env = dict(os.environ, HIPIFY_PY_CACHE_DIR=str(work / "cache"))
@@ -96,12 +103,15 @@ def main() -> None:
                 lines.append(f"| clang engine | unavailable: {reason} |")
             else:
                 sample = files[: args.clang_sample]
-                for label, opts in (("toolkit (auto-detected)", Options(engine="clang", use_cache=False)),
-                                    ("no CUDA headers (--cuda-path none)",
-                                     Options(engine="clang", cuda_path="none", use_cache=False))):
+                for label, opts in (
+                    ("toolkit (auto-detected)", Options(engine="clang", use_cache=False)),
+                    ("no CUDA headers (--cuda-path none)", Options(engine="clang", cuda_path="none", use_cache=False)),
+                ):
                     times = per_file_times(sample, opts)
-                    lines.append(f"| clang per file, {label} | median {statistics.median(times) * 1000:.0f} ms, "
-                                 f"first {times[0] * 1000:.0f} ms |")
+                    lines.append(
+                        f"| clang per file, {label} | median {statistics.median(times) * 1000:.0f} ms, "
+                        f"first {times[0] * 1000:.0f} ms |"
+                    )
                 cold = tree_run(tree, work / "out", "--engine", "clang", "-j", "2", env=env)
                 warm = tree_run(tree, work / "out", "--engine", "clang", "-j", "2", env=env)
                 lines.append(f"| clang tree -j 2, cold cache | {cold:.1f} s |")

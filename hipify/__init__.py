@@ -1,4 +1,5 @@
 """hipify-py: translate CUDA sources to HIP."""
+
 from __future__ import annotations
 
 __version__ = "0.1.0"

@@ -1,4 +1,5 @@
 """The Python API: ``hipify.translate(text, path=..., options=...)``. Pure; never raises on bad input."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
@@ -22,8 +23,9 @@ class Result:
         return bool(self.edits)
 
 
-def translate(text: str, path: str = "<string>", options: Options | None = None,
-              table: MappingTable | None = None) -> Result:
+def translate(
+    text: str, path: str = "<string>", options: Options | None = None, table: MappingTable | None = None
+) -> Result:
     """Translate CUDA source text to HIP. Diagnostics carry line/column and ``path``."""
     options = options or Options()
     table = table or load_table()

@@ -4,6 +4,7 @@ The key covers everything that can change the output: tool version, mapping-tabl
 options, engine environment, file suffix and file content. Entries are pickled values
 written atomically; a corrupt or unreadable entry is simply a miss.
 """
+
 from __future__ import annotations
 
 import hashlib

@@ -1,4 +1,5 @@
 """The hipify-py command line. Only this module reads sys.argv."""
+
 from __future__ import annotations
 
 import argparse
@@ -49,8 +50,11 @@ exit codes:
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
-        prog="hipify-py", description="Translate CUDA sources to HIP.", epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+        prog="hipify-py",
+        description="Translate CUDA sources to HIP.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     p.add_argument("paths", nargs="*", metavar="PATH", help="files or directories; '-' reads stdin")
     p.add_argument("--version", action="version", version=f"hipify-py {__version__}")
 
@@ -58,46 +62,80 @@ def build_parser() -> argparse.ArgumentParser:
     mode = out.add_mutually_exclusive_group()
     mode.add_argument("-o", "--output", metavar="FILE", help="write the translation of one input to FILE")
     mode.add_argument("--out-dir", "--o-dir", metavar="DIR", help="mirror the input tree into DIR")
-    mode.add_argument("--in-place", "--inplace", action="store_true", help="rewrite files in place (backup FILE.prehip)")
+    mode.add_argument(
+        "--in-place", "--inplace", action="store_true", help="rewrite files in place (backup FILE.prehip)"
+    )
     mode.add_argument("--diff", action="store_true", help="print a unified diff (git apply-able); exit 1 if any")
-    mode.add_argument("--check", action="store_true",
-                      help="write nothing; exit 1 if a file would change or untranslated CUDA APIs remain")
+    mode.add_argument(
+        "--check",
+        action="store_true",
+        help="write nothing; exit 1 if a file would change or untranslated CUDA APIs remain",
+    )
     mode.add_argument("--examine", action="store_true", help="write nothing; print statistics only")
     out.add_argument("--no-backup", action="store_true", help="with --in-place: do not keep FILE.prehip")
     out.add_argument("--backup-suffix", default=".prehip", metavar="SUFFIX")
-    out.add_argument("--rename-extensions", action="store_true",
-                     help="with --out-dir: name .cu outputs .hip (see --rename) and fix includes to match")
-    out.add_argument("--rename", action="append", default=[], metavar="OLD=NEW",
-                     help="extension rename for --rename-extensions (default .cu=.hip); repeatable")
-    out.add_argument("--copy-other-files", action="store_true",
-                     help="with --out-dir: also copy files that are not sources (build files, data)")
+    out.add_argument(
+        "--rename-extensions",
+        action="store_true",
+        help="with --out-dir: name .cu outputs .hip (see --rename) and fix includes to match",
+    )
+    out.add_argument(
+        "--rename",
+        action="append",
+        default=[],
+        metavar="OLD=NEW",
+        help="extension rename for --rename-extensions (default .cu=.hip); repeatable",
+    )
+    out.add_argument(
+        "--copy-other-files",
+        action="store_true",
+        help="with --out-dir: also copy files that are not sources (build files, data)",
+    )
     out.add_argument("--print-stats", action="store_true", help="print conversion statistics to stderr")
     out.add_argument("--report", metavar="FILE", help="write a porting report")
     out.add_argument("--report-format", choices=FORMATS, help="report format (default: from FILE's suffix)")
-    out.add_argument("--validation", metavar="JSON",
-                     help="include results of 'hipify-py validate --json JSON' in the report")
+    out.add_argument(
+        "--validation", metavar="JSON", help="include results of 'hipify-py validate --json JSON' in the report"
+    )
     out.add_argument("-q", "--quiet", action="store_true", help="only errors on stderr")
     out.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     tr = p.add_argument_group("translation")
-    tr.add_argument("--engine", choices=ENGINE_NAMES, default="auto",
-                    help="clang (libclang, AST-aware), regex (lexer-aware text), auto (clang, else regex)")
+    tr.add_argument(
+        "--engine",
+        choices=ENGINE_NAMES,
+        default="auto",
+        help="clang (libclang, AST-aware), regex (lexer-aware text), auto (clang, else regex)",
+    )
     tr.add_argument("--roc", action="store_true", help="prefer rocBLAS/rocSPARSE/rocRAND/... names where they exist")
     tr.add_argument("--miopen", action="store_true", help="translate cuDNN to MIOpen")
     tr.add_argument("--experimental", action="store_true", help="also translate APIs HIP marks experimental")
     ks = tr.add_mutually_exclusive_group()
-    ks.add_argument("--hip-kernel-execution-syntax", action="store_true",
-                    help="rewrite k<<<g, b, s, st>>>(a) to hipLaunchKernelGGL(k, dim3(g), dim3(b), s, st, a)")
+    ks.add_argument(
+        "--hip-kernel-execution-syntax",
+        action="store_true",
+        help="rewrite k<<<g, b, s, st>>>(a) to hipLaunchKernelGGL(k, dim3(g), dim3(b), s, st, a)",
+    )
     ks.add_argument("--cuda-kernel-execution-syntax", action="store_true", help="keep <<<...>>> launches (default)")
-    tr.add_argument("--use-hip-data-types", action="store_true",
-                    help="accepted for compatibility: cudaDataType already becomes hipDataType, which the "
-                         "ROCm 6 libraries take (hipblasDatatype_t is gone)")
-    tr.add_argument("--amap", action="store_true",
-                    help="translate as much as possible: inactive #if branches too, overriding the skip flags")
-    tr.add_argument("--skip-excluded-preprocessor-conditional-blocks", action="store_true",
-                    help="leave code in inactive #if branches untranslated")
-    tr.add_argument("--default-preprocessor", action="store_true",
-                    help="same as --skip-excluded-preprocessor-conditional-blocks")
+    tr.add_argument(
+        "--use-hip-data-types",
+        action="store_true",
+        help="accepted for compatibility: cudaDataType already becomes hipDataType, which the "
+        "ROCm 6 libraries take (hipblasDatatype_t is gone)",
+    )
+    tr.add_argument(
+        "--amap",
+        action="store_true",
+        help="translate as much as possible: inactive #if branches too, overriding the skip flags",
+    )
+    tr.add_argument(
+        "--skip-excluded-preprocessor-conditional-blocks",
+        action="store_true",
+        help="leave code in inactive #if branches untranslated",
+    )
+    tr.add_argument(
+        "--default-preprocessor", action="store_true", help="same as --skip-excluded-preprocessor-conditional-blocks"
+    )
     tr.add_argument("--rocm", default="6.4", metavar="X.Y", help="target ROCm version (default 6.4)")
     tr.add_argument("--no-runtime-include", action="store_true", help="never insert #include <hip/hip_runtime.h>")
     tr.add_argument("--no-warn-unknown", action="store_true", help="do not warn about unknown CUDA-like names")
@@ -106,15 +144,22 @@ def build_parser() -> argparse.ArgumentParser:
     cl.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=V]")
     cl.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR")
     cl.add_argument("-p", dest="build_dir", metavar="BUILD_DIR", help="directory with compile_commands.json")
-    cl.add_argument("--cuda-path", metavar="DIR", default="",
-                    help="CUDA toolkit to parse against ('none': parse without CUDA headers)")
+    cl.add_argument(
+        "--cuda-path",
+        metavar="DIR",
+        default="",
+        help="CUDA toolkit to parse against ('none': parse without CUDA headers)",
+    )
 
     run = p.add_argument_group("run")
     run.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="worker processes (0 = all cores)")
     run.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip matching paths")
     run.add_argument("--no-gitignore", action="store_true", help="do not honour .gitignore files")
-    run.add_argument("--extensions", metavar="LIST",
-                     help=f"comma-separated source extensions (default {','.join(DEFAULT_EXTENSIONS)})")
+    run.add_argument(
+        "--extensions",
+        metavar="LIST",
+        help=f"comma-separated source extensions (default {','.join(DEFAULT_EXTENSIONS)})",
+    )
     run.add_argument("--encoding", default="utf-8", help="encoding of input files (default utf-8)")
     run.add_argument("--max-size", type=int, default=DEFAULT_MAX_SIZE, metavar="BYTES")
     run.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
@@ -132,14 +177,24 @@ def options_from_args(args: argparse.Namespace, clang_args: Sequence[str] = ()) 
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     return Options(
-        engine=args.engine, roc=args.roc, miopen=args.miopen, experimental=args.experimental,
-        hip_kernel_syntax=args.hip_kernel_execution_syntax, use_hip_data_types=args.use_hip_data_types,
+        engine=args.engine,
+        roc=args.roc,
+        miopen=args.miopen,
+        experimental=args.experimental,
+        hip_kernel_syntax=args.hip_kernel_execution_syntax,
+        use_hip_data_types=args.use_hip_data_types,
         amap=args.amap,
         skip_excluded_blocks=args.skip_excluded_preprocessor_conditional_blocks or args.default_preprocessor,
-        rocm_version=rocm, insert_runtime_include=not args.no_runtime_include,
-        warn_unknown=not args.no_warn_unknown, rename_extensions=args.rename_extensions,
-        defines=tuple(args.defines), include_dirs=tuple(args.include_dirs), clang_args=tuple(clang_args),
-        build_dir=args.build_dir or "", cuda_path=args.cuda_path, use_cache=not args.no_cache,
+        rocm_version=rocm,
+        insert_runtime_include=not args.no_runtime_include,
+        warn_unknown=not args.no_warn_unknown,
+        rename_extensions=args.rename_extensions,
+        defines=tuple(args.defines),
+        include_dirs=tuple(args.include_dirs),
+        clang_args=tuple(clang_args),
+        build_dir=args.build_dir or "",
+        cuda_path=args.cuda_path,
+        use_cache=not args.no_cache,
     )
 
 
@@ -180,7 +235,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     clang_args: list[str] = []
     if "--" in argv:
         split = argv.index("--")
-        argv, clang_args = argv[:split], argv[split + 1:]
+        argv, clang_args = argv[:split], argv[split + 1 :]
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -195,8 +250,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         _err("hipify-py: interrupted; files already written are complete, the rest are unchanged")
         return EXIT_ERROR
     except BrokenProcessPool:
-        _err("hipify-py: error: a worker process died (a libclang crash?); files already written are complete, "
-             "the rest are unchanged; re-run with --engine regex or -j 1 to find the file")
+        _err(
+            "hipify-py: error: a worker process died (a libclang crash?); files already written are complete, "
+            "the rest are unchanged; re-run with --engine regex or -j 1 to find the file"
+        )
         return EXIT_ERROR
     except Exception as exc:  # an internal error still gets exit code 2 and one clear line
         _err(f"hipify-py: internal error: {type(exc).__name__}: {exc}")
@@ -206,8 +263,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _subcommand(name: str, argv: list[str]) -> int:
     if name == "validate":
         from .validate import validate_main
+
         return validate_main(argv)
     from .tables_cmd import explain_main, tables_main
+
     return tables_main(argv) if name == "tables" else explain_main(argv)
 
 
@@ -250,11 +309,13 @@ def _run(args: argparse.Namespace, clang_args: Sequence[str]) -> int:
 
     renames = _renames(args) if args.rename_extensions else {}
     include_renames = _include_renames(found, renames)
-    tasks = [FileTask(str(f.path), _display(f), options, args.encoding, args.max_size,
-                      include_renames, cache_dir) for f in found]
+    tasks = [
+        FileTask(str(f.path), _display(f), options, args.encoding, args.max_size, include_renames, cache_dir)
+        for f in found
+    ]
     report = Report()
     dest_root = _mirror_root(found) if out_dir is not None else None
-    for item, result in zip(found, _results(tasks, args)):
+    for item, result in zip(found, _results(tasks, args), strict=True):
         report.add(result)
         code = _emit(result, item, mode, args, out_dir, dest_root, renames)
         exit_code = max(exit_code, code)
@@ -315,6 +376,7 @@ def _progress(results: Iterable[FileResult], total: int, show: bool) -> Iterator
         TextColumn,
         TimeElapsedColumn,
     )
+
     columns = (TextColumn("hipify"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
         bar = progress.add_task("files", total=total)
@@ -353,8 +415,14 @@ def _include_renames(found: list[Found], renames: dict[str, str]) -> tuple[tuple
     return tuple(sorted((old, new) for old, new in pairs.items() if old != new))
 
 
-def _destination(item: Found, mode: OutputMode, args: argparse.Namespace, out_dir: Path | None,
-                 dest_root: Path | None, renames: dict[str, str]) -> Destination:
+def _destination(
+    item: Found,
+    mode: OutputMode,
+    args: argparse.Namespace,
+    out_dir: Path | None,
+    dest_root: Path | None,
+    renames: dict[str, str],
+) -> Destination:
     if mode == OutputMode.OUTPUT_FILE:
         return Destination(Path(args.output))
     if mode == OutputMode.IN_PLACE:
@@ -371,8 +439,15 @@ def _check_code(result: FileResult) -> int:
     return EXIT_OK
 
 
-def _emit(result: FileResult, item: Found, mode: OutputMode, args: argparse.Namespace, out_dir: Path | None,
-          dest_root: Path | None, renames: dict[str, str]) -> int:
+def _emit(
+    result: FileResult,
+    item: Found,
+    mode: OutputMode,
+    args: argparse.Namespace,
+    out_dir: Path | None,
+    dest_root: Path | None,
+    renames: dict[str, str],
+) -> int:
     if result.error is not None:
         if not args.quiet or result.error.severity == Severity.ERROR:
             _err(result.error.format(result.display))
@@ -409,8 +484,9 @@ def _emit(result: FileResult, item: Found, mode: OutputMode, args: argparse.Name
     return EXIT_OK
 
 
-def _copy_others(paths: list[Path], found: list[Found], out_dir: Path, dest_root: Path,
-                 exclude: tuple[str, ...], use_gitignore: bool) -> None:
+def _copy_others(
+    paths: list[Path], found: list[Found], out_dir: Path, dest_root: Path, exclude: tuple[str, ...], use_gitignore: bool
+) -> None:
     sources = {f.path.resolve() for f in found}
     others, _ = discover([p for p in paths if p.is_dir()], (), exclude, use_gitignore)
     for item in others:
@@ -434,6 +510,7 @@ def _load_validation(path: Path) -> list[dict[str, object]]:
 def _finish(report: Report, args: argparse.Namespace, mode: OutputMode, exit_code: int) -> int:
     if args.print_stats or mode == OutputMode.EXAMINE:
         from .stats import print_stats
+
         print_stats(report)
     if args.report:
         fmt = args.report_format or Path(args.report).suffix.lstrip(".").lower()

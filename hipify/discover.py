@@ -1,5 +1,6 @@
 """Finding source files: explicit files always, directories walked by extension,
 honouring .gitignore files (pathspec) and --exclude globs, safe against symlink loops."""
+
 from __future__ import annotations
 
 import os
@@ -15,10 +16,10 @@ ALWAYS_SKIPPED_DIRS = {".git", ".hg", ".svn", "__pycache__"}
 
 @dataclass(frozen=True)
 class Found:
-    path: Path          # the file to read
-    root: Path          # the argument it was found under (for mirrors)
-    relative: Path      # path relative to root (file name alone for explicit files)
-    explicit: bool      # named on the command line
+    path: Path  # the file to read
+    root: Path  # the argument it was found under (for mirrors)
+    relative: Path  # path relative to root (file name alone for explicit files)
+    explicit: bool  # named on the command line
 
 
 @dataclass(frozen=True)

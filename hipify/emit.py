@@ -1,4 +1,5 @@
 """Writing results: the only module (with report printing in cli) that writes files or prints output."""
+
 from __future__ import annotations
 
 import difflib
@@ -43,7 +44,7 @@ def unified_diff(result: FileResult, label: str) -> str:
         else:
             out.append(line + "\n\\ No newline at end of file\n")
     if result.fmt.crlf:  # keep the file's line endings inside the hunks
-        out = [l if l.startswith(("---", "+++", "@@")) else l.replace("\n", "\r\n") for l in out]
+        out = [line if line.startswith(("---", "+++", "@@")) else line.replace("\n", "\r\n") for line in out]
     return "".join(out)
 
 

@@ -1,4 +1,5 @@
 """Engine selection: ``--engine auto|clang|regex``, with per-file fallback to regex."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -13,6 +14,7 @@ ENGINE_NAMES = ("auto", "clang", "regex")
 
 def _regex() -> EngineFn:
     from .regex_mode.engine import run
+
     return run
 
 
@@ -32,6 +34,7 @@ def run_engine(source: SourceFile, table: MappingTable, options: Options) -> Eng
     usable, reason = clang_status()
     if usable:
         from .clang_mode.engine import run as clang_run
+
         try:
             return clang_run(source, table, options)
         except Exception as exc:  # an engine bug must not lose the file: fall back, and say so

@@ -4,6 +4,7 @@ Both engines produce :class:`FileFacts`; one planner (``hipify.rewrite``) turns 
 into edits, so the regex and clang engines differ only in how they *find* things.
 All offsets are character offsets into the source text; spans are half-open.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -15,9 +16,9 @@ Span = tuple[int, int]
 
 
 class Region(str, Enum):
-    CODE = "code"            # ordinary code the compiler sees
+    CODE = "code"  # ordinary code the compiler sees
     DIRECTIVE = "directive"  # inside a preprocessor directive (e.g. a #define body)
-    INACTIVE = "inactive"    # inside an #if branch the preprocessor skips
+    INACTIVE = "inactive"  # inside an #if branch the preprocessor skips
 
 
 @dataclass(frozen=True)
@@ -27,9 +28,9 @@ class Identifier:
     name: str
     region: Region = Region.CODE
     origin: Origin = Origin.TOKEN
-    prev_token: str = ""      # the significant token before (".", "->", "::", "namespace", ...)
-    next_token: str = ""      # the significant token after ("(", "::", ...)
-    qualifier: str = ""       # "cub" for cub::X, "" when unqualified
+    prev_token: str = ""  # the significant token before (".", "->", "::", "namespace", ...)
+    next_token: str = ""  # the significant token after ("(", "::", ...)
+    qualifier: str = ""  # "cub" for cub::X, "" when unqualified
     user_declared: bool = False  # AST: this name refers to the user's own declaration
     call_args: tuple[Span, ...] | None = None  # argument spans when this names a callee
 
@@ -38,24 +39,24 @@ class Identifier:
 class Launch:
     """``kernel<<<config...>>>(args...)``."""
 
-    start: int                 # == kernel[0]
-    end: int                   # one past the closing ')'
-    kernel: Span               # the callee text, e.g. ``ns::k<float>``
-    config: tuple[Span, ...]   # 2..4 spans inside <<< >>>
-    chevron_close: Span        # the ``>>>`` token
-    lparen: int                # offset of '(' after >>>
-    rparen: int                # offset of the closing ')'
-    args: tuple[Span, ...]     # kernel argument spans (may be empty)
-    template: bool = False     # explicit (k<T>) or deduced template kernel
+    start: int  # == kernel[0]
+    end: int  # one past the closing ')'
+    kernel: Span  # the callee text, e.g. ``ns::k<float>``
+    config: tuple[Span, ...]  # 2..4 spans inside <<< >>>
+    chevron_close: Span  # the ``>>>`` token
+    lparen: int  # offset of '(' after >>>
+    rparen: int  # offset of the closing ')'
+    args: tuple[Span, ...]  # kernel argument spans (may be empty)
+    template: bool = False  # explicit (k<T>) or deduced template kernel
     region: Region = Region.CODE
     origin: Origin = Origin.TEXT
 
 
 @dataclass(frozen=True)
 class Include:
-    start: int            # '#' of the directive
-    end: int              # end of the directive line (before the newline)
-    name: Span            # the header name between the delimiters
+    start: int  # '#' of the directive
+    end: int  # end of the directive line (before the newline)
+    name: Span  # the header name between the delimiters
     header: str
     angled: bool
     region: Region = Region.CODE
@@ -64,9 +65,9 @@ class Include:
 @dataclass(frozen=True)
 class Directive:
     start: int
-    end: int              # end of the (possibly continued) line, before the newline
-    keyword: str          # "define", "ifndef", "pragma", "include", "if", ...
-    argument: str         # the rest of the directive, whitespace-normalised
+    end: int  # end of the (possibly continued) line, before the newline
+    keyword: str  # "define", "ifndef", "pragma", "include", "if", ...
+    argument: str  # the rest of the directive, whitespace-normalised
     region: Region = Region.CODE
 
 
@@ -89,6 +90,6 @@ def rejoin_template_commas(text: str, spans: tuple[Span, ...]) -> tuple[Span, ..
             out[-1] = (out[-1][0], end)
         else:
             out.append((start, end))
-        piece = text[out[-1][0]:out[-1][1]].replace("<<", "").replace(">>", "").replace("->", "")
+        piece = text[out[-1][0] : out[-1][1]].replace("<<", "").replace(">>", "").replace("->", "")
         open_angles = piece.count("<") - piece.count(">")
     return tuple(out)

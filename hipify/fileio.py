@@ -3,9 +3,11 @@
 A file is decoded only if we can write it back byte-for-byte where nothing changed:
 BOM, CRLF line endings, encoding and file mode are remembered and restored.
 """
+
 from __future__ import annotations
 
 import codecs
+import contextlib
 import os
 import stat
 import tempfile
@@ -34,7 +36,7 @@ class TextFormat:
 
 @dataclass(frozen=True)
 class DecodedSource:
-    text: str           # LF-normalised when the file was consistently CRLF
+    text: str  # LF-normalised when the file was consistently CRLF
     fmt: TextFormat
     raw: bytes
 
@@ -43,7 +45,7 @@ def decode(raw: bytes, encoding: str = "utf-8") -> DecodedSource:
     if b"\0" in raw[:_BINARY_PROBE]:
         raise SourceError("HPY302", "looks like a binary file (NUL bytes); left untouched")
     bom = raw.startswith(codecs.BOM_UTF8)
-    body = raw[len(codecs.BOM_UTF8):] if bom else raw
+    body = raw[len(codecs.BOM_UTF8) :] if bom else raw
     try:
         text = body.decode("utf-8" if bom else encoding)
     except UnicodeDecodeError as exc:
@@ -106,8 +108,6 @@ def write_atomic(path: Path, data: bytes, mode_from: Path | None = None) -> None
             os.chmod(tmp_name, mode)
         os.replace(tmp_name, path)
     except BaseException:
-        try:
+        with contextlib.suppress(OSError):
             os.unlink(tmp_name)
-        except OSError:
-            pass
         raise

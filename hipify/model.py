@@ -3,6 +3,7 @@
 Offsets are *character* offsets into the decoded source text (a Python ``str``),
 never byte offsets; engines that see bytes (libclang) convert before building edits.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -13,9 +14,9 @@ from enum import Enum
 class Origin(str, Enum):
     """How an edit was derived, so reviewers know how much to trust it."""
 
-    TOKEN = "token"          # a lexer/libclang token that names a table row
-    AST = "ast"              # an AST node (launch extents, argument positions)
-    TEXT = "text"            # structural text rule (includes, bracket matching)
+    TOKEN = "token"  # a lexer/libclang token that names a table row
+    AST = "ast"  # an AST node (launch extents, argument positions)
+    TEXT = "text"  # structural text rule (includes, bracket matching)
     HEURISTIC = "heuristic"  # a guess (e.g. launch found by text in a macro body)
 
 
@@ -46,7 +47,7 @@ class Diagnostic:
     message: str
     offset: int = 0
     line: int = 0  # 1-based; 0 = whole file
-    col: int = 0   # 1-based
+    col: int = 0  # 1-based
     severity: Severity = Severity.WARNING
     subject: str = ""  # the CUDA name concerned, if any
     path: str = ""

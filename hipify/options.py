@@ -1,4 +1,5 @@
 """Translation settings: one frozen value passed to every engine and rule."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -18,24 +19,24 @@ def parse_rocm_version(text: str) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class Options:
-    engine: str = "auto"                 # auto | clang | regex
-    roc: bool = False                    # prefer rocBLAS/rocSPARSE/... names where they exist
-    miopen: bool = False                 # translate cuDNN to MIOpen
-    experimental: bool = False           # also rewrite APIs HIP marks experimental
-    hip_kernel_syntax: bool = False      # k<<<...>>>(...) -> hipLaunchKernelGGL(...)
-    use_hip_data_types: bool = False     # cudaDataType -> hipDataType, not hipblasDatatype_t
-    amap: bool = False                   # translate as much as possible (ignore skip flags)
-    skip_excluded_blocks: bool = False   # leave inactive #if branches alone
+    engine: str = "auto"  # auto | clang | regex
+    roc: bool = False  # prefer rocBLAS/rocSPARSE/... names where they exist
+    miopen: bool = False  # translate cuDNN to MIOpen
+    experimental: bool = False  # also rewrite APIs HIP marks experimental
+    hip_kernel_syntax: bool = False  # k<<<...>>>(...) -> hipLaunchKernelGGL(...)
+    use_hip_data_types: bool = False  # cudaDataType -> hipDataType, not hipblasDatatype_t
+    amap: bool = False  # translate as much as possible (ignore skip flags)
+    skip_excluded_blocks: bool = False  # leave inactive #if branches alone
     rocm_version: tuple[int, int] = DEFAULT_ROCM
     insert_runtime_include: bool = True
-    warn_unknown: bool = True            # warn about cuda*/cu*/CU* names the table lacks
-    rename_extensions: bool = False      # .cu/.cuh -> .hip/.cuh includes (with --out-dir --rename)
+    warn_unknown: bool = True  # warn about cuda*/cu*/CU* names the table lacks
+    rename_extensions: bool = False  # .cu/.cuh -> .hip/.cuh includes (with --out-dir --rename)
     # Parser inputs (clang engine; the regex engine uses defines for #if evaluation only)
     defines: tuple[str, ...] = ()
     include_dirs: tuple[str, ...] = ()
     clang_args: tuple[str, ...] = ()
     build_dir: str = ""
-    cuda_path: str = ""                  # "" = auto-detect; a path; "none" = pretend there is none
+    cuda_path: str = ""  # "" = auto-detect; a path; "none" = pretend there is none
     use_cache: bool = True
 
     @property

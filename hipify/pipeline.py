@@ -2,6 +2,7 @@
 
 Runs in worker processes: it computes and returns values, it never writes outputs or prints.
 """
+
 from __future__ import annotations
 
 import re
@@ -20,12 +21,12 @@ from .table import load_table
 @dataclass(frozen=True)
 class FileTask:
     path: str
-    display: str                 # how to name the file in messages
+    display: str  # how to name the file in messages
     options: Options
     encoding: str = "utf-8"
     max_size: int = 64 * 1024 * 1024
     include_renames: tuple[tuple[str, str], ...] = ()  # (old basename, new basename) for --rename-extensions
-    cache_dir: str = ""          # "" = no cache
+    cache_dir: str = ""  # "" = no cache
 
 
 @dataclass(frozen=True)
@@ -79,8 +80,9 @@ def process(task: FileTask) -> FileResult:
         decoded: DecodedSource = read_source(Path(task.path), task.encoding, task.max_size)
     except SourceError as err:
         severity = Severity.WARNING if err.code == "HPY302" else Severity.ERROR
-        return FileResult(task.path, task.display, error=Diagnostic(err.code, err.message, severity=severity,
-                                                                    path=task.display))
+        return FileResult(
+            task.path, task.display, error=Diagnostic(err.code, err.message, severity=severity, path=task.display)
+        )
     return translate_decoded(task, decoded)
 
 
@@ -90,8 +92,13 @@ def translate_decoded(task: FileTask, decoded: DecodedSource) -> FileResult:
     cache = ResultCache(Path(task.cache_dir)) if task.cache_dir and task.options.use_cache else None
     key = ""
     if cache is not None:
-        key = cache_key(decoded.text, Path(task.path).suffix, table.digest, task.options.cache_key(),
-                        _engine_environment(task.options))
+        key = cache_key(
+            decoded.text,
+            Path(task.path).suffix,
+            table.digest,
+            task.options.cache_key(),
+            _engine_environment(task.options),
+        )
         hit = cache.get(key)
         if isinstance(hit, Result):
             result = hit
@@ -105,5 +112,16 @@ def translate_decoded(task: FileTask, decoded: DecodedSource) -> FileResult:
     if task.include_renames:
         text, include_edits = rename_includes(text, dict(task.include_renames))
         edits = edits + tuple(include_edits)
-    return FileResult(task.path, task.display, decoded.text, text, decoded.fmt, decoded.raw, edits,
-                      diagnostics, result.engine, None, cached)
+    return FileResult(
+        task.path,
+        task.display,
+        decoded.text,
+        text,
+        decoded.fmt,
+        decoded.raw,
+        edits,
+        diagnostics,
+        result.engine,
+        None,
+        cached,
+    )

@@ -1,4 +1,5 @@
 """The porting report: what was converted, what was not, and where. Built from FileResults."""
+
 from __future__ import annotations
 
 import csv
@@ -26,9 +27,9 @@ class Report:
     changed: int = 0
     errors: int = 0
     cached: int = 0
-    converted: Counter[str] = field(default_factory=Counter)        # CUDA name -> count
+    converted: Counter[str] = field(default_factory=Counter)  # CUDA name -> count
     converted_by_rule: Counter[str] = field(default_factory=Counter)
-    unconverted: Counter[str] = field(default_factory=Counter)      # CUDA name -> count
+    unconverted: Counter[str] = field(default_factory=Counter)  # CUDA name -> count
     diagnostics: list[Diagnostic] = field(default_factory=list)
     per_file: list[dict[str, object]] = field(default_factory=list)
     engines: Counter[str] = field(default_factory=Counter)
@@ -55,10 +56,15 @@ class Report:
             if diag.code in UNCONVERTED_CODES:
                 unconverted += 1
                 self.unconverted[diag.subject or diag.message] += 1
-        self.per_file.append({
-            "path": result.display, "engine": result.engine, "changed": result.changed,
-            "edits": len(result.edits), "unconverted": unconverted,
-        })
+        self.per_file.append(
+            {
+                "path": result.display,
+                "engine": result.engine,
+                "changed": result.changed,
+                "edits": len(result.edits),
+                "unconverted": unconverted,
+            }
+        )
 
     @property
     def unconverted_total(self) -> int:
@@ -66,10 +72,15 @@ class Report:
 
     def to_dict(self) -> dict[str, object]:
         return {
-            "tool": "hipify-py", "version": __version__,
+            "tool": "hipify-py",
+            "version": __version__,
             "summary": {
-                "files": self.files, "changed": self.changed, "errors": self.errors, "cached": self.cached,
-                "converted": sum(self.converted.values()), "unconverted": self.unconverted_total,
+                "files": self.files,
+                "changed": self.changed,
+                "errors": self.errors,
+                "cached": self.cached,
+                "converted": sum(self.converted.values()),
+                "unconverted": self.unconverted_total,
                 "engines": dict(self.engines),
             },
             "converted": dict(sorted(self.converted.items())),
@@ -89,14 +100,28 @@ class Report:
             if isinstance(error, dict):
                 where = f"{error.get('original_file', '')}:{error.get('original_line', '')}".strip(":")
                 detail = f"{where} {error.get('message', '')}".strip()
-            rows.append((str(item.get("program", "")), str(item.get("engine", "")), str(item.get("arch", "")),
-                         str(item.get("result", "")), detail))
+            rows.append(
+                (
+                    str(item.get("program", "")),
+                    str(item.get("engine", "")),
+                    str(item.get("arch", "")),
+                    str(item.get("result", "")),
+                    detail,
+                )
+            )
         return rows
 
 
 def _diag_dict(diag: Diagnostic) -> dict[str, object]:
-    return {"path": diag.path, "line": diag.line, "column": diag.col, "code": diag.code,
-            "severity": diag.severity.value, "subject": diag.subject, "message": diag.message}
+    return {
+        "path": diag.path,
+        "line": diag.line,
+        "column": diag.col,
+        "code": diag.code,
+        "severity": diag.severity.value,
+        "subject": diag.subject,
+        "message": diag.message,
+    }
 
 
 def render(report: Report, fmt: str) -> str:
@@ -126,10 +151,12 @@ def _markdown(report: Report) -> str:
     s = report.to_dict()["summary"]
     assert isinstance(s, dict)
     lines = [
-        "# hipify-py porting report", "",
+        "# hipify-py porting report",
+        "",
         f"- Files: {s['files']} ({s['changed']} changed, {s['errors']} errors)",
         f"- Converted references: {s['converted']}",
-        f"- Unconverted references: {s['unconverted']}", "",
+        f"- Unconverted references: {s['unconverted']}",
+        "",
     ]
     if report.unconverted:
         lines += ["## Unconverted CUDA APIs", "", "| API | count |", "|---|---:|"]
@@ -140,8 +167,12 @@ def _markdown(report: Report) -> str:
         lines += [f"| `{name}` | {n} |" for name, n in report.converted.most_common()]
         lines.append("")
     if report.validation:
-        lines += ["## Compile validation (hipify-py validate)", "",
-                  "| program | engine | arch | result | first error (CUDA line) / reason |", "|---|---|---|---|---|"]
+        lines += [
+            "## Compile validation (hipify-py validate)",
+            "",
+            "| program | engine | arch | result | first error (CUDA line) / reason |",
+            "|---|---|---|---|---|",
+        ]
         for row in report.validation_rows():
             lines.append("| " + " | ".join(cell.replace("|", "\\|").replace("\n", " ") for cell in row) + " |")
         lines.append("")
@@ -166,23 +197,29 @@ def _html(report: Report) -> str:
 
     findings = "".join(
         f"<tr class='{d.severity.value}'><td>{html.escape(d.path)}:{d.line}:{d.col}</td><td>{d.code}</td>"
-        f"<td>{html.escape(d.message)}</td></tr>" for d in report.diagnostics)
+        f"<td>{html.escape(d.message)}</td></tr>"
+        for d in report.diagnostics
+    )
     validation = ""
     if report.validation:
-        body = "".join("<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>"
-                       for row in report.validation_rows())
-        validation = ('<h2>Compile validation</h2><table id="validation"><tr><th>program</th><th>engine</th>'
-                      f'<th>arch</th><th>result</th><th>first error / reason</th></tr>{body}</table>')
+        body = "".join(
+            "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>"
+            for row in report.validation_rows()
+        )
+        validation = (
+            '<h2>Compile validation</h2><table id="validation"><tr><th>program</th><th>engine</th>'
+            f"<th>arch</th><th>result</th><th>first error / reason</th></tr>{body}</table>"
+        )
     return f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>hipify-py porting report</title>
 <style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse;margin-bottom:1.5em}}
 td,th{{border:1px solid #ccc;padding:.25em .6em;text-align:left}}tr.error td{{background:#fdd}}
 tr.warning td{{background:#ffd}}.summary td:first-child{{font-weight:bold}}</style></head>
 <body><h1>hipify-py porting report</h1>
-<table class="summary" id="summary"><tr><td>Files</td><td>{s['files']}</td></tr>
-<tr><td>Changed</td><td>{s['changed']}</td></tr><tr><td>Errors</td><td>{s['errors']}</td></tr>
-<tr><td>Converted references</td><td id="converted">{s['converted']}</td></tr>
-<tr><td>Unconverted references</td><td id="unconverted">{s['unconverted']}</td></tr></table>
+<table class="summary" id="summary"><tr><td>Files</td><td>{s["files"]}</td></tr>
+<tr><td>Changed</td><td>{s["changed"]}</td></tr><tr><td>Errors</td><td>{s["errors"]}</td></tr>
+<tr><td>Converted references</td><td id="converted">{s["converted"]}</td></tr>
+<tr><td>Unconverted references</td><td id="unconverted">{s["unconverted"]}</td></tr></table>
 {table("Unconverted CUDA APIs", report.unconverted, "unconverted")}
 {table("Converted CUDA APIs", report.converted, "converted")}
 {validation}
@@ -193,19 +230,38 @@ tr.warning td{{background:#ffd}}.summary td:first-child{{font-weight:bold}}</sty
 
 def _sarif(report: Report) -> dict[str, object]:
     used = sorted({d.code for d in report.diagnostics if d.code in CODES})
-    rules = [{"id": c, "name": CODES[c].name, "shortDescription": {"text": CODES[c].what},
-              "help": {"text": CODES[c].todo}} for c in used]
+    rules = [
+        {"id": c, "name": CODES[c].name, "shortDescription": {"text": CODES[c].what}, "help": {"text": CODES[c].todo}}
+        for c in used
+    ]
     level = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFO: "note"}
     results = []
     for d in report.diagnostics:
         location: dict[str, object] = {"artifactLocation": {"uri": d.path}}
         if d.line:
             location["region"] = {"startLine": d.line, "startColumn": max(d.col, 1)}
-        results.append({"ruleId": d.code, "level": level[d.severity], "message": {"text": d.message},
-                        "locations": [{"physicalLocation": location}]})
+        results.append(
+            {
+                "ruleId": d.code,
+                "level": level[d.severity],
+                "message": {"text": d.message},
+                "locations": [{"physicalLocation": location}],
+            }
+        )
     return {
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0",
-        "runs": [{"tool": {"driver": {"name": "hipify-py", "version": __version__,
-                                      "informationUri": "https://pypi.org/project/hipify-py/", "rules": rules}},
-                  "results": results}],
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": "hipify-py",
+                        "version": __version__,
+                        "informationUri": "https://pypi.org/project/hipify-py/",
+                        "rules": rules,
+                    }
+                },
+                "results": results,
+            }
+        ],
     }

@@ -1,4 +1,5 @@
 """The one splice routine both engines use: apply edits to the original text."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -42,14 +43,14 @@ def apply(text: str, edits: tuple[Edit, ...] | list[Edit]) -> FixResult:
             diagnostics.append(
                 Diagnostic(
                     "HPY202",
-                    f"overlapping edit refused: {edit.code} {text[edit.start:edit.end]!r} -> {edit.replacement!r}",
+                    f"overlapping edit refused: {edit.code} {text[edit.start : edit.end]!r} -> {edit.replacement!r}",
                     offset=max(0, min(edit.start, len(text))),
                     severity=Severity.WARNING,
                     subject=edit.subject,
                 )
             )
             continue
-        pieces.append(text[cursor:edit.start])
+        pieces.append(text[cursor : edit.start])
         pieces.append(edit.replacement)
         cursor = edit.end
         applied.append(edit)

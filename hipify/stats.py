@@ -1,4 +1,5 @@
 """--print-stats / --examine: conversion counts as rich tables on stderr."""
+
 from __future__ import annotations
 
 from rich.console import Console

@@ -4,6 +4,7 @@ The data lives in the ``mapping_tables`` package (one JSON file per API family,
 written by ``python -m hipify.tablegen``). Nothing else in hipify maps CUDA names.
 See mapping_tables/README.md for the schema.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -17,8 +18,15 @@ from types import MappingProxyType
 
 # Values of Row.kind
 KINDS = (
-    "function", "device_function", "type", "enum", "enum_constant", "macro",
-    "header", "namespace", "field",
+    "function",
+    "device_function",
+    "type",
+    "enum",
+    "enum_constant",
+    "macro",
+    "header",
+    "namespace",
+    "field",
 )
 # Values of Row.hip_status / Row.roc_status
 STATUSES = ("supported", "unsupported", "experimental", "deprecated", "removed")
@@ -75,18 +83,18 @@ class Row:
     api: str = "runtime"
     hip_status: str = "unsupported"
     roc_status: str = "unsupported"
-    cuda_header: str = ""        # CUDA header declaring the name
-    hip_header: str = ""         # HIP header declaring the hip target
-    roc_header: str = ""         # header declaring the roc target
-    parent: str = ""             # enum type of an enum constant, struct of a field
-    cuda_since: str = ""         # first CUDA version seen declaring it (of those scanned)
-    cuda_deprecated: str = ""    # CUDA version that marks it deprecated
-    cuda_removed: str = ""       # first CUDA version whose headers no longer declare it
-    hip_since: str = ""          # first ROCm release whose headers declare the hip target
+    cuda_header: str = ""  # CUDA header declaring the name
+    hip_header: str = ""  # HIP header declaring the hip target
+    roc_header: str = ""  # header declaring the roc target
+    parent: str = ""  # enum type of an enum constant, struct of a field
+    cuda_since: str = ""  # first CUDA version seen declaring it (of those scanned)
+    cuda_deprecated: str = ""  # CUDA version that marks it deprecated
+    cuda_removed: str = ""  # first CUDA version whose headers no longer declare it
+    hip_since: str = ""  # first ROCm release whose headers declare the hip target
     roc_since: str = ""
-    hip_requires: str = ""       # macro the HIP target needs defined before the HIP headers (e.g. warp *_sync)
+    hip_requires: str = ""  # macro the HIP target needs defined before the HIP headers (e.g. warp *_sync)
     transform: Transform | None = None
-    source: str = ""             # how the pair was found: nvidia_detail, naming, override, ...
+    source: str = ""  # how the pair was found: nvidia_detail, naming, override, ...
     note: str = ""
 
     def target(self, roc: bool = False) -> str:

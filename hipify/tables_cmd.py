@@ -1,4 +1,5 @@
 """`hipify-py tables` (dump the mapping table) and `hipify-py explain NAME` (one row in words)."""
+
 from __future__ import annotations
 
 import argparse
@@ -94,8 +95,10 @@ def describe(row: Row) -> str:
         lines.append(f"  HIP:           no equivalent [{row.hip_status}]; left as written and reported")
     if row.roc:
         since = f", since ROCm {row.roc_since}" if row.roc_since else ""
-        lines.append(f"  with --roc:    {row.roc}  [{row.roc_status}{since}]" + (
-            f" in {row.roc_header}" if row.roc_header else ""))
+        lines.append(
+            f"  with --roc:    {row.roc}  [{row.roc_status}{since}]"
+            + (f" in {row.roc_header}" if row.roc_header else "")
+        )
     if row.hip_requires:
         lines.append(f"  requires:      #define {row.hip_requires} before the HIP headers")
     t = row.transform

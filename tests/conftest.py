@@ -1,5 +1,6 @@
 """Shared fixtures: the mapping table (shipped one, or a small fixture table until it lands),
 golden-case options from a flags line, and the ``--update-golden`` switch."""
+
 from __future__ import annotations
 
 import shlex
@@ -18,8 +19,12 @@ VOID_CAST = "reinterpret_cast<const void*>"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
-    parser.addoption("--update-golden", action="store_true", default=False,
-                     help="rewrite tests/cases/**/*.hip from the current output (review the diff!)")
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        default=False,
+        help="rewrite tests/cases/**/*.hip from the current output (review the diff!)",
+    )
 
 
 def _row(cuda: str, hip: str, kind: str = "function", api: str = "runtime", **kw: object) -> Row:
@@ -34,26 +39,40 @@ def _sym(arg: int) -> Transform:
 # Real, certain pairs (HIP's own documentation names them) plus a few made-up statuses
 # for rules that need them (marked "fixture").
 FIXTURE_ROWS: tuple[Row, ...] = (
-    _row("cudaMalloc", "hipMalloc"), _row("cudaFree", "hipFree"), _row("cudaMemcpy", "hipMemcpy"),
-    _row("cudaMemcpyAsync", "hipMemcpyAsync"), _row("cudaMemset", "hipMemset"),
-    _row("cudaMallocManaged", "hipMallocManaged"), _row("cudaMallocHost", "hipHostMalloc"),
+    _row("cudaMalloc", "hipMalloc"),
+    _row("cudaFree", "hipFree"),
+    _row("cudaMemcpy", "hipMemcpy"),
+    _row("cudaMemcpyAsync", "hipMemcpyAsync"),
+    _row("cudaMemset", "hipMemset"),
+    _row("cudaMallocManaged", "hipMallocManaged"),
+    _row("cudaMallocHost", "hipHostMalloc"),
     _row("cudaFreeHost", "hipHostFree"),
     _row("cudaMemcpyKind", "hipMemcpyKind", "enum"),
     _row("cudaMemcpyHostToDevice", "hipMemcpyHostToDevice", "enum_constant", parent="cudaMemcpyKind"),
     _row("cudaMemcpyDeviceToHost", "hipMemcpyDeviceToHost", "enum_constant", parent="cudaMemcpyKind"),
     _row("cudaMemcpyDeviceToDevice", "hipMemcpyDeviceToDevice", "enum_constant", parent="cudaMemcpyKind"),
-    _row("cudaError_t", "hipError_t", "type"), _row("cudaSuccess", "hipSuccess", "enum_constant"),
-    _row("cudaGetErrorString", "hipGetErrorString"), _row("cudaGetLastError", "hipGetLastError"),
+    _row("cudaError_t", "hipError_t", "type"),
+    _row("cudaSuccess", "hipSuccess", "enum_constant"),
+    _row("cudaGetErrorString", "hipGetErrorString"),
+    _row("cudaGetLastError", "hipGetLastError"),
     _row("cudaPeekAtLastError", "hipPeekAtLastError"),
-    _row("cudaDeviceSynchronize", "hipDeviceSynchronize"), _row("cudaDeviceReset", "hipDeviceReset"),
-    _row("cudaStream_t", "hipStream_t", "type"), _row("cudaStreamCreate", "hipStreamCreate"),
-    _row("cudaStreamDestroy", "hipStreamDestroy"), _row("cudaStreamSynchronize", "hipStreamSynchronize"),
-    _row("cudaEvent_t", "hipEvent_t", "type"), _row("cudaEventCreate", "hipEventCreate"),
-    _row("cudaEventRecord", "hipEventRecord"), _row("cudaEventSynchronize", "hipEventSynchronize"),
-    _row("cudaEventElapsedTime", "hipEventElapsedTime"), _row("cudaEventDestroy", "hipEventDestroy"),
-    _row("cudaSetDevice", "hipSetDevice"), _row("cudaGetDevice", "hipGetDevice"),
+    _row("cudaDeviceSynchronize", "hipDeviceSynchronize"),
+    _row("cudaDeviceReset", "hipDeviceReset"),
+    _row("cudaStream_t", "hipStream_t", "type"),
+    _row("cudaStreamCreate", "hipStreamCreate"),
+    _row("cudaStreamDestroy", "hipStreamDestroy"),
+    _row("cudaStreamSynchronize", "hipStreamSynchronize"),
+    _row("cudaEvent_t", "hipEvent_t", "type"),
+    _row("cudaEventCreate", "hipEventCreate"),
+    _row("cudaEventRecord", "hipEventRecord"),
+    _row("cudaEventSynchronize", "hipEventSynchronize"),
+    _row("cudaEventElapsedTime", "hipEventElapsedTime"),
+    _row("cudaEventDestroy", "hipEventDestroy"),
+    _row("cudaSetDevice", "hipSetDevice"),
+    _row("cudaGetDevice", "hipGetDevice"),
     _row("cudaGetDeviceCount", "hipGetDeviceCount"),
-    _row("cudaGetDeviceProperties", "hipGetDeviceProperties"), _row("cudaDeviceProp", "hipDeviceProp_t", "type"),
+    _row("cudaGetDeviceProperties", "hipGetDeviceProperties"),
+    _row("cudaDeviceProp", "hipDeviceProp_t", "type"),
     _row("cudaMemcpyToSymbol", "hipMemcpyToSymbol", transform=_sym(0)),
     _row("cudaMemcpyFromSymbol", "hipMemcpyFromSymbol", transform=_sym(1)),
     _row("cudaGetSymbolAddress", "hipGetSymbolAddress", transform=_sym(1)),
@@ -62,9 +81,12 @@ FIXTURE_ROWS: tuple[Row, ...] = (
     _row("__CUDA_RUNTIME_H__", "HIP_INCLUDE_HIP_HIP_RUNTIME_H", "macro"),
     _row("dim3", "dim3", "type"),
     # driver
-    _row("CUresult", "hipError_t", "type", "driver"), _row("CUDA_SUCCESS", "hipSuccess", "enum_constant", "driver"),
-    _row("CUdevice", "hipDevice_t", "type", "driver"), _row("cuInit", "hipInit", api="driver"),
-    _row("cuDeviceGet", "hipDeviceGet", api="driver"), _row("CUstream", "hipStream_t", "type", "driver"),
+    _row("CUresult", "hipError_t", "type", "driver"),
+    _row("CUDA_SUCCESS", "hipSuccess", "enum_constant", "driver"),
+    _row("CUdevice", "hipDevice_t", "type", "driver"),
+    _row("cuInit", "hipInit", api="driver"),
+    _row("cuDeviceGet", "hipDeviceGet", api="driver"),
+    _row("CUstream", "hipStream_t", "type", "driver"),
     # device
     _row("__syncthreads", "__syncthreads", "device_function", "device"),
     _row("atomicAdd", "atomicAdd", "device_function", "device"),
@@ -73,7 +95,8 @@ FIXTURE_ROWS: tuple[Row, ...] = (
     _row("__ballot_sync", "__ballot_sync", "device_function", "device", hip_since="6.2", hip_requires=WARP),
     _row("__shfl_down", "__shfl_down", "device_function", "device"),
     # headers
-    _row("cuda_runtime.h", "hip/hip_runtime.h", "header"), _row("cuda.h", "hip/hip_runtime.h", "header", "driver"),
+    _row("cuda_runtime.h", "hip/hip_runtime.h", "header"),
+    _row("cuda.h", "hip/hip_runtime.h", "header", "driver"),
     _row("cuda_runtime_api.h", "hip/hip_runtime.h", "header"),
     _row("cuda_fp16.h", "hip/hip_fp16.h", "header", "device"),
     _row("cublas_v2.h", "hipblas/hipblas.h", "header", "blas", roc="rocblas/rocblas.h", roc_status="supported"),
@@ -87,10 +110,15 @@ FIXTURE_ROWS: tuple[Row, ...] = (
     _row("cublasCreate", "hipblasCreate", api="blas", roc="rocblas_create_handle", roc_status="supported"),
     _row("cublasDestroy", "hipblasDestroy", api="blas", roc="rocblas_destroy_handle", roc_status="supported"),
     _row("cublasSgemm", "hipblasSgemm", api="blas", roc="rocblas_sgemm", roc_status="supported"),
-    _row("CUBLAS_OP_N", "HIPBLAS_OP_N", "enum_constant", "blas", roc="rocblas_operation_none",
-         roc_status="supported"),
-    _row("CUBLAS_STATUS_SUCCESS", "HIPBLAS_STATUS_SUCCESS", "enum_constant", "blas",
-         roc="rocblas_status_success", roc_status="supported"),
+    _row("CUBLAS_OP_N", "HIPBLAS_OP_N", "enum_constant", "blas", roc="rocblas_operation_none", roc_status="supported"),
+    _row(
+        "CUBLAS_STATUS_SUCCESS",
+        "HIPBLAS_STATUS_SUCCESS",
+        "enum_constant",
+        "blas",
+        roc="rocblas_status_success",
+        roc_status="supported",
+    ),
     _row("curandGenerator_t", "hiprandGenerator_t", "type", "rand"),
     _row("curandCreateGenerator", "hiprandCreateGenerator", api="rand"),
     _row("cub::DeviceReduce", "hipcub::DeviceReduce", "type", "cub"),
@@ -106,16 +134,20 @@ FIXTURE_ROWS: tuple[Row, ...] = (
     # A row first seen in 6.4 tells the planner 6.4 was scanned, so 7.1 rows are certainly missing in 6.4.
     _row("cudaFuncOlderThing", "hipFuncOlderThing", hip_since="6.4", note="fixture"),
     _row("cudaEventCreateWithFlags", "hipEventCreateWithFlags", note="fixture"),
-    _row("cudaStreamCreateFixture", "hipStreamCreate",
-         transform=Transform(kind="by_arity", arity=((2, "hipStreamCreateWithFlags"),)), note="fixture"),
+    _row(
+        "cudaStreamCreateFixture",
+        "hipStreamCreate",
+        transform=Transform(kind="by_arity", arity=((2, "hipStreamCreateWithFlags"),)),
+        note="fixture",
+    ),
     _row("cudaPos", "hipPos", "field", note="fixture"),
     # transforms and required macros the shipped table is growing (same shapes as its rows)
     _row("CUDART_CB", "", "macro", transform=Transform(kind="remove")),
     _row("CUDARTAPI", "", "macro", transform=Transform(kind="remove")),
-    _row("cudaFuncSetAttribute", "hipFuncSetAttribute",
-         transform=Transform(kind="wrap_arg", arg=0, wrapper=VOID_CAST)),
-    _row("cudaFuncGetAttributes", "hipFuncGetAttributes",
-         transform=Transform(kind="wrap_arg", arg=1, wrapper=VOID_CAST)),
+    _row("cudaFuncSetAttribute", "hipFuncSetAttribute", transform=Transform(kind="wrap_arg", arg=0, wrapper=VOID_CAST)),
+    _row(
+        "cudaFuncGetAttributes", "hipFuncGetAttributes", transform=Transform(kind="wrap_arg", arg=1, wrapper=VOID_CAST)
+    ),
     _row("cudaFuncSetAttributeOld", "hipFuncSetAttribute", hip_status="deprecated", note="fixture"),
     _row("__fadd_rz", "__fadd_rz", "device_function", "device", hip_requires=OCML),
     _row("__fmul_rz", "__fmul_rz", "device_function", "device", hip_requires=OCML),
@@ -155,4 +187,4 @@ def options_from_flags(line: str) -> Options:
 
 def case_flags(text: str) -> str:
     first = text.split("\n", 1)[0]
-    return first[len(FLAGS_PREFIX):].strip() if first.startswith(FLAGS_PREFIX) else ""
+    return first[len(FLAGS_PREFIX) :].strip() if first.startswith(FLAGS_PREFIX) else ""

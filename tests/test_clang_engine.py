@@ -1,4 +1,5 @@
 """The clang engine end to end (``translate(..., engine="clang")``) in every CUDA environment."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -7,10 +8,11 @@ import pytest
 
 pytest.importorskip("clang.cindex")
 
-from hipify.api import translate  # noqa: E402
-from hipify.clang_mode import environment  # noqa: E402
-from hipify.options import Options  # noqa: E402
-from test_clang_fixtures import TABLE  # noqa: E402
+from test_clang_fixtures import TABLE
+
+from hipify.api import translate
+from hipify.clang_mode import environment
+from hipify.options import Options
 
 if not environment.clang_available()[0]:
     pytest.skip(environment.clang_available()[1], allow_module_level=True)
@@ -75,9 +77,11 @@ def test_translation_is_the_same_in_every_environment(cuda_path: str) -> None:
 
 
 def test_a_file_with_parse_errors_is_still_translated(cuda_path: str) -> None:
-    text = ('#include "missing/everything.h"\n'
-            "void g() {\n  float* d;\n  MISSING_MACRO(d);\n  cudaMalloc(&d, 4);\n"
-            "  broken syntax here ((;\n  cudaFree(d);\n}\n")
+    text = (
+        '#include "missing/everything.h"\n'
+        "void g() {\n  float* d;\n  MISSING_MACRO(d);\n  cudaMalloc(&d, 4);\n"
+        "  broken syntax here ((;\n  cudaFree(d);\n}\n"
+    )
     options = Options(engine="clang", cuda_path=cuda_path, use_cache=False)
     result = translate(text, path="g.cu", options=options, table=TABLE)
     assert result.engine == "clang"
@@ -97,8 +101,9 @@ def test_a_file_without_cuda_is_untouched(cuda_path: str) -> None:
 
 def test_defines_select_the_active_branch(cuda_path: str) -> None:
     text = "#ifdef USE_B\nvoid b() { cudaDeviceSynchronize(); }\n#else\nvoid a() { cudaDeviceReset(); }\n#endif\n"
-    options = Options(engine="clang", cuda_path=cuda_path, use_cache=False, skip_excluded_blocks=True,
-                      defines=("USE_B",))
+    options = Options(
+        engine="clang", cuda_path=cuda_path, use_cache=False, skip_excluded_blocks=True, defines=("USE_B",)
+    )
     result = translate(text, path="b.cpp", options=options, table=TABLE)
     assert "hipDeviceSynchronize" in result.text
     assert "cudaDeviceReset" in result.text  # the excluded branch is left alone

@@ -1,4 +1,5 @@
 """How the clang engine finds libclang, clang's headers and CUDA; the generated prelude; -p."""
+
 from __future__ import annotations
 
 import json
@@ -8,10 +9,11 @@ import pytest
 
 pytest.importorskip("clang.cindex")
 
-from hipify.clang_mode import compdb, environment, parsing, prelude  # noqa: E402
-from hipify.model import SourceFile  # noqa: E402
-from hipify.options import Options  # noqa: E402
-from test_clang_fixtures import TABLE  # noqa: E402
+from test_clang_fixtures import TABLE
+
+from hipify.clang_mode import compdb, environment, parsing, prelude
+from hipify.model import SourceFile
+from hipify.options import Options
 
 
 def test_clang_available_names_the_cuda_environment() -> None:
@@ -42,7 +44,7 @@ def test_a_toolkit_is_recognised_by_its_runtime_header(tmp_path: Path) -> None:
 
 
 def test_wheel_layout_gets_a_synthesised_cuda_root(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    include = tmp_path / "nvidia" / "cuda_runtime" / "include"   # CUDA 12.x split layout
+    include = tmp_path / "nvidia" / "cuda_runtime" / "include"  # CUDA 12.x split layout
     include.mkdir(parents=True)
     (include / "cuda_runtime.h").write_text("")
     crt = tmp_path / "nvidia" / "cuda_nvcc" / "include"
@@ -146,18 +148,21 @@ def test_compile_commands_flags(tmp_path: Path) -> None:
     src.parent.mkdir()
     src.write_text("int x = MY_VALUE;\n")
     (tmp_path / "inc").mkdir()
-    database = [{
-        "directory": str(tmp_path / "build"),
-        "file": "../src/a.cu",
-        "command": "nvcc -O3 -I../inc -isystem /opt/x -DMY_VALUE=3 -D FLAG --std=c++17 -arch=sm_80 "
-                   "--expt-relaxed-constexpr -c ../src/a.cu -o a.o",
-    }]
+    database = [
+        {
+            "directory": str(tmp_path / "build"),
+            "file": "../src/a.cu",
+            "command": "nvcc -O3 -I../inc -isystem /opt/x -DMY_VALUE=3 -D FLAG --std=c++17 -arch=sm_80 "
+            "--expt-relaxed-constexpr -c ../src/a.cu -o a.o",
+        }
+    ]
     (tmp_path / "build").mkdir()
     (tmp_path / "build" / "compile_commands.json").write_text(json.dumps(database))
     flags = compdb.flags_for(str(tmp_path / "build"), str(src))
     assert flags == (f"-I{tmp_path / 'inc'}", "-isystem", "/opt/x", "-DMY_VALUE=3", "-DFLAG", "-std=c++17")
-    parsed = parsing.parse(SourceFile(str(src), src.read_text()), TABLE,
-                           Options(cuda_path="none", build_dir=str(tmp_path / "build")))
+    parsed = parsing.parse(
+        SourceFile(str(src), src.read_text()), TABLE, Options(cuda_path="none", build_dir=str(tmp_path / "build"))
+    )
     assert not parsed.errors  # MY_VALUE came from the database
 
 
@@ -165,6 +170,9 @@ def test_command_line_defines_and_include_dirs_reach_the_parser(tmp_path: Path) 
     (tmp_path / "inc").mkdir()
     (tmp_path / "inc" / "mine.h").write_text("#define FROM_HEADER 1\n")
     text = '#include "mine.h"\nint a = FROM_HEADER + FROM_CLI;\n'
-    parsed = parsing.parse(SourceFile(str(tmp_path / "x.cu"), text), TABLE,
-                           Options(cuda_path="none", include_dirs=(str(tmp_path / "inc"),), defines=("FROM_CLI=2",)))
+    parsed = parsing.parse(
+        SourceFile(str(tmp_path / "x.cu"), text),
+        TABLE,
+        Options(cuda_path="none", include_dirs=(str(tmp_path / "inc"),), defines=("FROM_CLI=2",)),
+    )
     assert not parsed.errors

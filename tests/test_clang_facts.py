@@ -5,22 +5,24 @@ wheels (simulated by a wheel-shaped directory pointing at the toolkit's headers,
 wheels when installed), (c) no CUDA at all, forced both by ``cuda_path="none"`` and by a
 ``--cuda-path`` that holds nothing.
 """
+
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 
 pytest.importorskip("clang.cindex")
 
-from hipify.clang_mode import environment, parsing  # noqa: E402
-from hipify.clang_mode.engine import facts  # noqa: E402
-from hipify.facts import FileFacts, Identifier, Launch, Region  # noqa: E402
-from hipify.model import Origin, SourceFile  # noqa: E402
-from hipify.options import Options  # noqa: E402
-from test_clang_fixtures import TABLE  # noqa: E402
+from test_clang_fixtures import TABLE
+
+from hipify.clang_mode import environment, parsing
+from hipify.clang_mode.engine import facts
+from hipify.facts import FileFacts, Identifier, Launch, Region
+from hipify.model import Origin, SourceFile
+from hipify.options import Options
 
 if not environment.clang_available()[0]:
     pytest.skip(environment.clang_available()[1], allow_module_level=True)
@@ -70,11 +72,11 @@ def _facts(text: str, options: Options, name: str = "t.cu") -> FileFacts:
 
 
 def _named(f: FileFacts, text: str, name: str) -> list[Identifier]:
-    return [i for i in f.identifiers if text[i.start:i.end] == name and i.name == name]
+    return [i for i in f.identifiers if text[i.start : i.end] == name and i.name == name]
 
 
 def _launch_text(f: FileFacts, text: str) -> dict[str, Launch]:
-    return {text[launch.start:launch.end]: launch for launch in f.launches}
+    return {text[launch.start : launch.end]: launch for launch in f.launches}
 
 
 TEMPLATES = """\
@@ -98,7 +100,7 @@ def test_template_launches_explicit_and_deduced(options: Options) -> None:
     assert not launches["ns::fill<<<1, 32>>>(f)"].template  # the non-template overload
     assert all(launch.origin == Origin.AST and launch.region == Region.CODE for launch in f.launches)
     first = launches["ns::fill<<<1, 32, 0, s>>>(i, 3)"]
-    assert TEMPLATES[first.kernel[0]:first.kernel[1]] == "ns::fill"
+    assert TEMPLATES[first.kernel[0] : first.kernel[1]] == "ns::fill"
     assert [TEMPLATES[a:b] for a, b in first.config] == ["1", "32", "0", "s"]
     assert [TEMPLATES[a:b] for a, b in first.args] == ["i", "3"]
 
@@ -214,7 +216,7 @@ def test_parse_errors_keep_every_fact(options: Options) -> None:
     names = [i.name for i in f.identifiers if i.region == Region.CODE]
     for name in ("cudaMalloc", "cudaMemcpyHostToDevice", "cudaFree"):
         assert name in names
-    assert [BROKEN[launch.start:launch.end] for launch in f.launches] == ["kern<<<1, 1>>>(d)"]
+    assert [BROKEN[launch.start : launch.end] for launch in f.launches] == ["kern<<<1, 1>>>(d)"]
     assert f.launches[0].origin == Origin.AST
     codes = [d.code for d in f.diagnostics]
     assert "HPY203" in codes and "HPY109" in codes
@@ -246,15 +248,17 @@ def test_regions_from_clang_skipped_ranges(options: Options) -> None:
     assert region["__syncthreads"] == Region.INACTIVE  # host pass: __CUDA_ARCH__ is undefined
     assert region["cudaDeviceSynchronize"] == Region.CODE
     assert "cudaMalloc" not in region and "cudaFree" not in region  # comment and string
-    assert f.comments and REGIONS[f.comments[0][0]:f.comments[0][1]].startswith("// cudaMalloc")
+    assert f.comments and REGIONS[f.comments[0][0] : f.comments[0][1]].startswith("// cudaMalloc")
 
 
 def test_character_offsets_with_non_ascii_text(options: Options) -> None:
-    text = ('// é ü 漢字\n__constant__ float c[2];\nconst char *s = "ñ";\n'
-            'void f(float *h) { float *d; cudaMalloc(&d, 4); /* ß */ cudaMemcpyToSymbol(c, h, 8); }\n')
+    text = (
+        '// é ü 漢字\n__constant__ float c[2];\nconst char *s = "ñ";\n'
+        "void f(float *h) { float *d; cudaMalloc(&d, 4); /* ß */ cudaMemcpyToSymbol(c, h, 8); }\n"
+    )
     f = _facts(text, options)
     for ident in f.identifiers:
-        assert text[ident.start:ident.end] == ident.name
+        assert text[ident.start : ident.end] == ident.name
     (malloc,) = _named(f, text, "cudaMalloc")
     assert malloc.origin == Origin.AST
     (copy,) = _named(f, text, "cudaMemcpyToSymbol")
@@ -278,8 +282,10 @@ def test_using_namespace_cub_gives_the_qualifier() -> None:
         pytest.skip("needs the real CUB headers")
     from hipify.table import MappingTable, Row
 
-    table = MappingTable.from_rows(TABLE.rows + (
-        Row(cuda="cub::BlockReduce", hip="hipcub::BlockReduce", kind="type", api="cub", hip_status="supported"),))
+    table = MappingTable.from_rows(
+        TABLE.rows
+        + (Row(cuda="cub::BlockReduce", hip="hipcub::BlockReduce", kind="type", api="cub", hip_status="supported"),)
+    )
     f = facts(SourceFile("c.cu", CUB_USING), table, Options(cuda_path=TOOLKIT.root))
     (reduce,) = [i for i in f.identifiers if i.name == "BlockReduce"]
     assert reduce.qualifier == "cub" and reduce.origin == Origin.AST

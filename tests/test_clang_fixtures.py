@@ -1,4 +1,5 @@
 """A small mapping table for the clang engine's tests, independent of the generated one."""
+
 from __future__ import annotations
 
 from hipify.table import MappingTable, Row, Transform
@@ -20,8 +21,7 @@ ROWS = (
     _s("cudaDeviceSynchronize", "hipDeviceSynchronize"),
     _s("cudaDeviceReset", "hipDeviceReset"),
     _s("cudaStreamCreate", "hipStreamCreate"),
-    _s("cudaEventCreate", "hipEventCreate",
-       transform=Transform("by_arity", arity=((2, "hipEventCreateWithFlags"),))),
+    _s("cudaEventCreate", "hipEventCreate", transform=Transform("by_arity", arity=((2, "hipEventCreateWithFlags"),))),
     _s("cudaEventRecord", "hipEventRecord"),
     _s("cudaMemcpyToSymbol", "hipMemcpyToSymbol", transform=Transform("wrap_arg", arg=0, wrapper="HIP_SYMBOL")),
     _s("cudaGetDeviceProperties", "hipGetDeviceProperties"),

@@ -1,4 +1,5 @@
 """CLI tests: every output mode and exit code, run in-process through main(argv)."""
+
 from __future__ import annotations
 
 import hashlib
@@ -51,8 +52,11 @@ def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def snapshot(root: Path) -> dict[str, str]:
-    return {p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(root.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(root).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(root.rglob("*"))
+        if p.is_file()
+    }
 
 
 def test_single_file_to_stdout(tree: Path, capsysbinary: pytest.CaptureFixture[bytes]) -> None:
@@ -103,8 +107,9 @@ def test_out_dir_copy_other_files_and_rename(tree: Path, tmp_path: Path) -> None
     (tree / "src" / "main.cu").write_text(KERNEL.replace('"util.cuh"', '"util.cuh"\n#include "other.cu"'))
     (tree / "src" / "other.cu").write_text("__global__ void k() {}\n")
     out = tmp_path / "hip"
-    assert main(["--engine", "regex", "--out-dir", str(out), "--rename-extensions", "--copy-other-files",
-                 str(tree)]) == 0
+    assert (
+        main(["--engine", "regex", "--out-dir", str(out), "--rename-extensions", "--copy-other-files", str(tree)]) == 0
+    )
     files = sorted(snapshot(out))
     assert files == ["CMakeLists.txt", "src/main.hip", "src/other.hip", "src/plain.cpp", "src/util.cuh"]
     assert '#include "other.hip"' in (out / "src" / "main.hip").read_text()
@@ -149,13 +154,16 @@ def test_check_flags_untranslated_cuda(tmp_path: Path) -> None:
     assert main(["--engine", "regex", "--check", str(src)]) == 1
 
 
-@pytest.mark.parametrize("argv", [
-    [],
-    ["-o", "x", "a.cu", "b.cu"],
-    ["--rocm", "six", "a.cu"],
-    ["--no-such-flag"],
-    ["--rename-extensions", "a.cu"],
-])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["-o", "x", "a.cu", "b.cu"],
+        ["--rocm", "six", "a.cu"],
+        ["--no-such-flag"],
+        ["--rename-extensions", "a.cu"],
+    ],
+)
 def test_usage_errors_exit_2(argv: list[str], tree: Path) -> None:
     os.chdir(tree / "src")
     for name in ("a.cu", "b.cu"):
@@ -259,17 +267,48 @@ def test_console_script_runs() -> None:
 
 
 def test_report_includes_validation_results(tree: Path, tmp_path: Path) -> None:
-    results = {"tool": "hipify-py validate", "results": [
-        {"program": "memory_basic", "engine": "regex", "arch": "gfx90a", "result": "FAIL", "reason": "",
-         "first_error": {"original_file": "memory_basic.cu", "original_line": 12, "message": "use of undeclared"}},
-        {"program": "cub_primitives", "engine": "clang", "arch": "gfx1030", "result": "PASS", "reason": ""}]}
+    results = {
+        "tool": "hipify-py validate",
+        "results": [
+            {
+                "program": "memory_basic",
+                "engine": "regex",
+                "arch": "gfx90a",
+                "result": "FAIL",
+                "reason": "",
+                "first_error": {
+                    "original_file": "memory_basic.cu",
+                    "original_line": 12,
+                    "message": "use of undeclared",
+                },
+            },
+            {"program": "cub_primitives", "engine": "clang", "arch": "gfx1030", "result": "PASS", "reason": ""},
+        ],
+    }
     (tmp_path / "v.json").write_text(json.dumps(results))
     md = tmp_path / "r.md"
-    assert main(["--engine", "regex", "--examine", "--report", str(md), "--validation", str(tmp_path / "v.json"),
-                 str(tree)]) == 0
+    assert (
+        main(
+            ["--engine", "regex", "--examine", "--report", str(md), "--validation", str(tmp_path / "v.json"), str(tree)]
+        )
+        == 0
+    )
     text = md.read_text()
     assert "| memory_basic | regex | gfx90a | FAIL | memory_basic.cu:12 use of undeclared |" in text
     assert "| cub_primitives | clang | gfx1030 | PASS |  |" in text
     (tmp_path / "bad.json").write_text("[]")
-    assert main(["--engine", "regex", "--examine", "--report", str(md), "--validation", str(tmp_path / "bad.json"),
-                 str(tree)]) == 2
+    assert (
+        main(
+            [
+                "--engine",
+                "regex",
+                "--examine",
+                "--report",
+                str(md),
+                "--validation",
+                str(tmp_path / "bad.json"),
+                str(tree),
+            ]
+        )
+        == 2
+    )

@@ -9,8 +9,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_diagnostics_doc_is_generated_from_codes() -> None:
-    assert (ROOT / "docs" / "diagnostics.md").read_text() == render_markdown(), \
+    assert (ROOT / "docs" / "diagnostics.md").read_text() == render_markdown(), (
         "regenerate: python -m hipify.codes > docs/diagnostics.md"
+    )
 
 
 def test_every_code_used_in_the_package_is_documented() -> None:

@@ -24,8 +24,19 @@ def test_walk_picks_sources_by_extension(tmp_path: Path) -> None:
 
 
 def test_gitignore_and_exclude_are_honoured(tmp_path: Path) -> None:
-    make(tmp_path, {".gitignore": "build/\n*.gen.cu\n", "a.cu": "", "build/x.cu": "", "y.gen.cu": "",
-                    "sub/.gitignore": "skip.cu\n", "sub/skip.cu": "", "sub/keep.cu": "", "third_party/t.cu": ""})
+    make(
+        tmp_path,
+        {
+            ".gitignore": "build/\n*.gen.cu\n",
+            "a.cu": "",
+            "build/x.cu": "",
+            "y.gen.cu": "",
+            "sub/.gitignore": "skip.cu\n",
+            "sub/skip.cu": "",
+            "sub/keep.cu": "",
+            "third_party/t.cu": "",
+        },
+    )
     found, _ = discover([tmp_path], exclude=("third_party/",))
     assert names(found) == ["a.cu", "sub/keep.cu"]
     found, _ = discover([tmp_path], use_gitignore=False)

@@ -12,6 +12,7 @@ can resolve). ``--update-golden`` rewrites an existing .clang.hip from the clang
 never creates one. A .clang.hip equal to its .hip is an error: the exception must stay rare
 and mean something.
 """
+
 from __future__ import annotations
 
 import shlex
@@ -47,7 +48,7 @@ def case_options(text: str, name: str) -> tuple[Options, str]:
     if "--path" in words:
         at = words.index("--path")
         path = words[at + 1]
-        del words[at:at + 2]
+        del words[at : at + 2]
     return options_from_flags(shlex.join(words)), path
 
 
@@ -58,15 +59,24 @@ def _id(path: Path) -> str:
 def test_there_are_many_cases() -> None:
     assert len(CASE_FILES) >= 40
     families = {p.parent.name for p in CASE_FILES}
-    assert {"runtime", "includes", "launches", "device", "libraries", "macros", "comments_strings",
-            "suppress", "edge"} <= families
+    assert {
+        "runtime",
+        "includes",
+        "launches",
+        "device",
+        "libraries",
+        "macros",
+        "comments_strings",
+        "suppress",
+        "edge",
+    } <= families
 
 
 def test_clang_expectations_differ() -> None:
     """A <name>.clang.hip exists only next to its case, and only where the engines disagree."""
     for path in sorted(CASES.rglob("*.clang.hip")):
-        shared = path.with_name(path.name[:-len(".clang.hip")] + ".hip")
-        assert path.with_name(path.name[:-len(".clang.hip")] + ".cu").exists(), f"{path}: no case"
+        shared = path.with_name(path.name[: -len(".clang.hip")] + ".hip")
+        assert path.with_name(path.name[: -len(".clang.hip")] + ".cu").exists(), f"{path}: no case"
         assert shared.exists(), f"{path}: no {shared.name}"
         assert _read(path) != _read(shared), f"{path.name} equals {shared.name}: delete it"
 

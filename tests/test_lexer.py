@@ -1,4 +1,5 @@
 """The regex engine's lexer: literals, comments, directives, and never raising."""
+
 from __future__ import annotations
 
 import pytest
@@ -11,56 +12,65 @@ def spans(text: str, which: str) -> list[str]:
     return [text[s:e] for s, e in getattr(lexed, which)]
 
 
-@pytest.mark.parametrize("text, comments", [
-    ("a // c\nb", ["// c"]),
-    ("a /* c */ b", ["/* c */"]),
-    ("a /* multi\nline */ b", ["/* multi\nline */"]),
-    ("// continued \\\nstill comment\ncode", ["// continued \\\nstill comment"]),
-    ("a /* never closed", ["/* never closed"]),
-    ('"// not a comment" x', []),
-    ("'/' / 2 // real", ["// real"]),
-    ("a/b/c", []),
-])
+@pytest.mark.parametrize(
+    "text, comments",
+    [
+        ("a // c\nb", ["// c"]),
+        ("a /* c */ b", ["/* c */"]),
+        ("a /* multi\nline */ b", ["/* multi\nline */"]),
+        ("// continued \\\nstill comment\ncode", ["// continued \\\nstill comment"]),
+        ("a /* never closed", ["/* never closed"]),
+        ('"// not a comment" x', []),
+        ("'/' / 2 // real", ["// real"]),
+        ("a/b/c", []),
+    ],
+)
 def test_comments(text: str, comments: list[str]) -> None:
     assert spans(text, "comments") == comments
 
 
-@pytest.mark.parametrize("text, literals", [
-    ('x = "a\\"b";', ['"a\\"b"']),
-    ('x = u8"a" L"b" u"c" U"d";', ['u8"a"', 'L"b"', 'u"c"', 'U"d"']),
-    ('x = R"(a "quoted" )";', ['R"(a "quoted" )"']),
-    ('x = R"d(a )" b)d";', ['R"d(a )" b)d"']),
-    ('x = LR"(w)" u8R"(u)";', ['LR"(w)"', 'u8R"(u)"']),
-    ("c = 'x'; d = '\\''; e = L'y';", ["'x'", "'\\''", "L'y'"]),
-    ("n = 1'000'000;", []),  # digit separators are not char literals
-    ('fooL"x"', ['"x"']),  # an identifier ending in L is not a prefix
-    ('s = "never closed\nnext();', ['"never closed']),
-    ("c = 'never closed\nnext();", ["'never closed"]),
-    ('s = R"(never closed', ['R"(never closed']),
-    ('s = "line \\\ncontinued";', ['"line \\\ncontinued"']),
-])
+@pytest.mark.parametrize(
+    "text, literals",
+    [
+        ('x = "a\\"b";', ['"a\\"b"']),
+        ('x = u8"a" L"b" u"c" U"d";', ['u8"a"', 'L"b"', 'u"c"', 'U"d"']),
+        ('x = R"(a "quoted" )";', ['R"(a "quoted" )"']),
+        ('x = R"d(a )" b)d";', ['R"d(a )" b)d"']),
+        ('x = LR"(w)" u8R"(u)";', ['LR"(w)"', 'u8R"(u)"']),
+        ("c = 'x'; d = '\\''; e = L'y';", ["'x'", "'\\''", "L'y'"]),
+        ("n = 1'000'000;", []),  # digit separators are not char literals
+        ('fooL"x"', ['"x"']),  # an identifier ending in L is not a prefix
+        ('s = "never closed\nnext();', ['"never closed']),
+        ("c = 'never closed\nnext();", ["'never closed"]),
+        ('s = R"(never closed', ['R"(never closed']),
+        ('s = "line \\\ncontinued";', ['"line \\\ncontinued"']),
+    ],
+)
 def test_literals(text: str, literals: list[str]) -> None:
     assert spans(text, "literals") == literals
 
 
-@pytest.mark.parametrize("text, directives", [
-    ("#include <a>\nint x;", ["#include <a>"]),
-    ("  #  define X 1\n", ["#  define X 1"]),
-    ("#define X \\\n  1 + \\\n  2\nint y;", ["#define X \\\n  1 + \\\n  2"]),
-    ("#define X \\\r\n  1\r\nint y;", ["#define X \\\r\n  1"]),
-    ("#pragma once\r\n", ["#pragma once"]),
-    ("x = a # b;", []),
-    ("/* #define NOT */ int x;", []),
-    ('s = R"(\n#define NOT_EITHER)";', []),
-    ("\ufeff#include <a>\n", ["#include <a>"]),
-    ("#a\n#b\n#c", ["#a", "#b", "#c"]),
-])
+@pytest.mark.parametrize(
+    "text, directives",
+    [
+        ("#include <a>\nint x;", ["#include <a>"]),
+        ("  #  define X 1\n", ["#  define X 1"]),
+        ("#define X \\\n  1 + \\\n  2\nint y;", ["#define X \\\n  1 + \\\n  2"]),
+        ("#define X \\\r\n  1\r\nint y;", ["#define X \\\r\n  1"]),
+        ("#pragma once\r\n", ["#pragma once"]),
+        ("x = a # b;", []),
+        ("/* #define NOT */ int x;", []),
+        ('s = R"(\n#define NOT_EITHER)";', []),
+        ("\ufeff#include <a>\n", ["#include <a>"]),
+        ("#a\n#b\n#c", ["#a", "#b", "#c"]),
+    ],
+)
 def test_directives(text: str, directives: list[str]) -> None:
     assert spans(text, "directives") == directives
 
 
 def test_masked_keeps_length_and_code() -> None:
-    text = 'f("a)b", \'(\'); /* ) */ g(1) // )\n'
+    text = "f(\"a)b\", '('); /* ) */ g(1) // )\n"
     lexed = lex(text)
     assert len(lexed.masked) == len(text)
     assert lexed.masked.count(")") == 2 and lexed.masked.count("(") == 2

@@ -2,6 +2,7 @@
 
 Run through ``hipify.translate`` with the regex engine, so the planner sees real facts.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -22,6 +23,7 @@ def tx(small_table: MappingTable):
     def run(text: str, path: str = NOT_CU, **kw: object) -> Result:
         options = Options(engine="regex", insert_runtime_include=kw.pop("insert", False), **kw)  # type: ignore[arg-type]
         return translate(text, path=path, options=options, table=small_table)
+
     return run
 
 
@@ -30,34 +32,40 @@ def codes(result: Result) -> list[str]:
 
 
 def test_rules_are_registered_once() -> None:
-    assert sorted(RULES) == ["includes", "launches", "namespaces", "renames", "runtime_include", "unknown",
-                             "warp_sync"]
+    assert sorted(RULES) == ["includes", "launches", "namespaces", "renames", "runtime_include", "unknown", "warp_sync"]
 
 
 # --- renames ------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("src, out", [
-    ("cudaMalloc(&p, n);", "hipMalloc(&p, n);"),
-    ("cudaError_t e = cudaSuccess;", "hipError_t e = hipSuccess;"),
-    ("x = cudaMemcpyKind::cudaMemcpyHostToDevice;", "x = hipMemcpyKind::hipMemcpyHostToDevice;"),
-    ("::cudaFree(p);", "::hipFree(p);"),
-    ("#define F cudaFree\n", "#define F hipFree\n"),
-    ("a.cudaPos = b->cudaPos;", "a.hipPos = b->hipPos;"),  # a field row renames members only
-])
+
+@pytest.mark.parametrize(
+    "src, out",
+    [
+        ("cudaMalloc(&p, n);", "hipMalloc(&p, n);"),
+        ("cudaError_t e = cudaSuccess;", "hipError_t e = hipSuccess;"),
+        ("x = cudaMemcpyKind::cudaMemcpyHostToDevice;", "x = hipMemcpyKind::hipMemcpyHostToDevice;"),
+        ("::cudaFree(p);", "::hipFree(p);"),
+        ("#define F cudaFree\n", "#define F hipFree\n"),
+        ("a.cudaPos = b->cudaPos;", "a.hipPos = b->hipPos;"),  # a field row renames members only
+    ],
+)
 def test_renames(tx, src: str, out: str) -> None:
     assert tx(src).text == out
 
 
-@pytest.mark.parametrize("src", [
-    "obj.cudaMalloc(p); ptr->cudaFree(p);",   # members are the user's
-    "mylib::cudaMalloc(p);",                  # a user namespace
-    "Foo<int>::cudaMalloc(p);",               # a class member
-    "int cudaPos = 1;",                      # a field row outside member access
-    "// cudaMalloc(p);\n/* cudaFree */",      # comments
-    '"cudaMalloc"; R"(cudaFree)"; \'c\';',   # literals
-    "mycudaMalloc(p); cudaMallocX(p);",       # whole identifiers only
-    "int cudaMalloc(void**, size_t);\nvoid f() { cudaMalloc(p, 1); }",  # declared by the user
-])
+@pytest.mark.parametrize(
+    "src",
+    [
+        "obj.cudaMalloc(p); ptr->cudaFree(p);",  # members are the user's
+        "mylib::cudaMalloc(p);",  # a user namespace
+        "Foo<int>::cudaMalloc(p);",  # a class member
+        "int cudaPos = 1;",  # a field row outside member access
+        "// cudaMalloc(p);\n/* cudaFree */",  # comments
+        '"cudaMalloc"; R"(cudaFree)"; \'c\';',  # literals
+        "mycudaMalloc(p); cudaMallocX(p);",  # whole identifiers only
+        "int cudaMalloc(void**, size_t);\nvoid f() { cudaMalloc(p, 1); }",  # declared by the user
+    ],
+)
 def test_renames_no_op(tx, src: str) -> None:
     assert tx(src).text == src
 
@@ -69,14 +77,18 @@ def test_dim3_identity_is_no_edit(tx) -> None:
 
 # --- statuses -----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("src, code, kw", [
-    ("cudaProfilerInitialize();", "HPY101", {}),
-    ("cudaGraphExperimentalThing();", "HPY103", {}),
-    ("cudaBindTexture();", "HPY105", {}),
-    ("cudaFuncNewThing();", "HPY106", {}),
-    ("__shfl_down_sync(m, v, 1);", "HPY106", {"rocm_version": (6, 1)}),
-    ("cudnnCreate(&h);", "HPY108", {}),
-])
+
+@pytest.mark.parametrize(
+    "src, code, kw",
+    [
+        ("cudaProfilerInitialize();", "HPY101", {}),
+        ("cudaGraphExperimentalThing();", "HPY103", {}),
+        ("cudaBindTexture();", "HPY105", {}),
+        ("cudaFuncNewThing();", "HPY106", {}),
+        ("__shfl_down_sync(m, v, 1);", "HPY106", {"rocm_version": (6, 1)}),
+        ("cudnnCreate(&h);", "HPY108", {}),
+    ],
+)
 def test_status_diagnostics_leave_text(tx, src: str, code: str, kw: dict) -> None:
     result = tx(src, **kw)
     assert result.text == src
@@ -93,13 +105,16 @@ def test_deprecated_target_is_translated_with_a_warning(tx) -> None:
     assert "deprecated" in diag.message and "hipDeviceSynchronize" in diag.message
 
 
-@pytest.mark.parametrize("src, out, kw", [
-    ("cudaThreadSynchronize();", "hipDeviceSynchronize();", {"amap": True}),
-    ("cudaGraphExperimentalThing();", "hipGraphExperimentalThing();", {"experimental": True}),
-    ("cudnnCreate(&h);", "miopenCreate(&h);", {"miopen": True}),
-    ("cublasCreate(&h);", "rocblas_create_handle(&h);", {"roc": True}),
-    ("cublasCreate(&h);", "hipblasCreate(&h);", {}),
-])
+@pytest.mark.parametrize(
+    "src, out, kw",
+    [
+        ("cudaThreadSynchronize();", "hipDeviceSynchronize();", {"amap": True}),
+        ("cudaGraphExperimentalThing();", "hipGraphExperimentalThing();", {"experimental": True}),
+        ("cudnnCreate(&h);", "miopenCreate(&h);", {"miopen": True}),
+        ("cublasCreate(&h);", "rocblas_create_handle(&h);", {"roc": True}),
+        ("cublasCreate(&h);", "hipblasCreate(&h);", {}),
+    ],
+)
 def test_flags_allow_rewrites(tx, src: str, out: str, kw: dict) -> None:
     assert tx(src, **kw).text == out
 
@@ -111,15 +126,19 @@ def test_each_use_is_reported(tx) -> None:
 
 # --- argument transforms ------------------------------------------------------------------
 
-@pytest.mark.parametrize("src, out", [
-    ("cudaMemcpyToSymbol(sym, h, n);", "hipMemcpyToSymbol(HIP_SYMBOL(sym), h, n);"),
-    ("cudaMemcpyFromSymbol(h, ns::sym, n);", "hipMemcpyFromSymbol(h, HIP_SYMBOL(ns::sym), n);"),
-    ("cudaMemcpyToSymbol(HIP_SYMBOL(sym), h, n);", "hipMemcpyToSymbol(HIP_SYMBOL(sym), h, n);"),
-    ("cudaMemcpyToSymbol(cudaStreamPerThread, h, n);", "hipMemcpyToSymbol(HIP_SYMBOL(hipStreamPerThread), h, n);"),
-    ("cudaStreamCreateFixture(&s);", "hipStreamCreate(&s);"),
-    ("cudaStreamCreateFixture(&s, flags);", "hipStreamCreateWithFlags(&s, flags);"),
-    ("auto f = cudaStreamCreateFixture;", "auto f = hipStreamCreate;"),
-])
+
+@pytest.mark.parametrize(
+    "src, out",
+    [
+        ("cudaMemcpyToSymbol(sym, h, n);", "hipMemcpyToSymbol(HIP_SYMBOL(sym), h, n);"),
+        ("cudaMemcpyFromSymbol(h, ns::sym, n);", "hipMemcpyFromSymbol(h, HIP_SYMBOL(ns::sym), n);"),
+        ("cudaMemcpyToSymbol(HIP_SYMBOL(sym), h, n);", "hipMemcpyToSymbol(HIP_SYMBOL(sym), h, n);"),
+        ("cudaMemcpyToSymbol(cudaStreamPerThread, h, n);", "hipMemcpyToSymbol(HIP_SYMBOL(hipStreamPerThread), h, n);"),
+        ("cudaStreamCreateFixture(&s);", "hipStreamCreate(&s);"),
+        ("cudaStreamCreateFixture(&s, flags);", "hipStreamCreateWithFlags(&s, flags);"),
+        ("auto f = cudaStreamCreateFixture;", "auto f = hipStreamCreate;"),
+    ],
+)
 def test_argument_transforms(tx, src: str, out: str) -> None:
     assert tx(src).text == out
 
@@ -129,20 +148,31 @@ def test_deprecated_with_transform_keeps_translating(tx) -> None:
     assert result.text == "hipFuncSetAttribute(k, a, v);" and codes(result) == ["HPY102"]
 
 
-@pytest.mark.parametrize("src, out", [
-    ("static void CUDART_CB done(void* p);", "static void  done(void* p);"),
-    ("void CUDARTAPI f();", "void  f();"),
-    ("cudaFuncSetAttribute(k, attr, n);", "hipFuncSetAttribute(reinterpret_cast<const void*>(k), attr, n);"),
-    ("CUDA_CHECK(cudaFuncSetAttribute(k<float, 4>, attr, n));",
-     "CUDA_CHECK(hipFuncSetAttribute(reinterpret_cast<const void*>(k<float, 4>), attr, n));"),
-    ("cudaFuncGetAttributes(&a, kernel);", "hipFuncGetAttributes(&a, reinterpret_cast<const void*>(kernel));"),
-    ("cudaFuncSetAttribute(reinterpret_cast<const void*>(k), a, n);",
-     "hipFuncSetAttribute(reinterpret_cast<const void*>(k), a, n);"),
-    ("cudaFuncSetAttribute(reinterpret_cast< const void * >(k), a, n);",
-     "hipFuncSetAttribute(reinterpret_cast< const void * >(k), a, n);"),
-    ("#define SET(k) cudaFuncSetAttribute(k, a, n)\n",
-     "#define SET(k) hipFuncSetAttribute(reinterpret_cast<const void*>(k), a, n)\n"),
-])
+@pytest.mark.parametrize(
+    "src, out",
+    [
+        ("static void CUDART_CB done(void* p);", "static void  done(void* p);"),
+        ("void CUDARTAPI f();", "void  f();"),
+        ("cudaFuncSetAttribute(k, attr, n);", "hipFuncSetAttribute(reinterpret_cast<const void*>(k), attr, n);"),
+        (
+            "CUDA_CHECK(cudaFuncSetAttribute(k<float, 4>, attr, n));",
+            "CUDA_CHECK(hipFuncSetAttribute(reinterpret_cast<const void*>(k<float, 4>), attr, n));",
+        ),
+        ("cudaFuncGetAttributes(&a, kernel);", "hipFuncGetAttributes(&a, reinterpret_cast<const void*>(kernel));"),
+        (
+            "cudaFuncSetAttribute(reinterpret_cast<const void*>(k), a, n);",
+            "hipFuncSetAttribute(reinterpret_cast<const void*>(k), a, n);",
+        ),
+        (
+            "cudaFuncSetAttribute(reinterpret_cast< const void * >(k), a, n);",
+            "hipFuncSetAttribute(reinterpret_cast< const void * >(k), a, n);",
+        ),
+        (
+            "#define SET(k) cudaFuncSetAttribute(k, a, n)\n",
+            "#define SET(k) hipFuncSetAttribute(reinterpret_cast<const void*>(k), a, n)\n",
+        ),
+    ],
+)
 def test_remove_and_cast_transforms(tx, src: str, out: str) -> None:
     result = tx(src)
     assert result.text == out
@@ -151,43 +181,58 @@ def test_remove_and_cast_transforms(tx, src: str, out: str) -> None:
 
 # --- namespaces ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("src, out", [
-    ("cub::DeviceReduce::Sum(a);", "hipcub::DeviceReduce::Sum(a);"),
-    ("using namespace cub;", "using namespace hipcub;"),
-    ("namespace cb = cub;", "namespace cb = hipcub;"),
-    ("namespace cb=::cub;", "namespace cb=::hipcub;"),
-    ("namespace cbd = cub::detail;", "namespace cbd = hipcub::detail;"),
-    ("namespace cub { struct X; }", "namespace hipcub { struct X; }"),
-    ("::cub::BlockReduce<int, 4> r;", "::hipcub::BlockReduce<int, 4> r;"),
-])
+
+@pytest.mark.parametrize(
+    "src, out",
+    [
+        ("cub::DeviceReduce::Sum(a);", "hipcub::DeviceReduce::Sum(a);"),
+        ("using namespace cub;", "using namespace hipcub;"),
+        ("namespace cb = cub;", "namespace cb = hipcub;"),
+        ("namespace cb=::cub;", "namespace cb=::hipcub;"),
+        ("namespace cbd = cub::detail;", "namespace cbd = hipcub::detail;"),
+        ("namespace cub { struct X; }", "namespace hipcub { struct X; }"),
+        ("::cub::BlockReduce<int, 4> r;", "::hipcub::BlockReduce<int, 4> r;"),
+    ],
+)
 def test_namespaces(tx, src: str, out: str) -> None:
     assert tx(src).text == out
 
 
-@pytest.mark.parametrize("src", ["int cub = 1; f(cub);", "x.cub::y;", "thrust::cub::z;", "int x = cub;",
-                                 "namespace cb = mine::cub;"])
+@pytest.mark.parametrize(
+    "src", ["int cub = 1; f(cub);", "x.cub::y;", "thrust::cub::z;", "int x = cub;", "namespace cb = mine::cub;"]
+)
 def test_namespaces_no_op(tx, src: str) -> None:
     assert tx(src).text == src
 
 
 # --- includes -----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("src, out, kw", [
-    ("#include <cuda_runtime.h>\n", "#include <hip/hip_runtime.h>\n", {}),
-    ('#include "cuda_runtime.h"\n', '#include "hip/hip_runtime.h"\n', {}),
-    ("#include <cuda.h>\n#include <cuda_runtime.h>\nx;\n", "#include <hip/hip_runtime.h>\n\nx;\n", {}),
-    ("#include <cuda.h>\n  #include <cuda_runtime.h> // rt\n", "#include <hip/hip_runtime.h>\n// rt\n", {}),
-    ("#include <hip/hip_runtime.h>\n#include <cuda_runtime.h>\n", "#include <hip/hip_runtime.h>\n\n", {}),
-    ("#include <cublas.h>\n#include <cublas_v2.h>\n", "#include <hipblas/hipblas.h>\n\n", {}),
-    ("#include <cublas_v2.h>\n", "#include <hipblas.h>\n", {"rocm_version": (5, 7)}),
-    ("#include <cuda_runtime.h>\n", "#include <hip/hip_runtime.h>\n", {"rocm_version": (5, 7)}),
-    ("#include <cublas_v2.h>\n", "#include <rocblas/rocblas.h>\n", {"roc": True}),
-    ("#include <cudnn.h>\n", "#include <miopen/miopen.h>\n", {"miopen": True}),
-    ("#ifdef A\n#include <cuda.h>\n#else\n#include <cuda_runtime.h>\n#endif\n",
-     "#ifdef A\n#include <hip/hip_runtime.h>\n#else\n#include <hip/hip_runtime.h>\n#endif\n", {}),
-    ("#include <cuda.h>\n#ifdef A\n#include <cuda_runtime.h>\n#endif\n",
-     "#include <hip/hip_runtime.h>\n#ifdef A\n\n#endif\n", {}),
-])
+
+@pytest.mark.parametrize(
+    "src, out, kw",
+    [
+        ("#include <cuda_runtime.h>\n", "#include <hip/hip_runtime.h>\n", {}),
+        ('#include "cuda_runtime.h"\n', '#include "hip/hip_runtime.h"\n', {}),
+        ("#include <cuda.h>\n#include <cuda_runtime.h>\nx;\n", "#include <hip/hip_runtime.h>\n\nx;\n", {}),
+        ("#include <cuda.h>\n  #include <cuda_runtime.h> // rt\n", "#include <hip/hip_runtime.h>\n// rt\n", {}),
+        ("#include <hip/hip_runtime.h>\n#include <cuda_runtime.h>\n", "#include <hip/hip_runtime.h>\n\n", {}),
+        ("#include <cublas.h>\n#include <cublas_v2.h>\n", "#include <hipblas/hipblas.h>\n\n", {}),
+        ("#include <cublas_v2.h>\n", "#include <hipblas.h>\n", {"rocm_version": (5, 7)}),
+        ("#include <cuda_runtime.h>\n", "#include <hip/hip_runtime.h>\n", {"rocm_version": (5, 7)}),
+        ("#include <cublas_v2.h>\n", "#include <rocblas/rocblas.h>\n", {"roc": True}),
+        ("#include <cudnn.h>\n", "#include <miopen/miopen.h>\n", {"miopen": True}),
+        (
+            "#ifdef A\n#include <cuda.h>\n#else\n#include <cuda_runtime.h>\n#endif\n",
+            "#ifdef A\n#include <hip/hip_runtime.h>\n#else\n#include <hip/hip_runtime.h>\n#endif\n",
+            {},
+        ),
+        (
+            "#include <cuda.h>\n#ifdef A\n#include <cuda_runtime.h>\n#endif\n",
+            "#include <hip/hip_runtime.h>\n#ifdef A\n\n#endif\n",
+            {},
+        ),
+    ],
+)
 def test_includes(tx, src: str, out: str, kw: dict) -> None:
     assert tx(src, **kw).text == out
 
@@ -207,34 +252,43 @@ def test_cudnn_header_needs_miopen(tx) -> None:
 INC = "#include <hip/hip_runtime.h>"
 
 
-@pytest.mark.parametrize("src, out", [
-    ("__global__ void k() {}\n", f"{INC}\n\n__global__ void k() {{}}\n"),
-    ("#ifndef A_H\n#define A_H\nint x;\n#endif\n", f"#ifndef A_H\n#define A_H\n\n{INC}\nint x;\n#endif\n"),
-    ("#if !defined(A_H)\n#define A_H\n#endif\n", f"#if !defined(A_H)\n#define A_H\n\n{INC}\n#endif\n"),
-    ("// c\n#pragma once\n#include <a>\n", f"// c\n#pragma once\n\n{INC}\n#include <a>\n"),
-    ("#include <a>\n", f"{INC}\n#include <a>\n"),
-    ("// lic\n#include <a>\n", f"// lic\n\n{INC}\n#include <a>\n"),
-    ("// lic\n\n#include <a>\n", f"// lic\n\n{INC}\n#include <a>\n"),
-    ("/* lic */\nint x;\n", f"/* lic */\n\n{INC}\nint x;\n"),
-    ("#ifdef W\n#include <w.h>\n#endif\n#include <a>\n", f"#ifdef W\n#include <w.h>\n#endif\n\n{INC}\n#include <a>\n"),
-    ("\ufeffint x;", f"\ufeff{INC}\n\nint x;"),
-    ("#include <a>\r\nint x;\r\n", f"{INC}\r\n#include <a>\r\nint x;\r\n"),
-    ("#pragma once", f"#pragma once\n\n{INC}"),
-])
+@pytest.mark.parametrize(
+    "src, out",
+    [
+        ("__global__ void k() {}\n", f"{INC}\n\n__global__ void k() {{}}\n"),
+        ("#ifndef A_H\n#define A_H\nint x;\n#endif\n", f"#ifndef A_H\n#define A_H\n\n{INC}\nint x;\n#endif\n"),
+        ("#if !defined(A_H)\n#define A_H\n#endif\n", f"#if !defined(A_H)\n#define A_H\n\n{INC}\n#endif\n"),
+        ("// c\n#pragma once\n#include <a>\n", f"// c\n#pragma once\n\n{INC}\n#include <a>\n"),
+        ("#include <a>\n", f"{INC}\n#include <a>\n"),
+        ("// lic\n#include <a>\n", f"// lic\n\n{INC}\n#include <a>\n"),
+        ("// lic\n\n#include <a>\n", f"// lic\n\n{INC}\n#include <a>\n"),
+        ("/* lic */\nint x;\n", f"/* lic */\n\n{INC}\nint x;\n"),
+        (
+            "#ifdef W\n#include <w.h>\n#endif\n#include <a>\n",
+            f"#ifdef W\n#include <w.h>\n#endif\n\n{INC}\n#include <a>\n",
+        ),
+        ("\ufeffint x;", f"\ufeff{INC}\n\nint x;"),
+        ("#include <a>\r\nint x;\r\n", f"{INC}\r\n#include <a>\r\nint x;\r\n"),
+        ("#pragma once", f"#pragma once\n\n{INC}"),
+    ],
+)
 def test_runtime_include_positions(tx, src: str, out: str) -> None:
     assert tx(src, path="k.cu", insert=True).text == out
 
 
-@pytest.mark.parametrize("src, path, inserted", [
-    ("int add(int a, int b) { return min(a, b); }\n", "a.cpp", False),
-    ("void f() { cudaFree(p); }\n", "a.cpp", True),
-    ("__device__ int g;\n", "a.h", True),
-    ("void f() { k<<<1, 1>>>(); }\n", "a.cc", True),
-    ("#include <cublas_v2.h>\nvoid f() { cublasCreate(&h); }\n", "a.cpp", False),
-    ("int x;\n", "a.cuh", True),
-    ("#include <cuda_runtime.h>\n", "a.cu", False),  # rewritten instead
-    ("#if 0\nvoid f() { cudaFree(p); }\n#endif\n", "a.cpp", False),
-])
+@pytest.mark.parametrize(
+    "src, path, inserted",
+    [
+        ("int add(int a, int b) { return min(a, b); }\n", "a.cpp", False),
+        ("void f() { cudaFree(p); }\n", "a.cpp", True),
+        ("__device__ int g;\n", "a.h", True),
+        ("void f() { k<<<1, 1>>>(); }\n", "a.cc", True),
+        ("#include <cublas_v2.h>\nvoid f() { cublasCreate(&h); }\n", "a.cpp", False),
+        ("int x;\n", "a.cuh", True),
+        ("#include <cuda_runtime.h>\n", "a.cu", False),  # rewritten instead
+        ("#if 0\nvoid f() { cudaFree(p); }\n#endif\n", "a.cpp", False),
+    ],
+)
 def test_runtime_include_when(tx, src: str, path: str, inserted: bool) -> None:
     result = tx(src, path=path, insert=True)
     assert any(e.code == "HPY003" for e in result.edits) == inserted
@@ -243,16 +297,22 @@ def test_runtime_include_when(tx, src: str, path: str, inserted: bool) -> None:
 
 # --- launches -----------------------------------------------------------------------------
 
-@pytest.mark.parametrize("src, out", [
-    ("k<<<g, b>>>(x);", "hipLaunchKernelGGL(k, dim3(g), dim3(b), 0, 0, x);"),
-    ("k<<<g, b, sh>>>();", "hipLaunchKernelGGL(k, dim3(g), dim3(b), sh, 0);"),
-    ("k<<<dim3(1), dim3(2), 0, s>>>(a, b);", "hipLaunchKernelGGL(k, dim3(1), dim3(2), 0, s, a, b);"),
-    ("k<T><<<1, 2>>>(p);", "hipLaunchKernelGGL(HIP_KERNEL_NAME(k<T>), dim3(1), dim3(2), 0, 0, p);"),
-    ("cub::k<T><<<1, 2>>>(p);", "hipLaunchKernelGGL(HIP_KERNEL_NAME(hipcub::k<T>), dim3(1), dim3(2), 0, 0, p);"),
-    ("k<<<1, 2, 0, cudaStreamPerThread>>>(cudaSuccess);",
-     "hipLaunchKernelGGL(k, dim3(1), dim3(2), 0, hipStreamPerThread, hipSuccess);"),
-    ("k<<<1, 2>>>( a,\n  b );", "hipLaunchKernelGGL(k, dim3(1), dim3(2), 0, 0, a,\n  b );"),
-])
+
+@pytest.mark.parametrize(
+    "src, out",
+    [
+        ("k<<<g, b>>>(x);", "hipLaunchKernelGGL(k, dim3(g), dim3(b), 0, 0, x);"),
+        ("k<<<g, b, sh>>>();", "hipLaunchKernelGGL(k, dim3(g), dim3(b), sh, 0);"),
+        ("k<<<dim3(1), dim3(2), 0, s>>>(a, b);", "hipLaunchKernelGGL(k, dim3(1), dim3(2), 0, s, a, b);"),
+        ("k<T><<<1, 2>>>(p);", "hipLaunchKernelGGL(HIP_KERNEL_NAME(k<T>), dim3(1), dim3(2), 0, 0, p);"),
+        ("cub::k<T><<<1, 2>>>(p);", "hipLaunchKernelGGL(HIP_KERNEL_NAME(hipcub::k<T>), dim3(1), dim3(2), 0, 0, p);"),
+        (
+            "k<<<1, 2, 0, cudaStreamPerThread>>>(cudaSuccess);",
+            "hipLaunchKernelGGL(k, dim3(1), dim3(2), 0, hipStreamPerThread, hipSuccess);",
+        ),
+        ("k<<<1, 2>>>( a,\n  b );", "hipLaunchKernelGGL(k, dim3(1), dim3(2), 0, 0, a,\n  b );"),
+    ],
+)
 def test_launches(tx, src: str, out: str) -> None:
     assert tx(src, hip_kernel_syntax=True).text == out
 
@@ -263,56 +323,70 @@ def test_launches_kept_by_default(tx) -> None:
 
 # --- warp sync ----------------------------------------------------------------------------
 
+
 def test_warp_sync_define_and_diagnostic(tx) -> None:
     src = "#include <cuda_runtime.h>\nv = __shfl_xor_sync(mask, v, 1);\n"
     result = tx(src)
-    assert result.text == ("#define HIP_ENABLE_WARP_SYNC_BUILTINS\n#include <hip/hip_runtime.h>\n"
-                           "v = __shfl_xor_sync(mask, v, 1);\n")
+    assert result.text == (
+        "#define HIP_ENABLE_WARP_SYNC_BUILTINS\n#include <hip/hip_runtime.h>\nv = __shfl_xor_sync(mask, v, 1);\n"
+    )
     assert codes(result) == ["HPY107"]
 
 
 FULL = "0xffffffffffffffffULL"
 
 
-@pytest.mark.parametrize("src, out", [
-    ("v = __shfl_xor_sync(0xffffffff, v, 1);", f"v = __shfl_xor_sync({FULL}, v, 1);"),
-    ("v = __shfl_down_sync( 0xFFFFFFFFu , v, 1);", f"v = __shfl_down_sync( {FULL} , v, 1);"),
-    ("b = __ballot_sync(0xffffffffUL, p);", f"b = __ballot_sync({FULL}, p);"),
-    ("v = __shfl_sync(0xFFFFFFFFU, v, 0);", f"v = __shfl_sync({FULL}, v, 0);"),
-    ("__syncwarp(0xffffffff);", f"__syncwarp({FULL});"),
-    ("#define FULL_MASK 0xffffffff\nv = __shfl_xor_sync(FULL_MASK, v, 1); b = __ballot_sync(FULL_MASK, p);",
-     f"#define FULL_MASK {FULL}\nv = __shfl_xor_sync(FULL_MASK, v, 1); b = __ballot_sync(FULL_MASK, p);"),
-    ("#define M(x) __shfl_xor_sync(0xffffffffu, x, 1)\n", f"#define M(x) __shfl_xor_sync({FULL}, x, 1)\n"),
-    ("CHECK(__ballot_sync(0xffffffff, p));", f"CHECK(__ballot_sync({FULL}, p));"),
-])
+@pytest.mark.parametrize(
+    "src, out",
+    [
+        ("v = __shfl_xor_sync(0xffffffff, v, 1);", f"v = __shfl_xor_sync({FULL}, v, 1);"),
+        ("v = __shfl_down_sync( 0xFFFFFFFFu , v, 1);", f"v = __shfl_down_sync( {FULL} , v, 1);"),
+        ("b = __ballot_sync(0xffffffffUL, p);", f"b = __ballot_sync({FULL}, p);"),
+        ("v = __shfl_sync(0xFFFFFFFFU, v, 0);", f"v = __shfl_sync({FULL}, v, 0);"),
+        ("__syncwarp(0xffffffff);", f"__syncwarp({FULL});"),
+        (
+            "#define FULL_MASK 0xffffffff\nv = __shfl_xor_sync(FULL_MASK, v, 1); b = __ballot_sync(FULL_MASK, p);",
+            f"#define FULL_MASK {FULL}\nv = __shfl_xor_sync(FULL_MASK, v, 1); b = __ballot_sync(FULL_MASK, p);",
+        ),
+        ("#define M(x) __shfl_xor_sync(0xffffffffu, x, 1)\n", f"#define M(x) __shfl_xor_sync({FULL}, x, 1)\n"),
+        ("CHECK(__ballot_sync(0xffffffff, p));", f"CHECK(__ballot_sync({FULL}, p));"),
+    ],
+)
 def test_full_warp_masks_are_widened(tx, src: str, out: str) -> None:
     result = tx(src)
     body = result.text.split("#include <hip/hip_runtime.h>\n")[-1].replace(
-        "#define HIP_ENABLE_WARP_SYNC_BUILTINS\n", "")
+        "#define HIP_ENABLE_WARP_SYNC_BUILTINS\n", ""
+    )
     assert body.lstrip("\n") == out
     assert "HPY107" not in codes(result)
     assert "HPY008" in {e.code for e in result.edits}
     assert tx(result.text).text == result.text  # idempotent
 
 
-@pytest.mark.parametrize("src", [
-    "v = __shfl_xor_sync(mask, v, 1);",               # a variable
-    "v = __shfl_xor_sync(0x0000ffff, v, 1);",         # a partial mask
-    "v = __shfl_xor_sync(0xffffffff & m, v, 1);",     # an expression
-    "#define FULL_MASK 0xffffffff\n#define FULL_MASK 0xff\nv = __shfl_xor_sync(FULL_MASK, v, 1);",
-    "const unsigned FULL_MASK = 0xffffffff;\nv = __shfl_xor_sync(FULL_MASK, v, 1);",
-])
+@pytest.mark.parametrize(
+    "src",
+    [
+        "v = __shfl_xor_sync(mask, v, 1);",  # a variable
+        "v = __shfl_xor_sync(0x0000ffff, v, 1);",  # a partial mask
+        "v = __shfl_xor_sync(0xffffffff & m, v, 1);",  # an expression
+        "#define FULL_MASK 0xffffffff\n#define FULL_MASK 0xff\nv = __shfl_xor_sync(FULL_MASK, v, 1);",
+        "const unsigned FULL_MASK = 0xffffffff;\nv = __shfl_xor_sync(FULL_MASK, v, 1);",
+    ],
+)
 def test_other_warp_masks_are_reported(tx, src: str) -> None:
     result = tx(src)
     assert "HPY008" not in {e.code for e in result.edits}
     assert "HPY107" in codes(result)
 
 
-@pytest.mark.parametrize("src", [
-    "v = __shfl_xor_sync(__activemask(), v, 1);",
-    "unsigned long long m = __activemask();",  # needs the define, takes no mask
-    f"v = __shfl_xor_sync({FULL}, v, 1);",
-])
+@pytest.mark.parametrize(
+    "src",
+    [
+        "v = __shfl_xor_sync(__activemask(), v, 1);",
+        "unsigned long long m = __activemask();",  # needs the define, takes no mask
+        f"v = __shfl_xor_sync({FULL}, v, 1);",
+    ],
+)
 def test_64_bit_masks_are_fine(tx, src: str) -> None:
     result = tx(src)
     assert "HPY107" not in codes(result) and "HPY008" not in {e.code for e in result.edits}
@@ -325,11 +399,13 @@ def test_masks_untouched_for_old_rocm(tx) -> None:
 
 # --- required macros ----------------------------------------------------------------------
 
+
 def test_required_macros_one_line_each_in_name_order(tx) -> None:
     src = "#include <cuda_runtime.h>\nx = __fadd_rz(a, b) + __fmul_rz(a, b);\nv = __shfl_xor_sync(m, v, 1);\n"
     result = tx(src)
-    assert result.text.startswith("#define HIP_ENABLE_WARP_SYNC_BUILTINS\n#define OCML_BASIC_ROUNDED_OPERATIONS\n"
-                                  "#include <hip/hip_runtime.h>\n")
+    assert result.text.startswith(
+        "#define HIP_ENABLE_WARP_SYNC_BUILTINS\n#define OCML_BASIC_ROUNDED_OPERATIONS\n#include <hip/hip_runtime.h>\n"
+    )
     assert tx(result.text).text == result.text
 
 
@@ -338,14 +414,18 @@ def test_required_macros_by_target_version(tx) -> None:
     src = "#include <cuda_runtime.h>\nx = __fadd_rz(a, b);\n"
     for version in ((5, 7), (6, 4)):
         assert tx(src, rocm_version=version).text.startswith(
-            "#define OCML_BASIC_ROUNDED_OPERATIONS\n#include <hip/hip_runtime.h>\n")
+            "#define OCML_BASIC_ROUNDED_OPERATIONS\n#include <hip/hip_runtime.h>\n"
+        )
 
 
 def test_required_macros_with_inserted_include(tx) -> None:
-    result = tx("__device__ float f(float a) { return __fadd_rz(a, a) + __shfl_sync(m, a, 0); }\n",
-                path="a.cu", insert=True)
-    assert result.text.startswith("#define HIP_ENABLE_WARP_SYNC_BUILTINS\n#define OCML_BASIC_ROUNDED_OPERATIONS\n"
-                                  "#include <hip/hip_runtime.h>\n\n__device__")
+    result = tx(
+        "__device__ float f(float a) { return __fadd_rz(a, a) + __shfl_sync(m, a, 0); }\n", path="a.cu", insert=True
+    )
+    assert result.text.startswith(
+        "#define HIP_ENABLE_WARP_SYNC_BUILTINS\n#define OCML_BASIC_ROUNDED_OPERATIONS\n"
+        "#include <hip/hip_runtime.h>\n\n__device__"
+    )
     assert tx(result.text, path="a.cu", insert=True).text == result.text
 
 
@@ -354,24 +434,31 @@ def test_warp_sync_with_inserted_include(tx) -> None:
     assert result.text.startswith("#define HIP_ENABLE_WARP_SYNC_BUILTINS\n#include <hip/hip_runtime.h>\n\n")
 
 
-@pytest.mark.parametrize("src, kw", [
-    ("v = __shfl_down(v, 1);\n", {}),
-    ("v = __shfl_down_sync(m, v, 1);\n", {"rocm_version": (6, 1)}),
-    ("#define HIP_ENABLE_WARP_SYNC_BUILTINS\n#include <hip/hip_runtime.h>\nv = __shfl_down_sync(m, v, 1);\n", {}),
-])
+@pytest.mark.parametrize(
+    "src, kw",
+    [
+        ("v = __shfl_down(v, 1);\n", {}),
+        ("v = __shfl_down_sync(m, v, 1);\n", {"rocm_version": (6, 1)}),
+        ("#define HIP_ENABLE_WARP_SYNC_BUILTINS\n#include <hip/hip_runtime.h>\nv = __shfl_down_sync(m, v, 1);\n", {}),
+    ],
+)
 def test_warp_sync_no_op(tx, src: str, kw: dict) -> None:
     assert "#define HIP_ENABLE" not in tx(src, **kw).text.replace(src, "")
 
 
 # --- unknown names ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("src, unknown", [
-    ("cudaBrandNewApi(x);", ["cudaBrandNewApi"]),
-    ("CUDA_SOMETHING; cuFoo(); CUBar y; CUbar z;", ["CUDA_SOMETHING", "cuFoo", "CUBar"]),
-    ("#define CUDA_CHECK(x) x\nCUDA_CHECK(f());", []),
-    ("s.cudaField; ns::cudaThing; current; cube; CUSTOM;", ["CUSTOM"]),
-    ("// cudaInComment\n\"cudaInString\";", []),
-])
+
+@pytest.mark.parametrize(
+    "src, unknown",
+    [
+        ("cudaBrandNewApi(x);", ["cudaBrandNewApi"]),
+        ("CUDA_SOMETHING; cuFoo(); CUBar y; CUbar z;", ["CUDA_SOMETHING", "cuFoo", "CUBar"]),
+        ("#define CUDA_CHECK(x) x\nCUDA_CHECK(f());", []),
+        ("s.cudaField; ns::cudaThing; current; cube; CUSTOM;", ["CUSTOM"]),
+        ('// cudaInComment\n"cudaInString";', []),
+    ],
+)
 def test_unknown_names(tx, src: str, unknown: list[str]) -> None:
     result = tx(src)
     assert [d.subject for d in result.diagnostics if d.code == "HPY104"] == unknown
@@ -384,9 +471,12 @@ def test_unknown_names_can_be_silenced(tx) -> None:
 
 # --- suppression and inactive code --------------------------------------------------------
 
+
 def test_suppression_regions(tx) -> None:
-    src = ("cudaFree(a);\n// hipify-py: off\ncudaFree(b); cudaProfilerInitialize();\n// hipify-py: on\n"
-           "cudaFree(c); // hipify-py: ignore\ncudaFree(d);\n")
+    src = (
+        "cudaFree(a);\n// hipify-py: off\ncudaFree(b); cudaProfilerInitialize();\n// hipify-py: on\n"
+        "cudaFree(c); // hipify-py: ignore\ncudaFree(d);\n"
+    )
     result = tx(src)
     assert result.text == src.replace("cudaFree(a)", "hipFree(a)").replace("cudaFree(d)", "hipFree(d)")
     assert "HPY101" not in codes(result)
@@ -411,6 +501,7 @@ def test_inactive_code(tx) -> None:
 
 # --- the planner itself -------------------------------------------------------------------
 
+
 def test_plan_is_engine_neutral(small_table: MappingTable) -> None:
     text = "cudaFree(p);"
     facts = FileFacts((Identifier(0, 8, "cudaFree", next_token="("),), (), (), (), ())
@@ -428,6 +519,7 @@ def test_user_declared_fact_blocks_rename(small_table: MappingTable) -> None:
 def test_failing_rule_is_reported_not_raised(small_table: MappingTable, monkeypatch) -> None:
     def broken(ctx):
         raise RuntimeError("boom")
+
     monkeypatch.setitem(RULES, "unknown", broken)
     facts = FileFacts((Identifier(0, 8, "cudaFree"),), (), (), (), ())
     result = plan(SourceFile("a.cpp", "cudaFree"), facts, small_table, Options(insert_runtime_include=False), "regex")

@@ -1,4 +1,5 @@
 """The shipped pre-commit hooks, driven by the real pre-commit against this repository's HEAD."""
+
 from __future__ import annotations
 
 import os
@@ -25,8 +26,14 @@ def test_hooks_check_then_translate(tmp_path: Path) -> None:
     rev = _head()
     repo = tmp_path / "user-repo"
     repo.mkdir()
-    env = dict(os.environ, PRE_COMMIT_HOME=str(tmp_path / "pc-home"), GIT_AUTHOR_NAME="t",
-               GIT_AUTHOR_EMAIL="t@example.invalid", GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.invalid")
+    env = dict(
+        os.environ,
+        PRE_COMMIT_HOME=str(tmp_path / "pc-home"),
+        GIT_AUTHOR_NAME="t",
+        GIT_AUTHOR_EMAIL="t@example.invalid",
+        GIT_COMMITTER_NAME="t",
+        GIT_COMMITTER_EMAIL="t@example.invalid",
+    )
 
     def run(*cmd: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(cmd, cwd=repo, env=env, capture_output=True, text=True, timeout=900)
@@ -34,14 +41,16 @@ def test_hooks_check_then_translate(tmp_path: Path) -> None:
     run("git", "init", "-q")
     (repo / "k.cu").write_text("__global__ void k() {}\nint main() { cudaDeviceSynchronize(); }\n")
     (repo / ".pre-commit-config.yaml").write_text(
-        f"repos:\n- repo: {ROOT}\n  rev: {rev}\n  hooks:\n  - id: hipify-py-check\n")
+        f"repos:\n- repo: {ROOT}\n  rev: {rev}\n  hooks:\n  - id: hipify-py-check\n"
+    )
     run("git", "add", "-A")
     check = run("python", "-m", "pre_commit", "run", "--all-files")
     assert check.returncode == 1, check.stdout + check.stderr
     assert "would translate k.cu" in check.stdout
 
     (repo / ".pre-commit-config.yaml").write_text(
-        f"repos:\n- repo: {ROOT}\n  rev: {rev}\n  hooks:\n  - id: hipify-py\n")
+        f"repos:\n- repo: {ROOT}\n  rev: {rev}\n  hooks:\n  - id: hipify-py\n"
+    )
     run("git", "add", "-A")
     fix = run("python", "-m", "pre_commit", "run", "--all-files")
     assert fix.returncode == 1, fix.stdout + fix.stderr  # pre-commit fails a run that modified files

@@ -1,5 +1,6 @@
 """Property tests: random C++-ish text never crashes the engine; comments and strings survive
 byte for byte; translating twice changes nothing more; files without CUDA come back unchanged."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -19,18 +20,90 @@ from hipify.table import MappingTable
 SMALL = fixture_table()  # module level: hypothesis would print a fixture argument in full
 
 FRAGMENTS = [
-    "cudaMalloc", "cudaFree", "cudaMemcpyToSymbol", "cub", "::", "cudaStream_t", "__shfl_xor_sync",
-    "k", "<<<", ">>>", "<", ">", "(", ")", "[", "]", "{", "}", ",", ";", ".", "->", "#", "#include ",
-    "#define X ", "#if 0\n", "#endif\n", "#else\n", "<cuda_runtime.h>", '"cuda.h"', "\\\n", "\n", "\r\n", " ",
-    "\t", "//", "/*", "*/", '"', "'", 'R"(', ')"', "u8", "L", "1'000", "0x1f", "template", "__global__",
-    "void", "int", "dim3", "hipify-py: off", "hipify-py: on", "hipify-py: ignore", "\ufeff", "é", "$",
-    "0xffffffff", "#define FULL_MASK 0xffffffff\n", "FULL_MASK", "__syncwarp", "CUDART_CB", "cudaFuncSetAttribute",
-    "reinterpret_cast<const void*>", "namespace cb = ", "__fadd_rz", "#if X\n", "#elif Y\n", "cudaThreadSynchronize",
+    "cudaMalloc",
+    "cudaFree",
+    "cudaMemcpyToSymbol",
+    "cub",
+    "::",
+    "cudaStream_t",
+    "__shfl_xor_sync",
+    "k",
+    "<<<",
+    ">>>",
+    "<",
+    ">",
+    "(",
+    ")",
+    "[",
+    "]",
+    "{",
+    "}",
+    ",",
+    ";",
+    ".",
+    "->",
+    "#",
+    "#include ",
+    "#define X ",
+    "#if 0\n",
+    "#endif\n",
+    "#else\n",
+    "<cuda_runtime.h>",
+    '"cuda.h"',
+    "\\\n",
+    "\n",
+    "\r\n",
+    " ",
+    "\t",
+    "//",
+    "/*",
+    "*/",
+    '"',
+    "'",
+    'R"(',
+    ')"',
+    "u8",
+    "L",
+    "1'000",
+    "0x1f",
+    "template",
+    "__global__",
+    "void",
+    "int",
+    "dim3",
+    "hipify-py: off",
+    "hipify-py: on",
+    "hipify-py: ignore",
+    "\ufeff",
+    "é",
+    "$",
+    "0xffffffff",
+    "#define FULL_MASK 0xffffffff\n",
+    "FULL_MASK",
+    "__syncwarp",
+    "CUDART_CB",
+    "cudaFuncSetAttribute",
+    "reinterpret_cast<const void*>",
+    "namespace cb = ",
+    "__fadd_rz",
+    "#if X\n",
+    "#elif Y\n",
+    "cudaThreadSynchronize",
 ]
 soup = st.lists(st.sampled_from(FRAGMENTS) | st.text(max_size=4), max_size=60).map("".join)
-options = st.builds(Options, engine=st.just("regex"), hip_kernel_syntax=st.booleans(), roc=st.booleans(),
-                    skip_excluded_blocks=st.booleans(), rocm_version=st.sampled_from([(5, 7), (6, 1), (6, 4)]))
-SETTINGS = settings(max_examples=int(__import__("os").environ.get("HIPIFY_HYPOTHESIS_EXAMPLES", "300")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+options = st.builds(
+    Options,
+    engine=st.just("regex"),
+    hip_kernel_syntax=st.booleans(),
+    roc=st.booleans(),
+    skip_excluded_blocks=st.booleans(),
+    rocm_version=st.sampled_from([(5, 7), (6, 1), (6, 4)]),
+)
+SETTINGS = settings(
+    max_examples=int(__import__("os").environ.get("HIPIFY_HYPOTHESIS_EXAMPLES", "300")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
 
 
 @SETTINGS
@@ -41,7 +114,7 @@ def test_lexer_never_raises_and_keeps_length(text: str) -> None:
     for start, end in lexed.comments + lexed.literals + lexed.directives:
         assert 0 <= start <= end <= len(text)
     tokens = list(iter_tokens(text, lexed))
-    assert all(text[t.start:t.end] == t.text for t in tokens)
+    assert all(text[t.start : t.end] == t.text for t in tokens)
 
 
 @SETTINGS
@@ -49,7 +122,7 @@ def test_lexer_never_raises_and_keeps_length(text: str) -> None:
 def test_facts_never_raise(text: str) -> None:
     facts = extract_facts(text)
     for ident in facts.identifiers:
-        assert text[ident.start:ident.end] == ident.name
+        assert text[ident.start : ident.end] == ident.name
 
 
 @SETTINGS
@@ -83,10 +156,36 @@ def test_second_run_changes_nothing(text: str, opts: Options) -> None:
     assert twice == once
 
 
-plain_cpp = st.lists(st.sampled_from([
-    "int", "main", "(", ")", "{", "}", "return", "0", ";", " ", "\n", "std::vector<int>", "#include <vector>\n",
-    "// comment\n", '"text"', "x", "=", "+", "min", "max", "template <typename T>", "class A", "::",
-]), max_size=50).map("".join)
+plain_cpp = st.lists(
+    st.sampled_from(
+        [
+            "int",
+            "main",
+            "(",
+            ")",
+            "{",
+            "}",
+            "return",
+            "0",
+            ";",
+            " ",
+            "\n",
+            "std::vector<int>",
+            "#include <vector>\n",
+            "// comment\n",
+            '"text"',
+            "x",
+            "=",
+            "+",
+            "min",
+            "max",
+            "template <typename T>",
+            "class A",
+            "::",
+        ]
+    ),
+    max_size=50,
+).map("".join)
 
 
 @SETTINGS

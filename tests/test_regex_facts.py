@@ -1,4 +1,5 @@
 """What the regex engine finds: identifiers with context, regions, launches, includes."""
+
 from __future__ import annotations
 
 from hipify.facts import Region
@@ -46,7 +47,7 @@ def test_tokens_do_not_cross_directive_boundaries() -> None:
 
 
 def test_call_args() -> None:
-    text = 'CHECK(cudaMemcpy(dst, src, n * sizeof(T), kind)); f( ); g(a, h(b, c), "x,y", \'(\')'
+    text = "CHECK(cudaMemcpy(dst, src, n * sizeof(T), kind)); f( ); g(a, h(b, c), \"x,y\", '(')"
     assert args_text(text, ident(text, "cudaMemcpy").call_args) == ["dst", "src", "n * sizeof(T)", "kind"]
     assert args_text(text, ident(text, "CHECK").call_args) == ["cudaMemcpy(dst, src, n * sizeof(T), kind)"]
     assert ident(text, "f").call_args == ()
@@ -88,13 +89,15 @@ def test_nested_inactive() -> None:
 
 
 def test_directive_keywords_and_text_directives_are_not_identifiers() -> None:
-    names = {i.name for i in extract_facts('#include <cuda_runtime.h>\n#error cudaMalloc\n#define X 1\n').identifiers}
+    names = {i.name for i in extract_facts("#include <cuda_runtime.h>\n#error cudaMalloc\n#define X 1\n").identifiers}
     assert names == {"X"}
 
 
 def test_user_declared() -> None:
-    text = ("#define cudaCheck(x) x\nstatic cudaError_t cudaHelper(int v);\nstruct cuThing {};\n"
-            "void f() { cudaCheck(cudaHelper(1)); return cudaMalloc(p); }\nusing cuAlias = int;\n")
+    text = (
+        "#define cudaCheck(x) x\nstatic cudaError_t cudaHelper(int v);\nstruct cuThing {};\n"
+        "void f() { cudaCheck(cudaHelper(1)); return cudaMalloc(p); }\nusing cuAlias = int;\n"
+    )
     facts = extract_facts(text)
     declared = {i.name for i in facts.identifiers if i.user_declared}
     assert {"cudaCheck", "cudaHelper", "cuThing", "cuAlias"} <= declared
@@ -110,8 +113,11 @@ def test_includes() -> None:
     text = '#include <cuda.h>\n  #  include "a/b.cuh" // c\n#include MACRO\n#if 0\n#include <x.h>\n#endif\n'
     incs = extract_facts(text).includes
     assert [(i.header, i.angled, i.region) for i in incs] == [
-        ("cuda.h", True, Region.CODE), ("a/b.cuh", False, Region.CODE), ("x.h", True, Region.INACTIVE)]
-    assert text[incs[0].name[0]:incs[0].name[1]] == "cuda.h"
+        ("cuda.h", True, Region.CODE),
+        ("a/b.cuh", False, Region.CODE),
+        ("x.h", True, Region.INACTIVE),
+    ]
+    assert text[incs[0].name[0] : incs[0].name[1]] == "cuda.h"
 
 
 def launches(text: str):
@@ -121,7 +127,7 @@ def launches(text: str):
 def test_launch_basic() -> None:
     text = "k<<<g, b, 0, s>>>(x, y);"
     (la,) = launches(text)
-    assert text[la.kernel[0]:la.kernel[1]] == "k"
+    assert text[la.kernel[0] : la.kernel[1]] == "k"
     assert args_text(text, la.config) == ["g", "b", "0", "s"]
     assert args_text(text, la.args) == ["x", "y"]
     assert text[la.lparen] == "(" and text[la.rparen] == ")" and la.end == la.rparen + 1
@@ -129,18 +135,22 @@ def test_launch_basic() -> None:
 
 
 def test_launch_templates_and_namespaces() -> None:
-    text = ("template <typename T, int N> __global__ void tk(T* p) {}\n"
-            "void f() { ns::k<float, 4><<<dim3(1, 2), 64>>>(p); tk<<<1, 1>>>(q); other<<<1, 1>>>(); }")
+    text = (
+        "template <typename T, int N> __global__ void tk(T* p) {}\n"
+        "void f() { ns::k<float, 4><<<dim3(1, 2), 64>>>(p); tk<<<1, 1>>>(q); other<<<1, 1>>>(); }"
+    )
     a, b, c = launches(text)
-    assert text[a.kernel[0]:a.kernel[1]] == "ns::k<float, 4>" and a.template
+    assert text[a.kernel[0] : a.kernel[1]] == "ns::k<float, 4>" and a.template
     assert args_text(text, a.config) == ["dim3(1, 2)", "64"]
-    assert text[b.kernel[0]:b.kernel[1]] == "tk" and b.template  # deduced template kernel
+    assert text[b.kernel[0] : b.kernel[1]] == "tk" and b.template  # deduced template kernel
     assert not c.template and c.args == ()
 
 
 def test_launch_multiline_comments_and_macros() -> None:
-    text = ("#define L(k, ...) \\\n  k<<<1, /* b */ 32>>>(__VA_ARGS__)\n"
-            "void f() {\n  k2<<<(n + 1) / 2,\n      f(a, b)>>>(x, // first\n      g(y, z));\n}\n")
+    text = (
+        "#define L(k, ...) \\\n  k<<<1, /* b */ 32>>>(__VA_ARGS__)\n"
+        "void f() {\n  k2<<<(n + 1) / 2,\n      f(a, b)>>>(x, // first\n      g(y, z));\n}\n"
+    )
     a, b = launches(text)
     assert a.region is Region.DIRECTIVE
     assert args_text(text, a.config) == ["1", "/* b */ 32"]
@@ -152,4 +162,4 @@ def test_launch_multiline_comments_and_macros() -> None:
 def test_not_launches() -> None:
     assert launches("std::vector<std::vector<std::vector<int>>> v; a = b << 2 >> 1;") == ()
     assert launches("k<<<1, 1>>>(x;") == ()
-    assert launches("// k<<<1, 1>>>(x);\nconst char* s = \"k<<<1,1>>>()\";") == ()
+    assert launches('// k<<<1, 1>>>(x);\nconst char* s = "k<<<1,1>>>()";') == ()

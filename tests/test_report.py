@@ -7,20 +7,34 @@ from hipify.report import Report, render
 
 def test_counts_conversions_not_support_edits_and_deprecated_is_converted() -> None:
     result = FileResult(
-        "k.cu", "k.cu", original="a", text="b",
-        edits=(Edit(0, 1, "hipMalloc", "HPY001", subject="cudaMalloc"),
-               Edit(0, 0, "#include <hip/hip_runtime.h>\n", "HPY003", subject="hip/hip_runtime.h"),
-               Edit(5, 15, "0xffffffffffffffffULL", "HPY008", subject="__shfl_down_sync"),
-               Edit(20, 30, "hipHostMalloc", "HPY001", subject="cudaMallocHost")),
-        diagnostics=(Diagnostic("HPY102", "HIP marks hipX deprecated", subject="cuX", path="k.cu"),
-                     Diagnostic("HPY101", "cudaY is unsupported", subject="cudaY", path="k.cu", line=3, col=1)),
+        "k.cu",
+        "k.cu",
+        original="a",
+        text="b",
+        edits=(
+            Edit(0, 1, "hipMalloc", "HPY001", subject="cudaMalloc"),
+            Edit(0, 0, "#include <hip/hip_runtime.h>\n", "HPY003", subject="hip/hip_runtime.h"),
+            Edit(5, 15, "0xffffffffffffffffULL", "HPY008", subject="__shfl_down_sync"),
+            Edit(20, 30, "hipHostMalloc", "HPY001", subject="cudaMallocHost"),
+        ),
+        diagnostics=(
+            Diagnostic("HPY102", "HIP marks hipX deprecated", subject="cuX", path="k.cu"),
+            Diagnostic("HPY101", "cudaY is unsupported", subject="cudaY", path="k.cu", line=3, col=1),
+        ),
     )
     report = Report()
     report.add(result)
     report.add(FileResult("bad.cu", "bad.cu", error=Diagnostic("HPY301", "not utf-8", severity=Severity.ERROR)))
     data = report.to_dict()
-    assert data["summary"] == {"files": 2, "changed": 1, "errors": 1, "cached": 0, "converted": 2,
-                               "unconverted": 1, "engines": {"": 1}}
+    assert data["summary"] == {
+        "files": 2,
+        "changed": 1,
+        "errors": 1,
+        "cached": 0,
+        "converted": 2,
+        "unconverted": 1,
+        "engines": {"": 1},
+    }
     assert data["unconverted"] == {"cudaY": 1}
     csv_text = render(report, "csv")
     assert csv_text.splitlines()[0] == "path,line,column,code,severity,subject,message"

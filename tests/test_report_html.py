@@ -1,4 +1,5 @@
 """The HTML porting report, rendered by a real headless Chromium."""
+
 from __future__ import annotations
 
 import re
@@ -29,17 +30,43 @@ def test_html_report_renders_in_chromium(tmp_path: Path, monkeypatch: pytest.Mon
     report = tmp_path / "report.html"
     assert main(["--engine", "regex", "--examine", "--report", str(report), str(src)]) == 0
     proc = subprocess.run(
-        [browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", report.as_uri()],
-        capture_output=True, text=True, timeout=120)
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--dump-dom",
+            report.as_uri(),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr[-2000:]
     dom = proc.stdout
     assert re.search(r'<td id="converted">2</td>', dom), dom[:2000]
     assert re.search(r'<td id="unconverted">1</td>', dom)
     assert "cudaNotARealApi" in dom and "<script>alert" not in dom
     shot = tmp_path / "report.png"
-    subprocess.run([browser, "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                    f"--user-data-dir={tmp_path / 'profile2'}", f"--screenshot={shot}", "--window-size=1000,700",
-                    report.as_uri()], capture_output=True, timeout=120)
+    subprocess.run(
+        [
+            browser,
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            f"--user-data-dir={tmp_path / 'profile2'}",
+            f"--screenshot={shot}",
+            "--window-size=1000,700",
+            report.as_uri(),
+        ],
+        capture_output=True,
+        timeout=120,
+    )
     assert shot.exists() and shot.stat().st_size > 1000

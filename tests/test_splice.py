@@ -1,6 +1,7 @@
 from __future__ import annotations
 
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from hipify.model import Edit
 from hipify.splice import apply
@@ -69,6 +70,6 @@ def test_applied_edits_never_overlap_and_rest_of_text_survives(case: tuple[str, 
     cursor, pieces = 0, []
     for e in sorted(result.applied, key=lambda e: (e.start, e.end)):
         assert e.start >= cursor
-        pieces += [text[cursor:e.start], e.replacement]
+        pieces += [text[cursor : e.start], e.replacement]
         cursor = e.end
     assert result.text == "".join(pieces) + text[cursor:]

@@ -1,4 +1,5 @@
 """The shipped mapping table: loads, has no duplicate keys, is broad enough, and dumps through `tables`."""
+
 from __future__ import annotations
 
 import csv
@@ -22,8 +23,21 @@ def table():
 
 def test_every_file_loads_and_names_are_unique(table) -> None:
     files = table_files()
-    assert {p.stem for p in files} >= {"runtime", "driver", "device", "blas", "sparse", "solver", "rand", "fft",
-                                       "dnn", "headers", "complex", "cub", "rtc"}
+    assert {p.stem for p in files} >= {
+        "runtime",
+        "driver",
+        "device",
+        "blas",
+        "sparse",
+        "solver",
+        "rand",
+        "fft",
+        "dnn",
+        "headers",
+        "complex",
+        "cub",
+        "rtc",
+    }
     names = [r.cuda for path in files for r in load_table_from(path.parent).rows][: len(table)]
     assert len(set(names)) == len(names) == len(table)
 
@@ -71,16 +85,32 @@ def test_header_rows(table) -> None:
     assert table.lookup("cudnn.h").roc == "miopen/miopen.h"
 
 
-@pytest.mark.parametrize(("cuda", "hip"), [
-    ("cudaMalloc", "hipMalloc"), ("cudaMemcpyHostToDevice", "hipMemcpyHostToDevice"), ("cudaStream_t", "hipStream_t"),
-    ("cudaError_t", "hipError_t"), ("cudaSuccess", "hipSuccess"), ("cudaGetErrorString", "hipGetErrorString"),
-    ("cudaDeviceProp", "hipDeviceProp_t"), ("__syncthreads", "__syncthreads"),
-    ("cudaMemcpyToSymbol", "hipMemcpyToSymbol"), ("cublasSgemm", "hipblasSgemm"),
-    ("cublasHandle_t", "hipblasHandle_t"), ("curandState", "hiprandState"), ("cub", "hipcub"),
-    ("cuComplex", "hipComplex"), ("cuLaunchKernel", "hipModuleLaunchKernel"), ("CUdeviceptr", "hipDeviceptr_t"),
-    ("__nv_bfloat16", "__hip_bfloat16"), ("nvrtcCompileProgram", "hiprtcCompileProgram"),
-    ("cusparseCreate", "hipsparseCreate"), ("cufftPlan1d", "hipfftPlan1d"), ("__CUDA_RUNTIME_H__", ""),
-])
+@pytest.mark.parametrize(
+    ("cuda", "hip"),
+    [
+        ("cudaMalloc", "hipMalloc"),
+        ("cudaMemcpyHostToDevice", "hipMemcpyHostToDevice"),
+        ("cudaStream_t", "hipStream_t"),
+        ("cudaError_t", "hipError_t"),
+        ("cudaSuccess", "hipSuccess"),
+        ("cudaGetErrorString", "hipGetErrorString"),
+        ("cudaDeviceProp", "hipDeviceProp_t"),
+        ("__syncthreads", "__syncthreads"),
+        ("cudaMemcpyToSymbol", "hipMemcpyToSymbol"),
+        ("cublasSgemm", "hipblasSgemm"),
+        ("cublasHandle_t", "hipblasHandle_t"),
+        ("curandState", "hiprandState"),
+        ("cub", "hipcub"),
+        ("cuComplex", "hipComplex"),
+        ("cuLaunchKernel", "hipModuleLaunchKernel"),
+        ("CUdeviceptr", "hipDeviceptr_t"),
+        ("__nv_bfloat16", "__hip_bfloat16"),
+        ("nvrtcCompileProgram", "hiprtcCompileProgram"),
+        ("cusparseCreate", "hipsparseCreate"),
+        ("cufftPlan1d", "hipfftPlan1d"),
+        ("__CUDA_RUNTIME_H__", ""),
+    ],
+)
 def test_well_known_names(table, cuda: str, hip: str) -> None:
     row = table.lookup(cuda)
     assert row is not None
@@ -125,6 +155,7 @@ def test_explain(capsys) -> None:
 
 # -- regressions found by compiling translated corpus programs with ROCm 6.4's hipcc (hipify-py validate) --------
 
+
 def _mapped(table, cuda: str, hip: str, status: str = "supported"):
     row = table.lookup(cuda)
     assert row is not None, cuda
@@ -137,13 +168,22 @@ def test_cufft_direction_spelling(table) -> None:
     _mapped(table, "CUFFT_INVERSE", "HIPFFT_BACKWARD")
 
 
-@pytest.mark.parametrize(("cuda", "hip"), [
-    ("curand_poisson", "hiprand_poisson"), ("curand_poisson4", "hiprand_poisson4"),
-    ("curand_log_normal", "hiprand_log_normal"), ("curand_log_normal2_double", "hiprand_log_normal2_double"),
-    ("curand_discrete", "hiprand_discrete"), ("curand_discrete4", "hiprand_discrete4"),
-    ("curand_init", "hiprand_init"), ("skipahead", "skipahead"), ("skipahead_sequence", "skipahead_sequence"),
-    ("curand_normal2_double", "hiprand_normal2_double"), ("curand_uniform4", "hiprand_uniform4"),
-])
+@pytest.mark.parametrize(
+    ("cuda", "hip"),
+    [
+        ("curand_poisson", "hiprand_poisson"),
+        ("curand_poisson4", "hiprand_poisson4"),
+        ("curand_log_normal", "hiprand_log_normal"),
+        ("curand_log_normal2_double", "hiprand_log_normal2_double"),
+        ("curand_discrete", "hiprand_discrete"),
+        ("curand_discrete4", "hiprand_discrete4"),
+        ("curand_init", "hiprand_init"),
+        ("skipahead", "skipahead"),
+        ("skipahead_sequence", "skipahead_sequence"),
+        ("curand_normal2_double", "hiprand_normal2_double"),
+        ("curand_uniform4", "hiprand_uniform4"),
+    ],
+)
 def test_curand_device_functions(table, cuda: str, hip: str) -> None:
     # curand_poisson.h's `#if .. inline __constant__ T t[] = { #else static .. = { #endif` once hid the rest
     _mapped(table, cuda, hip)
@@ -156,41 +196,84 @@ def test_deprecated_means_hip_marks_it(table) -> None:
     _mapped(table, "cudaMalloc", "hipMalloc")
 
 
-@pytest.mark.parametrize(("cuda", "hip"), [
-    ("cudaMallocHost", "hipHostMalloc"), ("cudaFreeHost", "hipHostFree"), ("cudaHostAlloc", "hipHostMalloc"),
-    ("cudaHostRegister", "hipHostRegister"), ("cuMemAllocHost", "hipHostMalloc"), ("cuMemAllocHost_v2", "hipHostMalloc"),
-    ("cuMemFreeHost", "hipHostFree"), ("cuMemHostAlloc", "hipHostMalloc"),
-])
+@pytest.mark.parametrize(
+    ("cuda", "hip"),
+    [
+        ("cudaMallocHost", "hipHostMalloc"),
+        ("cudaFreeHost", "hipHostFree"),
+        ("cudaHostAlloc", "hipHostMalloc"),
+        ("cudaHostRegister", "hipHostRegister"),
+        ("cuMemAllocHost", "hipHostMalloc"),
+        ("cuMemAllocHost_v2", "hipHostMalloc"),
+        ("cuMemFreeHost", "hipHostFree"),
+        ("cuMemHostAlloc", "hipHostMalloc"),
+    ],
+)
 def test_pinned_memory_prefers_undeprecated_names(table, cuda: str, hip: str) -> None:
     _mapped(table, cuda, hip)
 
 
-@pytest.mark.parametrize(("cuda", "hip"), [
-    ("make_cudaExtent", "make_hipExtent"), ("make_cudaPitchedPtr", "make_hipPitchedPtr"), ("make_cudaPos", "make_hipPos"),
-])
+@pytest.mark.parametrize(
+    ("cuda", "hip"),
+    [
+        ("make_cudaExtent", "make_hipExtent"),
+        ("make_cudaPitchedPtr", "make_hipPitchedPtr"),
+        ("make_cudaPos", "make_hipPos"),
+    ],
+)
 def test_driver_functions_helpers(table, cuda: str, hip: str) -> None:
     assert _mapped(table, cuda, hip).hip_since == "5.2"
 
 
-@pytest.mark.parametrize(("cuda", "hip"), [
-    ("cudaPointerAttributes", "hipPointerAttribute_t"), ("cudaPointerGetAttributes", "hipPointerGetAttributes"),
-    ("cudaMemoryTypeManaged", "hipMemoryTypeManaged"), ("CUtexObject", "hipTextureObject_t"),
-    ("CUsharedconfig", "hipSharedMemConfig"), ("CUuuid", "hipUUID"),
-])
+@pytest.mark.parametrize(
+    ("cuda", "hip"),
+    [
+        ("cudaPointerAttributes", "hipPointerAttribute_t"),
+        ("cudaPointerGetAttributes", "hipPointerGetAttributes"),
+        ("cudaMemoryTypeManaged", "hipMemoryTypeManaged"),
+        ("CUtexObject", "hipTextureObject_t"),
+        ("CUsharedconfig", "hipSharedMemConfig"),
+        ("CUuuid", "hipUUID"),
+    ],
+)
 def test_types_paired_through_wrapper_signatures(table, cuda: str, hip: str) -> None:
     _mapped(table, cuda, hip)
     assert table.lookup("CUaddress_mode").hip == "HIPaddress_mode"  # its constants' enum, not the runtime one
 
 
-@pytest.mark.parametrize("cuda", ["curandState_t", "curandStateXORWOW_t", "curandStatePhilox4_32_10_t",
-                                  "curandStateMRG32k3a_t", "curandStateSobol32_t", "curandStateMtgp32_t"])
+@pytest.mark.parametrize(
+    "cuda",
+    [
+        "curandState_t",
+        "curandStateXORWOW_t",
+        "curandStatePhilox4_32_10_t",
+        "curandStateMRG32k3a_t",
+        "curandStateSobol32_t",
+        "curandStateMtgp32_t",
+    ],
+)
 def test_hiprand_state_types_exist_since_52(table, cuda: str) -> None:
     row = table.lookup(cuda)
-    assert row.hip == cuda.replace("curand", "hiprand") and row.hip_status == "supported" and row.hip_since == "5.2", row
+    assert row.hip == cuda.replace("curand", "hiprand") and row.hip_status == "supported" and row.hip_since == "5.2", (
+        row
+    )
 
 
-@pytest.mark.parametrize("cuda", ["CUDART_CB", "CUDARTAPI", "CUDARTAPI_CDECL", "CUDAAPI", "CUDA_CB", "CUBLASAPI", "CUFFTAPI", "CURANDAPI",
-                                  "CUSPARSEAPI", "CUSOLVERAPI"])
+@pytest.mark.parametrize(
+    "cuda",
+    [
+        "CUDART_CB",
+        "CUDARTAPI",
+        "CUDARTAPI_CDECL",
+        "CUDAAPI",
+        "CUDA_CB",
+        "CUBLASAPI",
+        "CUFFTAPI",
+        "CURANDAPI",
+        "CUSPARSEAPI",
+        "CUSOLVERAPI",
+    ],
+)
 def test_attribute_macros_are_dropped(table, cuda: str) -> None:
     row = table.lookup(cuda)
     assert row is not None and row.kind == "macro", cuda
@@ -202,13 +285,25 @@ def test_cudart_device_is_not_dropped(table) -> None:
     assert row is None or not (row.transform and row.transform.kind == "remove")
 
 
-@pytest.mark.parametrize(("cuda", "ocml"), [
-    ("__fadd_rz", "__ocml_add_rtz_f32"), ("__fadd_rd", "__ocml_add_rtn_f32"), ("__fadd_ru", "__ocml_add_rtp_f32"),
-    ("__fsub_rz", "__ocml_sub_rtz_f32"), ("__fmul_ru", "__ocml_mul_rtp_f32"), ("__fmul_rd", "__ocml_mul_rtn_f32"),
-    ("__fmaf_rz", "__ocml_fma_rtz_f32"), ("__fmaf_ru", "__ocml_fma_rtp_f32"), ("__dadd_rz", "__ocml_add_rtz_f64"),
-    ("__dadd_ru", "__ocml_add_rtp_f64"), ("__dsub_rd", "__ocml_sub_rtn_f64"), ("__dmul_rz", "__ocml_mul_rtz_f64"),
-    ("__fma_rz", "__ocml_fma_rtz_f64"), ("__fma_rd", "__ocml_fma_rtn_f64"),
-])
+@pytest.mark.parametrize(
+    ("cuda", "ocml"),
+    [
+        ("__fadd_rz", "__ocml_add_rtz_f32"),
+        ("__fadd_rd", "__ocml_add_rtn_f32"),
+        ("__fadd_ru", "__ocml_add_rtp_f32"),
+        ("__fsub_rz", "__ocml_sub_rtz_f32"),
+        ("__fmul_ru", "__ocml_mul_rtp_f32"),
+        ("__fmul_rd", "__ocml_mul_rtn_f32"),
+        ("__fmaf_rz", "__ocml_fma_rtz_f32"),
+        ("__fmaf_ru", "__ocml_fma_rtp_f32"),
+        ("__dadd_rz", "__ocml_add_rtz_f64"),
+        ("__dadd_ru", "__ocml_add_rtp_f64"),
+        ("__dsub_rd", "__ocml_sub_rtn_f64"),
+        ("__dmul_rz", "__ocml_mul_rtz_f64"),
+        ("__fma_rz", "__ocml_fma_rtz_f64"),
+        ("__fma_rd", "__ocml_fma_rtn_f64"),
+    ],
+)
 def test_rounded_intrinsics_map_to_always_declared_ocml(table, cuda: str, ocml: str) -> None:
     # clang's __clang_hip_math.h declares __fadd_rz & co. only under OCML_BASIC_ROUNDED_OPERATIONS, and hipcc
     # pre-includes it before the file's first line: a #define in the file is too late. Their definitions only
@@ -226,7 +321,9 @@ def test_rounded_reciprocals_are_unsupported(table, cuda: str) -> None:
     assert row.source == "preincluded-guard" and "OCML_BASIC_ROUNDED_OPERATIONS" in row.note, row
 
 
-@pytest.mark.parametrize("cuda", [f"__{op}_{mode}" for op in ("fdiv", "ddiv", "fsqrt", "dsqrt") for mode in ("rd", "ru", "rz")])
+@pytest.mark.parametrize(
+    "cuda", [f"__{op}_{mode}" for op in ("fdiv", "ddiv", "fsqrt", "dsqrt") for mode in ("rd", "ru", "rz")]
+)
 def test_rounded_division_and_sqrt_are_unsupported(table, cuda: str) -> None:
     # they forward to __ocml_div_rt*/__ocml_sqrt_rt*, declared but not defined by ROCm 6.4's ocml.bc (link error)
     row = table.lookup(cuda)
@@ -253,23 +350,50 @@ def test_activemask_requires_warp_sync_macro(table) -> None:
     assert table.lookup("__activemask").hip_requires == "HIP_ENABLE_WARP_SYNC_BUILTINS"
 
 
-@pytest.mark.parametrize(("cuda", "arg"), [
-    ("cudaFuncSetAttribute", 0), ("cudaFuncGetAttributes", 1), ("cudaFuncSetCacheConfig", 0),
-    ("cudaFuncSetSharedMemConfig", 0), ("cudaLaunchKernel", 0),
-])
+@pytest.mark.parametrize(
+    ("cuda", "arg"),
+    [
+        ("cudaFuncSetAttribute", 0),
+        ("cudaFuncGetAttributes", 1),
+        ("cudaFuncSetCacheConfig", 0),
+        ("cudaFuncSetSharedMemConfig", 0),
+        ("cudaLaunchKernel", 0),
+    ],
+)
 def test_kernel_argument_cast_where_hip_has_no_template(table, cuda: str, arg: int) -> None:
     t = table.lookup(cuda).transform
     assert (t.kind, t.arg, t.wrapper) == ("wrap_arg", arg, "reinterpret_cast<const void*>")
 
 
-@pytest.mark.parametrize("cuda", ["cudaOccupancyMaxActiveBlocksPerMultiprocessor", "cudaOccupancyMaxPotentialBlockSize",
-                                  "cudaLaunchCooperativeKernel", "cudaStreamAttachMemAsync", "cudaMalloc"])
+@pytest.mark.parametrize(
+    "cuda",
+    [
+        "cudaOccupancyMaxActiveBlocksPerMultiprocessor",
+        "cudaOccupancyMaxPotentialBlockSize",
+        "cudaLaunchCooperativeKernel",
+        "cudaStreamAttachMemAsync",
+        "cudaMalloc",
+    ],
+)
 def test_no_kernel_cast_where_hip_has_a_template_or_takes_void_ptr(table, cuda: str) -> None:
     assert table.lookup(cuda).transform is None
 
 
 def test_no_row_is_a_cpp_keyword() -> None:
     # Functional casts such as int(x) in CUDA's inline headers once produced rows named 'int'.
-    keywords = {"bool", "char", "short", "int", "long", "float", "double", "void", "signed", "unsigned",
-                "return", "sizeof", "operator"}
+    keywords = {
+        "bool",
+        "char",
+        "short",
+        "int",
+        "long",
+        "float",
+        "double",
+        "void",
+        "signed",
+        "unsigned",
+        "return",
+        "sizeof",
+        "operator",
+    }
     assert sorted(r.cuda for r in load_table() if r.cuda in keywords) == []

@@ -2,6 +2,7 @@
 
 Needs the fetched header cache (`python -m hipify.tablegen fetch`); skipped without it.
 """
+
 from __future__ import annotations
 
 import os
@@ -35,7 +36,10 @@ def test_identifier_targets_are_declared_where_named(hip) -> None:
     for row in load_table():
         if row.kind == "header":
             continue
-        for name, status, header in ((row.hip, row.hip_status, row.hip_header), (row.roc, row.roc_status, row.roc_header)):
+        for name, status, header in (
+            (row.hip, row.hip_status, row.hip_header),
+            (row.roc, row.roc_status, row.roc_header),
+        ):
             if not name or status not in MAPPED:
                 continue
             if row.kind == "namespace":

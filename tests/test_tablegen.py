@@ -1,5 +1,6 @@
 """The table generator, run on a small fixture header set (tests/fixtures/tablegen: tiny fake CUDA and HIP
 headers, including an NVIDIA-backend wrapper header), with exact expected rows."""
+
 from __future__ import annotations
 
 import json
@@ -36,32 +37,77 @@ def test_names_and_families(generated) -> None:
     names = {api: [r.cuda for r in rows] for api, rows in generated.rows.items()}
     assert names == {
         "runtime": [
-            "CUDARTAPI", "__CUDA_RUNTIME_API_H__", "__CUDA_RUNTIME_H__", "__DRIVER_TYPES_H__", "cudaBrandNew", "cudaDeviceProp",
-            "cudaError", "cudaErrorInvalidValue", "cudaErrorStrange", "cudaError_t", "cudaEventCreate", "cudaFree",
-            "cudaGraphCreate", "cudaGraph_t", "cudaMalloc", "cudaMemcpyDeviceToHost", "cudaMemcpyFromSymbol",
-            "cudaMemcpyHostToDevice", "cudaMemcpyKind", "cudaMemcpyToSymbol", "cudaOldLaunch", "cudaStreamCreate", "cudaStream_t", "cudaSuccess",
+            "CUDARTAPI",
+            "__CUDA_RUNTIME_API_H__",
+            "__CUDA_RUNTIME_H__",
+            "__DRIVER_TYPES_H__",
+            "cudaBrandNew",
+            "cudaDeviceProp",
+            "cudaError",
+            "cudaErrorInvalidValue",
+            "cudaErrorStrange",
+            "cudaError_t",
+            "cudaEventCreate",
+            "cudaFree",
+            "cudaGraphCreate",
+            "cudaGraph_t",
+            "cudaMalloc",
+            "cudaMemcpyDeviceToHost",
+            "cudaMemcpyFromSymbol",
+            "cudaMemcpyHostToDevice",
+            "cudaMemcpyKind",
+            "cudaMemcpyToSymbol",
+            "cudaOldLaunch",
+            "cudaStreamCreate",
+            "cudaStream_t",
+            "cudaSuccess",
             "cudaThreadSynchronize",
         ],
-        "device": ["__fadd_rn", "__fadd_rz", "__fancy_nv_only", "__fmul_rz", "__frcp_rz", "__fsub_rz", "__shfl_sync",
-                   "__syncthreads"],
+        "device": [
+            "__fadd_rn",
+            "__fadd_rz",
+            "__fancy_nv_only",
+            "__fmul_rz",
+            "__frcp_rz",
+            "__fsub_rz",
+            "__shfl_sync",
+            "__syncthreads",
+        ],
         "headers": ["cuda_runtime.h", "cuda_runtime_api.h", "driver_types.h"],
     }
 
 
 def test_wrapper_pair_from_nvidia_backend(rows) -> None:
     assert rows["cudaMalloc"] == Row(
-        cuda="cudaMalloc", hip="hipMalloc", kind="function", api="runtime", hip_status="supported",
-        cuda_header="cuda_runtime_api.h", hip_header="hip/hip_runtime_api.h", cuda_since="11.8", hip_since="5.7",
-        source="nvidia_detail")
+        cuda="cudaMalloc",
+        hip="hipMalloc",
+        kind="function",
+        api="runtime",
+        hip_status="supported",
+        cuda_header="cuda_runtime_api.h",
+        hip_header="hip/hip_runtime_api.h",
+        cuda_since="11.8",
+        hip_since="5.7",
+        source="nvidia_detail",
+    )
 
 
 def test_typedef_define_and_case_pairs(rows) -> None:
     assert rows["cudaDeviceProp"].hip == "hipDeviceProp_t" and rows["cudaDeviceProp"].source == "nvidia_detail"
     assert rows["cudaStream_t"].hip == "hipStream_t" and rows["cudaStream_t"].source == "nvidia_detail"
     assert rows["cudaMemcpyHostToDevice"] == Row(
-        cuda="cudaMemcpyHostToDevice", hip="hipMemcpyHostToDevice", kind="enum_constant", api="runtime",
-        hip_status="supported", cuda_header="driver_types.h", hip_header="hip/hip_runtime_api.h",
-        parent="cudaMemcpyKind", cuda_since="13.0", hip_since="6.4", source="nvidia_detail")
+        cuda="cudaMemcpyHostToDevice",
+        hip="hipMemcpyHostToDevice",
+        kind="enum_constant",
+        api="runtime",
+        hip_status="supported",
+        cuda_header="driver_types.h",
+        hip_header="hip/hip_runtime_api.h",
+        parent="cudaMemcpyKind",
+        cuda_since="13.0",
+        hip_since="6.4",
+        source="nvidia_detail",
+    )
     assert rows["cudaSuccess"].source == "nvidia_detail"  # from `case cudaSuccess: return hipSuccess;`
     assert rows["cudaMemcpyDeviceToHost"].source == "naming"
 
@@ -92,26 +138,48 @@ def test_guard_of_preincluded_headers_maps_to_the_forwarded_callee(rows) -> None
     # hip/clang/__clang_hip_math.h (pre-included by hipcc) declares __fadd_rz only under OCML_BASIC_ROUNDED_OPERATIONS;
     # its body only forwards its parameters to __ocml_add_rtz_f32, declared without a user macro
     assert rows["__fadd_rz"] == Row(
-        cuda="__fadd_rz", hip="__ocml_add_rtz_f32", kind="device_function", api="device", hip_status="supported",
-        cuda_header="crt/device_functions.h", hip_header="__clang_hip_libdevice_declares.h", cuda_since="13.0",
-        hip_since="5.7", source="preincluded-guard", note=(
+        cuda="__fadd_rz",
+        hip="__ocml_add_rtz_f32",
+        kind="device_function",
+        api="device",
+        hip_status="supported",
+        cuda_header="crt/device_functions.h",
+        hip_header="__clang_hip_libdevice_declares.h",
+        cuda_since="13.0",
+        hip_since="5.7",
+        source="preincluded-guard",
+        note=(
             "HIP declares __fadd_rz (__clang_hip_math.h) only under OCML_BASIC_ROUNDED_OPERATIONS, which hipcc's "
             "pre-included clang headers test before the translated file can define it; its definition only calls "
-            "__ocml_add_rtz_f32 with the same arguments, declared unconditionally in __clang_hip_libdevice_declares.h"))
+            "__ocml_add_rtz_f32 with the same arguments, declared unconditionally in __clang_hip_libdevice_declares.h"
+        ),
+    )
     # declared in both branches of the #if: no guard, same name
     assert (rows["__fadd_rn"].hip, rows["__fadd_rn"].hip_requires, rows["__fadd_rn"].source) == (
-        "__fadd_rn", "", "naming")
+        "__fadd_rn",
+        "",
+        "naming",
+    )
 
 
-@pytest.mark.parametrize(("cuda", "why"), [
-    ("__frcp_rz", "(calling __ocml_div_rtz_f32) does not just pass its parameters on"),    # __ocml_div(1.0f, x)
-    ("__fsub_rz", "(calling __ocml_add_rtz_f32) does not just pass its parameters on"),    # changes an argument
-    ("__fmul_rz", "but __ocml_mul_rtz_f32 is not declared unconditionally"),               # callee guarded too
-])
+@pytest.mark.parametrize(
+    ("cuda", "why"),
+    [
+        ("__frcp_rz", "(calling __ocml_div_rtz_f32) does not just pass its parameters on"),  # __ocml_div(1.0f, x)
+        ("__fsub_rz", "(calling __ocml_add_rtz_f32) does not just pass its parameters on"),  # changes an argument
+        ("__fmul_rz", "but __ocml_mul_rtz_f32 is not declared unconditionally"),  # callee guarded too
+    ],
+)
 def test_guard_of_preincluded_headers_without_pass_through_is_unsupported(rows, cuda: str, why: str) -> None:
     row = rows[cuda]
     assert (row.hip, row.hip_status, row.hip_header, row.hip_since, row.hip_requires, row.source) == (
-        "", "unsupported", "", "", "", "preincluded-guard"), row
+        "",
+        "unsupported",
+        "",
+        "",
+        "",
+        "preincluded-guard",
+    ), row
     assert "only under OCML_BASIC_ROUNDED_OPERATIONS" in row.note and why in row.note, row.note
 
 
@@ -133,8 +201,16 @@ def test_derived_transforms(rows) -> None:
 
 def test_headers_and_include_guards(rows) -> None:
     assert rows["cuda_runtime.h"] == Row(
-        cuda="cuda_runtime.h", hip="hip/hip_runtime.h", kind="header", api="headers", hip_status="supported",
-        cuda_header="cuda_runtime.h", hip_header="hip/hip_runtime.h", hip_since="6.4", source="header-naming")
+        cuda="cuda_runtime.h",
+        hip="hip/hip_runtime.h",
+        kind="header",
+        api="headers",
+        hip_status="supported",
+        cuda_header="cuda_runtime.h",
+        hip_header="hip/hip_runtime.h",
+        hip_since="6.4",
+        source="header-naming",
+    )
     assert rows["driver_types.h"].hip == "hip/driver_types.h"
     guard = rows["__DRIVER_TYPES_H__"]
     assert (guard.hip, guard.kind, guard.source) == ("HIP_INCLUDE_HIP_DRIVER_TYPES_H", "macro", "include-guard")
@@ -177,47 +253,61 @@ def test_duplicate_or_unexplained_overrides_fail(tmp_path: Path) -> None:
         load_overrides(bare)
 
 
-@pytest.mark.parametrize(("source", "expected"), [
-    ("int f(int a, int b);", [("f", "function")]),
-    ('extern "C" { __host__ cudaError_t CUDARTAPI g(void); }', [("g", "function")]),
-    ("typedef enum E_enum { A = 1, B } E;", [("E_enum", "enum"), ("E", "type"), ("A", "enum_constant"),
-                                              ("B", "enum_constant")]),
-    ("typedef void (CUDART_CB *cb_t)(int);", [("cb_t", "type")]),
-    ("#define FOO bar\n", [("FOO", "macro")]),
-    ("template <typename T> __device__ T h(T x) { return x; }", [("h", "function")]),
-    ("struct S { int f(int); };", [("S", "type")]),
-    ("namespace detail { int hidden(int); }", [("hidden", "function")]),
-    ("static __host__ struct cudaExtent make_cudaExtent(size_t w) { struct cudaExtent e; return e; }",
-     [("make_cudaExtent", "function")]),
-    ("struct __align__(16) float4 { float x; };", [("float4", "type")]),
-    ("__DECL__ unsigned __ballot_sync(unsigned m, int p) __DEF_IF_HOST\n__DECL__ unsigned __activemask() __DEF_IF_HOST",
-     [("__ballot_sync", "function"), ("__activemask", "function")]),
-    ("using Alias = Base<int>;", [("Alias", "type")]),
-])
+@pytest.mark.parametrize(
+    ("source", "expected"),
+    [
+        ("int f(int a, int b);", [("f", "function")]),
+        ('extern "C" { __host__ cudaError_t CUDARTAPI g(void); }', [("g", "function")]),
+        (
+            "typedef enum E_enum { A = 1, B } E;",
+            [("E_enum", "enum"), ("E", "type"), ("A", "enum_constant"), ("B", "enum_constant")],
+        ),
+        ("typedef void (CUDART_CB *cb_t)(int);", [("cb_t", "type")]),
+        ("#define FOO bar\n", [("FOO", "macro")]),
+        ("template <typename T> __device__ T h(T x) { return x; }", [("h", "function")]),
+        ("struct S { int f(int); };", [("S", "type")]),
+        ("namespace detail { int hidden(int); }", [("hidden", "function")]),
+        (
+            "static __host__ struct cudaExtent make_cudaExtent(size_t w) { struct cudaExtent e; return e; }",
+            [("make_cudaExtent", "function")],
+        ),
+        ("struct __align__(16) float4 { float x; };", [("float4", "type")]),
+        (
+            "__DECL__ unsigned __ballot_sync(unsigned m, int p) __DEF_IF_HOST\n__DECL__ unsigned __activemask() __DEF_IF_HOST",
+            [("__ballot_sync", "function"), ("__activemask", "function")],
+        ),
+        ("using Alias = Base<int>;", [("Alias", "type")]),
+    ],
+)
 def test_scanner(source: str, expected: list[tuple[str, str]]) -> None:
     assert [(d.name, d.kind) for d in scan_text(source).decls] == expected
 
 
 def test_scanner_deprecation_and_wrappers() -> None:
-    scan = scan_text('__attribute__((deprecated)) int old(void);\n'
-                     'inline static hipError_t hipX(int a) { return conv(cudaX(a)); }\n')
+    scan = scan_text(
+        "__attribute__((deprecated)) int old(void);\ninline static hipError_t hipX(int a) { return conv(cudaX(a)); }\n"
+    )
     old, wrapper = scan.decls
     assert old.deprecated and not wrapper.deprecated
     assert wrapper.defined and wrapper.calls == ("conv", "cudaX")
 
 
 def test_scan_balances_alternative_declaration_heads() -> None:
-    text = ("#if defined(RDC)\ninline __constant__ double tab[] = {\n#else\nstatic __constant__ double tab[] = {\n#endif\n"
-            "  0.0, 1.0 };\nQUALIFIERS unsigned int curand_poisson(State *s, double l) { return 0; }\n")
+    text = (
+        "#if defined(RDC)\ninline __constant__ double tab[] = {\n#else\nstatic __constant__ double tab[] = {\n#endif\n"
+        "  0.0, 1.0 };\nQUALIFIERS unsigned int curand_poisson(State *s, double l) { return 0; }\n"
+    )
     names = [d.name for d in scan_text(text).decls]
     assert "tab" in names and "curand_poisson" in names
 
 
 def test_scan_records_ifdef_guards_templates_and_successors() -> None:
-    text = ("#ifdef OCML_X\nfloat __fadd_rz(float a, float b) { return a; }\n#else\nfloat __fadd_rn(float a, float b);\n"
-            "#endif\n#if defined(__cplusplus)\ntemplate <class T, typename U = int> int f(T *entry, const void *p);\n"
-            "#endif\n/** @deprecated use hipHostMalloc() instead */\n"
-            "DEPRECATED(\"use hipHostMalloc instead\") int hipMallocHost(void **p, unsigned long n);\n")
+    text = (
+        "#ifdef OCML_X\nfloat __fadd_rz(float a, float b) { return a; }\n#else\nfloat __fadd_rn(float a, float b);\n"
+        "#endif\n#if defined(__cplusplus)\ntemplate <class T, typename U = int> int f(T *entry, const void *p);\n"
+        "#endif\n/** @deprecated use hipHostMalloc() instead */\n"
+        'DEPRECATED("use hipHostMalloc instead") int hipMallocHost(void **p, unsigned long n);\n'
+    )
     decls = {d.name: d for d in scan_text(text).decls}
     assert decls["__fadd_rz"].guards == ("OCML_X",) and decls["__fadd_rn"].guards == ()
     assert decls["f"].guards == ("__cplusplus",) and decls["f"].template_params == ("T", "U")
@@ -226,10 +316,12 @@ def test_scan_records_ifdef_guards_templates_and_successors() -> None:
 
 
 def test_scan_records_pass_through_callees() -> None:
-    text = ("float a(float x, float y) { return g(x, y); }\nfloat b(float x) { return g(1.0f, x); }\n"
-            "float c(float x, float y) { return g(y, x); }\nvoid d(int n) { g(n); }\nint e(void) { return g(); }\n"
-            "int f(int n) { return g(n); h(); }\nfloat k(float x) { return g((float)x); }\nint m() { return g(); }\n"
-            "float p(float x);\n")
+    text = (
+        "float a(float x, float y) { return g(x, y); }\nfloat b(float x) { return g(1.0f, x); }\n"
+        "float c(float x, float y) { return g(y, x); }\nvoid d(int n) { g(n); }\nint e(void) { return g(); }\n"
+        "int f(int n) { return g(n); h(); }\nfloat k(float x) { return g((float)x); }\nint m() { return g(); }\n"
+        "float p(float x);\n"
+    )
     decls = {d.name: d.forwards for d in scan_text(text).decls}
     assert decls == {"a": "g", "b": "", "c": "", "d": "g", "e": "g", "f": "", "k": "", "m": "g", "p": ""}
 

@@ -6,6 +6,7 @@ skip only with a true reason (no hipcc installed, a HIP library not packaged for
 engine unavailable). Known engine/table bugs are listed in tests/validate_known_failures.json with the
 reason; they run as non-strict xfail so that a fix shows up as XPASS and the entry can be deleted.
 """
+
 from __future__ import annotations
 
 import json
@@ -32,6 +33,7 @@ KNOWN = Path(__file__).with_name("validate_known_failures.json")
 
 # --- mapping ------------------------------------------------------------------------------------
 
+
 def _edits(text: str, pairs: list[tuple[str, str]]) -> tuple[Edit, ...]:
     out = []
     for old, new in pairs:
@@ -40,13 +42,16 @@ def _edits(text: str, pairs: list[tuple[str, str]]) -> tuple[Edit, ...]:
     return tuple(out)
 
 
-@pytest.mark.parametrize("offset, expected", [
-    (0, 0),      # before any edit
-    (4, 4),
-    (5, 5),      # start of the first replacement
-    (9, 5),      # inside "hipMalloc" -> start of "cudaMalloc"
-    (14, 15),    # text after a replacement one shorter
-])
+@pytest.mark.parametrize(
+    "offset, expected",
+    [
+        (0, 0),  # before any edit
+        (4, 4),
+        (5, 5),  # start of the first replacement
+        (9, 5),  # inside "hipMalloc" -> start of "cudaMalloc"
+        (14, 15),  # text after a replacement one shorter
+    ],
+)
 def test_translated_to_original_simple(offset: int, expected: int) -> None:
     original = "int; cudaMalloc(p);"
     edits = _edits(original, [("cudaMalloc", "hipMalloc")])
@@ -62,7 +67,7 @@ def test_translated_to_original_insertion_and_growth() -> None:
     # every character of the unchanged text maps back to itself
     for token in ("x = ", ";\n", "#include <"):
         t = translated.index(token)
-        assert original[translated_to_original(edits, t):].startswith(token)
+        assert original[translated_to_original(edits, t) :].startswith(token)
     # the inserted line maps to the insertion point
     assert translated_to_original(edits, 3) == 0
 
@@ -81,10 +86,12 @@ def test_parse_errors_maps_clang_and_chroot_paths() -> None:
     edits = _edits(original, [("cuda_runtime.h", "hip/hip_runtime.h")])
     translated = apply(original, edits).text
     files = {"src/a.cu": FileTranslation("src/a.cu", original, translated, edits)}
-    output = ("In file included from /tmp/x/src/a.cu:1:\n"
-              "/usr/include/hip/hip_runtime.h:10:3: warning: something\n"
-              "/tmp/x/src/a.cu:2:12: error: use of undeclared identifier 'cudaFoo'\n"
-              "/usr/include/hip/amd_detail/x.h:5:1: error: follow-on\n")
+    output = (
+        "In file included from /tmp/x/src/a.cu:1:\n"
+        "/usr/include/hip/hip_runtime.h:10:3: warning: something\n"
+        "/tmp/x/src/a.cu:2:12: error: use of undeclared identifier 'cudaFoo'\n"
+        "/usr/include/hip/amd_detail/x.h:5:1: error: follow-on\n"
+    )
     errors = parse_errors(output, ["/chroot/tmp/x", "/tmp/x"], files)
     assert [e.message for e in errors] == ["use of undeclared identifier 'cudaFoo'", "follow-on"]
     first = first_error(errors)
@@ -96,11 +103,12 @@ def test_parse_errors_maps_clang_and_chroot_paths() -> None:
 
 def test_parse_errors_nvcc_style() -> None:
     files = {"k.cu": FileTranslation("k.cu", "a\nb\n", "a\nb\n", ())}
-    errors = parse_errors("/w/k.cu(2): error: identifier \"x\" is undefined\n", ["/w"], files)
+    errors = parse_errors('/w/k.cu(2): error: identifier "x" is undefined\n', ["/w"], files)
     assert errors and errors[0].original_line == 2
 
 
 # --- corpus -------------------------------------------------------------------------------------
+
 
 def test_discover_shipped_corpus() -> None:
     programs = discover()
@@ -120,6 +128,7 @@ def test_discover_single_file(tmp_path: Path) -> None:
 
 # --- real compile validation --------------------------------------------------------------------
 
+
 def _known_failures() -> dict[str, str]:
     if not KNOWN.is_file():
         return {}
@@ -132,19 +141,24 @@ def amd_results(request: pytest.FixtureRequest) -> dict[tuple[str, str], list]: 
     from hipify.validate.runner import validate_all
     from hipify.validate.toolchain import DEFAULT_ARCHS, detect
 
-    wanted = {(item.callspec.params["program"], item.callspec.params["engine"])
-              for item in request.session.items
-              if item.originalname == "test_translation_compiles_for_amd" and hasattr(item, "callspec")}
+    wanted = {
+        (item.callspec.params["program"], item.callspec.params["engine"])
+        for item in request.session.items
+        if item.originalname == "test_translation_compiles_for_amd" and hasattr(item, "callspec")
+    }
 
     toolchains = detect(os.environ.get("HIPIFY_HIPCC") or None, os.environ.get("ROCM_CHROOT_DIR") or None)
     if not toolchains:
         pytest.skip("no hipcc: run .ci/install_hip.sh (Debian hipcc / ROCm 6.4 chroot)")
     if toolchains[0].rocm_version < (6, 0) and not os.environ.get("HIPIFY_VALIDATE_OLD_HIP"):
-        pytest.skip(f"only {toolchains[0].describe()} is available; the corpus is validated against ROCm 6.x "
-                    "(translations target 6.4; HIP 5.x lacks *_sync warp functions, bf16 and hipBLAS/hipFFT/hipCUB). "
-                    "Build the ROCm 6.4 chroot with .ci/install_hip.sh, or set HIPIFY_VALIDATE_OLD_HIP=1")
+        pytest.skip(
+            f"only {toolchains[0].describe()} is available; the corpus is validated against ROCm 6.x "
+            "(translations target 6.4; HIP 5.x lacks *_sync warp functions, bf16 and hipBLAS/hipFFT/hipCUB). "
+            "Build the ROCm 6.4 chroot with .ci/install_hip.sh, or set HIPIFY_VALIDATE_OLD_HIP=1"
+        )
     engines = ["regex"]
     from hipify.engines import clang_status
+
     if clang_status()[0]:
         engines.append("clang")
     grouped: dict[tuple[str, str], list] = {}  # type: ignore[type-arg]
@@ -164,6 +178,7 @@ PROGRAMS = [p.name for p in discover()]
 def test_translation_compiles_for_amd(program: str, engine: str, amd_results, request) -> None:  # type: ignore[no-untyped-def]
     if engine == "clang":
         from hipify.engines import clang_status
+
         usable, reason = clang_status()
         if not usable:
             pytest.skip(f"clang engine unavailable: {reason}")
@@ -174,12 +189,17 @@ def test_translation_compiles_for_amd(program: str, engine: str, amd_results, re
     known = _known_failures().get(f"{program}/{engine}")
     if known:
         request.applymarker(pytest.mark.xfail(reason=known, strict=False))
-    failures = [f"{r.arch}: {r.result}: {r.first_error.short() if r.first_error else r.reason}\n"
-                f"    CUDA: {r.first_error.original_text if r.first_error else ''}" for r in results if r.result != "PASS"]
+    failures = [
+        f"{r.arch}: {r.result}: {r.first_error.short() if r.first_error else r.reason}\n"
+        f"    CUDA: {r.first_error.original_text if r.first_error else ''}"
+        for r in results
+        if r.result != "PASS"
+    ]
     assert not failures, f"{program} ({engine}) does not compile for AMD:\n" + "\n".join(failures)
 
 
 # --- HIP on NVIDIA header patch -----------------------------------------------------------------
+
 
 @pytest.mark.nvcc
 def test_hip_nvidia_headers_patch_compiles(tmp_path: Path) -> None:
@@ -199,10 +219,12 @@ def test_hip_nvidia_headers_patch_compiles(tmp_path: Path) -> None:
 def test_parse_errors_system_header_error_located_at_instantiation_note() -> None:
     text = "line one\nline two\nline three\n"
     files = {"w.cu": FileTranslation("w.cu", text, text, ())}
-    output = ("/usr/include/hip/amd_detail/amd_warp_sync_functions.h:50:3: error: static assertion failed: mask\n"
-              "/usr/include/hip/amd_detail/amd_warp_sync_functions.h:90:10: note: in instantiation of x requested here\n"
-              "/t/w.cu:3:7: note: in instantiation of function template specialization requested here\n"
-              "/t/w.cu:1:1: error: second\n")
+    output = (
+        "/usr/include/hip/amd_detail/amd_warp_sync_functions.h:50:3: error: static assertion failed: mask\n"
+        "/usr/include/hip/amd_detail/amd_warp_sync_functions.h:90:10: note: in instantiation of x requested here\n"
+        "/t/w.cu:3:7: note: in instantiation of function template specialization requested here\n"
+        "/t/w.cu:1:1: error: second\n"
+    )
     errors = parse_errors(output, ["/t"], files)
     assert [(e.original_file, e.original_line, e.original_col) for e in errors] == [("w.cu", 3, 7), ("w.cu", 1, 1)]
     assert errors[0].file.startswith("/usr/include/hip")
@@ -211,8 +233,9 @@ def test_parse_errors_system_header_error_located_at_instantiation_note() -> Non
 def test_parse_errors_records_macro_spelling() -> None:
     text = "#define CHECK(x) cudaBad(x)\nint main() {\n  CHECK(1);\n}\n"
     files = {"m.cu": FileTranslation("m.cu", text, text, ())}
-    output = ("/t/m.cu:3:3: error: use of undeclared identifier 'cudaBad'\n"
-              "/t/m.cu:1:18: note: expanded from macro 'CHECK'\n")
+    output = (
+        "/t/m.cu:3:3: error: use of undeclared identifier 'cudaBad'\n/t/m.cu:1:18: note: expanded from macro 'CHECK'\n"
+    )
     (error,) = parse_errors(output, ["/t"], files)
     assert (error.original_line, error.macro_line) == (3, 1)
     assert "spelled in a macro at line 1" in error.short()
@@ -221,13 +244,15 @@ def test_parse_errors_records_macro_spelling() -> None:
 def test_parse_errors_macro_argument_is_not_a_macro_spelling() -> None:
     text = "#define CHECK(x) int r = (x)\nint main() {\n  CHECK(cudaBad(1));\n}\n"
     files = {"m.cu": FileTranslation("m.cu", text, text, ())}
-    output = ("/t/m.cu:3:9: error: use of undeclared identifier 'cudaBad'\n"
-              "/t/m.cu:1:26: note: expanded from macro 'CHECK'\n")
+    output = (
+        "/t/m.cu:3:9: error: use of undeclared identifier 'cudaBad'\n/t/m.cu:1:26: note: expanded from macro 'CHECK'\n"
+    )
     (error,) = parse_errors(output, ["/t"], files)
     assert (error.original_line, error.macro_line) == (3, 0)
 
 
 # --- arch attribution with a stand-in compiler (no hipcc needed) -----------------------------------
+
 
 def test_compile_reports_each_arch(tmp_path: Path) -> None:
     """clang stops at the first failing offload job; the arch it did not reach is compiled alone."""
@@ -239,12 +264,13 @@ def test_compile_reports_each_arch(tmp_path: Path) -> None:
     fake = tmp_path / "fakehipcc"
     fake.write_text(
         "#!/bin/sh\n"
-        "case \"$*\" in\n"
-        "  *gfx90a*gfx1030*) echo \"$SRC:2:1: error: boom\" >&2;"
+        'case "$*" in\n'
+        '  *gfx90a*gfx1030*) echo "$SRC:2:1: error: boom" >&2;'
         " echo '1 error generated when compiling for gfx1030.' >&2; exit 1;;\n"
-        "  *gfx1030*) echo \"$SRC:2:1: error: boom\" >&2; exit 1;;\n"
+        '  *gfx1030*) echo "$SRC:2:1: error: boom" >&2; exit 1;;\n'
         "  *) exit 0;;\n"
-        "esac\n")
+        "esac\n"
+    )
     fake.chmod(0o755)
     tree = tmp_path / "tree"
     tree.mkdir()

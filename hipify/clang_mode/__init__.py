@@ -12,4 +12,5 @@ Modules, one job each:
 - ``ast_facts``: turn annotated tokens into :class:`hipify.facts.FileFacts`.
 - ``engine``: ``run(source, table, options)``, the entry point ``hipify.engines`` calls.
 """
+
 from __future__ import annotations

@@ -16,6 +16,7 @@ see the same spans. libclang then decides what the text cannot know:
 
 All offsets handed out are character offsets; libclang's byte offsets are converted here.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -103,8 +104,7 @@ def build_facts(parsed: Parsed, text: str, table: MappingTable, options: Options
     includes = tuple(replace(inc, region=regions.of_directive(inc.start, inc.region)) for inc in base.includes)
     directives = tuple(replace(d, region=regions.of_directive(d.start, d.region)) for d in base.directives)
     diagnostics += _parse_error_diagnostics(parsed, text, to_char, identifiers, launches, table)
-    return FileFacts(identifiers, launches, includes, directives, base.comments,
-                     tuple(diagnostics) + base.diagnostics)
+    return FileFacts(identifiers, launches, includes, directives, base.comments, tuple(diagnostics) + base.diagnostics)
 
 
 # --------------------------------------------------------------------------- regions
@@ -166,7 +166,7 @@ class _TokenPositions:
         self.to_char = to_char
         # Keyed by byte offset: converting the few offsets we ask about is cheaper than
         # converting every token's.
-        self.by_start = dict(zip(stream.starts, range(len(stream.starts))))
+        self.by_start = {start: i for i, start in enumerate(stream.starts)}
 
     def at(self, char_offset: int) -> int:
         """Index of the token starting at ``char_offset`` (-1 if none)."""
@@ -182,8 +182,11 @@ class _TokenPositions:
     def is_punct(self, index: int, spelling: bytes) -> bool:
         """Is token ``index`` the punctuator ``spelling`` (read from the file's bytes)?"""
         start = self.stream.starts[index]
-        return (self.stream.kinds[index] == PUNCTUATION and self.stream.lengths[index] == len(spelling)
-                and self.data[start:start + len(spelling)] == spelling)
+        return (
+            self.stream.kinds[index] == PUNCTUATION
+            and self.stream.lengths[index] == len(spelling)
+            and self.data[start : start + len(spelling)] == spelling
+        )
 
     def cursor(self, index: int) -> ci.Cursor:
         return self.stream.cursor(index)
@@ -222,16 +225,31 @@ class _Resolver:
         return not (location.is_in_system_header or file.name.startswith(self._system))
 
 
-def _with(ident: Identifier, region: Region, origin: Origin, user: bool | None = None,
-          call_args: tuple[Span, ...] | None | bool = False) -> Identifier:
+def _with(
+    ident: Identifier,
+    region: Region,
+    origin: Origin,
+    user: bool | None = None,
+    call_args: tuple[Span, ...] | bool | None = False,
+) -> Identifier:
     """``dataclasses.replace`` for the hot path (it is several times slower)."""
-    return Identifier(ident.start, ident.end, ident.name, region, origin, ident.prev_token, ident.next_token,
-                      ident.qualifier, ident.user_declared if user is None else user,
-                      ident.call_args if call_args is False else call_args)  # type: ignore[arg-type]
+    return Identifier(
+        ident.start,
+        ident.end,
+        ident.name,
+        region,
+        origin,
+        ident.prev_token,
+        ident.next_token,
+        ident.qualifier,
+        ident.user_declared if user is None else user,
+        ident.call_args if call_args is False else call_args,  # type: ignore[arg-type]
+    )
 
 
-def _refine_identifier(ident: Identifier, positions: _TokenPositions, regions: _Regions,
-                       resolver: _Resolver, diagnostics: list[Diagnostic]) -> Identifier:
+def _refine_identifier(
+    ident: Identifier, positions: _TokenPositions, regions: _Regions, resolver: _Resolver, diagnostics: list[Diagnostic]
+) -> Identifier:
     region = regions.of(ident.start)
     if ident.region == Region.DIRECTIVE and region == Region.CODE:
         region = Region.DIRECTIVE
@@ -256,8 +274,11 @@ def _refine_identifier(ident: Identifier, positions: _TokenPositions, regions: _
         if len(verdicts) != 1:
             return _with(ident, region, Origin.TOKEN)
         return _with(ident, region, Origin.AST, verdicts.pop())
-    referenced = cursor.referenced if (kind.is_reference() or kind.is_expression()
-                                       or kind == ci.CursorKind.MACRO_INSTANTIATION) else None
+    referenced = (
+        cursor.referenced
+        if (kind.is_reference() or kind.is_expression() or kind == ci.CursorKind.MACRO_INSTANTIATION)
+        else None
+    )
     if referenced is None or referenced.spelling != ident.name:
         return _with(ident, region, Origin.TOKEN)
     user = resolver.is_user(referenced)
@@ -310,8 +331,9 @@ def _names_token(cursor: ci.Cursor, char_start: int, positions: _TokenPositions)
     return index >= 0 and positions.stream.starts[index] == location.offset
 
 
-def _ast_call_args(ident: Identifier, index: int, positions: _TokenPositions,
-                   diagnostics: list[Diagnostic]) -> tuple[Span, ...] | None:
+def _ast_call_args(
+    ident: Identifier, index: int, positions: _TokenPositions, diagnostics: list[Diagnostic]
+) -> tuple[Span, ...] | None:
     """The text's argument spans, checked against the AST's count of written arguments.
 
     libclang annotates the ``(`` of a call with its CALL_EXPR, also inside macro arguments
@@ -336,7 +358,8 @@ def _ast_call_args(ident: Identifier, index: int, positions: _TokenPositions,
     # extents are exact when the arguments are spelled directly in this file.
     spans = [(arg.extent.start.offset, arg.extent.end.offset) for arg in written]
     ordered = all(end > start for start, end in spans) and all(
-        spans[i][1] <= spans[i + 1][0] for i in range(len(spans) - 1))  # macro-made args share one extent
+        spans[i][1] <= spans[i + 1][0] for i in range(len(spans) - 1)
+    )  # macro-made args share one extent
     if spans and ordered:
         return tuple((positions.to_char(start), positions.to_char(end)) for start, end in spans)
     # Inside a macro argument: the text split a template argument list at its commas
@@ -347,10 +370,16 @@ def _ast_call_args(ident: Identifier, index: int, positions: _TokenPositions,
     # Arguments made by a macro (``cudaEventCreate(EVENT_ARGS)``): the count is known, the
     # text of each is not. Empty spans keep the count for overload choice, and argument
     # wrappers skip empty spans, so nothing is wrapped around the wrong text.
-    diagnostics.append(Diagnostic(
-        "HPY109", f"{ident.name}: the parser sees {len(written)} argument(s) where the text shows "
-        f"{len(ident.call_args)} (arguments made by a macro); check the chosen overload", offset=ident.start,
-        severity=Severity.INFO, subject=ident.name))
+    diagnostics.append(
+        Diagnostic(
+            "HPY109",
+            f"{ident.name}: the parser sees {len(written)} argument(s) where the text shows "
+            f"{len(ident.call_args)} (arguments made by a macro); check the chosen overload",
+            offset=ident.start,
+            severity=Severity.INFO,
+            subject=ident.name,
+        )
+    )
     anchor = ident.call_args[0][0] if ident.call_args else positions.to_char(positions.stream.starts[paren]) + 1
     return tuple((anchor, anchor) for _ in written)
 
@@ -411,8 +440,14 @@ def _chevron_token(launch: Launch, positions: _TokenPositions) -> int:
 # --------------------------------------------------------------------------- diagnostics
 
 
-def _parse_error_diagnostics(parsed: Parsed, text: str, to_char: ByteToChar, identifiers: tuple[Identifier, ...],
-                             launches: tuple[Launch, ...], table: MappingTable) -> list[Diagnostic]:
+def _parse_error_diagnostics(
+    parsed: Parsed,
+    text: str,
+    to_char: ByteToChar,
+    identifiers: tuple[Identifier, ...],
+    launches: tuple[Launch, ...],
+    table: MappingTable,
+) -> list[Diagnostic]:
     """HPY203 once per file with parse errors; HPY109 on each line whose edits deserve review:
     names the parser could not resolve, launches it did not confirm, and table names on a
     line where it reported an error."""
@@ -422,13 +457,21 @@ def _parse_error_diagnostics(parsed: Parsed, text: str, to_char: ByteToChar, ide
     where = first.location
     in_main = where.file is not None and where.file.name == parsed.path
     place = f"line {where.line}" if in_main else f"{where.file.name if where.file else '?'}:{where.line}"
-    out = [Diagnostic(
-        "HPY203", f"{len(parsed.errors)} parse error(s) (first, {place}: {first.spelling}); "
-        f"AST-derived edits kept where valid, tokens filled the rest",
-        offset=to_char(where.offset) if in_main else 0, severity=Severity.WARNING)]
+    out = [
+        Diagnostic(
+            "HPY203",
+            f"{len(parsed.errors)} parse error(s) (first, {place}: {first.spelling}); "
+            f"AST-derived edits kept where valid, tokens filled the rest",
+            offset=to_char(where.offset) if in_main else 0,
+            severity=Severity.WARNING,
+        )
+    ]
     index = LineIndex.of(text)
-    error_lines = {e.location.line: e.spelling for e in parsed.errors
-                   if e.location.file is not None and e.location.file.name == parsed.path}
+    error_lines = {
+        e.location.line: e.spelling
+        for e in parsed.errors
+        if e.location.file is not None and e.location.file.name == parsed.path
+    }
     seen: set[int] = set()
 
     def review(offset: int, message: str, subject: str = "") -> None:
@@ -444,8 +487,11 @@ def _parse_error_diagnostics(parsed: Parsed, text: str, to_char: ByteToChar, ide
         if ident.origin == Origin.TOKEN:
             review(ident.start, f"{ident.name}: not resolved by the parser; renamed from tokens alone", ident.name)
         elif line in error_lines:
-            review(ident.start, f"{ident.name}: the parser reported an error on this line ({error_lines[line]})",
-                   ident.name)
+            review(
+                ident.start,
+                f"{ident.name}: the parser reported an error on this line ({error_lines[line]})",
+                ident.name,
+            )
     for launch in launches:
         if launch.region == Region.CODE and launch.origin != Origin.AST:
             review(launch.start, "kernel launch not confirmed by the parser; rewritten from text")

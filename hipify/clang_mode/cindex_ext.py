@@ -5,6 +5,7 @@
 - ``clang_getSkippedRanges`` (inactive ``#if`` branches), which the bindings omit.
 Offsets here are *byte* offsets into the main file; callers convert to characters.
 """
+
 from __future__ import annotations
 
 import ctypes
@@ -37,9 +38,9 @@ class TokenStream:
     """Parallel lists over the main file's tokens (kept as lists: thousands per file)."""
 
     kinds: list[int]
-    starts: list[int]           # byte offsets
-    lengths: list[int]          # byte lengths
-    cursors: Any                # ctypes array of ci.Cursor, one per token
+    starts: list[int]  # byte offsets
+    lengths: list[int]  # byte lengths
+    cursors: Any  # ctypes array of ci.Cursor, one per token
     tu: ci.TranslationUnit
 
     def cursor(self, index: int) -> ci.Cursor:
@@ -90,8 +91,9 @@ def tokenize(tu: ci.TranslationUnit, path: str, size: int) -> TokenStream:
 
 
 def _layout_ok(lib: Any, tu: ci.TranslationUnit, token: ci.Token, data: tuple[int, ...], base: int) -> bool:
-    return (data[0] == lib.clang_getTokenKind(token)
-            and data[1] - base == _offset(lib, lib.clang_getTokenLocation(tu, token)))
+    return data[0] == lib.clang_getTokenKind(token) and data[1] - base == _offset(
+        lib, lib.clang_getTokenLocation(tu, token)
+    )
 
 
 def skipped_ranges(tu: ci.TranslationUnit, main_file: str) -> list[tuple[int, int]]:

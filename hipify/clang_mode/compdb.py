@@ -5,6 +5,7 @@ definitions, forced includes and the language standard. Everything else in a com
 command (optimisation, codegen, output files, nvcc-only options) is irrelevant to
 parsing and often unknown to clang, so it is dropped.
 """
+
 from __future__ import annotations
 
 import json
@@ -16,8 +17,13 @@ from pathlib import Path
 # flag -> takes a separate value when written alone ("-I dir")
 _PATH_FLAGS = ("-I", "-isystem", "-idirafter", "-iquote", "-include", "--include-path", "-imacros")
 _VALUE_FLAGS = ("-D", "-U", "--define-macro", "--undefine-macro")
-_NVCC_LONG = {"--include-path": "-I", "--define-macro": "-D", "--undefine-macro": "-U",
-              "--pre-include": "-include", "--system-include": "-isystem"}
+_NVCC_LONG = {
+    "--include-path": "-I",
+    "--define-macro": "-D",
+    "--undefine-macro": "-U",
+    "--pre-include": "-include",
+    "--system-include": "-isystem",
+}
 
 
 @lru_cache(maxsize=8)
@@ -70,8 +76,9 @@ def parser_flags(args: list[str], directory: str) -> tuple[str, ...]:
         elif flag in ("-include", "-imacros") and not os.path.isabs(value):
             candidate = os.path.join(directory, value)
             value = candidate if os.path.exists(candidate) else value
-        out.extend((flag, value) if flag in ("-isystem", "-idirafter", "-iquote", "-include", "-imacros")
-                   else (flag + value,))
+        out.extend(
+            (flag, value) if flag in ("-isystem", "-idirafter", "-iquote", "-include", "-imacros") else (flag + value,)
+        )
     return tuple(out)
 
 
@@ -86,7 +93,7 @@ def _split(arg: str) -> tuple[str | None, str | None]:
         if arg == flag:
             return flag, None
         if arg.startswith(flag) and flag in ("-I", "-D", "-U"):
-            return flag, arg[len(flag):]
+            return flag, arg[len(flag) :]
         if arg.startswith(flag) and flag in ("-isystem", "-idirafter", "-iquote"):
-            return flag, arg[len(flag):]
+            return flag, arg[len(flag) :]
     return None, None

@@ -5,6 +5,7 @@ Never raises for bad input: a file the parser chokes on still gets its token-der
 facts (with HPY203/HPY109); only a broken libclang raises, and ``hipify.engines`` then
 falls back to the regex engine for that file.
 """
+
 from __future__ import annotations
 
 from ..facts import FileFacts

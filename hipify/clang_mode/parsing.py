@@ -8,8 +8,10 @@ the file (measured: no extra cost, and no second parse as a stub-and-retry schem
 Known CUDA headers that are absent get empty stubs (``prelude.py``), so they are not even
 reported.
 """
+
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -49,8 +51,10 @@ PCH_LIGHT = ("cstdio", "cstdlib", "cstring", "cmath")
 PCH_FULL = PCH_LIGHT + ("vector", "string", "iostream", "algorithm", "memory")
 _CXX_HEADER = re.compile(r"^[ \t]*#[ \t]*include[ \t]*<(?!c[a-z])[a-z_]+>", re.MULTILINE)
 _ANGLED = re.compile(r"^[ \t]*#[ \t]*include[ \t]*<([\w./+-]+)>", re.MULTILINE)
-_HEAVY = re.compile(r"(cub|thrust|cuda|cooperative_groups|cute|cutlass)/|cooperative_groups\.h$|cuda_(fp16|bf16|fp8)\.h$"
-                    r"|curand_kernel\.h$|mma\.h$|cublas(_v2|Lt)?\.h$|cufft\.h$|cusparse\.h$|cudnn\.h$|cusolverDn\.h$")
+_HEAVY = re.compile(
+    r"(cub|thrust|cuda|cooperative_groups|cute|cutlass)/|cooperative_groups\.h$|cuda_(fp16|bf16|fp8)\.h$"
+    r"|curand_kernel\.h$|mma\.h$|cublas(_v2|Lt)?\.h$|cufft\.h$|cusparse\.h$|cudnn\.h$|cusolverDn\.h$"
+)
 
 
 _heavy_seen: dict[tuple[str, ...], int] = {}
@@ -92,11 +96,11 @@ def index() -> ci.Index:
 @dataclass
 class Parsed:
     tu: ci.TranslationUnit
-    path: str                  # the path libclang saw for the main file
-    data: bytes                # the main file's bytes as libclang saw them
+    path: str  # the path libclang saw for the main file
+    data: bytes  # the main file's bytes as libclang saw them
     env: CudaEnv
     args: tuple[str, ...]
-    system_dirs: tuple[str, ...]   # declarations under these are CUDA/system, not the user's
+    system_dirs: tuple[str, ...]  # declarations under these are CUDA/system, not the user's
     errors: list[ci.Diagnostic] = field(default_factory=list)
     used_pch: bool = False
 
@@ -113,8 +117,17 @@ def base_args(table: MappingTable, options: Options, env: CudaEnv) -> tuple[list
     rdir = resource_dir()
     assert rdir is not None
     prelude, stubs = prelude_files(table)
-    args = ["-x", "cuda", "--cuda-host-only", "-resource-dir", rdir, "-ferror-limit=0", "-w",
-            "-Wno-unknown-cuda-version", "-nocudalib"]
+    args = [
+        "-x",
+        "cuda",
+        "--cuda-host-only",
+        "-resource-dir",
+        rdir,
+        "-ferror-limit=0",
+        "-w",
+        "-Wno-unknown-cuda-version",
+        "-nocudalib",
+    ]
     system = [rdir, os.path.dirname(prelude), shim_dir()]
     if env.kind == "prelude":
         args += ["-nocudainc", "-include", prelude]
@@ -147,8 +160,9 @@ def parse(source: SourceFile, table: MappingTable, options: Options) -> Parsed:
     pch = None
     if _pch_enabled() and env.kind == "prelude":
         # Without CUDA headers the "heavy" ones are empty stubs: nothing worth precompiling.
-        pch = precompiled_header(tuple(common), tuple(extra), PCH_FULL if _CXX_HEADER.search(source.text)
-                                 else PCH_LIGHT)
+        pch = precompiled_header(
+            tuple(common), tuple(extra), PCH_FULL if _CXX_HEADER.search(source.text) else PCH_LIGHT
+        )
     elif _pch_enabled():
         headers = pch_headers(source.text)
         full = headers_with_heavy(source.text)
@@ -182,10 +196,8 @@ def _discard_pch(pch: str) -> None:
         for key, path in list(_pch_cache.items()):
             if path == pch:
                 _pch_cache[key] = None
-    try:
+    with contextlib.suppress(OSError):
         os.unlink(pch)
-    except OSError:
-        pass
 
 
 def _pch_enabled() -> bool:
@@ -193,8 +205,11 @@ def _pch_enabled() -> bool:
 
 
 def _pch_rejected(tu: ci.TranslationUnit) -> bool:
-    return any(d.severity >= ci.Diagnostic.Fatal or "precompiled header" in d.spelling
-               for d in tu.diagnostics if "precompiled" in d.spelling or "PCH" in d.spelling or "AST file" in d.spelling)
+    return any(
+        d.severity >= ci.Diagnostic.Fatal or "precompiled header" in d.spelling
+        for d in tu.diagnostics
+        if "precompiled" in d.spelling or "PCH" in d.spelling or "AST file" in d.spelling
+    )
 
 
 # --------------------------------------------------------------------------- PCH
@@ -229,8 +244,9 @@ def precompiled_header(common: tuple[str, ...], extra: tuple[str, ...], headers:
     if not pch.is_file():
         write_if_changed(header, body)
         try:
-            tu = index().parse(str(header), args=list(common) + list(extra),
-                               options=ci.TranslationUnit.PARSE_INCOMPLETE | PARSE_FLAGS)
+            tu = index().parse(
+                str(header), args=list(common) + list(extra), options=ci.TranslationUnit.PARSE_INCOMPLETE | PARSE_FLAGS
+            )
             if any(d.severity >= ci.Diagnostic.Error for d in tu.diagnostics):
                 result = None
             else:

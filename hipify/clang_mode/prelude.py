@@ -14,6 +14,7 @@ Exact signatures are unknowable from the table, so:
   the fields the table lists.
 Headers named by the table get empty stubs, so a missing include never stops the parse.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -93,39 +94,179 @@ namespace nvcuda { namespace wmma {} }
 """
 
 # Declared by FIXED_PRELUDE (or clang builtins); the generator must not redeclare them.
-_FIXED_NAMES = frozenset({
-    "uint3", "dim3", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "cudaStream_t",
-    "cudaConfigureCall", "__cudaPushCallConfiguration", "cooperative_groups", "thrust", "nvcuda", "__host__", "__device__", "__global__", "__shared__", "__constant__",
-    "__managed__", "__launch_bounds__", "__forceinline__", "__noinline__", "__restrict__", "__CUDACC__",
-})
+_FIXED_NAMES = frozenset(
+    {
+        "uint3",
+        "dim3",
+        "threadIdx",
+        "blockIdx",
+        "blockDim",
+        "gridDim",
+        "warpSize",
+        "cudaStream_t",
+        "cudaConfigureCall",
+        "__cudaPushCallConfiguration",
+        "cooperative_groups",
+        "thrust",
+        "nvcuda",
+        "__host__",
+        "__device__",
+        "__global__",
+        "__shared__",
+        "__constant__",
+        "__managed__",
+        "__launch_bounds__",
+        "__forceinline__",
+        "__noinline__",
+        "__restrict__",
+        "__CUDACC__",
+    }
+)
 
 # Header names every CUDA project may include, beyond those the table names.
 _COMMON_HEADERS = (
-    "cuda.h", "cuda_runtime.h", "cuda_runtime_api.h", "device_launch_parameters.h", "device_functions.h",
-    "driver_types.h", "vector_types.h", "cuda_fp16.h", "cuda_bf16.h", "cooperative_groups.h",
-    "cublas_v2.h", "cublas.h", "cufft.h", "curand.h", "curand_kernel.h", "cusparse.h", "cusolverDn.h",
-    "cudnn.h", "nvrtc.h", "cub/cub.cuh", "helper_cuda.h", "helper_functions.h",
+    "cuda.h",
+    "cuda_runtime.h",
+    "cuda_runtime_api.h",
+    "device_launch_parameters.h",
+    "device_functions.h",
+    "driver_types.h",
+    "vector_types.h",
+    "cuda_fp16.h",
+    "cuda_bf16.h",
+    "cooperative_groups.h",
+    "cublas_v2.h",
+    "cublas.h",
+    "cufft.h",
+    "curand.h",
+    "curand_kernel.h",
+    "cusparse.h",
+    "cusolverDn.h",
+    "cudnn.h",
+    "nvrtc.h",
+    "cub/cub.cuh",
+    "helper_cuda.h",
+    "helper_functions.h",
 )
 
 
 # C and C++ keywords, and identifiers the compiler predefines: never declarable.
-_RESERVED = frozenset("""
-alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t
-char32_t class compl concept const consteval constexpr constinit const_cast continue co_await
-co_return co_yield decltype default delete do double dynamic_cast else enum explicit export
-extern false float for friend goto if inline int long mutable namespace new noexcept not not_eq
-nullptr operator or or_eq private protected public register reinterpret_cast requires return
-short signed sizeof static static_assert static_cast struct switch template this thread_local
-throw true try typedef typeid typename union unsigned using virtual void volatile wchar_t while
-xor xor_eq restrict _Bool _Complex __func__ __FUNCTION__ __PRETTY_FUNCTION__ __restrict __attribute__
-__CUDA_ARCH__ __CUDACC__ __NVCC__ __cplusplus __FILE__ __LINE__ __DATE__ __TIME__
-""".split())
+_RESERVED = frozenset(
+    [
+        "alignas",
+        "alignof",
+        "and",
+        "and_eq",
+        "asm",
+        "auto",
+        "bitand",
+        "bitor",
+        "bool",
+        "break",
+        "case",
+        "catch",
+        "char",
+        "char8_t",
+        "char16_t",
+        "char32_t",
+        "class",
+        "compl",
+        "concept",
+        "const",
+        "consteval",
+        "constexpr",
+        "constinit",
+        "const_cast",
+        "continue",
+        "co_await",
+        "co_return",
+        "co_yield",
+        "decltype",
+        "default",
+        "delete",
+        "do",
+        "double",
+        "dynamic_cast",
+        "else",
+        "enum",
+        "explicit",
+        "export",
+        "extern",
+        "false",
+        "float",
+        "for",
+        "friend",
+        "goto",
+        "if",
+        "inline",
+        "int",
+        "long",
+        "mutable",
+        "namespace",
+        "new",
+        "noexcept",
+        "not",
+        "not_eq",
+        "nullptr",
+        "operator",
+        "or",
+        "or_eq",
+        "private",
+        "protected",
+        "public",
+        "register",
+        "reinterpret_cast",
+        "requires",
+        "return",
+        "short",
+        "signed",
+        "sizeof",
+        "static",
+        "static_assert",
+        "static_cast",
+        "struct",
+        "switch",
+        "template",
+        "this",
+        "thread_local",
+        "throw",
+        "true",
+        "try",
+        "typedef",
+        "typeid",
+        "typename",
+        "union",
+        "unsigned",
+        "using",
+        "virtual",
+        "void",
+        "volatile",
+        "wchar_t",
+        "while",
+        "xor",
+        "xor_eq",
+        "restrict",
+        "_Bool",
+        "_Complex",
+        "__func__",
+        "__FUNCTION__",
+        "__PRETTY_FUNCTION__",
+        "__restrict",
+        "__attribute__",
+        "__CUDA_ARCH__",
+        "__CUDACC__",
+        "__NVCC__",
+        "__cplusplus",
+        "__FILE__",
+        "__LINE__",
+        "__DATE__",
+        "__TIME__",
+    ]
+)
 
 
 def _valid(name: str) -> bool:
     return bool(_IDENT.match(name)) and name not in _FIXED_NAMES and name not in _RESERVED
-
-
 
 
 def generate(table: MappingTable, library: frozenset[str] = frozenset()) -> str:
@@ -135,7 +276,7 @@ def generate(table: MappingTable, library: frozenset[str] = frozenset()) -> str:
     Those are not declared again: an overload would change how the standard headers parse.
     """
     by_kind: dict[str, list[str]] = defaultdict(list)
-    parents: dict[str, list[str]] = defaultdict(list)   # enum/struct name -> constants/fields
+    parents: dict[str, list[str]] = defaultdict(list)  # enum/struct name -> constants/fields
     for row in table:
         if not _valid(row.cuda):
             continue
@@ -235,8 +376,24 @@ def prelude_files(table: MappingTable) -> tuple[str, str]:
 
 # What a CUDA file typically includes after the prelude: the check parses these too, since a
 # table name can clash with a standard header's declarations.
-_PROBE_HEADERS = ("cstdio", "cstdlib", "cstring", "cmath", "vector", "string", "iostream", "algorithm",
-                  "memory", "complex", "random", "map", "thread", "atomic", "chrono", "functional")
+_PROBE_HEADERS = (
+    "cstdio",
+    "cstdlib",
+    "cstring",
+    "cmath",
+    "vector",
+    "string",
+    "iostream",
+    "algorithm",
+    "memory",
+    "complex",
+    "random",
+    "map",
+    "thread",
+    "atomic",
+    "chrono",
+    "functional",
+)
 
 
 def _without_error_lines(path: Path, passes: int = 3) -> str:
@@ -257,14 +414,29 @@ def _without_error_lines(path: Path, passes: int = 3) -> str:
         return "\n".join(lines)
     index = ci.Index.create()
     probe = "".join(f"#include <{h}>\n" for h in _PROBE_HEADERS)
-    args = ["-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-resource-dir", rdir, "-w",
-            "-ferror-limit=0", "-include", str(path)]
+    args = [
+        "-x",
+        "cuda",
+        "--cuda-host-only",
+        "-nocudainc",
+        "-nocudalib",
+        "-resource-dir",
+        rdir,
+        "-w",
+        "-ferror-limit=0",
+        "-include",
+        str(path),
+    ]
     for _ in range(passes):
         path.write_text("\n".join(lines), encoding="utf-8")
         tu = index.parse("hipify_prelude_probe.cu", args=args, unsaved_files=[("hipify_prelude_probe.cu", probe)])
-        bad = {d.location.line for d in tu.diagnostics
-               if d.severity >= ci.Diagnostic.Error and d.location.file is not None
-               and os.path.samefile(d.location.file.name, path)}
+        bad = {
+            d.location.line
+            for d in tu.diagnostics
+            if d.severity >= ci.Diagnostic.Error
+            and d.location.file is not None
+            and os.path.samefile(d.location.file.name, path)
+        }
         bad = {n for n in bad if n - 1 >= first_generated}
         if not bad:
             break
@@ -284,8 +456,9 @@ def _library_names() -> frozenset[str]:
         return frozenset()
     probe = "".join(f"#include <{h}>\n" for h in _PROBE_HEADERS)
     args = ["-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-resource-dir", rdir, "-w"]
-    tu = ci.Index.create().parse("hipify_library_probe.cu", args=args,
-                                 unsaved_files=[("hipify_library_probe.cu", probe)])
+    tu = ci.Index.create().parse(
+        "hipify_library_probe.cu", args=args, unsaved_files=[("hipify_library_probe.cu", probe)]
+    )
     names: set[str] = set()
     for cursor in tu.cursor.get_children():
         if cursor.kind == ci.CursorKind.NAMESPACE and cursor.spelling == "std":

@@ -4,6 +4,7 @@ Results are memoised per opening parenthesis, and one scan records every nested 
 closes, so asking for the arguments of nested calls (``CHECK(cudaMalloc(...))``) stays
 linear in the text size.
 """
+
 from __future__ import annotations
 
 import re

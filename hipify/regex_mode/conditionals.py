@@ -4,6 +4,7 @@
 ``#if X`` for a ``-D X=N``. Anything else is *unknown* and treated as active, because
 the regex engine cannot see the headers that might define it.
 """
+
 from __future__ import annotations
 
 import re

@@ -1,4 +1,5 @@
 """The regex engine: ``run(source, table, options) -> EngineResult``. Pure; never raises."""
+
 from __future__ import annotations
 
 from ..model import Diagnostic, EngineResult, Severity, SourceFile
@@ -18,10 +19,17 @@ def run(source: SourceFile, table: MappingTable, options: Options) -> EngineResu
         # Launches matter to the planner only when rewritten, or as a sign of CUDA code in a
         # file that does not always get the runtime include (not .cu/.cuh).
         find_launches = options.hip_kernel_syntax or not source.path.lower().endswith(CUDA_SOURCE_SUFFIXES)
-        facts = extract_facts(source.text, options, wanted=index.wanted(), wants_args=index.wants_args(),
-                              report_once=index.report_once(), find_launches=find_launches)
+        facts = extract_facts(
+            source.text,
+            options,
+            wanted=index.wanted(),
+            wants_args=index.wants_args(),
+            report_once=index.report_once(),
+            find_launches=find_launches,
+        )
         return plan(source, facts, table, options, engine=ENGINE)
-    except Exception as exc:  # noqa: BLE001  (never raise: the file is left unchanged and reported)
-        diag = Diagnostic("HPY202", f"internal error in the regex engine: {type(exc).__name__}: {exc}",
-                          severity=Severity.ERROR)
+    except Exception as exc:
+        diag = Diagnostic(
+            "HPY202", f"internal error in the regex engine: {type(exc).__name__}: {exc}", severity=Severity.ERROR
+        )
         return EngineResult((), (diag,), ENGINE)

@@ -6,6 +6,7 @@ with compiled regexes over the masked text. ``wanted`` (a predicate on names) li
 identifiers reported -- the regex engine passes "in the table or CUDA-looking", which is
 what keeps the per-identifier work to one set lookup.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -37,28 +38,98 @@ _TWO_CHAR = frozenset(("::", "->", "<<", ">>", "&&", "||", "==", "!=", "<=", ">=
 _SKIP_BACK = frozenset(" \t\r\n\f\v\\")
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 # Directives whose text is not code: their words are never identifiers.
-_TEXT_DIRECTIVES = frozenset(("include", "include_next", "import", "error", "warning", "line", "pragma", "ident", "sccs"))
+_TEXT_DIRECTIVES = frozenset(
+    ("include", "include_next", "import", "error", "warning", "line", "pragma", "ident", "sccs")
+)
 _COND_KEYWORDS = frozenset(("if", "ifdef", "ifndef", "elif", "else", "endif"))
 # Tokens that cannot precede a declared name in a declaration (they start statements or
 # qualify a type that follows).
-_NOT_A_TYPE = frozenset((
-    "return", "case", "else", "do", "throw", "sizeof", "alignof", "decltype", "new", "delete", "goto",
-    "co_return", "co_yield", "co_await", "typename", "const", "volatile", "static", "extern", "inline",
-    "constexpr", "consteval", "constinit", "register", "thread_local", "mutable", "explicit", "virtual",
-    "friend", "struct", "class", "union", "enum", "operator", "using", "namespace", "template", "typedef",
-    "public", "private", "protected", "if", "while", "for", "switch", "define", "undef", "ifdef", "ifndef",
-    "elif", "defined", "__global__", "__device__", "__host__", "__constant__", "__shared__", "__managed__",
-    "__restrict__", "__forceinline__", "__noinline__", "__inline__", "static_cast", "reinterpret_cast",
-    "const_cast", "dynamic_cast", "and", "or", "not",
-))
+_NOT_A_TYPE = frozenset(
+    (
+        "return",
+        "case",
+        "else",
+        "do",
+        "throw",
+        "sizeof",
+        "alignof",
+        "decltype",
+        "new",
+        "delete",
+        "goto",
+        "co_return",
+        "co_yield",
+        "co_await",
+        "typename",
+        "const",
+        "volatile",
+        "static",
+        "extern",
+        "inline",
+        "constexpr",
+        "consteval",
+        "constinit",
+        "register",
+        "thread_local",
+        "mutable",
+        "explicit",
+        "virtual",
+        "friend",
+        "struct",
+        "class",
+        "union",
+        "enum",
+        "operator",
+        "using",
+        "namespace",
+        "template",
+        "typedef",
+        "public",
+        "private",
+        "protected",
+        "if",
+        "while",
+        "for",
+        "switch",
+        "define",
+        "undef",
+        "ifdef",
+        "ifndef",
+        "elif",
+        "defined",
+        "__global__",
+        "__device__",
+        "__host__",
+        "__constant__",
+        "__shared__",
+        "__managed__",
+        "__restrict__",
+        "__forceinline__",
+        "__noinline__",
+        "__inline__",
+        "static_cast",
+        "reinterpret_cast",
+        "const_cast",
+        "dynamic_cast",
+        "and",
+        "or",
+        "not",
+    )
+)
 _DECL_NEXT = frozenset(("(", ";", "=", ",", "[", "{", ")", ":"))
 _GLOBAL = re.compile(r"__global__(?![\w$])", re.ASCII)  # no leading \b: it would stop the fast scan
 _TEMPLATE = re.compile(r"\btemplate\b")
 
 
-def extract_facts(text: str, options: Options | None = None, wanted: Wanted | None = None,
-                  wants_args: Wanted | None = None, lexed: Lexed | None = None,
-                  report_once: frozenset[str] = frozenset(), find_launches: bool = True) -> FileFacts:
+def extract_facts(
+    text: str,
+    options: Options | None = None,
+    wanted: Wanted | None = None,
+    wants_args: Wanted | None = None,
+    lexed: Lexed | None = None,
+    report_once: frozenset[str] = frozenset(),
+    find_launches: bool = True,
+) -> FileFacts:
     """Facts about ``text``.
 
     ``wanted``: which identifier names to report (all when None). ``wants_args``: for which
@@ -87,6 +158,7 @@ def extract_facts(text: str, options: Options | None = None, wanted: Wanted | No
 
 
 # --- directives -------------------------------------------------------------------------
+
 
 def _directives(text: str, lexed: Lexed) -> list[CondDirective]:
     out = []
@@ -179,7 +251,7 @@ def _identifier_view(masked: str, directives: Sequence[CondDirective]) -> str:
         else:
             head = _DIRECTIVE_HEAD.match(masked, d.start, d.end)
             stop = head.end() if head else d.start + 1
-        pieces.append(masked[cursor:d.start])
+        pieces.append(masked[cursor : d.start])
         pieces.append(" " * (stop - d.start))
         cursor = stop
     pieces.append(masked[cursor:])
@@ -187,6 +259,7 @@ def _identifier_view(masked: str, directives: Sequence[CondDirective]) -> str:
 
 
 # --- identifiers ------------------------------------------------------------------------
+
 
 def prev_token(masked: str, pos: int) -> tuple[str, int]:
     """The significant token ending before ``pos`` in masked text, and its start."""
@@ -200,10 +273,10 @@ def prev_token(masked: str, pos: int) -> tuple[str, int]:
         while j > 0 and masked[j - 1] in _WORD:
             j -= 1
         return masked[j:i], j
-    three = masked[i - 3:i] if i >= 3 else ""
+    three = masked[i - 3 : i] if i >= 3 else ""
     if three in ("<<<", ">>>", "...", "->*"):
         return three, i - 3
-    two = masked[i - 2:i] if i >= 2 else ""
+    two = masked[i - 2 : i] if i >= 2 else ""
     if two in _TWO_CHAR:
         return two, i - 2
     return masked[i - 1], i - 1
@@ -217,9 +290,15 @@ def next_token(masked: str, pos: int) -> tuple[str, int]:
     return m.group(1), m.start(1)
 
 
-def _identifiers(code: str, masked: str, wanted: Wanted | None, wants_args: Wanted | None,
-                 regions: _RegionMap, brackets: Brackets,
-                 report_once: frozenset[str] = frozenset()) -> tuple[Identifier, ...]:
+def _identifiers(
+    code: str,
+    masked: str,
+    wanted: Wanted | None,
+    wants_args: Wanted | None,
+    regions: _RegionMap,
+    brackets: Brackets,
+    report_once: frozenset[str] = frozenset(),
+) -> tuple[Identifier, ...]:
     raw: list[Identifier] = []
     new = object.__new__
     set_dict = object.__setattr__
@@ -283,16 +362,37 @@ def _identifiers(code: str, masked: str, wanted: Wanted | None, wants_args: Want
         # Identifier(...) without the frozen dataclass's per-field object.__setattr__ calls
         # (this runs once per interesting identifier and dominated the engine's profile).
         ident = new(Identifier)
-        set_dict(ident, "__dict__", {
-            "start": start, "end": end, "name": name, "region": region, "origin": token_origin,
-            "prev_token": prev, "next_token": nxt, "qualifier": qualifier, "user_declared": False,
-            "call_args": call_args})
+        set_dict(
+            ident,
+            "__dict__",
+            {
+                "start": start,
+                "end": end,
+                "name": name,
+                "region": region,
+                "origin": token_origin,
+                "prev_token": prev,
+                "next_token": nxt,
+                "qualifier": qualifier,
+                "user_declared": False,
+                "call_args": call_args,
+            },
+        )
         raw.append(ident)
     if declared:  # rare: names the file declares itself, known only after the whole file
         for i, ident in enumerate(raw):
             if ident.name in declared:
-                raw[i] = _identifier(ident.start, ident.end, ident.name, ident.region, ident.prev_token,
-                                     ident.next_token, ident.qualifier, True, ident.call_args)
+                raw[i] = _identifier(
+                    ident.start,
+                    ident.end,
+                    ident.name,
+                    ident.region,
+                    ident.prev_token,
+                    ident.next_token,
+                    ident.qualifier,
+                    True,
+                    ident.call_args,
+                )
     return tuple(raw)
 
 
@@ -306,10 +406,8 @@ def _occurrences(code: str, wanted: Wanted | None, once: frozenset[str] = frozen
     """
     if wanted is None:
         return [(m.start(), m.group()) for m in _IDENT.finditer(code)]
-    if code.isascii():
-        every = code.translate(_WORDS_ONLY).split()
-    else:  # non-ASCII letters end identifiers (as in _IDENT), which split() would not see
-        every = _IDENT.findall(code)
+    # Non-ASCII letters end identifiers (as in _IDENT), which split() would not see.
+    every = code.translate(_WORDS_ONLY).split() if code.isascii() else _IDENT.findall(code)
     select = getattr(wanted, "select", None)
     if select is not None:
         keep = select(set(every))
@@ -345,14 +443,32 @@ _WORDS_ONLY = str.maketrans({chr(i): " " for i in range(128) if not (chr(i).isal
 _DIGITS = frozenset("0123456789")
 
 
-def _identifier(start: int, end: int, name: str, region: Region, prev: str, nxt: str, qualifier: str,
-                declared: bool, call_args: tuple[Span, ...] | None) -> Identifier:
+def _identifier(
+    start: int,
+    end: int,
+    name: str,
+    region: Region,
+    prev: str,
+    nxt: str,
+    qualifier: str,
+    declared: bool,
+    call_args: tuple[Span, ...] | None,
+) -> Identifier:
     # Same as Identifier(...), without the frozen dataclass's per-field object.__setattr__
     # calls: this runs once per interesting identifier and dominated the engine's profile.
     ident = object.__new__(Identifier)
-    ident.__dict__.update(start=start, end=end, name=name, region=region, origin=Origin.TOKEN,
-                          prev_token=prev, next_token=nxt, qualifier=qualifier, user_declared=declared,
-                          call_args=call_args)
+    ident.__dict__.update(
+        start=start,
+        end=end,
+        name=name,
+        region=region,
+        origin=Origin.TOKEN,
+        prev_token=prev,
+        next_token=nxt,
+        qualifier=qualifier,
+        user_declared=declared,
+        call_args=call_args,
+    )
     return ident
 
 
@@ -373,6 +489,7 @@ def _declares(prev: str, nxt: str, name: str) -> bool:
 
 # --- kernels and launches ---------------------------------------------------------------
 
+
 def _template_kernels(masked: str) -> frozenset[str]:
     """Names of ``template <...> __global__`` kernels declared in this file."""
     names = set()
@@ -380,21 +497,29 @@ def _template_kernels(masked: str) -> frozenset[str]:
         if m.start() and masked[m.start() - 1] in _WORD:
             continue
         floor = max(0, m.start() - 500)
-        segment_start = max(masked.rfind(";", floor, m.start()), masked.rfind("}", floor, m.start()),
-                            masked.rfind("{", floor, m.start()), floor)
+        segment_start = max(
+            masked.rfind(";", floor, m.start()),
+            masked.rfind("}", floor, m.start()),
+            masked.rfind("{", floor, m.start()),
+            floor,
+        )
         if not _TEMPLATE.search(masked, segment_start, m.start()):
             continue
         paren = masked.find("(", m.end(), m.end() + 400)
         # The declared name is the last identifier before '(' that is not an attribute macro.
-        words = [w for w in _IDENT.findall(masked, m.end(), paren if paren >= 0 else m.end())
-                 if not (w.startswith("__") and w.endswith("__"))]
+        words = [
+            w
+            for w in _IDENT.findall(masked, m.end(), paren if paren >= 0 else m.end())
+            if not (w.startswith("__") and w.endswith("__"))
+        ]
         if words:
             names.add(words[-1])
     return frozenset(names)
 
 
-def _launches(masked: str, regions: _RegionMap, brackets: Brackets,
-              template_kernels: frozenset[str]) -> tuple[Launch, ...]:
+def _launches(
+    masked: str, regions: _RegionMap, brackets: Brackets, template_kernels: frozenset[str]
+) -> tuple[Launch, ...]:
     out = []
     pos = masked.find("<<<")
     while pos != -1:
@@ -428,11 +553,11 @@ def _kernel_start(masked: str, end: int) -> int:
             j = i
             while j > 0 and masked[j - 1] in " \t":
                 j -= 1
-            if masked[j - 2:j] == "::" or masked[j - 1:j] in (".",) or masked[j - 2:j] == "->":
+            if masked[j - 2 : j] == "::" or masked[j - 1 : j] in (".",) or masked[j - 2 : j] == "->":
                 i = j - (1 if masked[j - 1] == "." else 2)
                 continue
             return i
-        if masked[i - 2:i] == "::":  # leading '::k'
+        if masked[i - 2 : i] == "::":  # leading '::k'
             return i - 2
         return i
 
@@ -461,8 +586,9 @@ def brackets_back(masked: str, close: int) -> int:
     return -1
 
 
-def _launch_at(masked: str, pos: int, regions: _RegionMap, brackets: Brackets,
-               template_kernels: frozenset[str]) -> Launch | None:
+def _launch_at(
+    masked: str, pos: int, regions: _RegionMap, brackets: Brackets, template_kernels: frozenset[str]
+) -> Launch | None:
     start = _kernel_start(masked, pos)
     if start < 0 or start == pos:
         return None
@@ -482,9 +608,19 @@ def _launch_at(masked: str, pos: int, regions: _RegionMap, brackets: Brackets,
         return None
     rparen = brackets.close_of(lparen)
     kernel = trim(masked, start, pos)
-    kernel_text = masked[kernel[0]:kernel[1]]
+    kernel_text = masked[kernel[0] : kernel[1]]
     names = _IDENT.findall(kernel_text)
     template = "<" in kernel_text or bool(names and names[-1] in template_kernels)
-    return Launch(start=kernel[0], end=rparen + 1, kernel=kernel, config=tuple(spans),
-                  chevron_close=(close, close + 3), lparen=lparen, rparen=rparen, args=args,
-                  template=template, region=regions.of(pos), origin=Origin.TEXT)
+    return Launch(
+        start=kernel[0],
+        end=rparen + 1,
+        kernel=kernel,
+        config=tuple(spans),
+        chevron_close=(close, close + 3),
+        lparen=lparen,
+        rparen=rparen,
+        args=args,
+        template=template,
+        region=regions.of(pos),
+        origin=Origin.TEXT,
+    )

@@ -13,6 +13,7 @@ Two views of the same text, both with offsets into the original ``str``:
 Never raises: unterminated comments and literals end at the end of the file (block
 comments, raw strings) or of the line (ordinary literals).
 """
+
 from __future__ import annotations
 
 import re
@@ -60,7 +61,7 @@ class Kind(str, Enum):
     IDENT = "ident"
     NUMBER = "number"
     PUNCT = "punct"
-    STRING = "string"     # string literal, raw string included
+    STRING = "string"  # string literal, raw string included
     CHAR = "char"
     COMMENT = "comment"
 
@@ -77,14 +78,14 @@ class Token:
 @dataclass(frozen=True)
 class Lexed:
     text: str
-    masked: str                  # comments -> spaces, literal interiors -> spaces
-    comments: tuple[Span, ...]   # '//...' (without the newline) and '/*...*/'
-    literals: tuple[Span, ...]   # string and char literals, prefixes included
+    masked: str  # comments -> spaces, literal interiors -> spaces
+    comments: tuple[Span, ...]  # '//...' (without the newline) and '/*...*/'
+    literals: tuple[Span, ...]  # string and char literals, prefixes included
     directives: tuple[Span, ...]  # '#' up to the end of the logical line (before its newline)
     char_literals: frozenset[int] = frozenset()  # starts of the literals that are char literals
 
     def comment_text(self, span: Span) -> str:
-        return self.text[span[0]:span[1]]
+        return self.text[span[0] : span[1]]
 
 
 def _blank_literal(piece: str, quote: str) -> str:
@@ -173,10 +174,8 @@ def iter_tokens(text: str, lexed: Lexed | None = None) -> Iterator[Token]:
     """Every token of ``text`` in order. Whitespace and line continuations are skipped."""
     lexed = lexed or lex(text)
     special = sorted(
-        [(s, e, Kind.COMMENT) for s, e in lexed.comments] + [
-            (s, e, Kind.CHAR if s in lexed.char_literals else Kind.STRING)
-            for s, e in lexed.literals
-        ]
+        [(s, e, Kind.COMMENT) for s, e in lexed.comments]
+        + [(s, e, Kind.CHAR if s in lexed.char_literals else Kind.STRING) for s, e in lexed.literals]
     )
     directives = lexed.directives
     d_index = 0

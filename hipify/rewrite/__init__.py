@@ -3,6 +3,7 @@
 Public interface: :func:`plan` (see ``planner.py``). Rules live in ``rules/``, one module
 each, registered in ``registry.RULES``.
 """
+
 from __future__ import annotations
 
 from .planner import plan

@@ -1,4 +1,5 @@
 """Everything a rule needs to decide, computed once per file and shared by the rules."""
+
 from __future__ import annotations
 
 import os
@@ -20,8 +21,9 @@ CUDA_SOURCE_SUFFIXES = (".cu", ".cuh")
 class Context:
     """Inputs of one planning run, plus lazily computed shared results (``cache``)."""
 
-    def __init__(self, source: SourceFile, facts: FileFacts, table: MappingTable, options: Options,
-                 engine: str) -> None:
+    def __init__(
+        self, source: SourceFile, facts: FileFacts, table: MappingTable, options: Options, engine: str
+    ) -> None:
         self.source = source
         self.text = source.text
         self.facts = facts

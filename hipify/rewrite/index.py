@@ -4,6 +4,7 @@ Nothing here names a CUDA API by hand: namespace pairs come from qualified rows
 (``cub::X`` -> ``hipcub::X``) and namespace rows; macros a HIP target needs defined
 (e.g. HIP_ENABLE_WARP_SYNC_BUILTINS) come from the rows' ``hip_requires`` field.
 """
+
 from __future__ import annotations
 
 import re
@@ -16,10 +17,22 @@ from .status import parse_version
 
 # Names a CUDA file may use that are not table rows but still mean "CUDA device code":
 # language keywords/built-ins nvcc provides implicitly (HIP spells them the same).
-DEVICE_MARKERS = frozenset((
-    "__global__", "__device__", "__shared__", "__constant__", "__managed__", "__launch_bounds__",
-    "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "__syncthreads",
-))
+DEVICE_MARKERS = frozenset(
+    (
+        "__global__",
+        "__device__",
+        "__shared__",
+        "__constant__",
+        "__managed__",
+        "__launch_bounds__",
+        "threadIdx",
+        "blockIdx",
+        "blockDim",
+        "gridDim",
+        "warpSize",
+        "__syncthreads",
+    )
+)
 # CUDA-looking identifiers (warned about when the table does not know them).
 CUDA_LIKE = re.compile(r"(?:cuda[A-Z_]|cu[A-Z]|CU[A-Z_]|CUDA_)\w*\Z")
 WARP_SYNC_DEFINE = "HIP_ENABLE_WARP_SYNC_BUILTINS"
@@ -30,27 +43,111 @@ _MASK_ONLY = frozenset(("__syncwarp",))
 RUNTIME_APIS = frozenset(("runtime", "driver", "device"))
 # C++ keywords and fundamental types are never API names, whatever a table row says
 # (a generator can mistake ``operator int()`` for a function called ``int``).
-CPP_KEYWORDS = frozenset((
-    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case",
-    "catch", "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval",
-    "constexpr", "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype",
-    "default", "delete", "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern",
-    "false", "float", "for", "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new",
-    "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private", "protected", "public",
-    "register", "reinterpret_cast", "requires", "return", "short", "signed", "sizeof", "static",
-    "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local", "throw", "true",
-    "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile",
-    "wchar_t", "while", "xor", "xor_eq"
-))
+CPP_KEYWORDS = frozenset(
+    (
+        "alignas",
+        "alignof",
+        "and",
+        "and_eq",
+        "asm",
+        "auto",
+        "bitand",
+        "bitor",
+        "bool",
+        "break",
+        "case",
+        "catch",
+        "char",
+        "char8_t",
+        "char16_t",
+        "char32_t",
+        "class",
+        "compl",
+        "concept",
+        "const",
+        "consteval",
+        "constexpr",
+        "constinit",
+        "const_cast",
+        "continue",
+        "co_await",
+        "co_return",
+        "co_yield",
+        "decltype",
+        "default",
+        "delete",
+        "do",
+        "double",
+        "dynamic_cast",
+        "else",
+        "enum",
+        "explicit",
+        "export",
+        "extern",
+        "false",
+        "float",
+        "for",
+        "friend",
+        "goto",
+        "if",
+        "inline",
+        "int",
+        "long",
+        "mutable",
+        "namespace",
+        "new",
+        "noexcept",
+        "not",
+        "not_eq",
+        "nullptr",
+        "operator",
+        "or",
+        "or_eq",
+        "private",
+        "protected",
+        "public",
+        "register",
+        "reinterpret_cast",
+        "requires",
+        "return",
+        "short",
+        "signed",
+        "sizeof",
+        "static",
+        "static_assert",
+        "static_cast",
+        "struct",
+        "switch",
+        "template",
+        "this",
+        "thread_local",
+        "throw",
+        "true",
+        "try",
+        "typedef",
+        "typeid",
+        "typename",
+        "union",
+        "unsigned",
+        "using",
+        "virtual",
+        "void",
+        "volatile",
+        "wchar_t",
+        "while",
+        "xor",
+        "xor_eq",
+    )
+)
 
 
 @dataclass(frozen=True)
 class TableIndex:
-    names: frozenset[str]                        # lookup keys worth reporting, and namespace prefixes
-    namespaces: dict[str, tuple[str, str]]       # cuda namespace -> (hip, roc) namespace
-    warp_sync: frozenset[str]                    # names that need HIP_ENABLE_WARP_SYNC_BUILTINS
-    transformed: frozenset[str]                  # names whose rows rewrite call arguments
-    markers: frozenset[str]                      # names the planner only needs to see once
+    names: frozenset[str]  # lookup keys worth reporting, and namespace prefixes
+    namespaces: dict[str, tuple[str, str]]  # cuda namespace -> (hip, roc) namespace
+    warp_sync: frozenset[str]  # names that need HIP_ENABLE_WARP_SYNC_BUILTINS
+    transformed: frozenset[str]  # names whose rows rewrite call arguments
+    markers: frozenset[str]  # names the planner only needs to see once
     requires: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # cuda name -> macros to define
     mask_functions: frozenset[str] = frozenset()  # warp functions whose argument 0 is a lane mask
     # ROCm releases the generator compared (the distinct *_since values): a name first seen in
@@ -134,9 +231,14 @@ def is_trivial(row: Row, oldest: tuple[int, ...]) -> bool:
 
 def _plain(row: Row, oldest: tuple[int, ...]) -> bool:
     """Same name in HIP, always there, no extras (whatever the name looks like)."""
-    return (row.hip == row.cuda and row.hip_status == "supported" and row.transform is None
-            and not row.hip_requires and row.roc in ("", row.cuda)
-            and (not row.hip_since or _version(row.hip_since) <= oldest))
+    return (
+        row.hip == row.cuda
+        and row.hip_status == "supported"
+        and row.transform is None
+        and not row.hip_requires
+        and row.roc in ("", row.cuda)
+        and (not row.hip_since or _version(row.hip_since) <= oldest)
+    )
 
 
 @lru_cache(maxsize=256)
@@ -183,5 +285,13 @@ def _build(table: MappingTable) -> TableIndex:
             masks.add(row.cuda)
     markers -= warp | masks | set(requires)
     releases = tuple(sorted({_version(v) for r in table for v in (r.hip_since, r.roc_since) if v}))
-    return TableIndex(frozenset(names), namespaces, frozenset(warp), frozenset(transformed), frozenset(markers),
-                      requires, frozenset(masks), releases)
+    return TableIndex(
+        frozenset(names),
+        namespaces,
+        frozenset(warp),
+        frozenset(transformed),
+        frozenset(markers),
+        requires,
+        frozenset(masks),
+        releases,
+    )

@@ -1,4 +1,5 @@
 """The file's preprocessor layout: conditional nesting and where a new include line goes."""
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -24,7 +25,7 @@ def branch_paths(directives: Sequence[Directive]) -> dict[int, tuple[int, ...]]:
 
 def same_branch(first: tuple[int, ...], later: tuple[int, ...]) -> bool:
     """Is ``later`` always compiled when ``first`` is (first's branches enclose later)?"""
-    return later[:len(first)] == first
+    return later[: len(first)] == first
 
 
 def only_blank(text: str, comments: Sequence[Span], start: int, end: int) -> bool:
@@ -95,9 +96,9 @@ def _include_guard(text: str, active: Sequence[Directive], comments: Sequence[Sp
     elif first.keyword == "if":
         arg = first.argument.replace(" ", "")
         if arg.startswith("!defined(") and arg.endswith(")"):
-            name = arg[len("!defined("):-1]
+            name = arg[len("!defined(") : -1]
         elif arg.startswith("!defined"):
-            name = arg[len("!defined"):]
+            name = arg[len("!defined") :]
     if not name or second.keyword != "define" or second.argument.split()[:1] != [name]:
         return None
     if not only_blank(text, comments, first.end, second.start):

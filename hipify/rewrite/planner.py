@@ -4,6 +4,7 @@
 ``rules/``), drops diagnostics inside suppressed regions, and never raises: a rule that
 fails is reported (HPY202) and its findings are discarded, the others still apply.
 """
+
 from __future__ import annotations
 
 from ..facts import FileFacts
@@ -15,28 +16,34 @@ from .context import Context
 from .registry import RULES
 
 
-def plan(source: SourceFile, facts: FileFacts, table: MappingTable, options: Options,
-         engine: str) -> EngineResult:
+def plan(source: SourceFile, facts: FileFacts, table: MappingTable, options: Options, engine: str) -> EngineResult:
     ctx = Context(source, facts, table, options, engine)
     suppression = ctx.suppression
     if suppression.skip_file:
-        note = Diagnostic("HPY305", "skipped: the file is marked 'hipify-py: skip-file'",
-                          offset=suppression.skip_offset, severity=Severity.INFO)
+        note = Diagnostic(
+            "HPY305",
+            "skipped: the file is marked 'hipify-py: skip-file'",
+            offset=suppression.skip_offset,
+            severity=Severity.INFO,
+        )
         return EngineResult((), (note,), engine)
     edits: list[Edit] = []
     diagnostics: list[Diagnostic] = list(facts.diagnostics)
     for name, rule in RULES.items():
         try:
             findings = list(rule(ctx))
-        except Exception as exc:  # noqa: BLE001  (a rule bug must not lose the file's other edits)
-            diagnostics.append(Diagnostic("HPY202", f"internal error in rule {name}: {type(exc).__name__}: {exc}",
-                                          severity=Severity.ERROR))
+        except Exception as exc:
+            diagnostics.append(
+                Diagnostic(
+                    "HPY202", f"internal error in rule {name}: {type(exc).__name__}: {exc}", severity=Severity.ERROR
+                )
+            )
             continue
         text = source.text
         for finding in findings:
             if type(finding) is Edit:
                 # Rules skip no-op renames themselves; this also catches e.g. identical headers.
-                if finding.replacement != text[finding.start:finding.end]:
+                if finding.replacement != text[finding.start : finding.end]:
                     edits.append(finding)
             elif isinstance(finding, Diagnostic) and not suppression.covers(finding.offset):
                 diagnostics.append(finding)

@@ -4,6 +4,7 @@ A rule takes the planning :class:`~hipify.rewrite.context.Context` and yields ed
 diagnostics. Rules never apply anything; the planner collects, filters (suppression
 comments) and hands back one :class:`~hipify.model.EngineResult`.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
@@ -34,8 +35,20 @@ def make_edit(start: int, end: int, replacement: str, code: str, origin: Origin,
 def make_diagnostic(code: str, message: str, offset: int, severity: Severity, subject: str) -> Diagnostic:
     """``Diagnostic(...)`` the same fast way (status findings repeat once per use)."""
     diag = _new(Diagnostic)
-    _set(diag, "__dict__", {"code": code, "message": message, "offset": offset, "line": 0, "col": 0,
-                            "severity": severity, "subject": subject, "path": ""})
+    _set(
+        diag,
+        "__dict__",
+        {
+            "code": code,
+            "message": message,
+            "offset": offset,
+            "line": 0,
+            "col": 0,
+            "severity": severity,
+            "subject": subject,
+            "path": "",
+        },
+    )
     return diag
 
 

@@ -1,4 +1,5 @@
 """Whether a table row may be emitted under the chosen options, and if not, why."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -64,14 +65,21 @@ def decide(row: Row, options: Options, releases: tuple[tuple[int, ...], ...] = (
     if status == "removed":
         return Decision("", "HPY105", f"{row.cuda}: its HIP equivalent {target} was removed; left as written")
     if status == "experimental" and not options.experimental:
-        return Decision("", "HPY103", f"{row.cuda}: its HIP equivalent {target} is experimental; "
-                                      f"pass --experimental to translate it")
+        return Decision(
+            "",
+            "HPY103",
+            f"{row.cuda}: its HIP equivalent {target} is experimental; pass --experimental to translate it",
+        )
     since = row.roc_since if chose_roc else row.hip_since
     if since and newer_than_target(since, options.rocm_version, releases):
         wanted = ".".join(map(str, options.rocm_version))
-        return Decision("", "HPY106", f"{row.cuda}: {target} appeared in ROCm {since}, after the target ROCm "
-                                      f"{wanted}; left as written")
+        return Decision(
+            "",
+            "HPY106",
+            f"{row.cuda}: {target} appeared in ROCm {since}, after the target ROCm {wanted}; left as written",
+        )
     if status == "deprecated":
-        return Decision(target, "HPY102", f"{row.cuda} -> {target}: HIP marks {target} deprecated; "
-                                          f"translated, plan to move off it")
+        return Decision(
+            target, "HPY102", f"{row.cuda} -> {target}: HIP marks {target} deprecated; translated, plan to move off it"
+        )
     return Decision(target)

@@ -1,4 +1,5 @@
 """Suppression comments: ``hipify-py: off`` / ``on`` / ``skip-file`` / ``ignore`` (per line)."""
+
 from __future__ import annotations
 
 import bisect
@@ -14,8 +15,8 @@ _MARKER = re.compile(r"hipify-py:\s*(off|on|skip-file|ignore)\b")
 @dataclass(frozen=True)
 class Suppression:
     skip_file: bool
-    regions: tuple[Span, ...]   # [start, end) offsets where nothing is rewritten or reported
-    skip_offset: int = 0         # where the skip-file marker is (for its diagnostic)
+    regions: tuple[Span, ...]  # [start, end) offsets where nothing is rewritten or reported
+    skip_offset: int = 0  # where the skip-file marker is (for its diagnostic)
 
     @classmethod
     def none(cls) -> Suppression:

@@ -1,4 +1,5 @@
 """python -m hipify.tablegen {fetch,generate,docs}: regenerate the mapping table from vendor headers."""
+
 from __future__ import annotations
 
 import argparse
@@ -15,8 +16,16 @@ DEFAULT_DOCS = REPO / "docs" / "supported"
 
 # Breadth the shipped table must reach (issue 2): api -> (rows, rows with a verified HIP or ROC target)
 THRESHOLDS: dict[str, tuple[int, int]] = {
-    "runtime": (1200, 800), "driver": (1500, 600), "device": (600, 0), "blas": (900, 0), "sparse": (600, 0),
-    "solver": (500, 0), "rand": (100, 0), "fft": (100, 0), "dnn": (800, 0), "headers": (50, 0),
+    "runtime": (1200, 800),
+    "driver": (1500, 600),
+    "device": (600, 0),
+    "blas": (900, 0),
+    "sparse": (600, 0),
+    "solver": (500, 0),
+    "rand": (100, 0),
+    "fft": (100, 0),
+    "dnn": (800, 0),
+    "headers": (50, 0),
 }
 
 
@@ -26,8 +35,12 @@ def _parser() -> argparse.ArgumentParser:
     f = sub.add_parser("fetch", help="download CUDA and HIP headers into the cache")
     f.add_argument("--cache", type=Path, default=DEFAULT_CACHE, help="header cache (default %(default)s)")
     f.add_argument("--cuda", type=Path, default=Path("/usr/local/cuda"), help="local CUDA toolkit")
-    f.add_argument("--only", action="append", choices=("toolkit", "wheels", "debian", "clang"),
-                   help="fetch only these parts (repeatable)")
+    f.add_argument(
+        "--only",
+        action="append",
+        choices=("toolkit", "wheels", "debian", "clang"),
+        help="fetch only these parts (repeatable)",
+    )
     g = sub.add_parser("generate", help="parse the cached headers and write mapping_tables/*.json")
     g.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     g.add_argument("--out", type=Path, default=DEFAULT_OUT)
@@ -43,14 +56,22 @@ def _counts(by_api: dict) -> str:
     lines = [f"{'api':10} {'rows':>6} {'mapped':>7} {'unsupp':>7} {'removed':>8}  threshold"]
     for api in sorted(by_api):
         rows = by_api[api]
-        status = Counter("mapped" if (r.hip_status in ("supported", "deprecated", "experimental")
-                                       or r.roc_status in ("supported", "deprecated", "experimental"))
-                         else r.hip_status for r in rows)
+        status = Counter(
+            "mapped"
+            if (
+                r.hip_status in ("supported", "deprecated", "experimental")
+                or r.roc_status in ("supported", "deprecated", "experimental")
+            )
+            else r.hip_status
+            for r in rows
+        )
         need = THRESHOLDS.get(api)
         ok = ""
         if need:
             ok = "ok" if len(rows) >= need[0] and status["mapped"] >= need[1] else f"BELOW {need[0]}/{need[1]}"
-        lines.append(f"{api:10} {len(rows):6} {status['mapped']:7} {status['unsupported']:7} {status['removed']:8}  {ok}")
+        lines.append(
+            f"{api:10} {len(rows):6} {status['mapped']:7} {status['unsupported']:7} {status['removed']:8}  {ok}"
+        )
     return "\n".join(lines)
 
 
@@ -82,8 +103,11 @@ def main(argv: list[str] | None = None) -> int:
         if not args.no_readme:
             write_readme(args.out, result)
         print(_counts(result.rows))
-        print(f"{sum(len(r) for r in result.rows.values())} rows; {len(result.collisions)} names claimed by an "
-              f"earlier family; {time.monotonic() - start:.1f}s", file=sys.stderr)
+        print(
+            f"{sum(len(r) for r in result.rows.values())} rows; {len(result.collisions)} names claimed by an "
+            f"earlier family; {time.monotonic() - start:.1f}s",
+            file=sys.stderr,
+        )
         return 0
     if args.step == "docs":
         from .docs import write_docs

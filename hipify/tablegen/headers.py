@@ -3,6 +3,7 @@
 A ``HeaderIndex`` is built from one cache directory (one CUDA family or one ROCm release). Paths in the index are
 relative to the package's include root (``hip/hip_runtime_api.h``, ``cublas_api.h``), the form users #include.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -18,18 +19,18 @@ _KIND_RANK = {"function": 0, "type": 1, "enum": 2, "enum_constant": 3, "variable
 
 @dataclass(frozen=True)
 class Hit:
-    header: str       # relative include path
+    header: str  # relative include path
     decl: Decl
 
 
 @dataclass
 class HeaderIndex:
     names: dict[str, list[Hit]] = field(default_factory=dict)
-    guards: dict[str, str] = field(default_factory=dict)           # header -> include-guard macro
+    guards: dict[str, str] = field(default_factory=dict)  # header -> include-guard macro
     case_pairs: list[tuple[str, str]] = field(default_factory=list)
     wrappers: list[tuple[str, Decl, str]] = field(default_factory=list)  # (header, decl, file) of defined fns
     files: list[str] = field(default_factory=list)
-    rank: dict[str, int] = field(default_factory=dict)                 # header -> position in input order
+    rank: dict[str, int] = field(default_factory=dict)  # header -> position in input order
 
     def get(self, name: str) -> Hit | None:
         hits = self.names.get(name)
@@ -50,8 +51,16 @@ class HeaderIndex:
             top = header.split("/", 1)[0].lower() if "/" in header else ""
             return -len(top) if top and lower.startswith(top) else 0
 
-        return min(hits, key=lambda h: (_KIND_RANK.get(h.decl.kind, 9), own_folder(h.header), _detail_rank(h.header),
-                                        self.rank.get(h.header, 0), h.header))
+        return min(
+            hits,
+            key=lambda h: (
+                _KIND_RANK.get(h.decl.kind, 9),
+                own_folder(h.header),
+                _detail_rank(h.header),
+                self.rank.get(h.header, 0),
+                h.header,
+            ),
+        )
 
     def deprecated(self, name: str) -> bool:
         """Deprecated when every declaration is (one deprecated overload does not deprecate the name)."""

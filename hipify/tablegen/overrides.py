@@ -1,4 +1,5 @@
 """The hand-curated overrides file: pairs and transforms the headers cannot tell us, each with a reason."""
+
 from __future__ import annotations
 
 import sys
@@ -8,7 +9,7 @@ from pathlib import Path
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover
-    import tomli as tomllib  # type: ignore[no-redef]
+    import tomli as tomllib
 
 from ..table import Row
 

@@ -5,6 +5,7 @@ one-call inline wrappers ``hipX(...) { return ...(cudaX(...)); }`` and conversio
 ``case hipX: return cudaX;``. Reading those gives pairs that naming rules cannot guess
 (cuLaunchKernel -> hipModuleLaunchKernel, cudaDeviceProp -> hipDeviceProp_t).
 """
+
 from __future__ import annotations
 
 import re

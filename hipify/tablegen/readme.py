@@ -1,4 +1,5 @@
 """mapping_tables/README.md: schema and provenance (rewritten by each generation)."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -111,12 +112,23 @@ def write_readme(out: Path, result: Generated) -> None:
         uns = sum(1 for r in rows if r.hip_status == "unsupported" and r.roc_status == "unsupported")
         lines.append(f"| {api} | {len(rows)} | {hip} | {roc} | {uns} |")
     pairs = Counter((kept, dropped) for _, kept, dropped in result.collisions)
-    lines += ["", "## Names declared by two families\n",
-              "The first family in `hipify/tablegen/sources.py:API_ORDER` keeps the row.\n",
-              "| kept in | also declared by | names |", "|---|---|---:|"]
+    lines += [
+        "",
+        "## Names declared by two families\n",
+        "The first family in `hipify/tablegen/sources.py:API_ORDER` keeps the row.\n",
+        "| kept in | also declared by | names |",
+        "|---|---|---:|",
+    ]
     for (kept, dropped), n in sorted(pairs.items()):
         lines.append(f"| {kept} | {dropped} | {n} |")
-    lines += ["", "## Regenerate\n", "```", "python -m hipify.tablegen fetch      # headers into ~/.cache/hipify-py/headers",
-              "python -m hipify.tablegen generate   # mapping_tables/*.json and this README",
-              "python -m hipify.tablegen docs       # docs/supported/*.md", "```", ""]
+    lines += [
+        "",
+        "## Regenerate\n",
+        "```",
+        "python -m hipify.tablegen fetch      # headers into ~/.cache/hipify-py/headers",
+        "python -m hipify.tablegen generate   # mapping_tables/*.json and this README",
+        "python -m hipify.tablegen docs       # docs/supported/*.md",
+        "```",
+        "",
+    ]
     (out / "README.md").write_text("\n".join(lines), encoding="utf-8")

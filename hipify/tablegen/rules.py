@@ -2,6 +2,7 @@
 
 Rules only propose; generate.py keeps a candidate only if the HIP headers declare it.
 """
+
 from __future__ import annotations
 
 import re
@@ -17,8 +18,9 @@ def snake(camel: str) -> str:
 
 def _swap(name: str, pairs: tuple[tuple[str, str], ...]) -> list[str]:
     # a whole-name swap (cuMemAlloc -> hipMalloc) is fine; a bare short prefix alone is not a name
-    return [new + name[len(old):] for old, new in pairs
-            if name.startswith(old) and (len(name) > len(old) or len(old) > 3)]
+    return [
+        new + name[len(old) :] for old, new in pairs if name.startswith(old) and (len(name) > len(old) or len(old) > 3)
+    ]
 
 
 def _with_unversioned(names: list[str]) -> list[str]:
@@ -38,9 +40,9 @@ def _dedupe(names: list[str]) -> list[str]:
 
 def _roc_snake(name: str, prefix: str, roc: str, kind: str) -> list[str]:
     """cublasSgemm -> rocblas_sgemm; cusparseHandle_t -> rocsparse_handle."""
-    if not name.startswith(prefix) or not name[len(prefix):][:1].isupper():
+    if not name.startswith(prefix) or not name[len(prefix) :][:1].isupper():
         return []
-    rest = _VERSION_SUFFIX.sub("", name[len(prefix):])
+    rest = _VERSION_SUFFIX.sub("", name[len(prefix) :])
     rest = rest.removesuffix("_t")
     return [f"{roc}_{snake(rest)}"]
 
@@ -58,8 +60,10 @@ def hip_candidates(api: str, name: str, kind: str) -> list[str]:
         if kind in ("type", "enum"):
             base += [n + "_t" for n in base]
         # HIP has one allocator family for both APIs, and device-wide forms of context-scoped calls
-        base += _swap(name, (("cuMemAlloc", "hipMalloc"), ("cuMemFree", "hipFree"), ("cuMemHost", "hipHost"),
-                             ("cuCtx", "hipDevice")))
+        base += _swap(
+            name,
+            (("cuMemAlloc", "hipMalloc"), ("cuMemFree", "hipFree"), ("cuMemHost", "hipHost"), ("cuCtx", "hipDevice")),
+        )
         out = _with_unversioned(base)
     elif api == "device":
         out = [name]
@@ -80,8 +84,16 @@ def hip_candidates(api: str, name: str, kind: str) -> list[str]:
     elif api == "sparse":
         out = _with_unversioned(_swap(name, (("cusparse", "hipsparse"), ("CUSPARSE_", "HIPSPARSE_"))))
     elif api == "solver":
-        out = _swap(name, (("cusolverDn", "hipsolverDn"), ("cusolverSp", "hipsolverSp"), ("cusolverRf", "hipsolverRf"),
-                           ("cusolver", "hipsolver"), ("CUSOLVER_", "HIPSOLVER_")))
+        out = _swap(
+            name,
+            (
+                ("cusolverDn", "hipsolverDn"),
+                ("cusolverSp", "hipsolverSp"),
+                ("cusolverRf", "hipsolverRf"),
+                ("cusolver", "hipsolver"),
+                ("CUSOLVER_", "HIPSOLVER_"),
+            ),
+        )
         out += _swap(name, (("cusolverDn", "hipsolver"),))
     elif api == "dnn":
         out = []  # cuDNN has no HIP-named equivalent; MIOpen is the ROC target
@@ -98,8 +110,10 @@ def roc_candidates(api: str, name: str, kind: str) -> list[str]:
     if api == "blas":
         return _roc_snake(name.replace("_v2_64", "_64"), "cublas", "rocblas", kind)
     if api == "rand":
-        return _dedupe(_swap(name, (("curand_", "rocrand_"), ("CURAND_", "ROCRAND_")))
-                       + _roc_snake(name, "curand", "rocrand", kind))
+        return _dedupe(
+            _swap(name, (("curand_", "rocrand_"), ("CURAND_", "ROCRAND_")))
+            + _roc_snake(name, "curand", "rocrand", kind)
+        )
     if api == "sparse":
         return _roc_snake(name, "cusparse", "rocsparse", kind)
     if api == "solver":

@@ -6,6 +6,7 @@ the headers declare, so a token scanner suffices: it reads every #if branch (the
 treats extern "C" and namespace blocks as transparent, skips other bodies, and classifies each top-level statement
 as a function, typedef, enum (with its constants), struct/class, or variable. Macros come from #define lines.
 """
+
 from __future__ import annotations
 
 import re
@@ -29,19 +30,68 @@ _DEFINE = re.compile(r"^\s*#\s*define\s+([A-Za-z_][A-Za-z0-9_]*)(\()?(.*)$", re.
 _COMMENTS = re.compile(r"//[^\n]*|/\*.*?\*/", re.DOTALL)
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # Identifiers before a '(' that are never the declared function's name.
-_NOT_A_NAME = frozenset({
-    "__attribute__", "__declspec", "__align__", "alignas", "alignof", "decltype", "sizeof", "noexcept",
-    "static_assert", "throw", "if", "while", "for", "switch", "return", "defined", "__launch_bounds__",
-    "__asm__", "asm", "__asm", "_Pragma", "__pragma", "operator", "__builtin_align__", "__nv_register_params__",
-    "__noinline__", "__forceinline__", "typeof", "__typeof__", "requires", "_Alignas",
-    # Built-in type keywords: `int(x)` is a functional cast, never a declared function.
-    "bool", "char", "short", "int", "long", "float", "double", "void", "signed", "unsigned",
-})
+_NOT_A_NAME = frozenset(
+    {
+        "__attribute__",
+        "__declspec",
+        "__align__",
+        "alignas",
+        "alignof",
+        "decltype",
+        "sizeof",
+        "noexcept",
+        "static_assert",
+        "throw",
+        "if",
+        "while",
+        "for",
+        "switch",
+        "return",
+        "defined",
+        "__launch_bounds__",
+        "__asm__",
+        "asm",
+        "__asm",
+        "_Pragma",
+        "__pragma",
+        "operator",
+        "__builtin_align__",
+        "__nv_register_params__",
+        "__noinline__",
+        "__forceinline__",
+        "typeof",
+        "__typeof__",
+        "requires",
+        "_Alignas",
+        # Built-in type keywords: `int(x)` is a functional cast, never a declared function.
+        "bool",
+        "char",
+        "short",
+        "int",
+        "long",
+        "float",
+        "double",
+        "void",
+        "signed",
+        "unsigned",
+    }
+)
 _MACROISH = re.compile(r"^_*[A-Z][A-Z0-9_]*$")
 _AGGREGATE = frozenset({"enum", "struct", "class", "union"})
-_TYPE_WORDS = frozenset({
-    "const", "volatile", "struct", "enum", "union", "class", "unsigned", "signed", "typename", "typedef",
-})
+_TYPE_WORDS = frozenset(
+    {
+        "const",
+        "volatile",
+        "struct",
+        "enum",
+        "union",
+        "class",
+        "unsigned",
+        "signed",
+        "typename",
+        "typedef",
+    }
+)
 DEPRECATED_WORD = re.compile(r"deprecated", re.IGNORECASE)
 # Identifiers that mark a declaration deprecated: DEPRECATED-style macros and the GNU/C++ attribute.
 _DEPRECATION_MARK = re.compile(r"^(_*[A-Z0-9_]*DEPRECATED[A-Z0-9_]*|deprecated|__deprecated__)$")
@@ -74,30 +124,30 @@ STATEMENT_END_MACROS = frozenset({"__DEF_IF_HOST"})
 @dataclass
 class Decl:
     name: str
-    kind: str                      # function, type, enum, enum_constant, macro, variable
-    parent: str = ""               # enum of a constant
-    namespace: str = ""            # enclosing C++ namespace, '::'-joined
+    kind: str  # function, type, enum, enum_constant, macro, variable
+    parent: str = ""  # enum of a constant
+    namespace: str = ""  # enclosing C++ namespace, '::'-joined
     deprecated: bool = False
     experimental: bool = False
     beta: bool = False
-    alias_of: str = ""             # typedef X NAME / #define NAME X: the single name it stands for
-    calls: tuple[str, ...] = ()    # names called in an inline function's body (wrapper detection)
-    forwards: str = ""             # the callee of a body that only passes the parameters on: `{ return g(a, b); }`
-    params: int = -1               # parameter count of a function (-1 unknown / variadic)
+    alias_of: str = ""  # typedef X NAME / #define NAME X: the single name it stands for
+    calls: tuple[str, ...] = ()  # names called in an inline function's body (wrapper detection)
+    forwards: str = ""  # the callee of a body that only passes the parameters on: `{ return g(a, b); }`
+    params: int = -1  # parameter count of a function (-1 unknown / variadic)
     param_names: tuple[str, ...] = ()
-    param_types: tuple[str, ...] = ()   # base type and pointer depth of each parameter ('' when not plain)
-    defined: bool = False          # function with a body
-    value: str = ""                # an enum constant's integer value, when it is a literal
-    replacement: str = ""          # the successor a deprecation names: HIP_DEPRECATED("use hipHostMalloc instead")
-    expansion: str = ""            # a macro's replacement text (one #if branch's definition)
-    guards: tuple[str, ...] = ()   # macros whose `#ifdef X` true branch encloses the declaration
+    param_types: tuple[str, ...] = ()  # base type and pointer depth of each parameter ('' when not plain)
+    defined: bool = False  # function with a body
+    value: str = ""  # an enum constant's integer value, when it is a literal
+    replacement: str = ""  # the successor a deprecation names: HIP_DEPRECATED("use hipHostMalloc instead")
+    expansion: str = ""  # a macro's replacement text (one #if branch's definition)
+    guards: tuple[str, ...] = ()  # macros whose `#ifdef X` true branch encloses the declaration
     template_params: tuple[str, ...] = ()  # type parameters of a function template
 
 
 @dataclass
 class HeaderScan:
     decls: list[Decl] = field(default_factory=list)
-    case_pairs: list[tuple[str, str]] = field(default_factory=list)   # `case A: return B;`
+    case_pairs: list[tuple[str, str]] = field(default_factory=list)  # `case A: return B;`
     include_guard: str = ""
 
 
@@ -107,7 +157,7 @@ def _tokens(text: str) -> tuple[list[tuple[str, str, int]], list[tuple[int, str]
     toks: list[tuple[str, str, int]] = []
     comments: list[str] = []
     pp: list[str] = []
-    marks: list[tuple[int, str]] = []   # (index of the next code token, preprocessor line)
+    marks: list[tuple[int, str]] = []  # (index of the next code token, preprocessor line)
     for m in _TOKEN.finditer(text):
         kind = m.lastgroup
         if kind == "space":
@@ -133,7 +183,7 @@ _IFDEF = re.compile(r"#\s*(?:ifdef\s+([A-Za-z_]\w*)|if\s+defined\s*(?:\(\s*([A-Z
 def _guards(count: int, marks: list[tuple[int, str]]) -> list[tuple[str, ...]]:
     """For each code token, the macros whose plain `#ifdef X` / `#if defined X` true branch encloses it."""
     out: list[tuple[str, ...]] = []
-    stack: list[str] = []      # per open conditional: the macro of a plain true branch, '' otherwise
+    stack: list[str] = []  # per open conditional: the macro of a plain true branch, '' otherwise
     current: tuple[str, ...] = ()
     k = 0
     for pos, line in marks + [(count, "")]:
@@ -166,7 +216,7 @@ def _alternative_openers(toks: list[tuple[str, str, int]], marks: list[tuple[int
     braces: alternative spellings of one declaration head (`#if X inline T t[] = { #else static T t[] = { #endif`)
     would otherwise leave the union of all branches unbalanced and swallow the rest of the file."""
     drop: set[int] = set()
-    stack: list[list[int]] = []         # per open group: token index where each branch starts
+    stack: list[list[int]] = []  # per open group: token index where each branch starts
     for pos, line in marks:
         m = _COND.match(line.strip())
         if not m:
@@ -211,7 +261,7 @@ def _match(toks: list[tuple[str, str, int]], i: int, open_: str, close: str) -> 
 
 
 def _count_params(toks: list[tuple[str, str, int]], start: int, end: int) -> int:
-    inner = [t[1] for t in toks[start + 1:end]]
+    inner = [t[1] for t in toks[start + 1 : end]]
     if not inner or inner == ["void"]:
         return 0
     if "..." in "".join(inner):
@@ -242,7 +292,7 @@ def _split_params(toks: list[tuple[str, str, int]], start: int, end: int) -> lis
     """The tokens of each parameter between the parentheses at ``start`` and ``end`` (top-level commas)."""
     params: list[list[tuple[str, str, int]]] = [[]]
     depth = 0
-    for tok in toks[start + 1:end]:
+    for tok in toks[start + 1 : end]:
         t = tok[1]
         if t in "([{<":
             depth += 1
@@ -262,16 +312,23 @@ def _param_names(toks: list[tuple[str, str, int]], start: int, end: int) -> tupl
     for p in params:
         cut = next((k for k, t in enumerate(p) if t[1] == "=" and k > 0), len(p))
         # a default through a macro, `flags __dv(0)` / `stream __dparm(0)`: the name precedes the call
-        call = next((k for k in range(2, cut) if p[k][1] == "(" and p[k - 1][0] == "ident"
-                     and sum(1 for t in p[:k - 1] if t[0] == "ident") >= 2), cut)
+        call = next(
+            (
+                k
+                for k in range(2, cut)
+                if p[k][1] == "(" and p[k - 1][0] == "ident" and sum(1 for t in p[: k - 1] if t[0] == "ident") >= 2
+            ),
+            cut,
+        )
         cut = min(cut, call - 1) if call < cut else cut
         idents = [t[1] for t in p[:cut] if t[0] == "ident"]
         names.append(idents[-1] if len(idents) >= 2 else "")
     return tuple(names) if any(p for p in params) else ()
 
 
-_QUALIFIERS = frozenset({"const", "volatile", "struct", "enum", "union", "class", "typename", "restrict",
-                         "__restrict__", "__restrict"})
+_QUALIFIERS = frozenset(
+    {"const", "volatile", "struct", "enum", "union", "class", "typename", "restrict", "__restrict__", "__restrict"}
+)
 
 
 def _param_types(toks: list[tuple[str, str, int]], start: int, end: int) -> tuple[str, ...]:
@@ -304,8 +361,16 @@ def _forwarded_to(body: list[tuple[str, str, int]], names: tuple[str, ...], para
     texts = [t[1] for t in body]
     if texts[:1] == ["return"]:
         body, texts = body[1:], texts[1:]
-    if len(texts) < 4 or body[0][0] != "ident" or texts[1] != "(" or texts[-2:] != [")", ";"] \
-            or body[0][1] in _NOT_A_NAME or params < 0 or len(names) != params or not all(names):
+    if (
+        len(texts) < 4
+        or body[0][0] != "ident"
+        or texts[1] != "("
+        or texts[-2:] != [")", ";"]
+        or body[0][1] in _NOT_A_NAME
+        or params < 0
+        or len(names) != params
+        or not all(names)
+    ):
         return ""
     args = texts[2:-2]
     expected = [x for k, n in enumerate(names) for x in ((",", n) if k else (n,))]
@@ -386,7 +451,7 @@ class _Scanner:
         return j + 1
 
     def defines(self) -> None:
-        directives: list[tuple[str, str]] = []   # (directive, first word) in order
+        directives: list[tuple[str, str]] = []  # (directive, first word) in order
         for line in self.pp:
             m = _DEFINE.match(line)
             if m:
@@ -395,10 +460,16 @@ class _Scanner:
                     body = body.split(")", 1)[1].strip() if ")" in body else ""
                 idents = _IDENT.findall(body)
                 alias = body if _IDENT.fullmatch(body) else ""
-                self.out.decls.append(Decl(
-                    name, "macro", namespace="", alias_of=alias, expansion=" ".join(body.split()),
-                    deprecated=_is_deprecated(idents) and not name.upper().endswith("DEPRECATED"),
-                ))
+                self.out.decls.append(
+                    Decl(
+                        name,
+                        "macro",
+                        namespace="",
+                        alias_of=alias,
+                        expansion=" ".join(body.split()),
+                        deprecated=_is_deprecated(idents) and not name.upper().endswith("DEPRECATED"),
+                    )
+                )
                 directives.append(("define", name))
                 continue
             s = line.strip()
@@ -416,8 +487,12 @@ class _Scanner:
                 return
             if kind == "other" and text.startswith("#pragma"):
                 continue
-            if (kind == "ifndef" and k + 1 < len(directives) and directives[k + 1] == ("define", text)
-                    and _GUARD_NAME.search(text)):
+            if (
+                kind == "ifndef"
+                and k + 1 < len(directives)
+                and directives[k + 1] == ("define", text)
+                and _GUARD_NAME.search(text)
+            ):
                 self.out.include_guard = text
             return
 
@@ -427,7 +502,7 @@ class _Scanner:
         start = i
         if toks[i][1] in DECLARATOR_MACROS and i + 1 < len(toks) and toks[i + 1][1] == "(":
             return self.declarator_macro(i)
-        words: list[tuple[str, str]] = []       # depth-0 tokens (kind, text); bodies are kept aside
+        words: list[tuple[str, str]] = []  # depth-0 tokens (kind, text); bodies are kept aside
         bodies: list[tuple[int, int]] = []
         paren_groups: list[tuple[int, int, int]] = []  # (index in words of the token before, start, end)
         is_function_def = False
@@ -446,7 +521,7 @@ class _Scanner:
                 words.append(("group", "()"))
                 i = end + 1
                 continue
-            if t == "[" :
+            if t == "[":
                 end = _match(toks, i, "[", "]")
                 words.append(("group", "[]"))
                 i = end + 1
@@ -455,8 +530,10 @@ class _Scanner:
                 end = _match(toks, i, "{", "}")
                 texts = [w[1] for w in words]
                 aggregate = any(w in _AGGREGATE for w in texts) and (
-                    not paren_groups or texts.index(next(w for w in texts if w in _AGGREGATE)) > paren_groups[-1][0]
-                    or "typedef" in texts)
+                    not paren_groups
+                    or texts.index(next(w for w in texts if w in _AGGREGATE)) > paren_groups[-1][0]
+                    or "typedef" in texts
+                )
                 if not aggregate and texts and texts[-1] != "=" and paren_groups:
                     is_function_def = True
                     bodies.append((i, end))
@@ -476,7 +553,7 @@ class _Scanner:
         end = _match(self.toks, i + 1, "(", ")")
         args: list[str] = [""]
         depth = 0
-        for _, t, _ in self.toks[i + 2:end]:
+        for _, t, _ in self.toks[i + 2 : end]:
             if t in "([{":
                 depth += 1
             elif t in ")]}":
@@ -498,8 +575,14 @@ class _Scanner:
 
     # -- classification -------------------------------------------------------------------------------------
 
-    def classify(self, start: int, words: list[tuple[str, str]], bodies: list[tuple[int, int]],
-                 groups: list[tuple[int, int, int]], is_def: bool) -> None:
+    def classify(
+        self,
+        start: int,
+        words: list[tuple[str, str]],
+        bodies: list[tuple[int, int]],
+        groups: list[tuple[int, int, int]],
+        is_def: bool,
+    ) -> None:
         if not words:
             return
         texts = [w[1] for w in words]
@@ -524,10 +607,13 @@ class _Scanner:
                     depth -= 1
                     if depth == 0:
                         # type parameters: the name after class/typename (`template <class T, typename U = int>`)
-                        tparams += [texts[j + 1] for j in range(1, k - 1)
-                                    if texts[j] in ("class", "typename") and _IDENT.fullmatch(texts[j + 1])]
-                        words = words[k + 1:]
-                        texts = texts[k + 1:]
+                        tparams += [
+                            texts[j + 1]
+                            for j in range(1, k - 1)
+                            if texts[j] in ("class", "typename") and _IDENT.fullmatch(texts[j + 1])
+                        ]
+                        words = words[k + 1 :]
+                        texts = texts[k + 1 :]
                         groups = [(g[0] - k - 1, g[1], g[2]) for g in groups if g[0] > k]
                         break
             else:
@@ -538,7 +624,7 @@ class _Scanner:
         if texts[0] == "using":
             # alias declaration `using N = T;` or using-declaration `using ns::N;`: both introduce N here
             # (an attribute may sit between: `using Sum CCCL_DEPRECATED_BECAUSE("...") = ...;`)
-            if len(words) > 2 and words[1][0] == "ident" and "=" in texts and "::" not in texts[:texts.index("=")]:
+            if len(words) > 2 and words[1][0] == "ident" and "=" in texts and "::" not in texts[: texts.index("=")]:
                 add(Decl(texts[1], "type", namespace=ns, deprecated=deprecated, alias_of=""))
             elif "namespace" not in texts and words[-1][0] == "ident" and "::" in texts:
                 add(Decl(texts[-1], "type", namespace=ns, deprecated=deprecated))
@@ -569,20 +655,44 @@ class _Scanner:
         if len(idents) >= 2:
             add(Decl(idents[-1], "variable", namespace=ns, deprecated=deprecated))
 
-    def aggregate(self, words: list[tuple[str, str]], texts: list[str], bodies: list[tuple[int, int]], agg: int,
-                  deprecated: bool, experimental: bool, ns: str) -> None:
+    def aggregate(
+        self,
+        words: list[tuple[str, str]],
+        texts: list[str],
+        bodies: list[tuple[int, int]],
+        agg: int,
+        deprecated: bool,
+        experimental: bool,
+        ns: str,
+    ) -> None:
         add = self.out.decls.append
         tag = self.tag_name(words, agg)
         body_index = next((k for k, w in enumerate(words) if w[0] == "body"), -1)
         if tag:
-            add(Decl(tag, "enum" if texts[agg] == "enum" else "type", namespace=ns,
-                     deprecated=deprecated, experimental=experimental))
+            add(
+                Decl(
+                    tag,
+                    "enum" if texts[agg] == "enum" else "type",
+                    namespace=ns,
+                    deprecated=deprecated,
+                    experimental=experimental,
+                )
+            )
         if texts[agg] == "enum" and body_index >= 0:
             self.enum_body(bodies[int(words[body_index][1])], tag, ns)
 
-    def function(self, words: list[tuple[str, str]], texts: list[str], bodies: list[tuple[int, int]],
-                 groups: list[tuple[int, int, int]], is_def: bool, deprecated: bool, experimental: bool,
-                 beta: bool, ns: str) -> None:
+    def function(
+        self,
+        words: list[tuple[str, str]],
+        texts: list[str],
+        bodies: list[tuple[int, int]],
+        groups: list[tuple[int, int, int]],
+        is_def: bool,
+        deprecated: bool,
+        experimental: bool,
+        beta: bool,
+        ns: str,
+    ) -> None:
         add = self.out.decls.append
         for pos, s, e in groups:
             if pos > 0 and words[pos - 1][0] == "ident":
@@ -603,20 +713,34 @@ class _Scanner:
                 forwards = ""
                 if is_def and bodies:
                     bs, be = bodies[-1]
-                    body = self.toks[bs:be + 1]
-                    calls = tuple(body[k][1] for k in range(len(body) - 1)
-                                  if body[k][0] == "ident" and body[k + 1][1] == "(")
+                    body = self.toks[bs : be + 1]
+                    calls = tuple(
+                        body[k][1] for k in range(len(body) - 1) if body[k][0] == "ident" and body[k + 1][1] == "("
+                    )
                     forwards = _forwarded_to(body[1:-1], names, params)
-                add(Decl(cand, "function", namespace=ns, deprecated=deprecated, experimental=experimental,
-                         beta=beta, calls=calls, forwards=forwards, params=params, defined=is_def,
-                         param_names=names, param_types=_param_types(self.toks, s, e)))
+                add(
+                    Decl(
+                        cand,
+                        "function",
+                        namespace=ns,
+                        deprecated=deprecated,
+                        experimental=experimental,
+                        beta=beta,
+                        calls=calls,
+                        forwards=forwards,
+                        params=params,
+                        defined=is_def,
+                        param_names=names,
+                        param_types=_param_types(self.toks, s, e),
+                    )
+                )
                 break
 
     def tag_name(self, words: list[tuple[str, str]], agg: int) -> str:
-        for kind, t in words[agg + 1:]:
+        for kind, t in words[agg + 1 :]:
             if kind == "body" or t in (":", ";", "{"):
                 return ""
-            if kind == "ident" and not _MACROISH.match(t) or (kind == "ident" and words[-1][0] != "ident"):
+            if (kind == "ident" and not _MACROISH.match(t)) or (kind == "ident" and words[-1][0] != "ident"):
                 # skip attribute macros such as __device_builtin__ / CUDNN_DEPRECATED between keyword and tag
                 if t.startswith("__") and t.endswith("__"):
                     continue
@@ -627,7 +751,7 @@ class _Scanner:
 
     def enum_body(self, span: tuple[int, int], parent: str, ns: str) -> None:
         s, e = span
-        toks = self.toks[s + 1:e]
+        toks = self.toks[s + 1 : e]
         item: list[tuple[str, str, int]] = []
         depth = 0
         items: list[list[tuple[str, str, int]]] = []
@@ -650,14 +774,30 @@ class _Scanner:
             name = idents[0][1]
             eq = next((k for k, t in enumerate(it) if t[1] == "="), len(it))
             head = [t[1] for t in it[:eq]]
-            value = _int_value([t[1] for t in it[eq + 1:]]) if eq < len(it) else (
-                value + 1 if value is not None else None)
-            self.out.decls.append(Decl(name, "enum_constant", parent=parent, namespace=ns,
-                                       deprecated=_is_deprecated(head[1:]),
-                                       value="" if value is None else str(value)))
+            value = (
+                _int_value([t[1] for t in it[eq + 1 :]]) if eq < len(it) else (value + 1 if value is not None else None)
+            )
+            self.out.decls.append(
+                Decl(
+                    name,
+                    "enum_constant",
+                    parent=parent,
+                    namespace=ns,
+                    deprecated=_is_deprecated(head[1:]),
+                    value="" if value is None else str(value),
+                )
+            )
 
-    def typedef(self, words: list[tuple[str, str]], texts: list[str], bodies: list[tuple[int, int]],
-                groups: list[tuple[int, int, int]], deprecated: bool, experimental: bool, ns: str) -> None:
+    def typedef(
+        self,
+        words: list[tuple[str, str]],
+        texts: list[str],
+        bodies: list[tuple[int, int]],
+        groups: list[tuple[int, int, int]],
+        deprecated: bool,
+        experimental: bool,
+        ns: str,
+    ) -> None:
         add = self.out.decls.append
         agg = next((k for k, w in enumerate(texts) if w in _AGGREGATE), -1)
         body_index = next((k for k, w in enumerate(words) if w[0] == "body"), -1)
@@ -665,21 +805,27 @@ class _Scanner:
         if agg >= 0:
             tag = self.tag_name(words, agg)
             if tag:
-                add(Decl(tag, "enum" if texts[agg] == "enum" else "type", namespace=ns, deprecated=deprecated,
-                         experimental=experimental))
+                add(
+                    Decl(
+                        tag,
+                        "enum" if texts[agg] == "enum" else "type",
+                        namespace=ns,
+                        deprecated=deprecated,
+                        experimental=experimental,
+                    )
+                )
         # function pointer typedef: typedef R (CONV *NAME)(...);
         if groups and groups[0][0] >= 0 and body_index < 0:
             _, s, e = groups[0]
-            inner = self.toks[s + 1:e]
+            inner = self.toks[s + 1 : e]
             if any(t[1] == "*" or t[1] == "&" for t in inner):
                 pointer_names = [t[1] for t in inner if t[0] == "ident"]
                 if pointer_names:
-                    add(Decl(pointer_names[-1], "type", namespace=ns, deprecated=deprecated,
-                             experimental=experimental))
+                    add(Decl(pointer_names[-1], "type", namespace=ns, deprecated=deprecated, experimental=experimental))
                 return
             # typedef R NAME(args);
         names: list[str] = []
-        after = words[body_index + 1:] if body_index >= 0 else words
+        after = words[body_index + 1 :] if body_index >= 0 else words
         chunk: list[tuple[str, str]] = []
         for w in after + [("punct", ",")]:
             if w[1] == ",":
@@ -692,8 +838,9 @@ class _Scanner:
                 chunk.append(w)
         alias = ""
         if body_index < 0 and names:
-            base = [w[1] for w in words if w[0] == "ident" and w[1] not in _TYPE_WORDS
-                    and not DEPRECATED_WORD.search(w[1])]
+            base = [
+                w[1] for w in words if w[0] == "ident" and w[1] not in _TYPE_WORDS and not DEPRECATED_WORD.search(w[1])
+            ]
             if len(base) == 2 and "*" not in texts:
                 alias = base[0]
         for name in names:
@@ -711,8 +858,13 @@ class _Scanner:
                     if toks[j][1] == "return" and toks[j + 1][0] == "ident" and toks[j + 2][1] == ";":
                         self.out.case_pairs.append((toks[k + 1][1], toks[j + 1][1]))
                     # case A: out = B; break;
-                    elif (j + 4 < len(toks) and toks[j][0] == "ident" and toks[j + 1][1] == "="
-                          and toks[j + 2][0] == "ident" and toks[j + 3][1] == ";"):
+                    elif (
+                        j + 4 < len(toks)
+                        and toks[j][0] == "ident"
+                        and toks[j + 1][1] == "="
+                        and toks[j + 2][0] == "ident"
+                        and toks[j + 3][1] == ";"
+                    ):
                         self.out.case_pairs.append((toks[k + 1][1], toks[j + 2][1]))
 
 

@@ -3,6 +3,7 @@
 Paths are globs relative to a cache root (see fetch.py for the layout). A CUDA name declared by the headers of
 two families (``CUuuid`` in both driver_types.h and cuda.h) belongs to the first family in ``API_ORDER``.
 """
+
 from __future__ import annotations
 
 import re
@@ -10,8 +11,19 @@ from dataclasses import dataclass
 
 # Families in claim order; also the order of mapping_tables/*.json files in docs.
 API_ORDER = (
-    "runtime", "driver", "device", "complex", "blas", "blaslt", "rand", "fft", "sparse", "solver", "dnn",
-    "rtc", "cub",
+    "runtime",
+    "driver",
+    "device",
+    "complex",
+    "blas",
+    "blaslt",
+    "rand",
+    "fft",
+    "sparse",
+    "solver",
+    "dnn",
+    "rtc",
+    "cub",
 )
 
 # ROCm release labels of the cache (hip/<label>/...), oldest first.
@@ -24,28 +36,53 @@ CUDA_FAMILIES = (("cu11", "11.8"), ("cu12", "12.9"), ("cu13", "13.0"))
 @dataclass(frozen=True)
 class ApiSpec:
     api: str
-    cuda: tuple[str, ...]                 # globs under cuda/cu13/
-    older: tuple[str, ...] = ()           # globs under cuda/cu12/ and cuda/cu11/ (removed-API detection)
-    keep: str = r".*"                     # regex a CUDA name must match to become a row
-    namespace: tuple[tuple[str, str], ...] = ()   # (path prefix, C++ namespace opened by a macro)
+    cuda: tuple[str, ...]  # globs under cuda/cu13/
+    older: tuple[str, ...] = ()  # globs under cuda/cu12/ and cuda/cu11/ (removed-API detection)
+    keep: str = r".*"  # regex a CUDA name must match to become a row
+    namespace: tuple[tuple[str, str], ...] = ()  # (path prefix, C++ namespace opened by a macro)
 
 
 _RUNTIME_FILES = (
-    "toolkit/cuda_runtime_api.h", "toolkit/cuda_runtime.h", "toolkit/driver_types.h", "toolkit/vector_types.h",
-    "toolkit/surface_types.h", "toolkit/texture_types.h", "toolkit/channel_descriptor.h",
-    "toolkit/cuda_device_runtime_api.h", "toolkit/library_types.h", "toolkit/driver_functions.h",
-    "toolkit/cuda_profiler_api.h", "toolkit/cuda_gl_interop.h", "toolkit/cuda_egl_interop.h",
-    "toolkit/cuda_vdpau_interop.h", "toolkit/cuda_texture_types.h", "toolkit/cuda_surface_types.h",
-    "toolkit/vector_functions.h", "toolkit/vector_functions.hpp", "toolkit/device_types.h",
+    "toolkit/cuda_runtime_api.h",
+    "toolkit/cuda_runtime.h",
+    "toolkit/driver_types.h",
+    "toolkit/vector_types.h",
+    "toolkit/surface_types.h",
+    "toolkit/texture_types.h",
+    "toolkit/channel_descriptor.h",
+    "toolkit/cuda_device_runtime_api.h",
+    "toolkit/library_types.h",
+    "toolkit/driver_functions.h",
+    "toolkit/cuda_profiler_api.h",
+    "toolkit/cuda_gl_interop.h",
+    "toolkit/cuda_egl_interop.h",
+    "toolkit/cuda_vdpau_interop.h",
+    "toolkit/cuda_texture_types.h",
+    "toolkit/cuda_surface_types.h",
+    "toolkit/vector_functions.h",
+    "toolkit/vector_functions.hpp",
+    "toolkit/device_types.h",
     "toolkit/crt/host_defines.h",  # CUDARTAPI
 )
 _DEVICE_FILES = (
-    "toolkit/crt/math_functions.h", "toolkit/crt/device_functions.h", "toolkit/crt/device_double_functions.h",
-    "toolkit/device_atomic_functions.h", "toolkit/sm_*_atomic_functions.h", "toolkit/sm_*_intrinsics.h",
-    "toolkit/crt/sm_*_rt.h", "toolkit/cuda_fp16.h", "toolkit/cuda_fp16.hpp", "toolkit/cuda_bf16.h",
-    "toolkit/cuda_bf16.hpp", "toolkit/cuda_fp8.h", "toolkit/cuda_fp8.hpp", "toolkit/math_constants.h",
-    "toolkit/surface_indirect_functions.h", "toolkit/texture_indirect_functions.h",
-    "toolkit/texture_fetch_functions.h", "toolkit/surface_functions.h",
+    "toolkit/crt/math_functions.h",
+    "toolkit/crt/device_functions.h",
+    "toolkit/crt/device_double_functions.h",
+    "toolkit/device_atomic_functions.h",
+    "toolkit/sm_*_atomic_functions.h",
+    "toolkit/sm_*_intrinsics.h",
+    "toolkit/crt/sm_*_rt.h",
+    "toolkit/cuda_fp16.h",
+    "toolkit/cuda_fp16.hpp",
+    "toolkit/cuda_bf16.h",
+    "toolkit/cuda_bf16.hpp",
+    "toolkit/cuda_fp8.h",
+    "toolkit/cuda_fp8.hpp",
+    "toolkit/math_constants.h",
+    "toolkit/surface_indirect_functions.h",
+    "toolkit/texture_indirect_functions.h",
+    "toolkit/texture_fetch_functions.h",
+    "toolkit/surface_functions.h",
 )
 
 
@@ -54,22 +91,40 @@ def _older(files: tuple[str, ...], lib: str = "cuda_runtime") -> tuple[str, ...]
 
 
 SPECS: tuple[ApiSpec, ...] = (
-    ApiSpec("runtime", _RUNTIME_FILES, _older(_RUNTIME_FILES),
-            keep=r"^(cuda[A-Z]\w*|CUDART_\w+|cudaSurface\w*|make_\w+|dim3|surfaceReference|textureReference|texture|surface"
-                 r"|(u?char|u?short|u?int|u?long|u?longlong|float|double)[1-4](_\w+)?|CUuuid\w*|CUDA_\w+|cudaEgl\w+"
-                 r"|CUDARTAPI\w*)$"),
-    ApiSpec("driver", ("toolkit/cuda.h", "toolkit/cudaProfiler.h", "toolkit/cudaGL.h", "toolkit/cudaEGL.h",
-                       "toolkit/cudaVDPAU.h"),
-            ("cuda_runtime/cuda.h", "cuda_runtime/cudaProfiler.h", "cuda_runtime/cudaGL.h", "cuda_runtime/cudaEGL.h",
-             "cuda_runtime/cudaVDPAU.h"),
-            keep=r"^(cu[A-Z]\w*|CU[A-Za-z_]\w*|CUDA_\w+|cu\w+_st)$"),
-    ApiSpec("device", _DEVICE_FILES, _older(_DEVICE_FILES),
-            # CUDA's own helpers (__uAtomicAdd, __hcos_internal, __float_simpl_sinf, __FLOAT_BITS) are not API
-            keep=r"^(?!__cuda|__nvvm|__internal|_Z|__CUDA|__cudart|__NV_(?:FP8|SATFINITE|NOSAT)_|__[a-z]*Atomic"
-                 r"|\w*_internal|__float_simpl|__[A-Z_]+$)(__\w+|[a-z]\w*|CUDART_\w+)$"),
+    ApiSpec(
+        "runtime",
+        _RUNTIME_FILES,
+        _older(_RUNTIME_FILES),
+        keep=r"^(cuda[A-Z]\w*|CUDART_\w+|cudaSurface\w*|make_\w+|dim3|surfaceReference|textureReference|texture|surface"
+        r"|(u?char|u?short|u?int|u?long|u?longlong|float|double)[1-4](_\w+)?|CUuuid\w*|CUDA_\w+|cudaEgl\w+"
+        r"|CUDARTAPI\w*)$",
+    ),
+    ApiSpec(
+        "driver",
+        ("toolkit/cuda.h", "toolkit/cudaProfiler.h", "toolkit/cudaGL.h", "toolkit/cudaEGL.h", "toolkit/cudaVDPAU.h"),
+        (
+            "cuda_runtime/cuda.h",
+            "cuda_runtime/cudaProfiler.h",
+            "cuda_runtime/cudaGL.h",
+            "cuda_runtime/cudaEGL.h",
+            "cuda_runtime/cudaVDPAU.h",
+        ),
+        keep=r"^(cu[A-Z]\w*|CU[A-Za-z_]\w*|CUDA_\w+|cu\w+_st)$",
+    ),
+    ApiSpec(
+        "device",
+        _DEVICE_FILES,
+        _older(_DEVICE_FILES),
+        # CUDA's own helpers (__uAtomicAdd, __hcos_internal, __float_simpl_sinf, __FLOAT_BITS) are not API
+        keep=r"^(?!__cuda|__nvvm|__internal|_Z|__CUDA|__cudart|__NV_(?:FP8|SATFINITE|NOSAT)_|__[a-z]*Atomic"
+        r"|\w*_internal|__float_simpl|__[A-Z_]+$)(__\w+|[a-z]\w*|CUDART_\w+)$",
+    ),
     ApiSpec("complex", ("toolkit/cuComplex.h",), keep=r"^(make_)?cu\w+$"),
-    ApiSpec("blas", ("cublas/cublas_api.h", "cublas/cublas_v2.h", "cublas/cublas.h", "cublas/cublasXt.h"),
-            keep=r"^(cublas|CUBLAS)(?!Lt|LT)\w*$"),
+    ApiSpec(
+        "blas",
+        ("cublas/cublas_api.h", "cublas/cublas_v2.h", "cublas/cublas.h", "cublas/cublasXt.h"),
+        keep=r"^(cublas|CUBLAS)(?!Lt|LT)\w*$",
+    ),
     ApiSpec("blaslt", ("cublas/cublasLt.h",), keep=r"^(cublasLt|CUBLASLT)\w*$"),
     ApiSpec("rand", ("curand/curand*.h",), keep=r"^(curand|CURAND|skipahead)\w*$"),
     ApiSpec("fft", ("cufft/cufft.h", "cufft/cufftXt.h", "cufft/cudalibxt.h"), keep=r"^(cufft|CUFFT)\w*$"),
@@ -77,13 +132,30 @@ SPECS: tuple[ApiSpec, ...] = (
     ApiSpec("solver", ("cusolver/cusolver*.h",), keep=r"^(cusolver|CUSOLVER|csrqr|csrlu|csrchol|syevj|gesvdj)\w*$"),
     ApiSpec("dnn", ("cudnn/cudnn.h", "cudnn/cudnn_[a-z]*[a-z].h"), keep=r"^(cudnn|CUDNN)\w*$"),
     ApiSpec("rtc", ("nvrtc/nvrtc.h",), keep=r"^(nvrtc|NVRTC)\w*$"),
-    ApiSpec("cub", ("toolkit/cccl/cub/*.cuh", "toolkit/cccl/cub/block/*.cuh", "toolkit/cccl/cub/device/*.cuh",
-                    "toolkit/cccl/cub/warp/*.cuh", "toolkit/cccl/cub/thread/*.cuh", "toolkit/cccl/cub/iterator/*.cuh",
-                    "toolkit/cccl/cub/grid/*.cuh"),
-            # CUB 2.x (CUDA 12) names that CCCL 3 removed (cub::Sum, cub::Max, ...) are still common in user code
-            ("cccl/cub/*.cuh", "cccl/cub/block/*.cuh", "cccl/cub/device/*.cuh", "cccl/cub/warp/*.cuh",
-             "cccl/cub/thread/*.cuh", "cccl/cub/iterator/*.cuh", "cccl/cub/grid/*.cuh"),
-            keep=r"^cub::[A-Za-z]\w*$", namespace=(("cub/", "cub"),)),
+    ApiSpec(
+        "cub",
+        (
+            "toolkit/cccl/cub/*.cuh",
+            "toolkit/cccl/cub/block/*.cuh",
+            "toolkit/cccl/cub/device/*.cuh",
+            "toolkit/cccl/cub/warp/*.cuh",
+            "toolkit/cccl/cub/thread/*.cuh",
+            "toolkit/cccl/cub/iterator/*.cuh",
+            "toolkit/cccl/cub/grid/*.cuh",
+        ),
+        # CUB 2.x (CUDA 12) names that CCCL 3 removed (cub::Sum, cub::Max, ...) are still common in user code
+        (
+            "cccl/cub/*.cuh",
+            "cccl/cub/block/*.cuh",
+            "cccl/cub/device/*.cuh",
+            "cccl/cub/warp/*.cuh",
+            "cccl/cub/thread/*.cuh",
+            "cccl/cub/iterator/*.cuh",
+            "cccl/cub/grid/*.cuh",
+        ),
+        keep=r"^cub::[A-Za-z]\w*$",
+        namespace=(("cub/", "cub"),),
+    ),
 )
 
 # HIP-side headers: everything the AMD path declares. NVIDIA-backend files are read separately (pairs.py);

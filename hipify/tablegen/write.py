@@ -1,4 +1,5 @@
 """Write mapping_tables/<api>.json: one compact row per line, sorted by CUDA name, byte-stable."""
+
 from __future__ import annotations
 
 import json
@@ -9,7 +10,9 @@ from ..table import Row
 
 def render(api: str, rows: list[Row], generated_from: dict[str, str]) -> str:
     head = json.dumps({"api": api, "generated_from": generated_from}, indent=1, sort_keys=True, ensure_ascii=False)
-    lines = [json.dumps(r.to_json(), separators=(",", ":"), ensure_ascii=False) for r in sorted(rows, key=lambda r: r.cuda)]
+    lines = [
+        json.dumps(r.to_json(), separators=(",", ":"), ensure_ascii=False) for r in sorted(rows, key=lambda r: r.cuda)
+    ]
     body = ",\n".join(lines)
     return head[:-2] + ',\n "rows": [\n' + body + "\n ]\n}\n"
 

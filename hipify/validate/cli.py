@@ -1,4 +1,5 @@
 """``hipify-py validate [PATH...]``: translate corpus programs, compile them for AMD GPUs, optionally run them."""
+
 from __future__ import annotations
 
 import argparse
@@ -19,22 +20,33 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="hipify-py validate",
         description="Translate CUDA programs with each engine and compile the result with hipcc for AMD GPUs; "
-                    "with --run (NVIDIA GPU + nvcc), also build and run original and translation and compare.")
-    p.add_argument("paths", nargs="*", help="program directories, .cu files, or directories of programs "
-                                            "(default: the shipped corpus/)")
+        "with --run (NVIDIA GPU + nvcc), also build and run original and translation and compare.",
+    )
+    p.add_argument(
+        "paths",
+        nargs="*",
+        help="program directories, .cu files, or directories of programs (default: the shipped corpus/)",
+    )
     p.add_argument("--engine", action="append", choices=ENGINES, help="engine(s) to validate (default: both)")
     p.add_argument("--arch", action="append", help=f"AMD offload arch (default: {' '.join(DEFAULT_ARCHS)})")
     p.add_argument("--hipcc", metavar="CMD", help="hipcc command to use (default: auto-detect)")
     p.add_argument("--rocm-chroot", metavar="DIR", help="use hipcc inside this ROCm chroot (see .ci/install_hip.sh)")
-    p.add_argument("--toolchain", choices=("auto", "all", "chroot", "host"), default="auto",
-                   help="auto: the ROCm chroot if present, else the system hipcc; all: both")
+    p.add_argument(
+        "--toolchain",
+        choices=("auto", "all", "chroot", "host"),
+        default="auto",
+        help="auto: the ROCm chroot if present, else the system hipcc; all: both",
+    )
     p.add_argument("-j", "--jobs", type=int, default=max(2, os.cpu_count() or 2), help="parallel compiles")
     p.add_argument("--json", metavar="FILE", help="write results as JSON (for the porting report)")
     p.add_argument("--markdown", metavar="FILE", help="write the compile results as a Markdown table")
     p.add_argument("--keep", action="store_true", help="keep the translated trees (paths are printed)")
     p.add_argument("--run", action="store_true", help="also build and run on an NVIDIA GPU (needs nvcc and a GPU)")
-    p.add_argument("--nvidia-build-only", action="store_true",
-                   help="with --run: build original and translation for NVIDIA but do not run (no GPU needed)")
+    p.add_argument(
+        "--nvidia-build-only",
+        action="store_true",
+        help="with --run: build original and translation for NVIDIA but do not run (no GPU needed)",
+    )
     p.add_argument("--no-amd", action="store_true", help="skip the AMD compile validation (e.g. with --run)")
     p.add_argument("--only", action="append", metavar="NAME", help="validate only these program names")
     p.add_argument("-v", "--verbose", action="store_true", help="print compiler output of failures")
@@ -62,25 +74,31 @@ def validate_main(argv: list[str] | None = None) -> int:
     skipped: list[Result] = []
     if "clang" in engines:
         from ..engines import clang_status
+
         usable, reason = clang_status()
         if not usable:
             engines.remove("clang")
-            skipped += [Result(p.name, "clang", a, "-", SKIPPED, f"clang engine unavailable: {reason}")
-                        for p in programs for a in archs]
+            skipped += [
+                Result(p.name, "clang", a, "-", SKIPPED, f"clang engine unavailable: {reason}")
+                for p in programs
+                for a in archs
+            ]
 
     toolchains = [] if args.no_amd else detect(args.hipcc, args.rocm_chroot, args.toolchain)
     if not toolchains and not args.no_amd:
         err.print("validate: no usable hipcc (install one with .ci/install_hip.sh, or pass --hipcc / --rocm-chroot)")
         return 2
     for tc in toolchains:
-        err.print(f"validate: {tc.describe()}; archs {' '.join(archs)}; engines {' '.join(engines) or '-'}; "
-                  f"{len(programs)} programs; -j{args.jobs}")
+        err.print(
+            f"validate: {tc.describe()}; archs {' '.join(archs)}; engines {' '.join(engines) or '-'}; "
+            f"{len(programs)} programs; -j{args.jobs}"
+        )
 
     t0 = time.perf_counter()
     done = [0]
     total = len(programs) * len(engines) * len(toolchains)
 
-    def progress(task, results):  # type: ignore[no-untyped-def]
+    def progress(task, results):
         done[0] += 1
         p, e, _ = task
         states = "/".join(sorted({r.result for r in results}))
@@ -92,6 +110,7 @@ def validate_main(argv: list[str] | None = None) -> int:
     order = {p.name: i for i, p in enumerate(programs)}
     results.sort(key=lambda r: (r.toolchain, order.get(r.program, 0), r.engine, r.arch))
     from .report import markdown, render, write_json
+
     if toolchains:
         render(results, console)
     if args.verbose:
@@ -104,14 +123,20 @@ def validate_main(argv: list[str] | None = None) -> int:
     run_results: list = []
     if args.run:
         from .run import run_all
+
         run_results = run_all(programs, engines, console, err, build_only=args.nvidia_build_only)
 
     if args.markdown and results:
         with open(args.markdown, "w", encoding="utf-8") as fh:
             fh.write(markdown(results))
     if args.json:
-        meta = {"toolchains": [tc.describe() for tc in toolchains], "archs": list(archs), "engines": engines,
-                "seconds": round(elapsed, 1), "run": [r.to_json() for r in run_results]}
+        meta = {
+            "toolchains": [tc.describe() for tc in toolchains],
+            "archs": list(archs),
+            "engines": engines,
+            "seconds": round(elapsed, 1),
+            "run": [r.to_json() for r in run_results],
+        }
         write_json(args.json, results, meta)
     failed = any(r.result in ("FAIL", "ERROR") for r in results)
     failed = failed or any(r.result in ("MISMATCH", "FAIL", "ERROR") for r in run_results)

@@ -1,4 +1,5 @@
 """Corpus programs: one directory each, described by ``corpus.json`` (see corpus/README.md)."""
+
 from __future__ import annotations
 
 import json
@@ -14,9 +15,9 @@ CUDA_SUFFIXES = (".cu",)  # compiled as HIP (-x hip); the others as plain C++ wi
 class Program:
     name: str
     root: Path
-    files: tuple[str, ...]          # every source file, relative to root (translated)
-    sources: tuple[str, ...]        # the compilation units, relative to root
-    include_dirs: tuple[str, ...]   # relative to root
+    files: tuple[str, ...]  # every source file, relative to root (translated)
+    sources: tuple[str, ...]  # the compilation units, relative to root
+    include_dirs: tuple[str, ...]  # relative to root
     cuda_libs: tuple[str, ...] = ()
     hip_libs: tuple[str, ...] = ()
     covers: str = ""
@@ -42,8 +43,10 @@ def load_program(root: Path) -> Program:
     if meta_path.is_file():
         meta = json.loads(meta_path.read_text())
     files = _walk(root)
-    sources: tuple[str, ...] = tuple(meta.get("sources") or  # type: ignore[arg-type]
-                                     [f for f in files if f.endswith(COMPILE_SUFFIXES)])
+    sources: tuple[str, ...] = tuple(
+        meta.get("sources")  # type: ignore[arg-type]
+        or [f for f in files if f.endswith(COMPILE_SUFFIXES)]
+    )
     expected = root / "expected_output.txt"
     return Program(
         name=root.name,

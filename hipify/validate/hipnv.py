@@ -14,6 +14,7 @@ wrappers. We never touch the installed headers; we copy them and:
 
 The result is specific to the CUDA used to probe it and is cached by (HIP headers, nvcc version).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -139,8 +140,10 @@ def _rewrite_prop_fields(text: str) -> tuple[str, list[str]]:
     return text, notes
 
 
-_DECL_START = re.compile(r"^(?:template\b|inline\b|static\b|__host__\b|__device__\b|__HIP_DEPRECATED|"
-                         r"HIP_PUBLIC_API\b|DEPRECATED\b|hipError_t\b|[A-Za-z_][\w:<>,\s\*&]*\()")
+_DECL_START = re.compile(
+    r"^(?:template\b|inline\b|static\b|__host__\b|__device__\b|__HIP_DEPRECATED|"
+    r"HIP_PUBLIC_API\b|DEPRECATED\b|hipError_t\b|[A-Za-z_][\w:<>,\s\*&]*\()"
+)
 
 
 def _enclosing_function(lines: list[str], index: int) -> tuple[int, int] | None:
@@ -166,12 +169,17 @@ def _enclosing_function(lines: list[str], index: int) -> tuple[int, int] | None:
 
 
 def _function_name(lines: list[str], first: int, last: int) -> str:
-    match = re.search(r"\b(hip\w+)\s*\(", " ".join(lines[first:last + 1]))
+    match = re.search(r"\b(hip\w+)\s*\(", " ".join(lines[first : last + 1]))
     return match.group(1) if match else f"line {first + 1}"
 
 
-def patch_headers(src_include: str | Path, out_dir: str | Path, nvcc: str = "nvcc",
-                  extra_includes: tuple[str, ...] = (), max_passes: int = 8) -> PatchReport:
+def patch_headers(
+    src_include: str | Path,
+    out_dir: str | Path,
+    nvcc: str = "nvcc",
+    extra_includes: tuple[str, ...] = (),
+    max_passes: int = 8,
+) -> PatchReport:
     """Copy ``src_include/hip`` (NVIDIA parts only) to ``out_dir/include`` and make it compile with ``nvcc``."""
     src = Path(src_include) / "hip"
     out = Path(out_dir)
@@ -180,8 +188,7 @@ def patch_headers(src_include: str | Path, out_dir: str | Path, nvcc: str = "nvc
     if inc.exists():
         shutil.rmtree(inc)
     # amd_detail/hcc_detail are never used on NVIDIA; leave them out (the copy is ~0.6 MB).
-    shutil.copytree(src, inc / "hip", symlinks=True,
-                    ignore=shutil.ignore_patterns("amd_detail", "hcc_detail"))
+    shutil.copytree(src, inc / "hip", symlinks=True, ignore=shutil.ignore_patterns("amd_detail", "hcc_detail"))
     for lib in ("hiprand",):  # hipRAND's device API is header-only on NVIDIA (over cuRAND's)
         if (Path(src_include) / lib).is_dir():
             shutil.copytree(Path(src_include) / lib, inc / lib, symlinks=True)
@@ -213,7 +220,7 @@ def patch_headers(src_include: str | Path, out_dir: str | Path, nvcc: str = "nvc
         for path, line_numbers in errors.items():
             p = Path(path)
             if not p.is_absolute():
-                p = (Path.cwd() / p)
+                p = Path.cwd() / p
             if inc not in p.resolve().parents:
                 continue  # an error outside our copy: nothing we may patch
             lines = p.read_text().split("\n")

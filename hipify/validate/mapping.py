@@ -1,4 +1,5 @@
 """Map compiler diagnostics on a translated file back to the original CUDA text through the edit list."""
+
 from __future__ import annotations
 
 import re
@@ -8,8 +9,9 @@ from dataclasses import dataclass, replace
 from ..model import Edit, LineIndex
 
 # clang: "path:line:col: error: message"; also "fatal error:". nvcc/EDG: "path(line): error: message".
-CLANG_DIAG = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): (?P<kind>fatal error|error): (?P<msg>.*)$",
-                        re.MULTILINE)
+CLANG_DIAG = re.compile(
+    r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): (?P<kind>fatal error|error): (?P<msg>.*)$", re.MULTILINE
+)
 EDG_DIAG = re.compile(r"^(?P<file>[^\s(][^(]*)\((?P<line>\d+)\): (?P<kind>error): (?P<msg>.*)$", re.MULTILINE)
 
 
@@ -40,15 +42,15 @@ def _char_col(line_text: str, byte_col: int) -> int:
 @dataclass(frozen=True)
 class MappedError:
     message: str
-    file: str             # the file as the compiler named it (translated tree or a system header)
+    file: str  # the file as the compiler named it (translated tree or a system header)
     line: int
     col: int
-    original_file: str = ""   # relative path in the program, when the error is in one of its files
+    original_file: str = ""  # relative path in the program, when the error is in one of its files
     original_line: int = 0
     original_col: int = 0
-    original_text: str = ""   # the CUDA source line
+    original_text: str = ""  # the CUDA source line
     translated_text: str = ""
-    macro_line: int = 0       # where the offending token is spelled, when the error is in a macro expansion
+    macro_line: int = 0  # where the offending token is spelled, when the error is in a macro expansion
     macro_text: str = ""
 
     def short(self) -> str:
@@ -84,8 +86,11 @@ class FileTranslation:
     edits: tuple[Edit, ...]
 
 
-CLANG_ANY = re.compile(r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): (?P<kind>fatal error|error|warning|note): "
-                       r"(?P<msg>.*)$", re.MULTILINE)
+CLANG_ANY = re.compile(
+    r"^(?P<file>[^\s:][^:]*):(?P<line>\d+):(?P<col>\d+): (?P<kind>fatal error|error|warning|note): "
+    r"(?P<msg>.*)$",
+    re.MULTILINE,
+)
 
 
 def parse_errors(output: str, tree_prefixes: Iterable[str], files: dict[str, FileTranslation]) -> list[MappedError]:
@@ -99,7 +104,7 @@ def parse_errors(output: str, tree_prefixes: Iterable[str], files: dict[str, Fil
     prefixes = [p.rstrip("/") + "/" for p in tree_prefixes]
 
     def rel_of(path: str) -> str | None:
-        rel = next((path[len(p):] for p in prefixes if path.startswith(p)), None)
+        rel = next((path[len(p) :] for p in prefixes if path.startswith(p)), None)
         return rel[2:] if rel is not None and rel.startswith("./") else rel
 
     def mapped(msg: str, path: str, line: int, col: int, at: tuple[str, int, int] | None) -> MappedError:
@@ -111,9 +116,17 @@ def parse_errors(output: str, tree_prefixes: Iterable[str], files: dict[str, Fil
         o_line, o_col = map_location(ft.original, ft.translated, ft.edits, loc_line, loc_col)
         o_lines = ft.original.split("\n")
         t_lines = ft.translated.split("\n")
-        return MappedError(msg, path, line, col, ft.rel, o_line, o_col,
-                           o_lines[o_line - 1].strip() if o_line - 1 < len(o_lines) else "",
-                           t_lines[loc_line - 1].strip() if loc_line - 1 < len(t_lines) else "")
+        return MappedError(
+            msg,
+            path,
+            line,
+            col,
+            ft.rel,
+            o_line,
+            o_col,
+            o_lines[o_line - 1].strip() if o_line - 1 < len(o_lines) else "",
+            t_lines[loc_line - 1].strip() if loc_line - 1 < len(t_lines) else "",
+        )
 
     found: list[tuple[int, MappedError]] = []
     diags = list(CLANG_ANY.finditer(output))
@@ -123,14 +136,14 @@ def parse_errors(output: str, tree_prefixes: Iterable[str], files: dict[str, Fil
         path, line, col = m.group("file").strip(), int(m.group("line")), int(m.group("col"))
         at = None
         if rel_of(path) not in files:
-            for n in diags[i + 1:]:
+            for n in diags[i + 1 :]:
                 if n.group("kind") != "note":
                     break
                 if rel_of(n.group("file").strip()) in files:
                     at = (n.group("file").strip(), int(n.group("line")), int(n.group("col")))
                     break
         error = mapped(m.group("msg").strip(), path, line, col, at)
-        for n in diags[i + 1:]:  # the innermost "expanded from macro" note in the program: where the token is
+        for n in diags[i + 1 :]:  # the innermost "expanded from macro" note in the program: where the token is
             if n.group("kind") != "note":
                 break
             n_rel = rel_of(n.group("file").strip())
@@ -143,8 +156,9 @@ def parse_errors(output: str, tree_prefixes: Iterable[str], files: dict[str, Fil
                 break
         found.append((m.start(), error))
     for m in EDG_DIAG.finditer(output):
-        found.append((m.start(), mapped(m.group("msg").strip(), m.group("file").strip(), int(m.group("line")), 1,
-                                        None)))
+        found.append(
+            (m.start(), mapped(m.group("msg").strip(), m.group("file").strip(), int(m.group("line")), 1, None))
+        )
     found.sort(key=lambda item: item[0])
     return [e for _, e in found]
 

@@ -1,4 +1,5 @@
 """Summaries of validation results: a rich table for people, JSON for the porting report."""
+
 from __future__ import annotations
 
 import json
@@ -60,7 +61,7 @@ def markdown(results: list[Result]) -> str:
         rows.setdefault((r.program, r.engine), {})[r.arch] = r
     head = ["program", "engine", *archs, "first error (CUDA line) / reason"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
-    for (program, engine), by_arch in rows.items():
+    for (_program, engine), by_arch in rows.items():
         any_r = next(iter(by_arch.values()))
         bad = next((r for r in by_arch.values() if r.result != "PASS"), None)
         detail = ""

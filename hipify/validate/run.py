@@ -1,5 +1,6 @@
 """``--run``: on a machine with an NVIDIA GPU and nvcc, build the original with nvcc and the translation through
 HIP's NVIDIA backend (patched copy of the headers, see :mod:`.hipnv`), run both and compare their output."""
+
 from __future__ import annotations
 
 import os
@@ -20,8 +21,14 @@ from .hipnv import cache_key, patch_headers
 from .runner import _TRANSLATE_LOCK, translate_program
 
 MATCH, MISMATCH, FAIL, SKIPPED, BUILT = "MATCH", "MISMATCH", "FAIL", "SKIPPED", "BUILT"
-LINK_FLAGS = {"cublas": "-lcublas", "cufft": "-lcufft", "curand": "-lcurand", "cusparse": "-lcusparse",
-              "nvrtc": "-lnvrtc", "cuda": "-lcuda"}
+LINK_FLAGS = {
+    "cublas": "-lcublas",
+    "cufft": "-lcufft",
+    "curand": "-lcurand",
+    "cusparse": "-lcusparse",
+    "nvrtc": "-lnvrtc",
+    "cuda": "-lcuda",
+}
 # HIP libraries that work on NVIDIA from headers alone (over the CUDA library of the original).
 HEADER_ONLY_ON_NVIDIA = {"hiprtc"}
 NO_NVIDIA_BUILD = {
@@ -61,14 +68,21 @@ def gpu_present() -> tuple[bool, str]:
 
 
 def nvcc_version() -> str:
-    return subprocess.run(["nvcc", "--version"], check=False, capture_output=True, text=True).stdout.strip().splitlines()[-1]
+    return (
+        subprocess.run(["nvcc", "--version"], check=False, capture_output=True, text=True)
+        .stdout.strip()
+        .splitlines()[-1]
+    )
 
 
 def patched_headers(cache_root: Path, extra_includes: tuple[str, ...] = ()) -> tuple[Path | None, str]:
     """The patched HIP NVIDIA headers for this nvcc (built once per (headers, nvcc) pair)."""
     src = Path(os.environ.get("HIPIFY_HIP_NVIDIA_INCLUDE", "/usr/include"))
     if not (src / "hip/nvidia_detail").is_dir():
-        return None, f"HIP's NVIDIA backend headers not found under {src}/hip/nvidia_detail (apt-get install libamdhip64-dev)"
+        return (
+            None,
+            f"HIP's NVIDIA backend headers not found under {src}/hip/nvidia_detail (apt-get install libamdhip64-dev)",
+        )
     out = cache_root / f"hipnv-{cache_key(src, nvcc_version())}"
     if (out / "include/.ok").exists():
         return out / "include", ""
@@ -81,7 +95,11 @@ def patched_headers(cache_root: Path, extra_includes: tuple[str, ...] = ()) -> t
 
 def _first_errors(log: str, limit: int = 3) -> str:
     """The first error lines of a build log (the tail is mostly notes and include chains)."""
-    lines = [line.strip() for line in log.splitlines() if ("error" in line or "cannot find" in line) and "errors detected" not in line]
+    lines = [
+        line.strip()
+        for line in log.splitlines()
+        if ("error" in line or "cannot find" in line) and "errors detected" not in line
+    ]
     return "\n".join(lines[:limit]) or log[-1500:]
 
 
@@ -126,8 +144,9 @@ def nvcc_flags(program: Program, root: str, build_only: bool = False) -> list[st
     return flags
 
 
-def run_program(program: Program, engines: list[str], work: Path, hipnv_include: Path,
-                build_only: bool = False) -> list[RunResult]:
+def run_program(
+    program: Program, engines: list[str], work: Path, hipnv_include: Path, build_only: bool = False
+) -> list[RunResult]:
     """Build (and unless ``build_only``, run) the original and each engine's translation on NVIDIA."""
     expected = (program.expected_output or "").strip()
     libs = [LINK_FLAGS[lib] for lib in program.cuda_libs if lib in LINK_FLAGS]
@@ -135,53 +154,128 @@ def run_program(program: Program, engines: list[str], work: Path, hipnv_include:
         libs = [flag for flag in libs if flag != "-lcuda"]
     orig_exe = work / f"{program.name}.orig"
     t0 = time.perf_counter()
-    ok, log = _build(["nvcc", *nvcc_flags(program, str(program.root), build_only),
-                      *[str(program.root / s) for s in program.sources], "-o", str(orig_exe), *libs])
+    ok, log = _build(
+        [
+            "nvcc",
+            *nvcc_flags(program, str(program.root), build_only),
+            *[str(program.root / s) for s in program.sources],
+            "-o",
+            str(orig_exe),
+            *libs,
+        ]
+    )
     if not ok:
-        return [RunResult(program.name, e, FAIL, "original does not build with nvcc:\n" + _first_errors(log))
-                for e in engines]
+        return [
+            RunResult(program.name, e, FAIL, "original does not build with nvcc:\n" + _first_errors(log))
+            for e in engines
+        ]
     rc, orig_out = (0, expected) if build_only else _execute(str(orig_exe))
     orig_out = orig_out.strip()
     if rc != 0 or orig_out != expected:
-        return [RunResult(program.name, e, FAIL, f"original exited {rc} / output differs from expected_output.txt",
-                          orig_out, "", expected) for e in engines]
+        return [
+            RunResult(
+                program.name,
+                e,
+                FAIL,
+                f"original exited {rc} / output differs from expected_output.txt",
+                orig_out,
+                "",
+                expected,
+            )
+            for e in engines
+        ]
     # hipRAND's device API is header-only on NVIDIA (over cuRAND's); its host API needs a library.
-    blocked = [lib for lib in program.hip_libs if lib not in HEADER_ONLY_ON_NVIDIA
-               and not (lib == "hiprand" and "curand" not in program.cuda_libs)]
+    blocked = [
+        lib
+        for lib in program.hip_libs
+        if lib not in HEADER_ONLY_ON_NVIDIA and not (lib == "hiprand" and "curand" not in program.cuda_libs)
+    ]
     results = []
     for engine in engines:
         if blocked:
-            results.append(RunResult(program.name, engine, SKIPPED,
-                                     "; ".join(NO_NVIDIA_BUILD.get(b, b) for b in blocked), orig_out, "", expected))
+            results.append(
+                RunResult(
+                    program.name,
+                    engine,
+                    SKIPPED,
+                    "; ".join(NO_NVIDIA_BUILD.get(b, b) for b in blocked),
+                    orig_out,
+                    "",
+                    expected,
+                )
+            )
             continue
         with _TRANSLATE_LOCK:
             tr = translate_program(program, engine, str(work), Options(rocm_version=hip_headers_version(hipnv_include)))
         exe = work / f"{program.name}.{engine}"
         # Debian installs hipRAND only as include/hiprand/; ROCm 5.x also had flat include/hiprand*.h.
         flat = ["-isystem", str(hipnv_include / "hiprand")] if (hipnv_include / "hiprand").is_dir() else []
-        cmd = ["nvcc", "-x", "cu", "-D__HIP_PLATFORM_NVIDIA__", "-I", str(hipnv_include), *flat,
-               "-diag-suppress", "2810,940,1444", *nvcc_flags(program, str(tr.tree), build_only),
-               *[str(tr.tree / s) for s in program.sources], "-o", str(exe), *libs]
+        cmd = [
+            "nvcc",
+            "-x",
+            "cu",
+            "-D__HIP_PLATFORM_NVIDIA__",
+            "-I",
+            str(hipnv_include),
+            *flat,
+            "-diag-suppress",
+            "2810,940,1444",
+            *nvcc_flags(program, str(tr.tree), build_only),
+            *[str(tr.tree / s) for s in program.sources],
+            "-o",
+            str(exe),
+            *libs,
+        ]
         ok, log = _build(cmd)
         if not ok:
-            results.append(RunResult(program.name, engine, FAIL,
-                                     "translation does not build for NVIDIA:\n" + _first_errors(log),
-                                     orig_out, "", expected, time.perf_counter() - t0))
+            results.append(
+                RunResult(
+                    program.name,
+                    engine,
+                    FAIL,
+                    "translation does not build for NVIDIA:\n" + _first_errors(log),
+                    orig_out,
+                    "",
+                    expected,
+                    time.perf_counter() - t0,
+                )
+            )
             continue
         if build_only:
-            results.append(RunResult(program.name, engine, BUILT, "built original and translation (not run)",
-                                     orig_out, "", expected, time.perf_counter() - t0))
+            results.append(
+                RunResult(
+                    program.name,
+                    engine,
+                    BUILT,
+                    "built original and translation (not run)",
+                    orig_out,
+                    "",
+                    expected,
+                    time.perf_counter() - t0,
+                )
+            )
             continue
         rc, out = _execute(str(exe))
         out = out.strip()
         verdict = MATCH if rc == 0 and out == orig_out == expected else MISMATCH
-        results.append(RunResult(program.name, engine, verdict, "" if verdict == MATCH else f"exit {rc}",
-                                 orig_out, out, expected, time.perf_counter() - t0))
+        results.append(
+            RunResult(
+                program.name,
+                engine,
+                verdict,
+                "" if verdict == MATCH else f"exit {rc}",
+                orig_out,
+                out,
+                expected,
+                time.perf_counter() - t0,
+            )
+        )
     return results
 
 
-def run_all(programs: list[Program], engines: list[str], console: Console, err: Console,
-            build_only: bool = False) -> list[RunResult]:
+def run_all(
+    programs: list[Program], engines: list[str], console: Console, err: Console, build_only: bool = False
+) -> list[RunResult]:
     present, why = gpu_present()
     if build_only and shutil.which("nvcc"):
         present = True
@@ -190,8 +284,10 @@ def run_all(programs: list[Program], engines: list[str], console: Console, err: 
         return [RunResult(p.name, e, SKIPPED, why) for p in programs for e in engines]
     work = Path(tempfile.mkdtemp(prefix="hipify-run-"))
     extra = os.environ.get("HIPIFY_CUDA_EXTRA")
-    inc, why = patched_headers(Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "hipify-py",
-                               (f"{extra}/include",) if extra else ())
+    inc, why = patched_headers(
+        Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "hipify-py",
+        (f"{extra}/include",) if extra else (),
+    )
     if inc is None:
         err.print(f"--run: {why}")
         return [RunResult(p.name, e, FAIL, why) for p in programs for e in engines]

@@ -1,4 +1,5 @@
 """Translate a corpus program with one engine, compile the translation with hipcc, and report."""
+
 from __future__ import annotations
 
 import os
@@ -36,16 +37,22 @@ class Result:
     first_error: MappedError | None = None
     errors: int = 0
     seconds: float = 0.0
-    diagnostics: int = 0      # translation diagnostics (warnings about unsupported APIs etc.)
+    diagnostics: int = 0  # translation diagnostics (warnings about unsupported APIs etc.)
     command: str = ""
     log: str = ""
 
     def to_json(self) -> dict[str, object]:
         return {
-            "program": self.program, "engine": self.engine, "arch": self.arch, "toolchain": self.toolchain,
-            "result": self.result, "reason": self.reason, "errors": self.errors,
+            "program": self.program,
+            "engine": self.engine,
+            "arch": self.arch,
+            "toolchain": self.toolchain,
+            "result": self.result,
+            "reason": self.reason,
+            "errors": self.errors,
             "first_error": self.first_error.to_json() if self.first_error else None,
-            "seconds": round(self.seconds, 2), "translation_diagnostics": self.diagnostics,
+            "seconds": round(self.seconds, 2),
+            "translation_diagnostics": self.diagnostics,
             "command": self.command,
         }
 
@@ -80,7 +87,7 @@ def translate_program(program: Program, engine: str, work_root: str, options: Op
         text = src.read_text(encoding="utf-8")
         try:
             out = translate(text, rel, opts)
-        except Exception as exc:  # noqa: BLE001 - translate() must not raise; if it does, report it as a finding
+        except Exception as exc:
             result.error = f"translate() raised on {rel}: {type(exc).__name__}: {exc}"
             dst.write_text(text, encoding="utf-8")
             continue
@@ -107,7 +114,9 @@ def compile_command(tc: Toolchain, tree_inner: str, program: Program, source: st
 
 def _run(cmd: list[str], env: dict[str, str], timeout: float) -> tuple[int, str]:
     try:
-        proc = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=timeout, env={**os.environ, **env})
+        proc = subprocess.run(
+            cmd, check=False, capture_output=True, text=True, timeout=timeout, env={**os.environ, **env}
+        )
         return proc.returncode, proc.stdout + proc.stderr
     except subprocess.TimeoutExpired as exc:
         out = (exc.stdout or b"").decode() if isinstance(exc.stdout, bytes) else (exc.stdout or "")
@@ -128,14 +137,15 @@ def compile_translation(tr: Translated, tc: Toolchain, archs: tuple[str, ...], t
         for source in program.sources:
             cmd = compile_command(tc, tree_inner, program, source, arch_set)
             rc, out = _run(cmd, tc.env, timeout)
-            cmds.append(" ".join(cmd[len(tc.hipcc) - 1:] if tc.chroot else cmd))
+            cmds.append(" ".join(cmd[len(tc.hipcc) - 1 :] if tc.chroot else cmd))
             logs.append(out)
             if rc != 0:
                 ok = False
                 errs = parse_errors(out, prefixes, tr.files)
                 if not errs:
-                    errs = [MappedError(out.strip().splitlines()[-1] if out.strip() else f"exit code {rc}",
-                                        source, 0, 0)]
+                    errs = [
+                        MappedError(out.strip().splitlines()[-1] if out.strip() else f"exit code {rc}", source, 0, 0)
+                    ]
                 errors += errs
         return ok, errors, "\n".join(logs), " && ".join(cmds), time.perf_counter() - t0
 
@@ -143,8 +153,16 @@ def compile_translation(tr: Translated, tc: Toolchain, archs: tuple[str, ...], t
     ok, errors, log, cmd, secs = attempt(archs)
 
     def result(arch: str, ok_: bool, errors_: list[MappedError], log_: str, cmd_: str, secs_: float) -> Result:
-        return Result(arch=arch, result=PASS if ok_ else FAIL, first_error=first_error(errors_),
-                      errors=len(errors_), seconds=secs_, command=cmd_, log=log_, **base)  # type: ignore[arg-type]
+        return Result(
+            arch=arch,
+            result=PASS if ok_ else FAIL,
+            first_error=first_error(errors_),
+            errors=len(errors_),
+            seconds=secs_,
+            command=cmd_,
+            log=log_,
+            **base,  # type: ignore[arg-type]
+        )
 
     if ok or len(archs) == 1:
         return [result(a, ok, errors, log, cmd, secs / len(archs)) for a in archs]
@@ -161,8 +179,14 @@ def compile_translation(tr: Translated, tc: Toolchain, archs: tuple[str, ...], t
     return results
 
 
-def validate_program(program: Program, engine: str, tc: Toolchain, archs: tuple[str, ...],
-                     keep: bool = False, options: Options | None = None) -> list[Result]:
+def validate_program(
+    program: Program,
+    engine: str,
+    tc: Toolchain,
+    archs: tuple[str, ...],
+    keep: bool = False,
+    options: Options | None = None,
+) -> list[Result]:
     base = {"program": program.name, "engine": engine, "toolchain": tc.describe()}
     for lib in program.hip_libs:
         reason = tc.missing_lib(lib)
@@ -196,9 +220,15 @@ def _remove_stale_trees(root: str, max_age_s: float = 3600) -> None:
             pass
 
 
-def validate_all(programs: list[Program], engines: list[str], toolchains: list[Toolchain],
-                 archs: tuple[str, ...], jobs: int, keep: bool = False,
-                 progress=None) -> list[Result]:  # type: ignore[no-untyped-def]
+def validate_all(
+    programs: list[Program],
+    engines: list[str],
+    toolchains: list[Toolchain],
+    archs: tuple[str, ...],
+    jobs: int,
+    keep: bool = False,
+    progress=None,
+) -> list[Result]:
     """Translate and compile every (program, engine, toolchain); ``jobs`` compiles run in parallel."""
     for tc in toolchains:
         _remove_stale_trees(tc.work_root())
@@ -209,7 +239,7 @@ def validate_all(programs: list[Program], engines: list[str], toolchains: list[T
         p, e, tc = tasks[i]
         try:
             results[i] = validate_program(p, e, tc, archs, keep)
-        except Exception as exc:  # noqa: BLE001 - one broken program must not hide the others
+        except Exception as exc:
             results[i] = [Result(p.name, e, a, tc.describe(), ERROR, f"{type(exc).__name__}: {exc}") for a in archs]
         if progress:
             progress(tasks[i], results[i])

@@ -1,4 +1,5 @@
 """Where hipcc comes from: Debian's package, a ROCm chroot (../shared/tools/rocm_chroot.sh), or a command."""
+
 from __future__ import annotations
 
 import os
@@ -22,19 +23,23 @@ LIB_HEADERS: dict[str, tuple[str, ...]] = {
     "hipsolver": ("hipsolver/hipsolver.h", "hipsolver.h"),
 }
 LIB_PACKAGES = {
-    "hipblas": "libhipblas-dev", "hipfft": "libhipfft-dev", "hiprand": "libhiprand-dev",
-    "hipsparse": "libhipsparse-dev", "hipcub": "libhipcub-dev", "hiprtc": "libamdhip64-dev",
+    "hipblas": "libhipblas-dev",
+    "hipfft": "libhipfft-dev",
+    "hiprand": "libhiprand-dev",
+    "hipsparse": "libhipsparse-dev",
+    "hipcub": "libhipcub-dev",
+    "hiprtc": "libamdhip64-dev",
     "hipsolver": "libhipsolver-dev",
 }
 
 
 @dataclass(frozen=True)
 class Toolchain:
-    name: str                           # "rocm-chroot", "debian", "custom"
-    hipcc: tuple[str, ...]              # the command that runs hipcc (inside the chroot for "rocm-chroot")
-    hip_version: str                    # e.g. "6.4.43484"
-    include_roots: tuple[str, ...]      # host paths searched for library headers
-    chroot: str = ""                    # chroot directory; sources must live under it
+    name: str  # "rocm-chroot", "debian", "custom"
+    hipcc: tuple[str, ...]  # the command that runs hipcc (inside the chroot for "rocm-chroot")
+    hip_version: str  # e.g. "6.4.43484"
+    include_roots: tuple[str, ...]  # host paths searched for library headers
+    chroot: str = ""  # chroot directory; sources must live under it
     env: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -55,8 +60,11 @@ class Toolchain:
             if any((Path(root) / h).is_file() for h in headers):
                 return None
         pkg = LIB_PACKAGES.get(lib, lib)
-        hint = ("Debian 12 does not package it (run .ci/install_hip.sh to build the ROCm 6.4 chroot)"
-                if self.name == "debian" else f"install {pkg}")
+        hint = (
+            "Debian 12 does not package it (run .ci/install_hip.sh to build the ROCm 6.4 chroot)"
+            if self.name == "debian"
+            else f"install {pkg}"
+        )
         return f"{lib} headers not found for {self.describe()} ({headers[0]}): {hint}"
 
     def host_path(self, inner: str) -> str:
@@ -86,8 +94,9 @@ def chroot_command(root: str) -> tuple[str, ...]:
 
 def _hip_version(cmd: tuple[str, ...], env: dict[str, str]) -> str:
     try:
-        out = subprocess.run([*cmd, "--version"], check=False, capture_output=True, text=True, timeout=60,
-                             env={**os.environ, **env})
+        out = subprocess.run(
+            [*cmd, "--version"], check=False, capture_output=True, text=True, timeout=60, env={**os.environ, **env}
+        )
     except (OSError, subprocess.TimeoutExpired):
         return ""
     m = re.search(r"HIP version:\s*(\S+)", out.stdout + out.stderr)
@@ -124,7 +133,9 @@ def host_hipcc(command: str | None = None) -> Toolchain | None:
         return None
     roots = ["/usr/include", "/opt/rocm/include"]
     try:
-        hip_path = subprocess.run(["hipconfig", "--path"], check=False, capture_output=True, text=True, timeout=30, env={**os.environ, **env}).stdout.strip()
+        hip_path = subprocess.run(
+            ["hipconfig", "--path"], check=False, capture_output=True, text=True, timeout=30, env={**os.environ, **env}
+        ).stdout.strip()
         if hip_path:
             roots.insert(0, str(Path(hip_path) / "include"))
     except (OSError, subprocess.TimeoutExpired):
@@ -133,8 +144,12 @@ def host_hipcc(command: str | None = None) -> Toolchain | None:
     # ROCm 5.x installs flat compatibility headers (include/hiprand.h next to include/hiprand/hiprand.h);
     # Debian's packages have only the per-library folders, so translations for 5.x name headers that
     # Debian lacks. Put those folders on the include path to give them the ROCm layout.
-    flat = tuple(f"-isystem{Path(r) / lib}" for r in roots[-2:] for lib in ("hiprand", "hipsparse", "rocrand")
-                 if name == "debian" and (Path(r) / lib).is_dir())
+    flat = tuple(
+        f"-isystem{Path(r) / lib}"
+        for r in roots[-2:]
+        for lib in ("hiprand", "hipsparse", "rocrand")
+        if name == "debian" and (Path(r) / lib).is_dir()
+    )
     return Toolchain(name, cmd + flat, version, tuple(dict.fromkeys(roots)), env=env)
 
 

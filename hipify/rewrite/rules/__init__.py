@@ -1,4 +1,5 @@
 """The rewrite rules, one module each; importing this package registers them in order."""
+
 from __future__ import annotations
 
 from . import (  # noqa: F401

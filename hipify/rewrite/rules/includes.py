@@ -4,6 +4,7 @@ The delimiters (``<>`` or ``""``) are kept as written. A later include that maps
 header the file already includes (in the same or an enclosing ``#if`` branch) is deleted,
 leaving its line empty. ROCm < 6.0 uses the flat library headers (``hipblas.h``).
 """
+
 from __future__ import annotations
 
 import re
@@ -25,7 +26,7 @@ _CLOSE = re.compile(r'[>"][ \t]*')
 @dataclass(frozen=True)
 class IncludePlan:
     findings: tuple[Finding, ...]
-    runtime_line: int   # start of the line that includes the HIP runtime after translation, -1 if none
+    runtime_line: int  # start of the line that includes the HIP runtime after translation, -1 if none
 
 
 def target_header(row: Row, target: str, ctx: Context) -> str:
@@ -58,8 +59,11 @@ def _plan(ctx: Context) -> IncludePlan:
         if row is not None and row.kind == "header" and allowed:
             decision = ctx.decide(row)
             if decision.code:
-                findings.append(Diagnostic(decision.code, decision.message, offset=inc.name[0],
-                                           severity=Severity.WARNING, subject=row.cuda))
+                findings.append(
+                    Diagnostic(
+                        decision.code, decision.message, offset=inc.name[0], severity=Severity.WARNING, subject=row.cuda
+                    )
+                )
             if decision.target:
                 result = target_header(row, decision.target, ctx)
                 earlier = seen.get(result, [])
@@ -89,5 +93,3 @@ def has_runtime_include(ctx: Context) -> bool:
 @register("includes")
 def includes(ctx: Context) -> Iterator[Finding]:
     yield from include_plan(ctx).findings
-
-

@@ -5,6 +5,7 @@ compiles them). The rewrite is made of edits in the *gaps* between the kernel, c
 argument spans, so identifier renames inside those spans never overlap it and the
 argument text is copied verbatim.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -28,8 +29,12 @@ def launches(ctx: Context) -> Iterator[Finding]:
         if ctx.suppression.covers(launch.end - 1):
             continue
         if _ends_in_line_comment(ctx.text, launch):
-            yield Diagnostic("HPY109", "kernel launch left in <<<>>> form: a // comment inside it would swallow "
-                                       "the rewritten text", offset=launch.start, severity=Severity.INFO)
+            yield Diagnostic(
+                "HPY109",
+                "kernel launch left in <<<>>> form: a // comment inside it would swallow the rewritten text",
+                offset=launch.start,
+                severity=Severity.INFO,
+            )
             continue
         yield from launch_edits(ctx.text, launch)
 
@@ -49,11 +54,19 @@ def _dim3(text: str) -> bool:
 
 def launch_edits(text: str, launch: Launch) -> list[Edit]:
     """The gap edits for one launch (see module doc); spans never end in a // comment here."""
-    code, origin, subject = "HPY004", launch.origin, text[launch.kernel[0]:launch.kernel[1]]
+    code, origin, subject = "HPY004", launch.origin, text[launch.kernel[0] : launch.kernel[1]]
     config = list(launch.config)
     wraps = [_dim3(text[s:e]) if i < 2 else False for i, (s, e) in enumerate(config)]
-    edits = [Edit(launch.kernel[0], launch.kernel[0],
-                  LAUNCHER + "(" + (TEMPLATE_WRAPPER + "(" if launch.template else ""), code, origin, subject)]
+    edits = [
+        Edit(
+            launch.kernel[0],
+            launch.kernel[0],
+            LAUNCHER + "(" + (TEMPLATE_WRAPPER + "(" if launch.template else ""),
+            code,
+            origin,
+            subject,
+        )
+    ]
     # kernel -> first config: '<<<' becomes ', ' (and opens dim3).
     gap = (")" if launch.template else "") + ", " + ("dim3(" if wraps[0] else "")
     edits.append(Edit(launch.kernel[1], config[0][0], gap, code, origin, subject))

@@ -4,6 +4,7 @@ That is, followed by ``::`` (``cub::DeviceReduce``), after ``namespace`` / ``usi
 namespace``, or as the target of a namespace alias (``namespace cb = cub;``); a variable
 that happens to be called ``cub`` is left alone.
 """
+
 from __future__ import annotations
 
 import re
@@ -32,14 +33,14 @@ def namespaces(ctx: Context) -> Iterator[Finding]:
         if row is not None and row.kind == "namespace":
             decision = ctx.decide(row)
             if decision.code:
-                yield Diagnostic(decision.code, decision.message, offset=ident.start,
-                                 severity=Severity.WARNING, subject=row.cuda)
+                yield Diagnostic(
+                    decision.code, decision.message, offset=ident.start, severity=Severity.WARNING, subject=row.cuda
+                )
             if not decision.target:
                 continue
             target = decision.target
         if target != ident.name:
             yield Edit(ident.start, ident.end, target, "HPY001", ident.origin, subject=ident.name + "::")
-
 
 
 _ALIAS = re.compile(r"\bnamespace\s+[A-Za-z_$][\w$]*\s*=\s*(?:::\s*)?\Z")

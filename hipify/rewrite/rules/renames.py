@@ -7,6 +7,7 @@ argument never overlap the wrap, and ``remove`` deletes the name (``CUDART_CB``:
 calling-convention macro HIP lacks, empty on Linux). A row HIP marks deprecated is
 translated and reported (HPY102).
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -64,8 +65,18 @@ def renames(ctx: Context) -> list[Finding]:
                 continue
             if target != ident.name:
                 edit = _new(Edit)
-                _set(edit, "__dict__", {"start": ident.start, "end": ident.end, "replacement": target,
-                                        "code": "HPY001", "origin": ident.origin, "subject": cuda})
+                _set(
+                    edit,
+                    "__dict__",
+                    {
+                        "start": ident.start,
+                        "end": ident.end,
+                        "replacement": target,
+                        "code": "HPY001",
+                        "origin": ident.origin,
+                        "subject": cuda,
+                    },
+                )
                 append(edit)
             continue
         plan = plans.get(cuda)

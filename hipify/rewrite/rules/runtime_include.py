@@ -4,6 +4,7 @@
 device features. Nothing is inserted when the file (after include rewriting) already
 includes the HIP runtime. Placement follows CONVENTIONS.md (see ``layout.insertion_anchor``).
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -70,4 +71,4 @@ def _line_before_is_blank(text: str, line_start: int) -> bool:
     end = line_start - 1  # the '\n' ending the previous line
     if end > 0 and text[end - 1] == "\r":
         end -= 1
-    return not text[text.rfind("\n", 0, end) + 1:end].strip("\ufeff \t\f\v")
+    return not text[text.rfind("\n", 0, end) + 1 : end].strip("\ufeff \t\f\v")

@@ -1,4 +1,5 @@
 """Warn about identifiers that look like CUDA APIs but are not in the table (HPY104)."""
+
 from __future__ import annotations
 
 from collections.abc import Iterator
@@ -22,5 +23,10 @@ def unknown(ctx: Context) -> Iterator[Finding]:
             continue
         if not ctx.allowed(ident.start, ident.region):
             continue
-        yield Diagnostic("HPY104", f"{name} looks like a CUDA API but is not in the mapping table",
-                         offset=ident.start, severity=Severity.WARNING, subject=name)
+        yield Diagnostic(
+            "HPY104",
+            f"{name} looks like a CUDA API but is not in the mapping table",
+            offset=ident.start,
+            severity=Severity.WARNING,
+            subject=name,
+        )

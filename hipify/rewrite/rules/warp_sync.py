@@ -12,6 +12,7 @@ or as the value of an object-like macro ``#define``d in this file -- becomes
 ``0xffffffffffffffffULL`` (HPY008: all lanes of a warp are all lanes of a wavefront).
 Any other mask is reported (HPY107).
 """
+
 from __future__ import annotations
 
 import re
@@ -104,6 +105,7 @@ def warp_sync(ctx: Context) -> Iterator[Finding]:
 
 # --- lane masks -------------------------------------------------------------------------
 
+
 def _masks(ctx: Context) -> Iterator[Finding]:
     if tuple(ctx.options.rocm_version) < _FIRST_VERSION[WARP_SYNC_DEFINE]:
         return
@@ -119,14 +121,13 @@ def _masks(ctx: Context) -> Iterator[Finding]:
         args = ident.call_args
         if args == ():
             continue  # called without arguments (__activemask()): no mask to check
-        mask = text[args[0][0]:args[0][1]].strip() if args else ""
+        mask = text[args[0][0] : args[0][1]].strip() if args else ""
         if _FULL_64.match(mask) or _ACTIVEMASK.match(mask):
             continue  # already 64-bit (a second run; HIP's __activemask() is 64-bit)
         if _FULL_32.match(mask):
             start, end = args[0]  # type: ignore[index]
             lead = len(text[start:end]) - len(text[start:end].lstrip())
-            yield Edit(start + lead, start + lead + len(mask), FULL_MASK_64, "HPY008", Origin.TEXT,
-                       subject=ident.name)
+            yield Edit(start + lead, start + lead + len(mask), FULL_MASK_64, "HPY008", Origin.TEXT, subject=ident.name)
             continue
         if _IDENT.match(mask):
             if macros is None:
@@ -141,9 +142,14 @@ def _masks(ctx: Context) -> Iterator[Finding]:
                     continue
                 if _FULL_64.match(directive.argument.split(None, 1)[1]):
                     continue
-        yield Diagnostic("HPY107", f"{ident.name} takes a lane mask: HIP masks are 64-bit (a wavefront has 64 "
-                                   "lanes); check masks such as 0xffffffff", offset=ident.start,
-                         severity=Severity.WARNING, subject=ident.name)
+        yield Diagnostic(
+            "HPY107",
+            f"{ident.name} takes a lane mask: HIP masks are 64-bit (a wavefront has 64 "
+            "lanes); check masks such as 0xffffffff",
+            offset=ident.start,
+            severity=Severity.WARNING,
+            subject=ident.name,
+        )
 
 
 def _object_macros(ctx: Context) -> dict[str, Directive]:
@@ -173,8 +179,9 @@ def _widen_define(ctx: Context, directive: Directive, name: str) -> Edit | None:
     value = directive.argument.split(None, 1)[1]
     if not _FULL_32.match(value):
         return None
-    m = re.compile(rf"\b{re.escape(name)}\s+({re.escape(value)})(?![\w])").search(ctx.text, directive.start,
-                                                                                  directive.end)
+    m = re.compile(rf"\b{re.escape(name)}\s+({re.escape(value)})(?![\w])").search(
+        ctx.text, directive.start, directive.end
+    )
     if m is None:
         return None
     return Edit(m.start(1), m.end(1), FULL_MASK_64, "HPY008", Origin.TEXT, subject=name)
