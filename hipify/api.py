@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .engines import run_engine
-from .model import Diagnostic, Edit, LineIndex, SourceFile, located
+from .model import Diagnostic, Edit, LineIndex, ProjectFacts, SourceFile, located
 from .options import Options
 from .splice import apply
 from .table import MappingTable, load_table
@@ -24,12 +24,16 @@ class Result:
 
 
 def translate(
-    text: str, path: str = "<string>", options: Options | None = None, table: MappingTable | None = None
+    text: str,
+    path: str = "<string>",
+    options: Options | None = None,
+    table: MappingTable | None = None,
+    project: ProjectFacts | None = None,
 ) -> Result:
     """Translate CUDA source text to HIP. Diagnostics carry line/column and ``path``."""
     options = options or Options()
-    table = table or load_table()
-    source = SourceFile(path, text)
+    table = load_table() if table is None else table  # an empty table is falsy, and still the one asked for
+    source = SourceFile(path, text, project or ProjectFacts())
     engine_result = run_engine(source, table, options)
     fixed = apply(text, engine_result.edits)
     index = LineIndex.of(text)

@@ -3,33 +3,20 @@
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import sys
-from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Sequence
 from concurrent.futures.process import BrokenProcessPool
-from multiprocessing import get_context
 from pathlib import Path
 
 from . import __version__
 from .cache import default_cache_dir
-from .discover import DEFAULT_EXTENSIONS, Found, discover
-from .emit import (
-    Destination,
-    OutputMode,
-    copy_file,
-    unified_diff,
-    write_result,
-    write_stdout,
-)
+from .discover import DEFAULT_EXTENSIONS
+from .emit import OutputMode, message
 from .engines import ENGINE_NAMES
-from .fileio import DEFAULT_MAX_SIZE, SourceError, decode
-from .model import Severity
+from .fileio import DEFAULT_MAX_SIZE
 from .options import Options, parse_rocm_version
-from .pipeline import FileResult, FileTask, process, translate_decoded
-from .report import FORMATS, UNCONVERTED_CODES, Report, render
-from .table import load_table
+from .report import FORMATS
+from .run import STDIN, RunConfig, UsageError, run
 
 EXIT_OK, EXIT_FOUND, EXIT_ERROR = 0, 1, 2
 SUBCOMMANDS = ("tables", "explain", "validate")
@@ -167,10 +154,6 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-class UsageError(Exception):
-    pass
-
-
 def options_from_args(args: argparse.Namespace, clang_args: Sequence[str] = ()) -> Options:
     try:
         rocm = parse_rocm_version(args.rocm)
@@ -199,33 +182,61 @@ def options_from_args(args: argparse.Namespace, clang_args: Sequence[str] = ()) 
 
 
 def _mode(args: argparse.Namespace) -> OutputMode:
-    if args.output:
-        return OutputMode.OUTPUT_FILE
-    if args.out_dir:
-        return OutputMode.OUT_DIR
-    if args.in_place:
-        return OutputMode.IN_PLACE
-    if args.diff:
-        return OutputMode.DIFF
-    if args.check:
-        return OutputMode.CHECK
-    if args.examine:
-        return OutputMode.EXAMINE
+    for flag, mode in (
+        (args.output, OutputMode.OUTPUT_FILE),
+        (args.out_dir, OutputMode.OUT_DIR),
+        (args.in_place, OutputMode.IN_PLACE),
+        (args.diff, OutputMode.DIFF),
+        (args.check, OutputMode.CHECK),
+        (args.examine, OutputMode.EXAMINE),
+    ):
+        if flag:
+            return mode
     return OutputMode.STDOUT
 
 
-def _renames(args: argparse.Namespace) -> dict[str, str]:
+def _renames(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
+    if not args.rename_extensions:
+        return ()
     renames = dict(DEFAULT_RENAMES)
     for item in args.rename:
         old, sep, new = item.partition("=")
         if not sep or not old.startswith(".") or not new.startswith("."):
             raise UsageError(f"--rename expects .OLD=.NEW, got {item!r}")
         renames[old] = new
-    return renames
+    return tuple(renames.items())
 
 
-def _err(message: str) -> None:
-    print(message, file=sys.stderr)
+def config_from_args(args: argparse.Namespace, clang_args: Sequence[str] = ()) -> RunConfig:
+    extensions: tuple[str, ...] = DEFAULT_EXTENSIONS
+    if args.extensions:
+        extensions = tuple(e if e.startswith(".") else f".{e}" for e in args.extensions.split(",") if e)
+    cache_dir = "" if args.no_cache else str(Path(args.cache_dir) if args.cache_dir else default_cache_dir())
+    paths = tuple(args.paths)
+    return RunConfig(
+        paths=paths,
+        options=options_from_args(args, clang_args),
+        mode=_mode(args),
+        output=args.output or "",
+        out_dir=args.out_dir or "",
+        backup_suffix="" if args.no_backup else args.backup_suffix,
+        renames=_renames(args),
+        copy_other_files=args.copy_other_files,
+        print_stats=args.print_stats,
+        report=args.report or "",
+        report_format=args.report_format or "",
+        validation=args.validation or "",
+        quiet=args.quiet,
+        progress=not args.no_progress,
+        jobs=args.jobs,
+        exclude=tuple(args.exclude),
+        use_gitignore=not args.no_gitignore,
+        extensions=extensions,
+        encoding=args.encoding,
+        max_size=args.max_size,
+        cache_dir=cache_dir,
+        stdin=sys.stdin.buffer.read() if paths == (STDIN,) else None,
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -242,21 +253,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # argparse already printed the problem
         return EXIT_OK if exc.code == 0 else EXIT_ERROR
     try:
-        return _run(args, clang_args)
+        return run(config_from_args(args, clang_args))
     except UsageError as exc:
-        _err(f"hipify-py: error: {exc}")
+        message(f"hipify-py: error: {exc}")
         return EXIT_ERROR
     except KeyboardInterrupt:
-        _err("hipify-py: interrupted; files already written are complete, the rest are unchanged")
+        message("hipify-py: interrupted; files already written are complete, the rest are unchanged")
         return EXIT_ERROR
     except BrokenProcessPool:
-        _err(
+        message(
             "hipify-py: error: a worker process died (a libclang crash?); files already written are complete, "
             "the rest are unchanged; re-run with --engine regex or -j 1 to find the file"
         )
         return EXIT_ERROR
     except Exception as exc:  # an internal error still gets exit code 2 and one clear line
-        _err(f"hipify-py: internal error: {type(exc).__name__}: {exc}")
+        message(f"hipify-py: internal error: {type(exc).__name__}: {exc}")
         return EXIT_ERROR
 
 
@@ -268,257 +279,3 @@ def _subcommand(name: str, argv: list[str]) -> int:
     from .tables_cmd import explain_main, tables_main
 
     return tables_main(argv) if name == "tables" else explain_main(argv)
-
-
-def _run(args: argparse.Namespace, clang_args: Sequence[str]) -> int:
-    options = options_from_args(args, clang_args)
-    mode = _mode(args)
-    if not args.paths:
-        raise UsageError("no input: give files or directories, or '-' for stdin")
-    if args.jobs < 0:
-        raise UsageError("-j must be >= 0")
-    if (args.rename_extensions or args.copy_other_files) and mode != OutputMode.OUT_DIR:
-        raise UsageError("--rename-extensions and --copy-other-files need --out-dir")
-    load_table()  # load once in the parent: forked workers share it
-    cache_dir = "" if args.no_cache else str(Path(args.cache_dir) if args.cache_dir else default_cache_dir())
-    if args.paths == ["-"]:
-        return _run_stdin(args, options, mode, cache_dir)
-    if "-" in args.paths:
-        raise UsageError("'-' (stdin) cannot be combined with other paths")
-
-    extensions: tuple[str, ...] = DEFAULT_EXTENSIONS
-    if args.extensions:
-        extensions = tuple(e if e.startswith(".") else f".{e}" for e in args.extensions.split(",") if e)
-    out_dir = Path(args.out_dir).resolve() if args.out_dir else None
-    exclude = tuple(args.exclude)
-    found, problems = discover([Path(p) for p in args.paths], extensions, exclude, not args.no_gitignore)
-    if out_dir is not None:  # never read back our own output when it lies inside the input tree
-        found = [f for f in found if not _inside(f.path.resolve(), out_dir)]
-    exit_code = EXIT_OK
-    for problem in problems:
-        _err(f"{problem.path}: error: {problem.message}")
-        exit_code = EXIT_ERROR
-    if not found:
-        if not problems:
-            _err("hipify-py: no source files found")
-        return exit_code
-    if mode == OutputMode.STDOUT and len(found) > 1:
-        raise UsageError("several input files: choose --in-place, --out-dir, --diff, --check or --examine")
-    if mode == OutputMode.OUTPUT_FILE and len(found) != 1:
-        raise UsageError("-o takes exactly one input file")
-
-    renames = _renames(args) if args.rename_extensions else {}
-    include_renames = _include_renames(found, renames)
-    tasks = [
-        FileTask(str(f.path), _display(f), options, args.encoding, args.max_size, include_renames, cache_dir)
-        for f in found
-    ]
-    report = Report()
-    dest_root = _mirror_root(found) if out_dir is not None else None
-    for item, result in zip(found, _results(tasks, args), strict=True):
-        report.add(result)
-        code = _emit(result, item, mode, args, out_dir, dest_root, renames)
-        exit_code = max(exit_code, code)
-        if result.error is not None and result.error.severity == Severity.ERROR and item.explicit:
-            exit_code = EXIT_ERROR
-    if args.copy_other_files and out_dir is not None and dest_root is not None:
-        _copy_others([Path(p) for p in args.paths], found, out_dir, dest_root, exclude, not args.no_gitignore)
-    return _finish(report, args, mode, exit_code)
-
-
-def _run_stdin(args: argparse.Namespace, options: Options, mode: OutputMode, cache_dir: str) -> int:
-    try:
-        decoded = decode(sys.stdin.buffer.read(), args.encoding)
-    except SourceError as err:
-        _err(f"<stdin>: {err.code} {err.message}")
-        return EXIT_ERROR
-    task = FileTask("<stdin>", "<stdin>", options, args.encoding, args.max_size, (), cache_dir)
-    result = translate_decoded(task, decoded)
-    report = Report()
-    report.add(result)
-    code = EXIT_OK
-    if mode == OutputMode.OUTPUT_FILE:
-        write_result(result, Destination(Path(args.output)))
-    elif mode == OutputMode.DIFF:
-        sys.stdout.write(unified_diff(result, "<stdin>"))
-        code = EXIT_FOUND if result.changed else EXIT_OK
-    elif mode == OutputMode.CHECK:
-        code = _check_code(result)
-    elif mode == OutputMode.STDOUT:
-        write_stdout(result)
-    elif mode != OutputMode.EXAMINE:
-        raise UsageError(f"stdin cannot be used with --{mode.value}")
-    return _finish(report, args, mode, code)
-
-
-def _results(tasks: list[FileTask], args: argparse.Namespace) -> Iterator[FileResult]:
-    """Results in input order, whatever -j is (so output does not depend on scheduling)."""
-    jobs = args.jobs or os.cpu_count() or 1
-    show_progress = len(tasks) > 20 and not args.no_progress and not args.quiet and sys.stderr.isatty()
-    if jobs == 1 or len(tasks) < 4:
-        stream: Iterable[FileResult] = map(process, tasks)
-        yield from _progress(stream, len(tasks), show_progress)
-        return
-    chunk = max(1, min(32, len(tasks) // (jobs * 8) or 1))
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("fork")) as pool:
-        yield from _progress(pool.map(process, tasks, chunksize=chunk), len(tasks), show_progress)
-
-
-def _progress(results: Iterable[FileResult], total: int, show: bool) -> Iterator[FileResult]:
-    if not show:
-        yield from results
-        return
-    from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-    )
-
-    columns = (TextColumn("hipify"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
-    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
-        bar = progress.add_task("files", total=total)
-        for result in results:
-            progress.advance(bar)
-            yield result
-
-
-def _display(found: Found) -> str:
-    path = found.path
-    try:
-        return os.path.relpath(path)
-    except ValueError:
-        return str(path)
-
-
-def _inside(path: Path, directory: Path) -> bool:
-    return path == directory or directory in path.parents
-
-
-def _mirror_root(found: list[Found]) -> Path:
-    """The directory whose layout --out-dir reproduces."""
-    roots = {f.root.resolve() for f in found}
-    if len(roots) == 1:
-        return roots.pop()
-    return Path(os.path.commonpath([str(r) for r in roots]))
-
-
-def _renamed(path: Path, renames: dict[str, str]) -> Path:
-    new_suffix = renames.get(path.suffix)
-    return path.with_suffix(new_suffix) if new_suffix else path
-
-
-def _include_renames(found: list[Found], renames: dict[str, str]) -> tuple[tuple[str, str], ...]:
-    pairs = {f.path.name: _renamed(f.path, renames).name for f in found}
-    return tuple(sorted((old, new) for old, new in pairs.items() if old != new))
-
-
-def _destination(
-    item: Found,
-    mode: OutputMode,
-    args: argparse.Namespace,
-    out_dir: Path | None,
-    dest_root: Path | None,
-    renames: dict[str, str],
-) -> Destination:
-    if mode == OutputMode.OUTPUT_FILE:
-        return Destination(Path(args.output))
-    if mode == OutputMode.IN_PLACE:
-        backup = None if args.no_backup else item.path.with_name(item.path.name + args.backup_suffix)
-        return Destination(item.path, backup)
-    assert out_dir is not None and dest_root is not None
-    relative = item.path.resolve().relative_to(dest_root)
-    return Destination(out_dir / _renamed(relative, renames))
-
-
-def _check_code(result: FileResult) -> int:
-    if result.changed or any(d.code in UNCONVERTED_CODES for d in result.diagnostics):
-        return EXIT_FOUND
-    return EXIT_OK
-
-
-def _emit(
-    result: FileResult,
-    item: Found,
-    mode: OutputMode,
-    args: argparse.Namespace,
-    out_dir: Path | None,
-    dest_root: Path | None,
-    renames: dict[str, str],
-) -> int:
-    if result.error is not None:
-        if not args.quiet or result.error.severity == Severity.ERROR:
-            _err(result.error.format(result.display))
-        if mode == OutputMode.OUT_DIR and result.error.code in ("HPY301", "HPY302", "HPY304"):
-            assert out_dir is not None and dest_root is not None
-            copy_file(item.path, out_dir / item.path.resolve().relative_to(dest_root))  # mirror stays complete
-        return EXIT_OK
-    if not args.quiet:
-        for diag in result.diagnostics:
-            if diag.severity != Severity.INFO or args.print_stats:
-                _err(diag.format())
-    if mode == OutputMode.STDOUT:
-        write_stdout(result)
-    elif mode == OutputMode.DIFF:
-        if result.changed:
-            sys.stdout.write(unified_diff(result, Path(result.display).as_posix()))
-            return EXIT_FOUND
-    elif mode == OutputMode.CHECK:
-        code = _check_code(result)
-        if result.changed and not args.quiet:
-            _err(f"would translate {result.display}")
-        return code
-    elif mode == OutputMode.EXAMINE:
-        pass
-    elif mode == OutputMode.IN_PLACE:
-        if result.changed:
-            write_result(result, _destination(item, mode, args, out_dir, dest_root, renames))
-    else:
-        try:
-            write_result(result, _destination(item, mode, args, out_dir, dest_root, renames))
-        except OSError as exc:
-            _err(f"{result.display}: HPY306 cannot write output: {exc}")
-            return EXIT_ERROR
-    return EXIT_OK
-
-
-def _copy_others(
-    paths: list[Path], found: list[Found], out_dir: Path, dest_root: Path, exclude: tuple[str, ...], use_gitignore: bool
-) -> None:
-    sources = {f.path.resolve() for f in found}
-    others, _ = discover([p for p in paths if p.is_dir()], (), exclude, use_gitignore)
-    for item in others:
-        real = item.path.resolve()
-        if real in sources or _inside(real, out_dir):
-            continue
-        copy_file(item.path, out_dir / real.relative_to(dest_root))
-
-
-def _load_validation(path: Path) -> list[dict[str, object]]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        raise UsageError(f"cannot read validation results {path}: {exc}") from None
-    results = data.get("results") if isinstance(data, dict) else None
-    if not isinstance(results, list):
-        raise UsageError(f"{path} is not the JSON of 'hipify-py validate --json'")
-    return [r for r in results if isinstance(r, dict)]
-
-
-def _finish(report: Report, args: argparse.Namespace, mode: OutputMode, exit_code: int) -> int:
-    if args.print_stats or mode == OutputMode.EXAMINE:
-        from .stats import print_stats
-
-        print_stats(report)
-    if args.report:
-        fmt = args.report_format or Path(args.report).suffix.lstrip(".").lower()
-        if fmt == "markdown":
-            fmt = "md"
-        if fmt not in FORMATS:
-            raise UsageError(f"cannot tell the report format from {args.report!r}; pass --report-format")
-        if args.validation:
-            report.validation = _load_validation(Path(args.validation))
-        Path(args.report).write_text(render(report, fmt), encoding="utf-8")
-    return exit_code

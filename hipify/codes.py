@@ -1,6 +1,14 @@
 """Stable rule and diagnostic codes. docs/diagnostics.md is generated from this table.
 
-Add new codes at the end of their block; never renumber or reuse one.
+Add new codes at the end of their block; never renumber or reuse one. Each code's ``kind``
+says what it means for a port (reports and ``--check`` read it from here):
+
+- ``conversion``: an edit that translates a CUDA reference;
+- ``support``: an edit that adds what the translation needs (includes, defines, wider masks);
+- ``unconverted``: CUDA code left as written (the work that remains);
+- ``review``: translated, but worth a look;
+- ``engine``: about the translator (fallbacks, parse errors, internal errors);
+- ``file``: about an input file (unreadable, binary, skipped).
 """
 
 from __future__ import annotations
@@ -13,236 +21,143 @@ class Code:
     code: str
     name: str
     applicability: str  # "safe" (applied by default), "unsafe" (opt-in), "report" (never edits)
+    kind: str  # conversion | support | unconverted | review | engine | file (see the module doc)
     what: str
     why: str
     todo: str
 
 
-CODES: dict[str, Code] = {
-    c.code: c
-    for c in (
-        # Edits (HPY0xx)
-        Code(
-            "HPY001",
-            "rename",
-            "safe",
-            "A CUDA identifier was renamed to its HIP equivalent.",
-            "The mapping table pairs the names, verified against HIP's headers.",
-            "Nothing.",
-        ),
-        Code(
-            "HPY002",
-            "include-rewrite",
-            "safe",
-            "A CUDA #include was rewritten to the HIP header (or removed as a duplicate).",
-            "HIP headers replace CUDA ones; a second include mapping to the same HIP header is redundant.",
-            "Nothing.",
-        ),
-        Code(
-            "HPY003",
-            "include-insert",
-            "safe",
-            "#include <hip/hip_runtime.h> was inserted.",
-            "nvcc includes cuda_runtime.h implicitly; hipcc on AMD needs the HIP runtime header explicitly.",
-            "Nothing.",
-        ),
-        Code(
-            "HPY004",
-            "kernel-launch",
-            "safe",
-            "A kernel launch was rewritten to hipLaunchKernelGGL.",
-            "Requested with --hip-kernel-execution-syntax.",
-            "Nothing.",
-        ),
-        Code(
-            "HPY005",
-            "argument-transform",
-            "safe",
-            "A call's argument was rewritten (e.g. HIP_SYMBOL(sym)).",
-            "Some HIP APIs take arguments in another form than CUDA's.",
-            "Nothing.",
-        ),
-        Code(
-            "HPY006",
-            "warp-sync-define",
-            "safe",
-            "A macro the HIP target needs (the table row's hip_requires, e.g. HIP_ENABLE_WARP_SYNC_BUILTINS) was defined before the HIP runtime include.",
-            "Since ROCm 6.2, *_sync warp functions are declared only with HIP_ENABLE_WARP_SYNC_BUILTINS; other HIP APIs may need their own macro.",
-            "Check lane masks are 64-bit (see HPY107).",
-        ),
-        Code(
-            "HPY007",
-            "include-path",
-            "safe",
-            "An #include of a renamed .cu/.cuh file was updated.",
-            "The output tree renames files on request; includes must follow.",
-            "Nothing.",
-        ),
-        Code(
-            "HPY008",
-            "warp-mask-widen",
-            "safe",
-            "A full 32-bit lane mask (0xffffffff) of a *_sync warp function was widened to 0xffffffffffffffffULL.",
-            "ROCm >= 6.2 static_asserts a 64-bit mask; all lanes of a warp are all lanes of a wavefront.",
-            "Nothing; other masks are reported (HPY107).",
-        ),
-        Code(
-            "HPY009",
-            "remove-macro",
-            "safe",
-            "A CUDA calling-convention macro HIP lacks (e.g. CUDART_CB) was deleted.",
-            "It expands to nothing on Linux; HIP does not define it, so leaving it would not compile.",
-            "Nothing.",
-        ),
-        # Findings (HPY1xx)
-        Code(
-            "HPY101",
-            "unsupported",
-            "report",
-            "A CUDA API has no HIP equivalent and was left as written.",
-            "HIP does not provide it (the table row says unsupported).",
-            "Rewrite this code by hand or guard it for CUDA only.",
-        ),
-        Code(
-            "HPY102",
-            "deprecated",
-            "safe",
-            "The CUDA name was translated to its HIP equivalent, which HIP marks deprecated.",
-            "HIP still declares it, so the translation compiles; leaving the CUDA name would not. Deprecated APIs may be removed in a later ROCm.",
-            "Plan to move to the API HIP recommends instead (see HIP's documentation for the function).",
-        ),
-        Code(
-            "HPY103",
-            "experimental",
-            "report",
-            "The HIP equivalent is experimental; not rewritten without --experimental.",
-            "Experimental HIP APIs may change.",
-            "Pass --experimental to translate it.",
-        ),
-        Code(
-            "HPY104",
-            "unknown-cuda-name",
-            "report",
-            "An identifier looks like a CUDA API but is not in the mapping table.",
-            "It may be a newer CUDA API, a typo, or a user name in CUDA's style.",
-            "Check it; rename your own symbol or port by hand.",
-        ),
-        Code(
-            "HPY105",
-            "removed",
-            "report",
-            "The HIP equivalent was removed from HIP; the CUDA name was left as written.",
-            "Current ROCm does not declare it.",
-            "Port by hand.",
-        ),
-        Code(
-            "HPY106",
-            "newer-than-target",
-            "report",
-            "The HIP equivalent appeared after the target ROCm version.",
-            "Emitting it would not compile on the ROCm you target (--rocm).",
-            "Raise --rocm, or port by hand.",
-        ),
-        Code(
-            "HPY107",
-            "warp-mask-width",
-            "report",
-            "A *_sync warp function takes a lane mask: HIP masks are 64-bit.",
-            "AMD wavefronts have 64 lanes; 32-bit masks such as 0xffffffff cover half of them.",
-            "Use a 64-bit mask (e.g. 0xffffffffffffffffULL or __activemask()).",
-        ),
-        Code(
-            "HPY108",
-            "library-needs-flag",
-            "report",
-            "A library API is translated only with a flag (e.g. cuDNN needs --miopen).",
-            "The target library differs from HIP's default choice.",
-            "Pass the flag the message names.",
-        ),
-        Code(
-            "HPY109",
-            "review",
-            "report",
-            "A line deserves review: the translation could not be derived with full certainty.",
-            "E.g. the parser could not resolve this code, so the edit came from tokens alone.",
-            "Read the translated line.",
-        ),
-        # Engine and input problems (HPY2xx)
-        Code(
-            "HPY201",
-            "engine-fallback",
-            "report",
-            "The clang engine was unavailable or failed; the regex engine was used.",
-            "libclang could not be loaded or crashed on this file.",
-            "Install libclang (pip install hipify-py[clang]) or ignore.",
-        ),
-        Code(
-            "HPY202",
-            "overlapping-edit",
-            "report",
-            "Two rewrites touched the same text; one was refused.",
-            "Applying both would corrupt the code.",
-            "Check the line; report a bug if the output is wrong.",
-        ),
-        Code(
-            "HPY203",
-            "parse-errors",
-            "report",
-            "The parser reported errors; AST-derived edits were kept where valid, tokens filled the rest.",
-            "Missing headers or code the parser cannot understand.",
-            "Pass -I/-D/-p so the parser sees what the compiler sees.",
-        ),
-        # File problems (HPY3xx)
-        Code(
-            "HPY301",
-            "not-utf8",
-            "report",
-            "The file is not valid UTF-8 (nor a declared encoding) and was left untouched.",
-            "Rewriting text we cannot decode could corrupt it.",
-            "Convert it to UTF-8, or pass --encoding.",
-        ),
-        Code(
-            "HPY302",
-            "binary",
-            "report",
-            "The file looks binary (NUL bytes) and was left untouched.",
-            "It is not source code.",
-            "Exclude it.",
-        ),
-        Code(
-            "HPY303",
-            "unreadable",
-            "report",
-            "The path could not be read.",
-            "Permissions, a broken symlink or a loop.",
-            "Fix the path.",
-        ),
-        Code(
-            "HPY304",
-            "too-large",
-            "report",
-            "The file is larger than --max-size and was skipped.",
-            "Protects against runaway inputs.",
-            "Raise --max-size.",
-        ),
-        Code(
-            "HPY305",
-            "skip-file",
-            "report",
-            "The file asked to be skipped (// hipify-py: skip-file).",
-            "A marker in the file.",
-            "Nothing.",
-        ),
-        Code(
-            "HPY306",
-            "write-failed",
-            "report",
-            "The output could not be written; the original is unchanged.",
-            "Disk full, permissions.",
-            "Fix and re-run.",
-        ),
-    )
-}
+# fmt: off
+CODES: dict[str, Code] = {c.code: c for c in (
+    # Edits (HPY0xx)
+    Code("HPY001", "rename", "safe", "conversion",
+         "A CUDA identifier was renamed to its HIP equivalent.",
+         "The mapping table pairs the names, verified against HIP's headers.",
+         "Nothing."),
+    Code("HPY002", "include-rewrite", "safe", "conversion",
+         "A CUDA #include was rewritten to the HIP header (or removed as a duplicate).",
+         "HIP headers replace CUDA ones; a second include mapping to the same HIP header is redundant.",
+         "Nothing."),
+    Code("HPY003", "include-insert", "safe", "support",
+         "#include <hip/hip_runtime.h> was inserted.",
+         "nvcc includes cuda_runtime.h implicitly; hipcc on AMD needs the HIP runtime header explicitly.",
+         "Nothing."),
+    Code("HPY004", "kernel-launch", "safe", "conversion",
+         "A kernel launch was rewritten to hipLaunchKernelGGL.",
+         "Requested with --hip-kernel-execution-syntax.",
+         "Nothing."),
+    Code("HPY005", "argument-transform", "safe", "conversion",
+         "A call's argument was rewritten (e.g. HIP_SYMBOL(sym)).",
+         "Some HIP APIs take arguments in another form than CUDA's.",
+         "Nothing."),
+    Code("HPY006", "warp-sync-define", "safe", "support",
+         "A macro the HIP target needs (the table row's hip_requires, e.g. HIP_ENABLE_WARP_SYNC_BUILTINS) was defined before the HIP runtime include.",
+         "Since ROCm 6.2, *_sync warp functions are declared only with HIP_ENABLE_WARP_SYNC_BUILTINS; other HIP APIs may need their own macro.",
+         "Check lane masks are 64-bit (see HPY107)."),
+    Code("HPY007", "include-path", "safe", "support",
+         "An #include of a renamed .cu/.cuh file was updated.",
+         "The output tree renames files on request; includes must follow.",
+         "Nothing."),
+    Code("HPY008", "warp-mask-widen", "safe", "support",
+         "A full 32-bit lane mask (0xffffffff) of a *_sync warp function was widened to 0xffffffffffffffffULL.",
+         "ROCm >= 6.2 static_asserts a 64-bit mask; all lanes of a warp are all lanes of a wavefront.",
+         "Nothing; other masks are reported (HPY107)."),
+    Code("HPY009", "remove-macro", "safe", "conversion",
+         "A CUDA calling-convention macro HIP lacks (e.g. CUDART_CB) was deleted.",
+         "It expands to nothing on Linux; HIP does not define it, so leaving it would not compile.",
+         "Nothing."),
+    # Findings (HPY1xx)
+    Code("HPY101", "unsupported", "report", "unconverted",
+         "A CUDA API has no HIP equivalent and was left as written.",
+         "HIP does not provide it (the table row says unsupported).",
+         "Rewrite this code by hand or guard it for CUDA only."),
+    Code("HPY102", "deprecated", "safe", "review",
+         "The CUDA name was translated to its HIP equivalent, which HIP marks deprecated.",
+         "HIP still declares it, so the translation compiles; leaving the CUDA name would not. Deprecated APIs may be removed in a later ROCm.",
+         "Plan to move to the API HIP recommends instead (see HIP's documentation for the function)."),
+    Code("HPY103", "experimental", "report", "unconverted",
+         "The HIP equivalent is experimental; not rewritten without --experimental.",
+         "Experimental HIP APIs may change.",
+         "Pass --experimental to translate it."),
+    Code("HPY104", "unknown-cuda-name", "report", "unconverted",
+         "An identifier looks like a CUDA API but is not in the mapping table.",
+         "It may be a newer CUDA API, a typo, or a user name in CUDA's style.",
+         "Check it; rename your own symbol or port by hand."),
+    Code("HPY105", "removed", "report", "unconverted",
+         "The HIP equivalent was removed from HIP; the CUDA name was left as written.",
+         "Current ROCm does not declare it.",
+         "Port by hand."),
+    Code("HPY106", "newer-than-target", "report", "unconverted",
+         "The HIP equivalent appeared after the target ROCm version.",
+         "Emitting it would not compile on the ROCm you target (--rocm).",
+         "Raise --rocm, or port by hand."),
+    Code("HPY107", "warp-mask-width", "report", "review",
+         "A *_sync warp function takes a lane mask: HIP masks are 64-bit.",
+         "AMD wavefronts have 64 lanes; 32-bit masks such as 0xffffffff cover half of them.",
+         "Use a 64-bit mask (e.g. 0xffffffffffffffffULL or __activemask())."),
+    Code("HPY108", "library-needs-flag", "report", "unconverted",
+         "A library API is translated only with a flag (e.g. cuDNN needs --miopen).",
+         "The target library differs from HIP's default choice.",
+         "Pass the flag the message names."),
+    Code("HPY109", "review", "report", "review",
+         "A line deserves review: the translation could not be derived with full certainty.",
+         "E.g. the parser could not resolve this code, so the edit came from tokens alone.",
+         "Read the translated line."),
+    # Engine and input problems (HPY2xx)
+    Code("HPY201", "engine-fallback", "report", "engine",
+         "The clang engine was unavailable or failed; the regex engine was used.",
+         "libclang could not be loaded or crashed on this file.",
+         "Install libclang (pip install hipify-py[clang]) or ignore."),
+    Code("HPY202", "overlapping-edit", "report", "engine",
+         "Two rewrites touched the same text; one was refused.",
+         "Applying both would corrupt the code.",
+         "Check the line; report a bug if the output is wrong."),
+    Code("HPY203", "parse-errors", "report", "engine",
+         "The parser reported errors; AST-derived edits were kept where valid, tokens filled the rest.",
+         "Missing headers or code the parser cannot understand.",
+         "Pass -I/-D/-p so the parser sees what the compiler sees."),
+    Code("HPY204", "internal-error", "report", "engine",
+         "An internal error in an engine or a rule; that part of the translation was skipped, the rest applied.",
+         "A bug in hipify-py, never a problem of the input.",
+         "Report it with the file (or a reduced copy); the other edits of the file are still right."),
+    # File problems (HPY3xx)
+    Code("HPY301", "not-utf8", "report", "file",
+         "The file is not valid UTF-8 (nor a declared encoding) and was left untouched.",
+         "Rewriting text we cannot decode could corrupt it.",
+         "Convert it to UTF-8, or pass --encoding."),
+    Code("HPY302", "binary", "report", "file",
+         "The file looks binary (NUL bytes) and was left untouched.",
+         "It is not source code.",
+         "Exclude it."),
+    Code("HPY303", "unreadable", "report", "file",
+         "The path could not be read.",
+         "Permissions, a broken symlink or a loop.",
+         "Fix the path."),
+    Code("HPY304", "too-large", "report", "file",
+         "The file is larger than --max-size and was skipped.",
+         "Protects against runaway inputs.",
+         "Raise --max-size."),
+    Code("HPY305", "skip-file", "report", "file",
+         "The file asked to be skipped (// hipify-py: skip-file).",
+         "A marker in the file.",
+         "Nothing."),
+    Code("HPY306", "write-failed", "report", "file",
+         "The output could not be written; the original is unchanged.",
+         "Disk full, permissions.",
+         "Fix and re-run."),
+)}
+# fmt: on
+
+
+def codes_of_kind(kind: str) -> frozenset[str]:
+    return frozenset(c.code for c in CODES.values() if c.kind == kind)
+
+
+# Edits that add support code rather than convert a CUDA reference.
+SUPPORT_EDIT_CODES = codes_of_kind("support")
+# Diagnostics that mean "CUDA code remains untranslated here".
+UNCONVERTED_CODES = codes_of_kind("unconverted")
+INTERNAL_ERROR = "HPY204"
 
 
 def describe(code: str) -> Code:

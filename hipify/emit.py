@@ -1,4 +1,9 @@
-"""Writing results: the only module (with report printing in cli) that writes files or prints output."""
+"""The one writer: translated files, stdout, diffs, messages and report files.
+
+Workers only compute; the run module hands each :class:`FileResult` to an :class:`Emitter`,
+whose one switch over :class:`OutputMode` decides what is written where. Every file write
+is atomic (``fileio.write_atomic``).
+"""
 
 from __future__ import annotations
 
@@ -6,12 +11,13 @@ import difflib
 import shutil
 import sys
 from dataclasses import dataclass
-from enum import Enum
+from enum import Enum, IntEnum
 from pathlib import Path
 from typing import TextIO
 
+from .codes import UNCONVERTED_CODES
 from .fileio import encode, write_atomic
-from .pipeline import FileResult
+from .model import FileResult, Severity
 
 
 class OutputMode(str, Enum):
@@ -24,12 +30,33 @@ class OutputMode(str, Enum):
     EXAMINE = "examine"
 
 
+# Modes that write each translation to a file (the others print, or write nothing).
+WRITING_MODES = (OutputMode.OUTPUT_FILE, OutputMode.IN_PLACE, OutputMode.OUT_DIR)
+
+
+class Outcome(IntEnum):
+    """What emitting one file means for the exit code (the run's code is the largest)."""
+
+    OK = 0  # written, or nothing to do
+    FOUND = 1  # --diff / --check found something to change
+    FAILED = 2  # an output could not be written, or an explicit input could not be read
+
+
 @dataclass(frozen=True)
 class Destination:
     """Where one input's translation goes (for -o, --out-dir and --in-place)."""
 
-    path: Path | None
+    path: Path
     backup: Path | None = None
+    # For --out-dir: where a file the tool cannot translate is copied as it is (the mirror stays complete).
+    copy_unreadable_to: Path | None = None
+
+
+@dataclass(frozen=True)
+class EmitSettings:
+    mode: OutputMode
+    quiet: bool = False  # only errors on stderr
+    show_info: bool = False  # info-level findings too (--print-stats, --examine)
 
 
 def unified_diff(result: FileResult, label: str) -> str:
@@ -56,7 +83,6 @@ def output_bytes(result: FileResult) -> bytes:
 
 def write_result(result: FileResult, dest: Destination) -> bool:
     """Write one result; returns True when a file was (re)written."""
-    assert dest.path is not None
     data = output_bytes(result)
     try:
         if dest.path.exists() and dest.path.read_bytes() == data:
@@ -84,3 +110,68 @@ def write_stdout(result: FileResult, stream: TextIO | None = None) -> None:
 def copy_file(src: Path, dst: Path) -> None:
     dst.parent.mkdir(parents=True, exist_ok=True)
     shutil.copy2(src, dst)
+
+
+def write_report(path: Path, text: str) -> None:
+    write_atomic(path, text.encode("utf-8"))
+
+
+def message(text: str) -> None:
+    """One line for the user, on stderr (diagnostics, errors, notes)."""
+    print(text, file=sys.stderr)
+
+
+def check_outcome(result: FileResult) -> Outcome:
+    """--check fails for a file that would change or that keeps untranslated CUDA APIs."""
+    if result.changed or any(d.code in UNCONVERTED_CODES for d in result.diagnostics):
+        return Outcome.FOUND
+    return Outcome.OK
+
+
+class Emitter:
+    """Writes or prints one result at a time, in input order."""
+
+    def __init__(self, settings: EmitSettings) -> None:
+        self.settings = settings
+
+    def emit(self, result: FileResult, dest: Destination | None = None, explicit: bool = True) -> Outcome:
+        """``dest`` is required by the writing modes; ``explicit``: the user named this input."""
+        settings = self.settings
+        if result.error is not None:
+            return self._emit_unreadable(result, dest, explicit)
+        if not settings.quiet:
+            for diag in result.diagnostics:
+                if diag.severity != Severity.INFO or settings.show_info:
+                    message(diag.format())
+        mode = settings.mode
+        if mode == OutputMode.STDOUT:
+            write_stdout(result)
+        elif mode == OutputMode.DIFF:
+            if result.changed:
+                sys.stdout.write(unified_diff(result, Path(result.display).as_posix()))
+                return Outcome.FOUND
+        elif mode == OutputMode.CHECK:
+            if result.changed and not settings.quiet:
+                message(f"would translate {result.display}")
+            return check_outcome(result)
+        elif mode == OutputMode.EXAMINE:
+            pass
+        else:  # the writing modes
+            assert dest is not None, f"{mode.value} needs a destination"
+            if mode == OutputMode.IN_PLACE and not result.changed:
+                return Outcome.OK
+            try:
+                write_result(result, dest)
+            except OSError as exc:
+                message(f"{result.display}: HPY306 cannot write output: {exc}")
+                return Outcome.FAILED
+        return Outcome.OK
+
+    def _emit_unreadable(self, result: FileResult, dest: Destination | None, explicit: bool) -> Outcome:
+        error = result.error
+        assert error is not None
+        if not self.settings.quiet or error.severity == Severity.ERROR:
+            message(error.format(result.display))
+        if dest is not None and dest.copy_unreadable_to is not None and error.code in ("HPY301", "HPY302", "HPY304"):
+            copy_file(Path(result.path), dest.copy_unreadable_to)
+        return Outcome.FAILED if error.severity == Severity.ERROR and explicit else Outcome.OK

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from .codes import INTERNAL_ERROR
 from .model import Diagnostic, EngineResult, Severity, SourceFile
 from .options import Options
 from .table import MappingTable
@@ -48,5 +49,7 @@ def _run_guarded(engine: EngineFn, source: SourceFile, table: MappingTable, opti
     try:
         return engine(source, table, options)
     except Exception as exc:  # never raise: the file is reported, left unchanged
-        diag = Diagnostic("HPY202", f"internal error in engine: {type(exc).__name__}: {exc}", severity=Severity.ERROR)
+        diag = Diagnostic(
+            INTERNAL_ERROR, f"internal error in engine: {type(exc).__name__}: {exc}", severity=Severity.ERROR
+        )
         return EngineResult((), (diag,), "regex")

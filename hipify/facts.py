@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
-from .model import Diagnostic, Origin
-
-Span = tuple[int, int]
+from .model import Diagnostic, Origin, Span
 
 
 class Region(str, Enum):
@@ -21,8 +20,9 @@ class Region(str, Enum):
     INACTIVE = "inactive"  # inside an #if branch the preprocessor skips
 
 
-@dataclass(frozen=True)
-class Identifier:
+class Identifier(NamedTuple):
+    """An identifier the planner may care about (a NamedTuple for speed, like ``Edit``)."""
+
     start: int
     end: int
     name: str

@@ -14,6 +14,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from .model import TextFormat
+
 DEFAULT_MAX_SIZE = 64 * 1024 * 1024
 _BINARY_PROBE = 8192
 
@@ -25,13 +27,6 @@ class SourceError(Exception):
         super().__init__(message)
         self.code = code
         self.message = message
-
-
-@dataclass(frozen=True)
-class TextFormat:
-    encoding: str = "utf-8"
-    bom: bool = False
-    crlf: bool = False  # every line ends in CRLF: the engines see LF, output gets CRLF back
 
 
 @dataclass(frozen=True)

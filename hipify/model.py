@@ -9,6 +9,12 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import NamedTuple
+
+from .options import Options
+
+# A half-open [start, end) range of character offsets into a file's text.
+Span = tuple[int, int]
 
 
 class Origin(str, Enum):
@@ -17,7 +23,6 @@ class Origin(str, Enum):
     TOKEN = "token"  # a lexer/libclang token that names a table row
     AST = "ast"  # an AST node (launch extents, argument positions)
     TEXT = "text"  # structural text rule (includes, bracket matching)
-    HEURISTIC = "heuristic"  # a guess (e.g. launch found by text in a macro body)
 
 
 class Severity(str, Enum):
@@ -26,9 +31,13 @@ class Severity(str, Enum):
     INFO = "info"
 
 
-@dataclass(frozen=True)
-class Edit:
-    """Replace ``text[start:end]`` with ``replacement``; ``code`` names the rule."""
+class Edit(NamedTuple):
+    """Replace ``text[start:end]`` with ``replacement``; ``code`` names the rule.
+
+    A NamedTuple, not a frozen dataclass: one is made per renamed identifier, and a tuple is
+    built five times faster than a frozen dataclass (which sets each field through
+    ``object.__setattr__``); it is just as immutable and picklable.
+    """
 
     start: int
     end: int
@@ -60,9 +69,22 @@ class Diagnostic:
 
 
 @dataclass(frozen=True)
+class ProjectFacts:
+    """What the translation of one file needs to know about the rest of the project.
+
+    Computed by the parent before translation and passed in as a value, so a file's
+    translation never reads other files; the result cache keys on it.
+    """
+
+    # (old basename, new basename) of files renamed by --rename-extensions: quoted includes follow.
+    include_renames: tuple[tuple[str, str], ...] = ()
+
+
+@dataclass(frozen=True)
 class SourceFile:
     path: str
     text: str
+    project: ProjectFacts = field(default_factory=ProjectFacts)
 
 
 @dataclass(frozen=True)
@@ -101,3 +123,46 @@ def located(diag: Diagnostic, index: LineIndex) -> Diagnostic:
     """Fill line/col of a diagnostic from its offset."""
     line, col = index.line_col(diag.offset)
     return Diagnostic(diag.code, diag.message, diag.offset, line, col, diag.severity, diag.subject, diag.path)
+
+
+@dataclass(frozen=True)
+class TextFormat:
+    """How a file's text was stored, so unchanged parts are written back byte for byte."""
+
+    encoding: str = "utf-8"
+    bom: bool = False
+    crlf: bool = False  # every line ends in CRLF: the engines see LF, output gets CRLF back
+
+
+@dataclass(frozen=True)
+class FileTask:
+    """One input file to translate (what a worker process receives)."""
+
+    path: str
+    display: str  # how to name the file in messages
+    options: Options
+    encoding: str = "utf-8"
+    max_size: int = 64 * 1024 * 1024
+    project: ProjectFacts = field(default_factory=ProjectFacts)
+    cache_dir: str = ""  # "" = no cache
+
+
+@dataclass(frozen=True)
+class FileResult:
+    """One file's translation (what a worker process returns); edits are in original coordinates."""
+
+    path: str
+    display: str
+    original: str = ""
+    text: str = ""
+    fmt: TextFormat = field(default_factory=TextFormat)
+    raw: bytes = b""
+    edits: tuple[Edit, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()
+    engine: str = ""
+    error: Diagnostic | None = None
+    cached: bool = False
+
+    @property
+    def changed(self) -> bool:
+        return self.error is None and self.text != self.original

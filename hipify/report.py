@@ -10,14 +10,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from . import __version__
-from .codes import CODES
-from .model import Diagnostic, Severity
-from .pipeline import FileResult
+from .codes import CODES, SUPPORT_EDIT_CODES, UNCONVERTED_CODES
+from .model import Diagnostic, FileResult, Severity
 
-# Diagnostics that mean "CUDA code remains untranslated here".
-# Edits that add support code rather than convert a CUDA reference.
-SUPPORT_EDIT_CODES = frozenset({"HPY003", "HPY006", "HPY007", "HPY008"})
-UNCONVERTED_CODES = frozenset({"HPY101", "HPY103", "HPY104", "HPY105", "HPY106", "HPY108"})
 FORMATS = ("json", "csv", "md", "html", "sarif")
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hipify.regex_mode.lexer import Kind, iter_tokens, lex
+from hipify.lexing.lexer import Kind, iter_tokens, lex
 
 
 def spans(text: str, which: str) -> list[str]:

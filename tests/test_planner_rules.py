@@ -524,4 +524,4 @@ def test_failing_rule_is_reported_not_raised(small_table: MappingTable, monkeypa
     facts = FileFacts((Identifier(0, 8, "cudaFree"),), (), (), (), ())
     result = plan(SourceFile("a.cpp", "cudaFree"), facts, small_table, Options(insert_runtime_include=False), "regex")
     assert [e.replacement for e in result.edits] == ["hipFree"]
-    assert [d.code for d in result.diagnostics] == ["HPY202"]
+    assert [d.code for d in result.diagnostics] == ["HPY204"]

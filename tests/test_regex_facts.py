@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from hipify.facts import Region
+from hipify.lexing.text_facts import extract_facts
 from hipify.options import Options
-from hipify.regex_mode.facts import extract_facts
 
 
 def ident(text: str, name: str, nth: int = 0, **kw: object):

@@ -25,11 +25,12 @@ from dataclasses import replace
 
 import clang.cindex as ci
 
-from ..facts import FileFacts, Identifier, Launch, Region, Span, rejoin_template_commas
-from ..model import Diagnostic, LineIndex, Origin, Severity
+from ..facts import FileFacts, Identifier, Launch, Region, rejoin_template_commas
+from ..lexing.lexer import lex
+from ..lexing.regions import RegionMap
+from ..lexing.text_facts import extract_facts
+from ..model import Diagnostic, LineIndex, Origin, Severity, Span
 from ..options import Options
-from ..regex_mode.facts import extract_facts
-from ..regex_mode.lexer import lex
 from ..rewrite.index import index_of
 from ..table import MappingTable
 from .cindex_ext import (
@@ -91,7 +92,7 @@ def build_facts(parsed: Parsed, text: str, table: MappingTable, options: Options
     to_char = ByteToChar(text, parsed.data)
     stream = tokenize(parsed.tu, parsed.path, len(parsed.data))
     inactive = _inactive_spans(parsed, text, to_char)
-    regions = _Regions(inactive, lexed.directives)
+    regions = RegionMap(lexed.directives, inactive)
     resolver = _Resolver(parsed.system_dirs, table)
     positions = _TokenPositions(stream, to_char, parsed.data, text)
     diagnostics: list[Diagnostic] = []
@@ -101,8 +102,8 @@ def build_facts(parsed: Parsed, text: str, table: MappingTable, options: Options
     )
     identifiers = _spread_user_declarations(identifiers)
     launches = tuple(_refine_launch(launch, positions, regions) for launch in base.launches)
-    includes = tuple(replace(inc, region=regions.of_directive(inc.start, inc.region)) for inc in base.includes)
-    directives = tuple(replace(d, region=regions.of_directive(d.start, d.region)) for d in base.directives)
+    includes = tuple(replace(inc, region=regions.of_directive(inc.start)) for inc in base.includes)
+    directives = tuple(replace(d, region=regions.of_directive(d.start)) for d in base.directives)
     diagnostics += _parse_error_diagnostics(parsed, text, to_char, identifiers, launches, table)
     return FileFacts(identifiers, launches, includes, directives, base.comments, tuple(diagnostics) + base.diagnostics)
 
@@ -123,34 +124,6 @@ def _inactive_spans(parsed: Parsed, text: str, to_char: ByteToChar) -> list[Span
         if last > first + 1:
             out.append((first + 1, last))
     return out
-
-
-class _Regions:
-    """INACTIVE (clang's skipped ranges) beats DIRECTIVE (shared lexer) beats CODE."""
-
-    def __init__(self, inactive: list[Span], directives: tuple[Span, ...]) -> None:
-        self._inactive_starts = [s for s, _ in inactive]
-        self._inactive = inactive
-        self._dir_starts = [s for s, _ in directives]
-        self._directives = directives
-
-    @staticmethod
-    def _inside(starts: list[int], spans: list[Span] | tuple[Span, ...], pos: int) -> bool:
-        i = bisect.bisect_right(starts, pos) - 1
-        return i >= 0 and pos < spans[i][1]
-
-    def inactive(self, pos: int) -> bool:
-        return self._inside(self._inactive_starts, self._inactive, pos)
-
-    def of(self, pos: int) -> Region:
-        if self.inactive(pos):
-            return Region.INACTIVE
-        if self._inside(self._dir_starts, self._directives, pos):
-            return Region.DIRECTIVE
-        return Region.CODE
-
-    def of_directive(self, pos: int, fallback: Region) -> Region:
-        return Region.INACTIVE if self.inactive(pos) else (Region.CODE if fallback == Region.INACTIVE else fallback)
 
 
 # --------------------------------------------------------------------------- tokens
@@ -225,30 +198,17 @@ class _Resolver:
         return not (location.is_in_system_header or file.name.startswith(self._system))
 
 
-def _with(
-    ident: Identifier,
-    region: Region,
-    origin: Origin,
-    user: bool | None = None,
-    call_args: tuple[Span, ...] | bool | None = False,
-) -> Identifier:
-    """``dataclasses.replace`` for the hot path (it is several times slower)."""
-    return Identifier(
-        ident.start,
-        ident.end,
-        ident.name,
-        region,
-        origin,
-        ident.prev_token,
-        ident.next_token,
-        ident.qualifier,
-        ident.user_declared if user is None else user,
-        ident.call_args if call_args is False else call_args,  # type: ignore[arg-type]
-    )
+def _with(ident: Identifier, region: Region, origin: Origin, user: bool | None = None) -> Identifier:
+    """The identifier with the region and origin the parser gave it (and its verdict on the declaration)."""
+    return ident._replace(region=region, origin=origin, user_declared=ident.user_declared if user is None else user)
 
 
 def _refine_identifier(
-    ident: Identifier, positions: _TokenPositions, regions: _Regions, resolver: _Resolver, diagnostics: list[Diagnostic]
+    ident: Identifier,
+    positions: _TokenPositions,
+    regions: RegionMap,
+    resolver: _Resolver,
+    diagnostics: list[Diagnostic],
 ) -> Identifier:
     region = regions.of(ident.start)
     if ident.region == Region.DIRECTIVE and region == Region.CODE:
@@ -283,13 +243,13 @@ def _refine_identifier(
         return _with(ident, region, Origin.TOKEN)
     user = resolver.is_user(referenced)
     call_args = _ast_call_args(ident, index, positions, diagnostics)
-    refined = _with(ident, region, Origin.AST, user, call_args)
+    refined = _with(ident, region, Origin.AST, user)._replace(call_args=call_args)
     if not ident.qualifier and resolver.namespaced(ident.name):
         # ``using namespace cub; BlockReduce<...>``: text sees no qualifier, the AST sees
         # where the declaration lives, so table rows keyed ``cub::BlockReduce`` still apply.
         space = _top_namespace(referenced)
         if space and resolver.namespaced(ident.name, space):
-            refined = replace(refined, qualifier=space)
+            refined = refined._replace(qualifier=space)
     return refined
 
 
@@ -393,9 +353,9 @@ def _spread_user_declarations(identifiers: tuple[Identifier, ...]) -> tuple[Iden
     for ident in identifiers:
         if ident.origin != Origin.AST:
             if ident.name in ast_user and not ident.user_declared:
-                ident = replace(ident, user_declared=True)
+                ident = ident._replace(user_declared=True)
             elif ident.name in ast_cuda and ident.user_declared:
-                ident = replace(ident, user_declared=False)
+                ident = ident._replace(user_declared=False)
         out.append(ident)
     return tuple(out)
 
@@ -403,7 +363,7 @@ def _spread_user_declarations(identifiers: tuple[Identifier, ...]) -> tuple[Iden
 # --------------------------------------------------------------------------- launches
 
 
-def _refine_launch(launch: Launch, positions: _TokenPositions, regions: _Regions) -> Launch:
+def _refine_launch(launch: Launch, positions: _TokenPositions, regions: RegionMap) -> Launch:
     region = regions.of(launch.start)
     if launch.region == Region.DIRECTIVE and region == Region.CODE:
         region = Region.DIRECTIVE

@@ -1,3 +1,3 @@
-"""The regex engine: a C/C++ lexer finds the facts, the shared planner decides the edits."""
+"""The regex engine: the text facts of ``hipify.lexing``, planned by the shared planner."""
 
 from __future__ import annotations

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from ..codes import INTERNAL_ERROR
+from ..lexing.text_facts import extract_facts
 from ..model import Diagnostic, EngineResult, Severity, SourceFile
 from ..options import Options
 from ..rewrite import plan
 from ..rewrite.context import CUDA_SOURCE_SUFFIXES
 from ..rewrite.index import index_of
 from ..table import MappingTable
-from .facts import extract_facts
 
 ENGINE = "regex"
 
@@ -30,6 +31,6 @@ def run(source: SourceFile, table: MappingTable, options: Options) -> EngineResu
         return plan(source, facts, table, options, engine=ENGINE)
     except Exception as exc:
         diag = Diagnostic(
-            "HPY202", f"internal error in the regex engine: {type(exc).__name__}: {exc}", severity=Severity.ERROR
+            INTERNAL_ERROR, f"internal error in the regex engine: {type(exc).__name__}: {exc}", severity=Severity.ERROR
         )
         return EngineResult((), (diag,), ENGINE)

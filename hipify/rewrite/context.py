@@ -6,11 +6,12 @@ import os
 from functools import cached_property
 from typing import Any
 
+from ..cxx import CPP_KEYWORDS
 from ..facts import FileFacts, Identifier, Region
 from ..model import SourceFile
 from ..options import Options
 from ..table import MappingTable, Row
-from .index import CPP_KEYWORDS, TableIndex, index_of
+from .index import TableIndex, index_of
 from .status import Decision, decide
 from .suppress import Suppression, find_suppression
 

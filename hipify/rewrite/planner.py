@@ -2,11 +2,12 @@
 
 ``plan(source, facts, table, options, engine)`` runs every registered rule (see
 ``rules/``), drops diagnostics inside suppressed regions, and never raises: a rule that
-fails is reported (HPY202) and its findings are discarded, the others still apply.
+fails is reported (HPY204) and its findings are discarded, the others still apply.
 """
 
 from __future__ import annotations
 
+from ..codes import INTERNAL_ERROR
 from ..facts import FileFacts
 from ..model import Diagnostic, Edit, EngineResult, Severity, SourceFile
 from ..options import Options
@@ -14,19 +15,21 @@ from ..table import MappingTable
 from . import rules  # noqa: F401  (registers the rules)
 from .context import Context
 from .registry import RULES
+from .rules.includes import include_path_edits
 
 
 def plan(source: SourceFile, facts: FileFacts, table: MappingTable, options: Options, engine: str) -> EngineResult:
     ctx = Context(source, facts, table, options, engine)
     suppression = ctx.suppression
     if suppression.skip_file:
+        renamed = tuple(include_path_edits(ctx))  # the output tree's file names change all the same
         note = Diagnostic(
             "HPY305",
             "skipped: the file is marked 'hipify-py: skip-file'",
             offset=suppression.skip_offset,
             severity=Severity.INFO,
         )
-        return EngineResult((), (note,), engine)
+        return EngineResult(renamed, (note,), engine)
     edits: list[Edit] = []
     diagnostics: list[Diagnostic] = list(facts.diagnostics)
     for name, rule in RULES.items():
@@ -35,7 +38,9 @@ def plan(source: SourceFile, facts: FileFacts, table: MappingTable, options: Opt
         except Exception as exc:
             diagnostics.append(
                 Diagnostic(
-                    "HPY202", f"internal error in rule {name}: {type(exc).__name__}: {exc}", severity=Severity.ERROR
+                    INTERNAL_ERROR,
+                    f"internal error in rule {name}: {type(exc).__name__}: {exc}",
+                    severity=Severity.ERROR,
                 )
             )
             continue

@@ -7,7 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-Span = tuple[int, int]
+from ..model import Span
 
 _MARKER = re.compile(r"hipify-py:\s*(off|on|skip-file|ignore)\b")
 

@@ -86,10 +86,26 @@ def _delete(text: str, inc: Include, subject: str) -> Edit:
     return Edit(line_start, min(end, inc.end), "", "HPY002", Origin.TEXT, subject=subject)
 
 
-def has_runtime_include(ctx: Context) -> bool:
-    return include_plan(ctx).runtime_line >= 0
+def include_path_edits(ctx: Context) -> Iterator[Edit]:
+    """Quoted includes of files the output renames (--rename-extensions), matched by basename.
+
+    Structural, like the file names themselves: applied in every region, and in files that
+    are otherwise skipped, so the output tree's includes always name files that exist.
+    """
+    renames = dict(ctx.source.project.include_renames)
+    if not renames:
+        return
+    for inc in ctx.facts.includes:
+        if inc.angled:
+            continue
+        head, _, base = inc.header.rpartition("/")
+        new_base = renames.get(base)
+        if new_base is not None:
+            new_name = f"{head}/{new_base}" if head else new_base
+            yield Edit(inc.name[0], inc.name[1], new_name, "HPY007", Origin.TEXT, subject=inc.header)
 
 
 @register("includes")
 def includes(ctx: Context) -> Iterator[Finding]:
     yield from include_plan(ctx).findings
+    yield from include_path_edits(ctx)

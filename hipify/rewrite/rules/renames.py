@@ -11,12 +11,13 @@ translated and reported (HPY102).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import NamedTuple
 
 from ...facts import Identifier, rejoin_template_commas
-from ...model import Edit, Origin, Severity
+from ...model import Diagnostic, Edit, Origin, Severity
 from ...table import Row
 from ..context import Context
-from ..registry import Finding, make_diagnostic, make_edit, register
+from ..registry import Finding, register
 from ..status import Decision
 
 _MEMBER = (".", "->")
@@ -24,26 +25,35 @@ _SKIP_KINDS = ("namespace", "header")
 
 
 _SKIP, _RENAME, _REMOVE, _TRANSFORM = range(4)
-_new = object.__new__
-_set = object.__setattr__
 
 
-def _row_plan(ctx: Context, row: Row) -> tuple[int, bool, str, Decision | None]:
-    """What every use of ``row`` gets: (mode, is_field, target, decision); once per row and file."""
+class _RowPlan(NamedTuple):
+    """What every use of one row gets in this file (decided once per row)."""
+
+    mode: int
+    is_field: bool
+    target: str
+    decision: Decision
+
+
+_NO_DECISION = Decision("")
+
+
+def _row_plan(ctx: Context, row: Row) -> _RowPlan:
     if row.kind in _SKIP_KINDS:
-        return _SKIP, False, "", None
+        return _RowPlan(_SKIP, False, "", _NO_DECISION)
     is_field = row.kind == "field"
     transform = row.transform
     if transform is not None and transform.kind == "remove":
         # A calling-convention macro HIP lacks (CUDART_CB): empty on Linux, so deleted.
-        return _REMOVE, is_field, "", None
+        return _RowPlan(_REMOVE, is_field, "", _NO_DECISION)
     decision = ctx.decide(row)
     target = decision.target
     if transform is not None and target:
-        return _TRANSFORM, is_field, target, decision
+        return _RowPlan(_TRANSFORM, is_field, target, decision)
     if "::" in target:
         target = target.rsplit("::", 1)[-1]  # cub::X -> hipcub::X: the namespace rule renames the qualifier
-    return _RENAME, is_field, target, decision
+    return _RowPlan(_RENAME, is_field, target, decision)
 
 
 @register("renames")
@@ -52,61 +62,31 @@ def renames(ctx: Context) -> list[Finding]:
     append = out.append
     everything = ctx.allows_everything
     allowed = ctx.allowed
-    plans: dict[str, tuple[int, bool, str, Decision | None]] = {}
-    plain: dict[str, str] = {}  # cuda name -> target, for rows that are just renamed (most uses)
-    member = _MEMBER
+    plans: dict[str, _RowPlan] = {}
     for ident, row in ctx.resolved:
         if ident.user_declared:
             continue
-        cuda = row.cuda
-        target = plain.get(cuda)
-        if target is not None:  # the fast path: a plain rename
-            if ident.prev_token in member or (not everything and not allowed(ident.start, ident.region)):
-                continue
-            if target != ident.name:
-                edit = _new(Edit)
-                _set(
-                    edit,
-                    "__dict__",
-                    {
-                        "start": ident.start,
-                        "end": ident.end,
-                        "replacement": target,
-                        "code": "HPY001",
-                        "origin": ident.origin,
-                        "subject": cuda,
-                    },
-                )
-                append(edit)
-            continue
-        plan = plans.get(cuda)
+        plan = plans.get(row.cuda)
         if plan is None:
-            plan = plans[cuda] = _row_plan(ctx, row)
-            mode, is_field, target, decision = plan
-            if mode == _RENAME and not is_field and decision is not None and not decision.code:
-                plain[cuda] = target
-                if ident.prev_token in member or (not everything and not allowed(ident.start, ident.region)):
-                    continue
-                if target != ident.name:
-                    append(make_edit(ident.start, ident.end, target, "HPY001", ident.origin, cuda))
-                continue
-        mode, is_field, target, decision = plan
-        if mode == _SKIP or (ident.prev_token in member) != is_field:
+            plan = plans[row.cuda] = _row_plan(ctx, row)
+        mode = plan.mode
+        if mode == _SKIP or (ident.prev_token in _MEMBER) != plan.is_field:
             continue  # obj.cudaX is the user's member; a field row only renames members
         if not everything and not allowed(ident.start, ident.region):
             continue
         if mode == _REMOVE:
-            append(make_edit(ident.start, ident.end, "", "HPY009", ident.origin, row.cuda))
+            append(Edit(ident.start, ident.end, "", "HPY009", ident.origin, row.cuda))
             continue
-        assert decision is not None
+        decision = plan.decision
         if decision.code:  # not emitted, or emitted with a warning (HPY102 deprecated)
-            append(make_diagnostic(decision.code, decision.message, ident.start, Severity.WARNING, row.cuda))
-            if not target:
+            append(
+                Diagnostic(decision.code, decision.message, ident.start, severity=Severity.WARNING, subject=row.cuda)
+            )
+            if not plan.target:
                 continue
-        if mode == _TRANSFORM:
-            target = _target_for(ident, row, target)
+        target = _target_for(ident, row, plan.target) if mode == _TRANSFORM else plan.target
         if target != ident.name:
-            append(make_edit(ident.start, ident.end, target, "HPY001", ident.origin, row.cuda))
+            append(Edit(ident.start, ident.end, target, "HPY001", ident.origin, row.cuda))
         if mode == _TRANSFORM:
             out.extend(_wrap_argument(ctx, ident, row))
     return out

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from enum import Enum
 
-Span = tuple[int, int]
+from ..model import Span
 
 # No capture groups and a leading '/', '"' or "'" on every alternative: that lets the regex
 # engine skip ordinary code at C speed. Literal prefixes (u8, u, U, L, R) are found by

@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-Span = tuple[int, int]
+from ..model import Span
 
 _DEFINED = re.compile(r"^(!?)\s*defined\s*(?:\(\s*(\w+)\s*\)|(\w+))$")
 _NUMBER = re.compile(r"^\(?\s*(\d+)[uUlL]*\s*\)?$")

@@ -13,12 +13,13 @@ import bisect
 import re
 from collections.abc import Callable, Sequence
 
-from ..facts import Directive, FileFacts, Identifier, Include, Launch, Region, Span
-from ..model import Origin
+from ..facts import Directive, FileFacts, Identifier, Include, Launch, Region
+from ..model import Origin, Span
 from ..options import Options
 from .brackets import Brackets, trim
 from .conditionals import CondDirective, inactive_spans, parse_defines
 from .lexer import Lexed, lex
+from .regions import RegionMap
 
 Wanted = Callable[[str], bool]
 
@@ -145,7 +146,7 @@ def extract_facts(
     masked = lexed.masked
     directives = _directives(text, lexed)
     inactive = _inactive(directives, options, len(text))
-    regions = _RegionMap(lexed.directives, inactive)
+    regions = RegionMap(lexed.directives, inactive)
     directive_facts = tuple(
         Directive(d.start, d.end, d.keyword, d.argument, regions.of_directive(d.start)) for d in directives
     )
@@ -195,41 +196,7 @@ def _inactive(directives: Sequence[CondDirective], options: Options, size: int) 
     return [(s, size if e < 0 else e) for s, e in spans]
 
 
-class _RegionMap:
-    """Region of an offset: INACTIVE beats DIRECTIVE beats CODE. O(log n) per query."""
-
-    def __init__(self, directives: Sequence[Span], inactive: Sequence[Span]) -> None:
-        self._d_starts = self.directive_starts = [s for s, _ in directives]
-        self._d_ends = self.directive_ends = [e for _, e in directives]
-        self._i_starts = [s for s, _ in inactive]
-        self._i_ends = [e for _, e in inactive]
-        self.has_inactive = bool(inactive)
-
-    @staticmethod
-    def _inside(starts: list[int], ends: list[int], pos: int) -> bool:
-        i = bisect.bisect_right(starts, pos) - 1
-        return i >= 0 and pos < ends[i]
-
-    def inactive(self, pos: int) -> bool:
-        return self._inside(self._i_starts, self._i_ends, pos)
-
-    def directive_end(self, pos: int) -> int:
-        """End of the directive containing ``pos``, or -1."""
-        i = bisect.bisect_right(self._d_starts, pos) - 1
-        return self._d_ends[i] if i >= 0 and pos < self._d_ends[i] else -1
-
-    def of(self, pos: int) -> Region:
-        if self._i_starts and self.inactive(pos):
-            return Region.INACTIVE
-        if self.directive_end(pos) >= 0:
-            return Region.DIRECTIVE
-        return Region.CODE
-
-    def of_directive(self, pos: int) -> Region:
-        return Region.INACTIVE if self._i_starts and self.inactive(pos) else Region.CODE
-
-
-def _includes(text: str, directives: Sequence[CondDirective], regions: _RegionMap) -> tuple[Include, ...]:
+def _includes(text: str, directives: Sequence[CondDirective], regions: RegionMap) -> tuple[Include, ...]:
     out = []
     for d in directives:
         if d.keyword not in ("include", "include_next", "import"):
@@ -295,13 +262,11 @@ def _identifiers(
     masked: str,
     wanted: Wanted | None,
     wants_args: Wanted | None,
-    regions: _RegionMap,
+    regions: RegionMap,
     brackets: Brackets,
     report_once: frozenset[str] = frozenset(),
 ) -> tuple[Identifier, ...]:
     raw: list[Identifier] = []
-    new = object.__new__
-    set_dict = object.__setattr__
     token_origin = Origin.TOKEN
     declared: set[str] = set()
     word = _WORD
@@ -359,40 +324,11 @@ def _identifiers(
         call_args = None
         if nxt == "(" and (wants_args is None or wants_args(name)):
             call_args = brackets.args(next_at, limit if limit >= 0 else size)
-        # Identifier(...) without the frozen dataclass's per-field object.__setattr__ calls
-        # (this runs once per interesting identifier and dominated the engine's profile).
-        ident = new(Identifier)
-        set_dict(
-            ident,
-            "__dict__",
-            {
-                "start": start,
-                "end": end,
-                "name": name,
-                "region": region,
-                "origin": token_origin,
-                "prev_token": prev,
-                "next_token": nxt,
-                "qualifier": qualifier,
-                "user_declared": False,
-                "call_args": call_args,
-            },
-        )
-        raw.append(ident)
+        raw.append(Identifier(start, end, name, region, token_origin, prev, nxt, qualifier, False, call_args))
     if declared:  # rare: names the file declares itself, known only after the whole file
         for i, ident in enumerate(raw):
             if ident.name in declared:
-                raw[i] = _identifier(
-                    ident.start,
-                    ident.end,
-                    ident.name,
-                    ident.region,
-                    ident.prev_token,
-                    ident.next_token,
-                    ident.qualifier,
-                    True,
-                    ident.call_args,
-                )
+                raw[i] = ident._replace(user_declared=True)
     return tuple(raw)
 
 
@@ -443,35 +379,6 @@ _WORDS_ONLY = str.maketrans({chr(i): " " for i in range(128) if not (chr(i).isal
 _DIGITS = frozenset("0123456789")
 
 
-def _identifier(
-    start: int,
-    end: int,
-    name: str,
-    region: Region,
-    prev: str,
-    nxt: str,
-    qualifier: str,
-    declared: bool,
-    call_args: tuple[Span, ...] | None,
-) -> Identifier:
-    # Same as Identifier(...), without the frozen dataclass's per-field object.__setattr__
-    # calls: this runs once per interesting identifier and dominated the engine's profile.
-    ident = object.__new__(Identifier)
-    ident.__dict__.update(
-        start=start,
-        end=end,
-        name=name,
-        region=region,
-        origin=Origin.TOKEN,
-        prev_token=prev,
-        next_token=nxt,
-        qualifier=qualifier,
-        user_declared=declared,
-        call_args=call_args,
-    )
-    return ident
-
-
 def _declares(prev: str, nxt: str, name: str) -> bool:
     """Heuristic: is this occurrence the name's declaration (so the name is the user's own)?"""
     if prev == "define":
@@ -518,7 +425,7 @@ def _template_kernels(masked: str) -> frozenset[str]:
 
 
 def _launches(
-    masked: str, regions: _RegionMap, brackets: Brackets, template_kernels: frozenset[str]
+    masked: str, regions: RegionMap, brackets: Brackets, template_kernels: frozenset[str]
 ) -> tuple[Launch, ...]:
     out = []
     pos = masked.find("<<<")
@@ -587,7 +494,7 @@ def brackets_back(masked: str, close: int) -> int:
 
 
 def _launch_at(
-    masked: str, pos: int, regions: _RegionMap, brackets: Brackets, template_kernels: frozenset[str]
+    masked: str, pos: int, regions: RegionMap, brackets: Brackets, template_kernels: frozenset[str]
 ) -> Launch | None:
     start = _kernel_start(masked, pos)
     if start < 0 or start == pos:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-Span = tuple[int, int]
+from ..model import Span
 
 _BRACKET = re.compile(r"[()\[\]{},]")
 _CHEVRON = re.compile(r">>>|[()\[\]{},;]")

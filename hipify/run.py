@@ -1,0 +1,259 @@
+"""One translation run: discover -> tasks -> worker pool -> emit/report -> exit code.
+
+The CLI builds a :class:`RunConfig` and calls :func:`run`; this module decides the order
+of things, the emitter writes, the workers (``pipeline.process``) compute.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+
+from .discover import DEFAULT_EXTENSIONS, Found, discover
+from .emit import (
+    WRITING_MODES,
+    Destination,
+    EmitSettings,
+    Emitter,
+    Outcome,
+    OutputMode,
+    copy_file,
+    message,
+    write_report,
+)
+from .fileio import DEFAULT_MAX_SIZE, SourceError, decode
+from .model import FileResult, FileTask, ProjectFacts
+from .options import Options
+from .pipeline import process, translate_decoded
+from .report import FORMATS, Report, render
+from .table import load_table
+
+STDIN = "-"
+
+
+class UsageError(Exception):
+    """The command line asks for something impossible; exit code 2 with the message."""
+
+
+@dataclass(frozen=True)
+class RunConfig:
+    """Everything a run needs, decided by the command line."""
+
+    paths: tuple[str, ...]
+    options: Options
+    mode: OutputMode = OutputMode.STDOUT
+    output: str = ""  # -o FILE
+    out_dir: str = ""  # --out-dir DIR
+    backup_suffix: str = ".prehip"  # --in-place backups; "" = none
+    renames: tuple[tuple[str, str], ...] = ()  # (.old, .new) suffixes for --rename-extensions; () = keep names
+    copy_other_files: bool = False
+    print_stats: bool = False
+    report: str = ""
+    report_format: str = ""
+    validation: str = ""
+    quiet: bool = False
+    progress: bool = True
+    jobs: int = 1
+    exclude: tuple[str, ...] = ()
+    use_gitignore: bool = True
+    extensions: tuple[str, ...] = DEFAULT_EXTENSIONS
+    encoding: str = "utf-8"
+    max_size: int = DEFAULT_MAX_SIZE
+    cache_dir: str = ""  # "" = no cache
+    stdin: bytes | None = field(default=None, repr=False)  # the input when paths == ("-",); read by the CLI
+
+
+def run(config: RunConfig) -> int:
+    _check(config)
+    load_table()  # load once in the parent: forked workers share it
+    emitter = Emitter(EmitSettings(config.mode, config.quiet, config.print_stats or config.mode == OutputMode.EXAMINE))
+    report = Report()
+    if config.paths == (STDIN,):
+        outcome = _run_stdin(config, emitter, report)
+    else:
+        outcome = _run_files(config, emitter, report)
+    _finish(config, report)
+    return int(outcome)
+
+
+def _check(config: RunConfig) -> None:
+    if not config.paths:
+        raise UsageError("no input: give files or directories, or '-' for stdin")
+    if config.jobs < 0:
+        raise UsageError("-j must be >= 0")
+    if (config.renames or config.copy_other_files) and config.mode != OutputMode.OUT_DIR:
+        raise UsageError("--rename-extensions and --copy-other-files need --out-dir")
+    if STDIN in config.paths and config.paths != (STDIN,):
+        raise UsageError("'-' (stdin) cannot be combined with other paths")
+    if config.paths == (STDIN,) and config.mode in (OutputMode.IN_PLACE, OutputMode.OUT_DIR):
+        raise UsageError(f"stdin cannot be used with --{config.mode.value}")
+    if config.report:
+        _report_format(config)  # fail before translating anything
+
+
+def _run_stdin(config: RunConfig, emitter: Emitter, report: Report) -> Outcome:
+    try:
+        decoded = decode(config.stdin or b"", config.encoding)
+    except SourceError as err:
+        message(f"<stdin>: {err.code} {err.message}")
+        return Outcome.FAILED
+    task = FileTask(
+        STDIN, "<stdin>", config.options, config.encoding, config.max_size, ProjectFacts(), config.cache_dir
+    )
+    result = translate_decoded(task, decoded)
+    report.add(result)
+    dest = Destination(Path(config.output)) if config.mode == OutputMode.OUTPUT_FILE else None
+    return emitter.emit(result, dest)
+
+
+def _run_files(config: RunConfig, emitter: Emitter, report: Report) -> Outcome:
+    out_dir = Path(config.out_dir).resolve() if config.out_dir else None
+    found, problems = discover([Path(p) for p in config.paths], config.extensions, config.exclude, config.use_gitignore)
+    if out_dir is not None:  # never read back our own output when it lies inside the input tree
+        found = [f for f in found if not _inside(f.path.resolve(), out_dir)]
+    outcome = Outcome.OK
+    for problem in problems:
+        message(f"{problem.path}: error: {problem.message}")
+        outcome = Outcome.FAILED
+    if not found:
+        if not problems:
+            message("hipify-py: no source files found")
+        return outcome
+    if config.mode == OutputMode.STDOUT and len(found) > 1:
+        raise UsageError("several input files: choose --in-place, --out-dir, --diff, --check or --examine")
+    if config.mode == OutputMode.OUTPUT_FILE and len(found) != 1:
+        raise UsageError("-o takes exactly one input file")
+    renames = dict(config.renames)
+    project = ProjectFacts(include_renames=_include_renames(found, renames))
+    tasks = [
+        FileTask(str(f.path), _display(f), config.options, config.encoding, config.max_size, project, config.cache_dir)
+        for f in found
+    ]
+    dest_root = _mirror_root(found) if out_dir is not None else None
+    for item, result in zip(found, _results(tasks, config), strict=True):
+        report.add(result)
+        dest = _destination(item, config, out_dir, dest_root, renames)
+        outcome = max(outcome, emitter.emit(result, dest, item.explicit))
+    if config.copy_other_files and out_dir is not None and dest_root is not None:
+        _copy_others(config, found, out_dir, dest_root)
+    return outcome
+
+
+def _results(tasks: list[FileTask], config: RunConfig) -> Iterator[FileResult]:
+    """Results in input order, whatever -j is (so output does not depend on scheduling)."""
+    jobs = config.jobs or os.cpu_count() or 1
+    show_progress = len(tasks) > 20 and config.progress and not config.quiet and sys.stderr.isatty()
+    if jobs == 1 or len(tasks) < 4:
+        stream: Iterable[FileResult] = map(process, tasks)
+        yield from _progress(stream, len(tasks), show_progress)
+        return
+    chunk = max(1, min(32, len(tasks) // (jobs * 8) or 1))
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("fork")) as pool:
+        yield from _progress(pool.map(process, tasks, chunksize=chunk), len(tasks), show_progress)
+
+
+def _progress(results: Iterable[FileResult], total: int, show: bool) -> Iterator[FileResult]:
+    if not show:
+        yield from results
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    columns = (TextColumn("hipify"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        bar = progress.add_task("files", total=total)
+        for result in results:
+            progress.advance(bar)
+            yield result
+
+
+def _display(found: Found) -> str:
+    try:
+        return os.path.relpath(found.path)
+    except ValueError:
+        return str(found.path)
+
+
+def _inside(path: Path, directory: Path) -> bool:
+    return path == directory or directory in path.parents
+
+
+def _mirror_root(found: list[Found]) -> Path:
+    """The directory whose layout --out-dir reproduces."""
+    roots = {f.root.resolve() for f in found}
+    if len(roots) == 1:
+        return roots.pop()
+    return Path(os.path.commonpath([str(r) for r in roots]))
+
+
+def _renamed(path: Path, renames: dict[str, str]) -> Path:
+    new_suffix = renames.get(path.suffix)
+    return path.with_suffix(new_suffix) if new_suffix else path
+
+
+def _include_renames(found: list[Found], renames: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    pairs = {f.path.name: _renamed(f.path, renames).name for f in found}
+    return tuple(sorted((old, new) for old, new in pairs.items() if old != new))
+
+
+def _destination(
+    item: Found, config: RunConfig, out_dir: Path | None, dest_root: Path | None, renames: dict[str, str]
+) -> Destination | None:
+    mode = config.mode
+    if mode not in WRITING_MODES:
+        return None
+    if mode == OutputMode.OUTPUT_FILE:
+        return Destination(Path(config.output))
+    if mode == OutputMode.IN_PLACE:
+        suffix = config.backup_suffix
+        return Destination(item.path, item.path.with_name(item.path.name + suffix) if suffix else None)
+    assert out_dir is not None and dest_root is not None
+    relative = item.path.resolve().relative_to(dest_root)
+    return Destination(out_dir / _renamed(relative, renames), copy_unreadable_to=out_dir / relative)
+
+
+def _copy_others(config: RunConfig, found: list[Found], out_dir: Path, dest_root: Path) -> None:
+    sources = {f.path.resolve() for f in found}
+    directories = [Path(p) for p in config.paths if Path(p).is_dir()]
+    others, _ = discover(directories, (), config.exclude, config.use_gitignore)
+    for item in others:
+        real = item.path.resolve()
+        if real in sources or _inside(real, out_dir):
+            continue
+        copy_file(item.path, out_dir / real.relative_to(dest_root))
+
+
+def _report_format(config: RunConfig) -> str:
+    fmt = config.report_format or Path(config.report).suffix.lstrip(".").lower()
+    fmt = "md" if fmt == "markdown" else fmt
+    if fmt not in FORMATS:
+        raise UsageError(f"cannot tell the report format from {config.report!r}; pass --report-format")
+    return fmt
+
+
+def _load_validation(path: Path) -> list[dict[str, object]]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"cannot read validation results {path}: {exc}") from None
+    results = data.get("results") if isinstance(data, dict) else None
+    if not isinstance(results, list):
+        raise UsageError(f"{path} is not the JSON of 'hipify-py validate --json'")
+    return [r for r in results if isinstance(r, dict)]
+
+
+def _finish(config: RunConfig, report: Report) -> None:
+    if config.print_stats or config.mode == OutputMode.EXAMINE:
+        from .stats import print_stats
+
+        print_stats(report)
+    if config.report:
+        if config.validation:
+            report.validation = _load_validation(Path(config.validation))
+        write_report(Path(config.report), render(report, _report_format(config)))
