@@ -16,18 +16,6 @@ from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
 
-# Values of Row.kind
-KINDS = (
-    "function",
-    "device_function",
-    "type",
-    "enum",
-    "enum_constant",
-    "macro",
-    "header",
-    "namespace",
-    "field",
-)
 # Values of Row.hip_status / Row.roc_status
 STATUSES = ("supported", "unsupported", "experimental", "deprecated", "removed")
 
@@ -132,8 +120,11 @@ class DuplicateKeyError(ValueError):
     pass
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class MappingTable:
+    """Compared and hashed by identity: a process loads the table once, and what derives from
+    it (the planner's index, the clang prelude) is cached per table object."""
+
     rows: tuple[Row, ...]
     by_name: Mapping[str, Row]
     digest: str
@@ -166,10 +157,6 @@ class MappingTable:
 
     def apis(self) -> tuple[str, ...]:
         return tuple(sorted({r.api for r in self.rows}))
-
-
-def read_rows(path: Path) -> list[Row]:
-    return _rows_of(path.read_bytes())
 
 
 def _rows_of(raw: bytes) -> list[Row]:

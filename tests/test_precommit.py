@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -44,7 +45,7 @@ def test_hooks_check_then_translate(tmp_path: Path) -> None:
         f"repos:\n- repo: {ROOT}\n  rev: {rev}\n  hooks:\n  - id: hipify-py-check\n"
     )
     run("git", "add", "-A")
-    check = run("python", "-m", "pre_commit", "run", "--all-files")
+    check = run(sys.executable, "-m", "pre_commit", "run", "--all-files")
     assert check.returncode == 1, check.stdout + check.stderr
     assert "would translate k.cu" in check.stdout
 
@@ -52,10 +53,10 @@ def test_hooks_check_then_translate(tmp_path: Path) -> None:
         f"repos:\n- repo: {ROOT}\n  rev: {rev}\n  hooks:\n  - id: hipify-py\n"
     )
     run("git", "add", "-A")
-    fix = run("python", "-m", "pre_commit", "run", "--all-files")
+    fix = run(sys.executable, "-m", "pre_commit", "run", "--all-files")
     assert fix.returncode == 1, fix.stdout + fix.stderr  # pre-commit fails a run that modified files
     assert "hipDeviceSynchronize" in (repo / "k.cu").read_text()
     assert not (repo / "k.cu.prehip").exists()
     run("git", "add", "-A")
-    again = run("python", "-m", "pre_commit", "run", "--all-files")
+    again = run(sys.executable, "-m", "pre_commit", "run", "--all-files")
     assert again.returncode == 0, again.stdout + again.stderr

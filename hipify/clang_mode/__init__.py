@@ -7,9 +7,10 @@ Modules, one job each:
 - ``prelude``: declarations generated from the mapping table, for parsing without CUDA headers.
 - ``compdb``: per-file flags from ``compile_commands.json`` (``-p BUILD_DIR``).
 - ``parsing``: assemble the clang arguments, precompiled headers, parse once per file.
-- ``cindex_ext``: the few libclang C entry points the 18.1.1 Python bindings lack.
-- ``tokens``: the whole-file token stream with one annotation pass (cursor per token).
-- ``ast_facts``: turn annotated tokens into :class:`hipify.facts.FileFacts`.
+- ``cindex_ext``: the few libclang C entry points the 18.1.1 Python bindings lack, and the
+  whole-file token stream with one annotation pass (a cursor per token).
+- ``ast_facts``: refine the text facts of ``hipify.lexing`` with the AST into
+  :class:`hipify.facts.FileFacts`.
 - ``engine``: ``run(source, table, options)``, the entry point ``hipify.engines`` calls.
 """
 

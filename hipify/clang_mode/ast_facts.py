@@ -88,7 +88,7 @@ class ByteToChar:
 def build_facts(parsed: Parsed, text: str, table: MappingTable, options: Options) -> FileFacts:
     lexed = lex(text)
     index = index_of(table)  # the same name filters as the regex engine: both engines see the same names
-    base = extract_facts(text, options, wanted=index.wanted(), wants_args=index.wants_args(), lexed=lexed)
+    base = extract_facts(text, options, wanted=index.wanted, wants_args=index.wants_args(), lexed=lexed)
     to_char = ByteToChar(text, parsed.data)
     stream = tokenize(parsed.tu, parsed.path, len(parsed.data))
     inactive = _inactive_spans(parsed, text, to_char)
@@ -170,7 +170,7 @@ class _Resolver:
 
     def __init__(self, system_dirs: tuple[str, ...], table: MappingTable) -> None:
         self.table = table
-        self.namespaced_names = _namespaced_names(table)
+        self.namespaced_names = index_of(table).namespaced_names
         self._system = tuple(d.rstrip("/") + "/" for d in system_dirs if d)
         self._memo: dict[int, bool] = {}  # by cursor hash: the same API is referenced many times
 
@@ -251,17 +251,6 @@ def _refine_identifier(
         if space and resolver.namespaced(ident.name, space):
             refined = refined._replace(qualifier=space)
     return refined
-
-
-_NAMESPACED: dict[str, frozenset[str]] = {}
-
-
-def _namespaced_names(table: MappingTable) -> frozenset[str]:
-    """Last components of table keys like ``cub::BlockReduce`` (computed once per table)."""
-    found = _NAMESPACED.get(table.digest)
-    if found is None:
-        found = _NAMESPACED[table.digest] = frozenset(r.cuda.rsplit("::", 1)[1] for r in table if "::" in r.cuda)
-    return found
 
 
 def _top_namespace(decl: ci.Cursor) -> str:

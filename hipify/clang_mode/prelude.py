@@ -238,14 +238,9 @@ def header_names(table: MappingTable) -> tuple[str, ...]:
     return tuple(sorted(names))
 
 
-_written: dict[str, tuple[str, str]] = {}
-
-
+@lru_cache(maxsize=4)
 def prelude_files(table: MappingTable) -> tuple[str, str]:
-    """(prelude header path, stub include dir), written once per table digest."""
-    done = _written.get(table.digest)
-    if done is not None:
-        return done
+    """(prelude header path, stub include dir), written once per table (and reused across runs by digest)."""
     base = cache_dir() / f"prelude-{table.digest}-{_self_digest()}"
     prelude = base / "hipify_prelude.h"
     if not prelude.is_file():  # generated and checked once per table; later runs reuse it
@@ -256,8 +251,7 @@ def prelude_files(table: MappingTable) -> tuple[str, str]:
     stubs = base / "stubs"
     for name in header_names(table):
         write_if_changed(stubs / name, "#pragma once\n/* hipify-py: stub for a CUDA header that is not installed */\n")
-    _written[table.digest] = (str(prelude), str(stubs))
-    return _written[table.digest]
+    return str(prelude), str(stubs)
 
 
 # What a CUDA file typically includes after the prelude: the check parses these too, since a

@@ -84,9 +84,6 @@ class Lexed:
     directives: tuple[Span, ...]  # '#' up to the end of the logical line (before its newline)
     char_literals: frozenset[int] = frozenset()  # starts of the literals that are char literals
 
-    def comment_text(self, span: Span) -> str:
-        return self.text[span[0] : span[1]]
-
 
 def _blank_literal(piece: str, quote: str) -> str:
     """Spaces of the same length, keeping the quotes so the masked code still reads as C."""

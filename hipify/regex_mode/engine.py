@@ -23,7 +23,7 @@ def run(source: SourceFile, table: MappingTable, options: Options) -> EngineResu
         facts = extract_facts(
             source.text,
             options,
-            wanted=index.wanted(),
+            wanted=index.wanted,
             wants_args=index.wants_args(),
             report_once=index.report_once(),
             find_launches=find_launches,

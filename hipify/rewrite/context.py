@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
-from functools import cached_property
-from typing import Any
+from collections.abc import Callable
+from functools import cached_property, lru_cache
+from typing import TypeVar, cast
 
 from ..cxx import CPP_KEYWORDS
 from ..facts import FileFacts, Identifier, Region
@@ -17,10 +18,11 @@ from .suppress import Suppression, find_suppression
 
 _WORD_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$")
 CUDA_SOURCE_SUFFIXES = (".cu", ".cuh")
+T = TypeVar("T")
 
 
 class Context:
-    """Inputs of one planning run, plus lazily computed shared results (``cache``)."""
+    """Inputs of one planning run, plus lazily computed shared results (``memo``)."""
 
     def __init__(
         self, source: SourceFile, facts: FileFacts, table: MappingTable, options: Options, engine: str
@@ -32,7 +34,7 @@ class Context:
         self.options = options
         self.engine = engine
         self.index: TableIndex = index_of(table)
-        self.cache: dict[str, Any] = {}  # results one rule computes and another reads
+        self._memo: dict[Callable[[Context], object], object] = {}
         self._decisions = _decisions_for(table, options)
 
     @cached_property
@@ -114,6 +116,13 @@ class Context:
             return self.table.lookup(ident.name)
         return None  # a user namespace or class member that happens to share the name
 
+    def memo(self, compute: Callable[[Context], T]) -> T:
+        """``compute(self)``, computed once per file: how one rule shares what it derived with
+        another (the include plan, the uses that need a macro) as a typed value."""
+        if compute not in self._memo:
+            self._memo[compute] = compute(self)
+        return cast(T, self._memo[compute])
+
     def decide(self, row: Row) -> Decision:
         found = self._decisions.get(row.cuda)
         if found is None:
@@ -121,15 +130,7 @@ class Context:
         return found
 
 
-# Decisions depend only on (table, options): shared across the files of a run.
-_DECISIONS: dict[tuple[str, Options], dict[str, Decision]] = {}
-
-
+@lru_cache(maxsize=64)
 def _decisions_for(table: MappingTable, options: Options) -> dict[str, Decision]:
-    key = (table.digest, options)
-    found = _DECISIONS.get(key)
-    if found is None:
-        if len(_DECISIONS) > 64:  # a long-lived process trying many option sets
-            _DECISIONS.clear()
-        found = _DECISIONS[key] = {}
-    return found
+    """The memo of row decisions: they depend only on (table, options), so the files of a run share it."""
+    return {}

@@ -1,4 +1,4 @@
-"""What the planner derives from the mapping table, computed once per table (keyed by digest).
+"""What the planner derives from the mapping table, computed once per table.
 
 Nothing here names a CUDA API by hand: namespace pairs come from qualified rows
 (``cub::X`` -> ``hipcub::X``) and namespace rows; macros a HIP target needs defined
@@ -44,44 +44,16 @@ _MASK_ONLY = frozenset(("__syncwarp",))
 RUNTIME_APIS = frozenset(("runtime", "driver", "device"))
 
 
-@dataclass(frozen=True)
-class TableIndex:
-    names: frozenset[str]  # lookup keys worth reporting, and namespace prefixes
-    namespaces: dict[str, tuple[str, str]]  # cuda namespace -> (hip, roc) namespace
-    warp_sync: frozenset[str]  # names that need HIP_ENABLE_WARP_SYNC_BUILTINS
-    transformed: frozenset[str]  # names whose rows rewrite call arguments
-    markers: frozenset[str]  # names the planner only needs to see once
-    requires: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # cuda name -> macros to define
-    mask_functions: frozenset[str] = frozenset()  # warp functions whose argument 0 is a lane mask
-    # ROCm releases the generator compared (the distinct *_since values): a name first seen in
-    # one of them may already exist in an unscanned release between it and the one before.
-    releases: tuple[tuple[int, ...], ...] = ()
+class NameFilter:
+    """Names worth reporting: table names, device markers, and CUDA-looking names.
 
-    def wanted(self) -> Callable[[str], bool]:
-        """The identifier filter the regex engine passes to ``extract_facts`` (a predicate
-        with a ``select(words)`` method that filters a whole set at once)."""
-        found = _WANTED.get(id(self))
-        if found is None or found[0] is not self:
-            found = _WANTED[id(self)] = (self, _Wanted(self.names | DEVICE_MARKERS))
-        return found[1]
-
-    def report_once(self) -> frozenset[str]:
-        """Names whose presence matters, not each use: device markers (``threadIdx``) and
-        identity rows kept only because they mark device code (``__syncthreads``)."""
-        return self.markers
-
-    def wants_args(self) -> Callable[[str], bool]:
-        """Which calls the planner needs split into arguments (rows with a transform, and warp
-        functions, whose lane mask may be widened)."""
-        return (self.transformed | self.mask_functions).__contains__
-
-
-class _Wanted:
-    """Names worth reporting: table names, device markers, and CUDA-looking names."""
+    Called once per distinct word of a file; the verdict on CUDA-looking names is memoised
+    here (the same words recur across the files of a run).
+    """
 
     def __init__(self, names: frozenset[str]) -> None:
         self.names = names
-        self._cuda_like: dict[str, bool] = {}  # memo across files: the same words recur
+        self._cuda_like: dict[str, bool] = {}
 
     def _looks_cuda(self, name: str) -> bool:
         found = self._cuda_like.get(name)
@@ -101,15 +73,38 @@ class _Wanted:
         return keep
 
 
-_WANTED: dict[int, tuple[TableIndex, _Wanted]] = {}
-_CACHE: dict[str, TableIndex] = {}
+@dataclass(frozen=True)
+class TableIndex:
+    names: frozenset[str]  # lookup keys worth reporting, and namespace prefixes
+    namespaces: dict[str, tuple[str, str]]  # cuda namespace -> (hip, roc) namespace
+    transformed: frozenset[str]  # names whose rows rewrite call arguments
+    markers: frozenset[str]  # names the planner only needs to see once
+    requires: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # cuda name -> macros to define
+    mask_functions: frozenset[str] = frozenset()  # warp functions whose argument 0 is a lane mask
+    # ROCm releases the generator compared (the distinct *_since values): a name first seen in
+    # one of them may already exist in an unscanned release between it and the one before.
+    releases: tuple[tuple[int, ...], ...] = ()
+    # Last components of qualified keys (``BlockReduce`` of ``cub::BlockReduce``).
+    namespaced_names: frozenset[str] = frozenset()
+    # The identifier filter both engines' text facts use (``wanted``): table names, device
+    # markers and CUDA-looking names.
+    wanted: NameFilter = field(default_factory=lambda: NameFilter(frozenset()))
+
+    def report_once(self) -> frozenset[str]:
+        """Names whose presence matters, not each use: device markers (``threadIdx``) and
+        identity rows kept only because they mark device code (``__syncthreads``)."""
+        return self.markers
+
+    def wants_args(self) -> Callable[[str], bool]:
+        """Which calls the planner needs split into arguments (rows with a transform, and warp
+        functions, whose lane mask may be widened)."""
+        return (self.transformed | self.mask_functions).__contains__
 
 
+@lru_cache(maxsize=8)
 def index_of(table: MappingTable) -> TableIndex:
-    found = _CACHE.get(table.digest)
-    if found is None:
-        found = _CACHE[table.digest] = _build(table)
-    return found
+    """Built once per table (tables are hashed by identity; a run loads one)."""
+    return _build(table)
 
 
 def required_macros(row: Row) -> tuple[str, ...]:
@@ -120,16 +115,6 @@ def required_macros(row: Row) -> tuple[str, ...]:
 def _oldest_since(table: MappingTable) -> tuple[int, ...]:
     versions = [_version(r.hip_since) for r in table if r.hip_since]
     return min(versions) if versions else ()
-
-
-def is_trivial(row: Row, oldest: tuple[int, ...]) -> bool:
-    """A row the planner can do nothing with: same name in HIP, always there, no extras.
-
-    The regex engine does not report such names (``min``, ``atomicAdd``): one fewer
-    identifier to look at each time they occur. Names starting with ``__`` are kept,
-    because they mark device code (the runtime-include rule looks for them).
-    """
-    return not row.cuda.startswith("__") and _plain(row, oldest)
 
 
 def _plain(row: Row, oldest: tuple[int, ...]) -> bool:
@@ -152,7 +137,6 @@ def _version(text: str) -> tuple[int, ...]:
 def _build(table: MappingTable) -> TableIndex:
     names: set[str] = set()
     namespaces: dict[str, tuple[str, str]] = {}
-    warp: set[str] = set()
     transformed: set[str] = set()
     markers: set[str] = set(DEVICE_MARKERS)
     requires: dict[str, tuple[str, ...]] = {}
@@ -182,19 +166,18 @@ def _build(table: MappingTable) -> TableIndex:
         if macros:
             requires[row.cuda] = macros
             names.add(row.cuda)
-            if WARP_SYNC_DEFINE in macros:
-                warp.add(row.cuda)
         if row.kind == "device_function" and (WARP_SYNC_DEFINE in macros or row.cuda in _MASK_ONLY):
             masks.add(row.cuda)
-    markers -= warp | masks | set(requires)
+    markers -= masks | set(requires)
     releases = tuple(sorted({_version(v) for r in table for v in (r.hip_since, r.roc_since) if v}))
     return TableIndex(
-        frozenset(names),
-        namespaces,
-        frozenset(warp),
-        frozenset(transformed),
-        frozenset(markers),
-        requires,
-        frozenset(masks),
-        releases,
+        names=frozenset(names),
+        namespaces=namespaces,
+        transformed=frozenset(transformed),
+        markers=frozenset(markers),
+        requires=requires,
+        mask_functions=frozenset(masks),
+        releases=releases,
+        namespaced_names=frozenset(r.cuda.rsplit("::", 1)[1] for r in table if "::" in r.cuda),
+        wanted=NameFilter(frozenset(names | DEVICE_MARKERS)),
     )

@@ -32,7 +32,8 @@ def plan(source: SourceFile, facts: FileFacts, table: MappingTable, options: Opt
         return EngineResult(renamed, (note,), engine)
     edits: list[Edit] = []
     diagnostics: list[Diagnostic] = list(facts.diagnostics)
-    for name, rule in RULES.items():
+    for name in sorted(RULES):  # name order: the order does not depend on which module imports which
+        rule = RULES[name]
         try:
             findings = list(rule(ctx))
         except Exception as exc:

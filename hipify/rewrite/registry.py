@@ -22,7 +22,7 @@ RULES: dict[str, Rule] = {}
 
 
 def register(name: str) -> Callable[[Rule], Rule]:
-    """Add a rule under ``name`` (its order of registration is its order of running)."""
+    """Add a rule under ``name`` (the planner runs rules in name order)."""
 
     def deco(fn: Rule) -> Rule:
         if name in RULES:

@@ -18,10 +18,6 @@ class Suppression:
     regions: tuple[Span, ...]  # [start, end) offsets where nothing is rewritten or reported
     skip_offset: int = 0  # where the skip-file marker is (for its diagnostic)
 
-    @classmethod
-    def none(cls) -> Suppression:
-        return cls(False, ())
-
     def covers(self, offset: int) -> bool:
         if self.skip_file:
             return True

@@ -23,10 +23,6 @@ class Program:
     covers: str = ""
     expected_output: str | None = None
 
-    @property
-    def expected_path(self) -> Path:
-        return self.root / "expected_output.txt"
-
 
 def _walk(root: Path) -> list[str]:
     found = []

@@ -67,10 +67,6 @@ class Toolchain:
         )
         return f"{lib} headers not found for {self.describe()} ({headers[0]}): {hint}"
 
-    def host_path(self, inner: str) -> str:
-        """A path as the compiler sees it -> the path on this machine."""
-        return str(Path(self.chroot) / inner.lstrip("/")) if self.chroot else inner
-
     def inner_path(self, host: str) -> str:
         """A path on this machine (under the chroot) -> as the compiler sees it."""
         if not self.chroot:

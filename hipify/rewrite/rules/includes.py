@@ -39,10 +39,7 @@ def target_header(row: Row, target: str, ctx: Context) -> str:
 
 
 def include_plan(ctx: Context) -> IncludePlan:
-    found = ctx.cache.get("includes")
-    if found is None:
-        found = ctx.cache["includes"] = _plan(ctx)
-    return found
+    return ctx.memo(_plan)
 
 
 def _plan(ctx: Context) -> IncludePlan:

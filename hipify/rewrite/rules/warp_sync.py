@@ -46,20 +46,17 @@ def _used(ctx: Context, ident: Identifier) -> bool:
 
 def required_uses(ctx: Context) -> dict[str, list[Identifier]]:
     """Macro -> the uses that need it (for the target ROCm), in file order."""
-    found = ctx.cache.get("requires")
-    if found is None:
-        found = ctx.cache["requires"] = _required_uses(ctx)
-    return found
+    return ctx.memo(_required_uses)
 
 
 def _pairs(ctx: Context) -> list[tuple[Identifier, Row]]:
     """Uses of rows that need a macro or take a lane mask (one pass over the file's names)."""
-    found = ctx.cache.get("warp_pairs")
-    if found is None:
-        wanted = set(ctx.index.requires) | ctx.index.mask_functions
-        found = [] if ctx.used_rows.isdisjoint(wanted) else [p for p in ctx.resolved if p[1].cuda in wanted]
-        ctx.cache["warp_pairs"] = found
-    return found
+    return ctx.memo(_find_pairs)
+
+
+def _find_pairs(ctx: Context) -> list[tuple[Identifier, Row]]:
+    wanted = set(ctx.index.requires) | ctx.index.mask_functions
+    return [] if ctx.used_rows.isdisjoint(wanted) else [p for p in ctx.resolved if p[1].cuda in wanted]
 
 
 def _required_uses(ctx: Context) -> dict[str, list[Identifier]]:
