@@ -33,7 +33,7 @@ from .environment import (
     shim_dir,
     write_if_changed,
 )
-from .prelude import prelude_files
+from .generated import prelude_files
 
 KEEP_GOING = 0x200  # CXTranslationUnit_KeepGoing (not named by the 18.1.1 bindings)
 # The detailed record gives macro definitions/expansions cursors (user macros named like CUDA);

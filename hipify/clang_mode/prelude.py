@@ -17,23 +17,53 @@ Headers named by the table get empty stubs, so a missing include never stops the
 
 from __future__ import annotations
 
-import hashlib
-import os
 import re
 from collections import defaultdict
-from functools import lru_cache
-from pathlib import Path
 
 from ..cxx import RESERVED_NAMES
 from ..table import MappingTable
-from .environment import cache_dir, write_if_changed
 
 _IDENT = re.compile(r"[A-Za-z_]\w*\Z")
+
+# ``__hpy_any``: a value that converts to, compares with and calls like anything; what every
+# generated declaration returns or derives from. Shared by the CUDA prelude and the HIP
+# declarations (``hip_stubs``), either of which may come first.
+ANY_DECLARATIONS = r"""#ifndef __HPY_ANY_DECLARED
+#define __HPY_ANY_DECLARED 1
+#define __HPY_HD __attribute__((host)) __attribute__((device))
+struct __hpy_any {
+  template <class T> __HPY_HD constexpr operator T() const { return T(); }
+  template <class... A> __HPY_HD constexpr __hpy_any operator()(A&&...) const { return {}; }
+  template <class T> __HPY_HD __hpy_any operator[](T&&) const { return {}; }
+  __HPY_HD const __hpy_any* operator->() const { return this; }
+  __HPY_HD __hpy_any operator!() const { return {}; }
+  __HPY_HD __hpy_any operator~() const { return {}; }
+  __HPY_HD __hpy_any operator-() const { return {}; }
+  __HPY_HD __hpy_any operator*() const { return {}; }
+};
+// By value: for (any, any) all three candidates are exact matches and the non-template wins,
+// where forwarding references would make the two templates ambiguous.
+#define __HPY_BINOP(op) \
+  template <class T> __HPY_HD __hpy_any operator op(__hpy_any, T) { return {}; } \
+  template <class T> __HPY_HD __hpy_any operator op(T, __hpy_any) { return {}; } \
+  __HPY_HD inline __hpy_any operator op(__hpy_any, __hpy_any) { return {}; }
+__HPY_BINOP(==) __HPY_BINOP(!=) __HPY_BINOP(<) __HPY_BINOP(>) __HPY_BINOP(<=) __HPY_BINOP(>=)
+__HPY_BINOP(+) __HPY_BINOP(-) __HPY_BINOP(*) __HPY_BINOP(/) __HPY_BINOP(%)
+__HPY_BINOP(&) __HPY_BINOP(|) __HPY_BINOP(^) __HPY_BINOP(<<) __HPY_BINOP(>>) __HPY_BINOP(&&) __HPY_BINOP(||)
+#undef __HPY_BINOP
+#define __HPY_ASSIGNOP(op) template <class T> __HPY_HD T& operator op(T& a, __hpy_any) { return a; }
+__HPY_ASSIGNOP(+=) __HPY_ASSIGNOP(-=) __HPY_ASSIGNOP(*=) __HPY_ASSIGNOP(/=) __HPY_ASSIGNOP(%=)
+__HPY_ASSIGNOP(&=) __HPY_ASSIGNOP(|=) __HPY_ASSIGNOP(^=) __HPY_ASSIGNOP(<<=) __HPY_ASSIGNOP(>>=)
+#undef __HPY_ASSIGNOP
+constexpr __hpy_any __hpy_macro{};
+#endif
+"""
 
 # What every CUDA translation unit has before any include: execution-space attributes,
 # builtin variables, and what ``<<<>>>`` lowers to (clang needs ``cudaConfigureCall`` or it
 # drops every launch).
-FIXED_PRELUDE = r"""#pragma once
+FIXED_PRELUDE = (
+    r"""#pragma once
 #pragma clang system_header
 #include <stdlib.h> /* clang's cuda_wrappers/new needs ::malloc, as the real runtime wrapper provides */
 #define __host__ __attribute__((host))
@@ -48,32 +78,9 @@ FIXED_PRELUDE = r"""#pragma once
 #define __restrict__ __restrict
 #define __CUDACC__ 1
 typedef __SIZE_TYPE__ __hpy_size_t;
-struct __hpy_any {
-  template <class T> __host__ __device__ constexpr operator T() const { return T(); }
-  template <class... A> __host__ __device__ constexpr __hpy_any operator()(A&&...) const { return {}; }
-  template <class T> __host__ __device__ __hpy_any operator[](T&&) const { return {}; }
-  __host__ __device__ const __hpy_any* operator->() const { return this; }
-  __host__ __device__ __hpy_any operator!() const { return {}; }
-  __host__ __device__ __hpy_any operator~() const { return {}; }
-  __host__ __device__ __hpy_any operator-() const { return {}; }
-  __host__ __device__ __hpy_any operator*() const { return {}; }
-};
-// By value: for (any, any) all three candidates are exact matches and the non-template wins,
-// where forwarding references would make the two templates ambiguous.
-#define __HPY_BINOP(op) \
-  template <class T> __host__ __device__ __hpy_any operator op(__hpy_any, T) { return {}; } \
-  template <class T> __host__ __device__ __hpy_any operator op(T, __hpy_any) { return {}; } \
-  __host__ __device__ inline __hpy_any operator op(__hpy_any, __hpy_any) { return {}; }
-__HPY_BINOP(==) __HPY_BINOP(!=) __HPY_BINOP(<) __HPY_BINOP(>) __HPY_BINOP(<=) __HPY_BINOP(>=)
-__HPY_BINOP(+) __HPY_BINOP(-) __HPY_BINOP(*) __HPY_BINOP(/) __HPY_BINOP(%)
-__HPY_BINOP(&) __HPY_BINOP(|) __HPY_BINOP(^) __HPY_BINOP(<<) __HPY_BINOP(>>) __HPY_BINOP(&&) __HPY_BINOP(||)
-#undef __HPY_BINOP
-#define __HPY_ASSIGNOP(op) template <class T> __host__ __device__ T& operator op(T& a, __hpy_any) { return a; }
-__HPY_ASSIGNOP(+=) __HPY_ASSIGNOP(-=) __HPY_ASSIGNOP(*=) __HPY_ASSIGNOP(/=) __HPY_ASSIGNOP(%=)
-__HPY_ASSIGNOP(&=) __HPY_ASSIGNOP(|=) __HPY_ASSIGNOP(^=) __HPY_ASSIGNOP(<<=) __HPY_ASSIGNOP(>>=)
-#undef __HPY_ASSIGNOP
-constexpr __hpy_any __hpy_macro{};
-struct uint3 { unsigned int x, y, z; };
+"""
+    + ANY_DECLARATIONS
+    + r"""struct uint3 { unsigned int x, y, z; };
 struct dim3 {
   unsigned int x, y, z;
   __host__ __device__ constexpr dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1) : x(vx), y(vy), z(vz) {}
@@ -93,9 +100,10 @@ namespace cooperative_groups {}
 namespace thrust {}
 namespace nvcuda { namespace wmma {} }
 """
+)
 
 # Declared by FIXED_PRELUDE (or clang builtins); the generator must not redeclare them.
-_FIXED_NAMES = frozenset(
+FIXED_NAMES = frozenset(
     {
         "uint3",
         "dim3",
@@ -151,8 +159,8 @@ _COMMON_HEADERS = (
 )
 
 
-def _valid(name: str) -> bool:
-    return bool(_IDENT.match(name)) and name not in _FIXED_NAMES and name not in RESERVED_NAMES
+def valid_name(name: str) -> bool:
+    return bool(_IDENT.match(name)) and name not in FIXED_NAMES and name not in RESERVED_NAMES
 
 
 def generate(table: MappingTable, library: frozenset[str] = frozenset()) -> str:
@@ -164,7 +172,7 @@ def generate(table: MappingTable, library: frozenset[str] = frozenset()) -> str:
     by_kind: dict[str, list[str]] = defaultdict(list)
     parents: dict[str, list[str]] = defaultdict(list)  # enum/struct name -> constants/fields
     for row in table:
-        if not _valid(row.cuda):
+        if not valid_name(row.cuda):
             continue
         if row.kind in ("function", "device_function") and row.cuda in library:
             continue
@@ -173,7 +181,7 @@ def generate(table: MappingTable, library: frozenset[str] = frozenset()) -> str:
             parents[row.parent].append(row.cuda)
 
     out = [FIXED_PRELUDE, "// ---- generated from the mapping table ----"]
-    declared: set[str] = set(_FIXED_NAMES)
+    declared: set[str] = set(FIXED_NAMES)
     macros = set(by_kind.get("macro", ()))
 
     def claim(name: str) -> bool:
@@ -221,7 +229,7 @@ def generate(table: MappingTable, library: frozenset[str] = frozenset()) -> str:
     for name in by_kind.get("device_function", ()):
         if claim(name):
             out.append(f"template <class... E, class... A> __host__ __device__ __hpy_any {name}(A&&...);")
-    for name in sorted(macros - _FIXED_NAMES):
+    for name in sorted(macros - FIXED_NAMES):
         if name not in declared:
             declared.add(name)
             out.append(f"#define {name} __hpy_macro")
@@ -236,119 +244,3 @@ def header_names(table: MappingTable) -> tuple[str, ...]:
             if candidate and re.fullmatch(r"[\w./+-]+\.(h|hpp|cuh|hxx|inl)", candidate) and ".." not in candidate:
                 names.add(candidate)
     return tuple(sorted(names))
-
-
-@lru_cache(maxsize=4)
-def prelude_files(table: MappingTable) -> tuple[str, str]:
-    """(prelude header path, stub include dir), written once per table (and reused across runs by digest)."""
-    base = cache_dir() / f"prelude-{table.digest}-{_self_digest()}"
-    prelude = base / "hipify_prelude.h"
-    if not prelude.is_file():  # generated and checked once per table; later runs reuse it
-        # Each worker process checks its own copy: the check rewrites the file as it goes.
-        draft = write_if_changed(base / f"unchecked-{os.getpid()}.h", generate(table, _library_names()))
-        write_if_changed(prelude, _without_error_lines(draft))
-        draft.unlink(missing_ok=True)
-    stubs = base / "stubs"
-    for name in header_names(table):
-        write_if_changed(stubs / name, "#pragma once\n/* hipify-py: stub for a CUDA header that is not installed */\n")
-    return str(prelude), str(stubs)
-
-
-# What a CUDA file typically includes after the prelude: the check parses these too, since a
-# table name can clash with a standard header's declarations.
-_PROBE_HEADERS = (
-    "cstdio",
-    "cstdlib",
-    "cstring",
-    "cmath",
-    "vector",
-    "string",
-    "iostream",
-    "algorithm",
-    "memory",
-    "complex",
-    "random",
-    "map",
-    "thread",
-    "atomic",
-    "chrono",
-    "functional",
-)
-
-
-def _without_error_lines(path: Path, passes: int = 3) -> str:
-    """The generated prelude minus declarations the parser rejects.
-
-    The table is data from vendor headers and may hold names no declaration can carry
-    (a keyword, a name the C library already declares differently). Rather than let one bad
-    row spoil every parse, parse the prelude once and drop the generated lines with errors.
-    """
-    import clang.cindex as ci
-
-    from .environment import resource_dir
-
-    lines = path.read_text(encoding="utf-8").split("\n")
-    first_generated = lines.index("// ---- generated from the mapping table ----") + 1
-    rdir = resource_dir()
-    if rdir is None:
-        return "\n".join(lines)
-    index = ci.Index.create()
-    probe = "".join(f"#include <{h}>\n" for h in _PROBE_HEADERS)
-    args = [
-        "-x",
-        "cuda",
-        "--cuda-host-only",
-        "-nocudainc",
-        "-nocudalib",
-        "-resource-dir",
-        rdir,
-        "-w",
-        "-ferror-limit=0",
-        "-include",
-        str(path),
-    ]
-    for _ in range(passes):
-        path.write_text("\n".join(lines), encoding="utf-8")
-        tu = index.parse("hipify_prelude_probe.cu", args=args, unsaved_files=[("hipify_prelude_probe.cu", probe)])
-        bad = {
-            d.location.line
-            for d in tu.diagnostics
-            if d.severity >= ci.Diagnostic.Error
-            and d.location.file is not None
-            and os.path.samefile(d.location.file.name, path)
-        }
-        bad = {n for n in bad if n - 1 >= first_generated}
-        if not bad:
-            break
-        for n in bad:
-            lines[n - 1] = "// dropped (did not parse): " + lines[n - 1]
-    return "\n".join(lines)
-
-
-def _library_names() -> frozenset[str]:
-    """Names the standard headers declare at namespace scope (global and ``std``)."""
-    import clang.cindex as ci
-
-    from .environment import resource_dir
-
-    rdir = resource_dir()
-    if rdir is None:
-        return frozenset()
-    probe = "".join(f"#include <{h}>\n" for h in _PROBE_HEADERS)
-    args = ["-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-resource-dir", rdir, "-w"]
-    tu = ci.Index.create().parse(
-        "hipify_library_probe.cu", args=args, unsaved_files=[("hipify_library_probe.cu", probe)]
-    )
-    names: set[str] = set()
-    for cursor in tu.cursor.get_children():
-        if cursor.kind == ci.CursorKind.NAMESPACE and cursor.spelling == "std":
-            names.update(child.spelling for child in cursor.get_children())
-        else:
-            names.add(cursor.spelling)
-    return frozenset(n for n in names if n)
-
-
-@lru_cache(maxsize=1)
-def _self_digest() -> str:
-    # The generator's own code is part of the key: changing it must not reuse old files.
-    return hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:8]
