@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from .engines import run_engine
 from .model import Diagnostic, Edit, LineIndex, ProjectFacts, SourceFile, located
 from .options import Options
+from .project.graph import build_model
+from .project.scan import FileScan, scan_file, scan_text
 from .splice import apply
 from .table import MappingTable, load_table
 
@@ -43,3 +46,21 @@ def translate(
     )
     diagnostics = tuple(sorted(diagnostics, key=lambda d: (d.line, d.col, d.code)))
     return Result(fixed.text, fixed.applied, diagnostics, engine_result.engine)
+
+
+def translate_files(
+    texts: Mapping[str, str], options: Options | None = None, table: MappingTable | None = None
+) -> dict[str, Result]:
+    """Translate files as one project, as the command line does: every file's translation gets
+    the project facts it needs (definitions a translation unit needs, the project's own names,
+    the tree's include directories). ``texts`` maps each file's path on disk to its text; the
+    include graph is resolved on disk around those paths."""
+    options = options or Options()
+    table = load_table() if table is None else table
+
+    def scan_more(paths: Sequence[str]) -> list[FileScan]:
+        return [scan_file(p, table, options) for p in paths]
+
+    scans = [scan_text(path, text, table, options) for path, text in texts.items()]
+    model = build_model(scans, scan_more, options.include_dirs)
+    return {path: translate(text, path, options, table, model.facts_for(path)) for path, text in texts.items()}

@@ -78,6 +78,18 @@ class ProjectFacts:
 
     # (old basename, new basename) of files renamed by --rename-extensions: quoted includes follow.
     include_renames: tuple[tuple[str, str], ...] = ()
+    # A translation unit's main file (compiled, not only included by others).
+    tu_root: bool = False
+    # Macros some file of this translation unit needs defined before the first HIP header
+    # (e.g. HIP_ENABLE_WARP_SYNC_BUILTINS): defined at the top of the main file.
+    tu_defines: tuple[str, ...] = ()
+    # CUDA-looking names this file uses that the project declares itself (not CUDA APIs).
+    project_names: tuple[str, ...] = ()
+    # Directories of the tree where includes of this file (or of headers it includes) were found
+    # only by searching the tree: the include path a parser needs.
+    include_dirs: tuple[str, ...] = ()
+    # Digest of the project headers this file includes, directly or not (cache keys cover it).
+    dependencies: str = ""
 
 
 @dataclass(frozen=True)

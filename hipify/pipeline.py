@@ -14,6 +14,7 @@ from .engines import clang_status
 from .fileio import DecodedSource, SourceError, read_source
 from .model import Diagnostic, FileResult, FileTask, Severity
 from .options import Options
+from .project.scan import FileScan, scan_text
 from .table import load_table
 
 
@@ -22,6 +23,26 @@ def _engine_environment(options: Options) -> str:
         return "regex"
     usable, reason = clang_status()
     return f"clang:{usable}:{reason}"
+
+
+def scan(task: FileTask) -> FileScan:
+    """The project scan of one file (cached by content like translations)."""
+    table = load_table()
+    try:
+        decoded = read_source(Path(task.path), task.encoding, task.max_size)
+    except SourceError:
+        return FileScan(task.path, readable=False)  # its translation reports why
+    cache = ResultCache(Path(task.cache_dir)) if task.cache_dir and task.options.use_cache else None
+    key = ""
+    if cache is not None:
+        key = cache_key(decoded.text, "scan:" + task.path, table.digest, task.options.cache_key(), "scan")
+        hit = cache.get(key)
+        if isinstance(hit, FileScan):
+            return hit
+    found = scan_text(task.path, decoded.text, table, task.options)
+    if cache is not None:
+        cache.put(key, found)
+    return found
 
 
 def process(task: FileTask) -> FileResult:

@@ -9,11 +9,12 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
+from typing import TypeVar
 
 from .discover import DEFAULT_EXTENSIONS, Found, discover
 from .emit import (
@@ -30,11 +31,15 @@ from .emit import (
 from .fileio import DEFAULT_MAX_SIZE, SourceError, decode
 from .model import FileResult, FileTask, ProjectFacts
 from .options import Options
-from .pipeline import process, translate_decoded
+from .pipeline import process, scan, translate_decoded
+from .project.graph import ProjectModel, build_model
+from .project.scan import FileScan
 from .report import FORMATS, Report, render
 from .table import load_table
 
 STDIN = "-"
+T = TypeVar("T")
+R = TypeVar("R")
 
 
 class UsageError(Exception):
@@ -130,32 +135,59 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report) -> Outcome:
     if config.mode == OutputMode.OUTPUT_FILE and len(found) != 1:
         raise UsageError("-o takes exactly one input file")
     renames = dict(config.renames)
-    project = ProjectFacts(include_renames=_include_renames(found, renames))
-    tasks = [
-        FileTask(str(f.path), _display(f), config.options, config.encoding, config.max_size, project, config.cache_dir)
-        for f in found
-    ]
     dest_root = _mirror_root(found) if out_dir is not None else None
-    for item, result in zip(found, _results(tasks, config), strict=True):
-        report.add(result)
-        dest = _destination(item, config, out_dir, dest_root, renames)
-        outcome = max(outcome, emitter.emit(result, dest, item.explicit))
+    with Workers(config.jobs, len(found)) as workers:
+        model = _project_model(config, found, renames, workers)
+        tasks = [_task(config, str(f.path), _display(f), model.facts_for(str(f.path))) for f in found]
+        show_progress = len(tasks) > 20 and config.progress and not config.quiet and sys.stderr.isatty()
+        results = _progress(workers.map(process, tasks), len(tasks), show_progress)
+        for item, result in zip(found, results, strict=True):
+            report.add(result)
+            dest = _destination(item, config, out_dir, dest_root, renames)
+            outcome = max(outcome, emitter.emit(result, dest, item.explicit))
     if config.copy_other_files and out_dir is not None and dest_root is not None:
         _copy_others(config, found, out_dir, dest_root)
     return outcome
 
 
-def _results(tasks: list[FileTask], config: RunConfig) -> Iterator[FileResult]:
-    """Results in input order, whatever -j is (so output does not depend on scheduling)."""
-    jobs = config.jobs or os.cpu_count() or 1
-    show_progress = len(tasks) > 20 and config.progress and not config.quiet and sys.stderr.isatty()
-    if jobs == 1 or len(tasks) < 4:
-        stream: Iterable[FileResult] = map(process, tasks)
-        yield from _progress(stream, len(tasks), show_progress)
-        return
-    chunk = max(1, min(32, len(tasks) // (jobs * 8) or 1))
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("fork")) as pool:
-        yield from _progress(pool.map(process, tasks, chunksize=chunk), len(tasks), show_progress)
+def _task(config: RunConfig, path: str, display: str, project: ProjectFacts | None = None) -> FileTask:
+    return FileTask(
+        path, display, config.options, config.encoding, config.max_size, project or ProjectFacts(), config.cache_dir
+    )
+
+
+def _project_model(config: RunConfig, found: list[Found], renames: dict[str, str], workers: Workers) -> ProjectModel:
+    """Scan every input (and the project headers they reach) and build the include graph."""
+
+    def scan_more(paths: Sequence[str]) -> list[FileScan]:
+        return list(workers.map(scan, [_task(config, p, p) for p in paths]))
+
+    scans = scan_more([str(f.path) for f in found])
+    include_renames = dict(_include_renames(found, renames))
+    return build_model(scans, scan_more, config.options.include_dirs, include_renames)
+
+
+class Workers:
+    """``map`` in input order, in this process or a fork-based pool (output does not depend on -j)."""
+
+    def __init__(self, jobs: int, tasks: int) -> None:
+        self.jobs = jobs or os.cpu_count() or 1
+        self.pool: ProcessPoolExecutor | None = None
+        if self.jobs > 1 and tasks >= 4:
+            self.pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=get_context("fork"))
+
+    def __enter__(self) -> Workers:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.pool is not None:
+            self.pool.shutdown()
+
+    def map(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[R]:
+        if self.pool is None or len(items) < 4:
+            return map(fn, items)
+        chunk = max(1, min(32, len(items) // (self.jobs * 8) or 1))
+        return self.pool.map(fn, items, chunksize=chunk)
 
 
 def _progress(results: Iterable[FileResult], total: int, show: bool) -> Iterator[FileResult]:

@@ -146,6 +146,9 @@ def base_args(table: MappingTable, options: Options, env: CudaEnv) -> tuple[list
 def file_args(source: SourceFile, options: Options) -> list[str]:
     args = list(compdb.flags_for(options.build_dir, main_path(source)))
     args += [f"-I{d}" for d in options.include_dirs]
+    # Tree directories where the project model found includes a compiler would miss without the
+    # project's build flags: the parser sees the project's headers instead of parse errors.
+    args += [f"-I{d}" for d in source.project.include_dirs]
     args += [f"-D{d}" for d in options.defines]
     args += list(options.clang_args)
     return args

@@ -25,7 +25,7 @@ Wanted = Callable[[str], bool]
 
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*", re.ASCII)  # ASCII: matches the _WORD checks
 _DIRECTIVE_HEAD = re.compile(r"#\s*([A-Za-z_]\w*)?")
-_INCLUDE = re.compile(r'#\s*(?:include|include_next|import)\s*([<"])([^>"\n]*)([>"])')
+INCLUDE = re.compile(r'#\s*(?:include|include_next|import)\s*([<"])([^>"\n]*)([>"])')
 _NEXT = re.compile(
     r"(?:[ \t\r\n\f\v]|\\(?=\r?\n))*"
     r"(<<<|>>>|->\*|\.\.\.|::|->|[A-Za-z_$][\w$]*|\d[\w.]*|[^\s\w])?",
@@ -144,7 +144,7 @@ def extract_facts(
     options = options or Options()
     lexed = lexed or lex(text)
     masked = lexed.masked
-    directives = _directives(text, lexed)
+    directives = directives_of(text, lexed)
     inactive = _inactive(directives, options, len(text))
     regions = RegionMap(lexed.directives, inactive)
     directive_facts = tuple(
@@ -161,7 +161,8 @@ def extract_facts(
 # --- directives -------------------------------------------------------------------------
 
 
-def _directives(text: str, lexed: Lexed) -> list[CondDirective]:
+def directives_of(text: str, lexed: Lexed) -> list[CondDirective]:
+    """Every directive line: its span, keyword and argument (comments removed, lines joined)."""
     out = []
     masked = lexed.masked
     for start, end in lexed.directives:
@@ -201,7 +202,7 @@ def _includes(text: str, directives: Sequence[CondDirective], regions: RegionMap
     for d in directives:
         if d.keyword not in ("include", "include_next", "import"):
             continue
-        m = _INCLUDE.match(text, d.start, d.end)
+        m = INCLUDE.match(text, d.start, d.end)
         if m is None:  # '#include MACRO' or a malformed line: nothing to rewrite
             continue
         out.append(Include(d.start, d.end, m.span(2), m.group(2), m.group(1) == "<", regions.of_directive(d.start)))
@@ -315,7 +316,7 @@ def _identifiers(
             qualifier, qualifier_at = prev_token(masked, prev_at)
             if qualifier_at < floor or (qualifier and qualifier[0] not in word and qualifier != ">"):
                 qualifier = ""
-        if prev and prev[0] in word and _declares(prev, nxt, name):  # declarations follow a word
+        if prev and prev[0] in word and declares(prev, nxt, name):  # declarations follow a word
             declared.add(name)
         if inactive is not None and inactive(start):
             region = inactive_region
@@ -379,7 +380,7 @@ _WORDS_ONLY = str.maketrans({chr(i): " " for i in range(128) if not (chr(i).isal
 _DIGITS = frozenset("0123456789")
 
 
-def _declares(prev: str, nxt: str, name: str) -> bool:
+def declares(prev: str, nxt: str, name: str) -> bool:
     """Heuristic: is this occurrence the name's declaration (so the name is the user's own)?"""
     if prev == "define":
         return True

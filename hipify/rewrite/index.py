@@ -112,6 +112,15 @@ def required_macros(row: Row) -> tuple[str, ...]:
     return tuple(_MACRO_NAME.findall(row.hip_requires))
 
 
+# The first target ROCm that needs each macro; a macro not listed is needed by every version.
+FIRST_VERSION_NEEDING: dict[str, tuple[int, int]] = {WARP_SYNC_DEFINE: (6, 2)}
+
+
+def macro_needed(macro: str, rocm_version: tuple[int, int]) -> bool:
+    """Does the target ROCm need ``macro`` defined (some are only needed from a release on)?"""
+    return tuple(rocm_version) >= FIRST_VERSION_NEEDING.get(macro, (0, 0))
+
+
 def _oldest_since(table: MappingTable) -> tuple[int, ...]:
     versions = [_version(r.hip_since) for r in table if r.hip_since]
     return min(versions) if versions else ()

@@ -83,6 +83,30 @@ def insertion_anchor(text: str, directives: Sequence[Directive], comments: Seque
     return Anchor(1 if text.startswith("\ufeff") else 0, False, at_top=True)
 
 
+def translation_unit_anchor(text: str, directives: Sequence[Directive], comments: Sequence[Span]) -> Anchor | None:
+    """Where definitions every header of a translation unit must see go in its main file: before
+    the first ``#include`` (before the outermost ``#if`` around it; after an include guard).
+    None when the file includes nothing."""
+    guard = _include_guard(text, [d for d in directives if d.region is not Region.INACTIVE], comments)
+    depth = 0
+    opening = -1
+    for d in directives:
+        if d.region is Region.INACTIVE:
+            continue
+        if d.keyword in ("include", "include_next", "import"):
+            if guard is not None:  # a guard opens the file: every include is inside it
+                return Anchor(guard.end, True)
+            start = opening if depth else d.start
+            return Anchor(text.rfind("\n", 0, start) + 1, False)
+        if d.keyword in _OPEN:
+            if depth == 0:
+                opening = d.start
+            depth += 1
+        elif d.keyword == "endif" and depth:
+            depth -= 1
+    return None
+
+
 def _include_guard(text: str, active: Sequence[Directive], comments: Sequence[Span]) -> Directive | None:
     """The ``#define X`` of an ``#ifndef X`` / ``#define X`` pair that opens the file."""
     if len(active) < 2:

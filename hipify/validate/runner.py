@@ -70,28 +70,31 @@ class Translated:
 
 def translate_program(program: Program, engine: str, work_root: str, options: Options | None = None) -> Translated:
     """Translate every source file of ``program`` into a fresh temp tree that keeps the layout."""
-    from .. import (
-        translate,  # imported late: the engines may be missing while the pipeline is developed
-    )
+    from .. import translate_files  # imported late: the engines may be missing while the pipeline is developed
 
     tree = Path(tempfile.mkdtemp(prefix=f"hipify-validate-{program.name}-{engine}-", dir=work_root))
     result = Translated(program, engine, tree)
     opts = replace(options or Options(), engine=engine)
+    sources: dict[str, str] = {}
     for src in sorted(p for p in program.root.rglob("*") if p.is_file()):
         rel = src.relative_to(program.root).as_posix()
         dst = tree / rel
         dst.parent.mkdir(parents=True, exist_ok=True)
-        if rel not in program.files:
+        if rel in program.files:
+            sources[rel] = src.read_text(encoding="utf-8")
+        else:
             shutil.copy2(src, dst)  # CMakeLists.txt, expected output, ...: copied as they are
+    try:
+        # As one project: what a translation unit needs from its headers is seen across files.
+        outputs = translate_files({str(program.root / rel): text for rel, text in sources.items()}, opts)
+    except Exception as exc:
+        result.error = f"translate_files() raised on {program.name}: {type(exc).__name__}: {exc}"
+        outputs = {}
+    for rel, text in sources.items():
+        out = outputs.get(str(program.root / rel))
+        (tree / rel).write_text(out.text if out else text, encoding="utf-8")
+        if out is None:
             continue
-        text = src.read_text(encoding="utf-8")
-        try:
-            out = translate(text, rel, opts)
-        except Exception as exc:
-            result.error = f"translate() raised on {rel}: {type(exc).__name__}: {exc}"
-            dst.write_text(text, encoding="utf-8")
-            continue
-        dst.write_text(out.text, encoding="utf-8")
         result.files[rel] = FileTranslation(rel, text, out.text, tuple(out.edits))
         result.diagnostics += len(out.diagnostics)
         result.engine_used.add(out.engine)

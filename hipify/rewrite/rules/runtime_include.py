@@ -1,8 +1,13 @@
-"""Insert ``#include <hip/hip_runtime.h>`` where nvcc's implicit cuda_runtime.h was relied on.
+"""Lines the translation adds at the top: ``#include <hip/hip_runtime.h>`` where nvcc's implicit
+cuda_runtime.h was relied on, and the macros HIP targets need defined before the HIP headers.
 
 ``.cu``/``.cuh`` files always get it; other files when they use CUDA runtime, driver or
 device features. Nothing is inserted when the file (after include rewriting) already
 includes the HIP runtime. Placement follows CONVENTIONS.md (see ``layout.insertion_anchor``).
+
+Defines (``rewrite.requirements``) go before the first include of a translation unit's main
+file, else right before the file's HIP runtime include, else in the block with the include
+being inserted (always before it).
 """
 
 from __future__ import annotations
@@ -13,10 +18,10 @@ from ...facts import Region
 from ...model import Edit, Origin
 from ..context import Context
 from ..index import DEVICE_MARKERS, RUNTIME_APIS
-from ..layout import insertion_anchor
+from ..layout import Anchor, insertion_anchor, translation_unit_anchor
 from ..registry import Finding, register
+from ..requirements import missing_defines
 from .includes import HIP_RUNTIME_HEADER, include_plan
-from .warp_sync import missing_defines
 
 INCLUDE_LINE = f"#include <{HIP_RUNTIME_HEADER}>"
 
@@ -42,13 +47,41 @@ def uses_cuda_features(ctx: Context) -> bool:
 
 @register("runtime_include")
 def runtime_include(ctx: Context) -> Iterator[Finding]:
-    if include_plan(ctx).runtime_line >= 0:
-        return
-    wanted = ctx.options.insert_runtime_include and (ctx.is_cuda_source or uses_cuda_features(ctx))
+    runtime_line = include_plan(ctx).runtime_line
+    include = runtime_line < 0 and ctx.options.insert_runtime_include
+    include = include and (ctx.is_cuda_source or uses_cuda_features(ctx))
     macros = missing_defines(ctx)
-    if not wanted and not macros:
+    if not include and not macros:
         return
-    anchor = insertion_anchor(ctx.text, ctx.facts.directives, ctx.facts.comments)
+    nl = ctx.newline
+    include_at = insertion_anchor(ctx.text, ctx.facts.directives, ctx.facts.comments)
+    define_at = _define_anchor(ctx, runtime_line)
+    if macros and define_at is not None and not (include and include_at.offset <= define_at.offset):
+        # Before the first include of a translation unit's main file, or before the HIP runtime include.
+        for macro in macros:
+            text = f"{nl}#define {macro}" if define_at.after_line else f"#define {macro}{nl}"
+            yield Edit(define_at.offset, define_at.offset, text, "HPY006", Origin.TEXT, subject=macro)
+        macros = []
+    if not include and not macros:
+        return
+    # The runtime include, and the defines that must precede it, as a block at the anchor.
+    lines = [(f"#define {m}", "HPY006", m) for m in macros]
+    if include:
+        lines.append((INCLUDE_LINE, "HPY003", HIP_RUNTIME_HEADER))
+    yield from _block(ctx, include_at, lines)
+
+
+def _define_anchor(ctx: Context, runtime_line: int) -> Anchor | None:
+    """Where the defines go when they are not part of an inserted block (None: with the block)."""
+    if ctx.source.project.tu_root:
+        anchor = translation_unit_anchor(ctx.text, ctx.facts.directives, ctx.facts.comments)
+        if anchor is not None:
+            return anchor
+    return Anchor(runtime_line, False) if runtime_line >= 0 else None
+
+
+def _block(ctx: Context, anchor: Anchor, lines: list[tuple[str, str, str]]) -> Iterator[Edit]:
+    """One edit per inserted line; the first carries the blank line before, the last the one after."""
     nl = ctx.newline
     if anchor.after_line:
         lead, trail = nl + nl, ""
@@ -57,10 +90,6 @@ def runtime_include(ctx: Context) -> Iterator[Finding]:
     else:
         previous_blank = anchor.offset == 0 or _line_before_is_blank(ctx.text, anchor.offset)
         lead, trail = ("" if previous_blank else nl), nl
-    # One edit per inserted line; the first carries the lead, the last the trail.
-    lines = [(f"#define {m}", "HPY006", m) for m in macros]
-    if wanted:
-        lines.append((INCLUDE_LINE, "HPY003", HIP_RUNTIME_HEADER))
     for i, (line, code, subject) in enumerate(lines):
         before = lead if i == 0 else ""
         after = trail if i == len(lines) - 1 else nl

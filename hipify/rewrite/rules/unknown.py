@@ -15,11 +15,12 @@ def unknown(ctx: Context) -> Iterator[Finding]:
     if not ctx.options.warn_unknown:
         return
     table = ctx.table
+    project_names = frozenset(ctx.source.project.project_names)  # the project's own (cudaCheck)
     for ident in ctx.unresolved:
         name = ident.name
         if ident.user_declared or ident.qualifier or ident.prev_token in (".", "->"):
             continue
-        if name in table or CUDA_LIKE.match(name) is None:
+        if name in table or name in project_names or CUDA_LIKE.match(name) is None:
             continue
         if not ctx.allowed(ident.start, ident.region):
             continue

@@ -1,10 +1,5 @@
-"""Macros a HIP target needs defined before the HIP headers, and warp lane masks.
-
-A row's ``hip_requires`` names a macro (HIP_ENABLE_WARP_SYNC_BUILTINS: ROCm >= 6.2
-declares the ``*_sync`` warp functions only under it). When a file uses such a row, ``#define MACRO`` goes on its own line
-right before the HIP runtime include, one line per macro, in name order; if the runtime
-include is being inserted, ``runtime_include`` writes the defines with it. A macro is
-defined only for target ROCm versions that need it (``_FIRST_VERSION``).
+"""Warp lane masks. (The macro the ``*_sync`` functions need is defined by ``runtime_include``,
+from ``rewrite.requirements``.)
 
 Warp functions take a 64-bit lane mask on AMD (ROCm >= 6.2 static_asserts it). A literal
 full 32-bit mask (``0xffffffff``, any ``u``/``l`` suffix) in argument 0 -- written there,
@@ -18,16 +13,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ...facts import Directive, Identifier
+from ...facts import Directive
 from ...model import Diagnostic, Edit, Origin, Severity
-from ...table import Row
 from ..context import Context
-from ..index import WARP_SYNC_DEFINE
+from ..index import WARP_SYNC_DEFINE, macro_needed
 from ..registry import Finding, register
-from .includes import include_plan
+from ..requirements import find_pairs, used
 
-# The first target ROCm that needs each macro; a macro not listed is needed by every version.
-_FIRST_VERSION: dict[str, tuple[int, int]] = {WARP_SYNC_DEFINE: (6, 2)}
 FULL_MASK_64 = "0xffffffffffffffffULL"
 _FULL_32 = re.compile(r"0[xX][fF]{8}(?:[uU][lL]{0,2}|[lL]{1,2}[uU]?)?\Z")
 _FULL_64 = re.compile(r"0[xX][fF]{16}(?:[uU][lL]{0,2}|[lL]{1,2}[uU]?)?\Z")
@@ -35,76 +27,8 @@ _IDENT = re.compile(r"[A-Za-z_]\w*\Z")
 _ACTIVEMASK = re.compile(r"__activemask\s*\(\s*\)\Z")
 
 
-def _needed(macro: str, ctx: Context) -> bool:
-    return tuple(ctx.options.rocm_version) >= _FIRST_VERSION.get(macro, (0, 0))
-
-
-def _used(ctx: Context, ident: Identifier) -> bool:
-    """An emitted use of a table name (not the user's own, not a member)."""
-    return not (ident.user_declared or ident.prev_token in (".", "->")) and ctx.allowed(ident.start, ident.region)
-
-
-def required_uses(ctx: Context) -> dict[str, list[Identifier]]:
-    """Macro -> the uses that need it (for the target ROCm), in file order."""
-    return ctx.memo(_required_uses)
-
-
-def _pairs(ctx: Context) -> list[tuple[Identifier, Row]]:
-    """Uses of rows that need a macro or take a lane mask (one pass over the file's names)."""
-    return ctx.memo(_find_pairs)
-
-
-def _find_pairs(ctx: Context) -> list[tuple[Identifier, Row]]:
-    wanted = set(ctx.index.requires) | ctx.index.mask_functions
-    return [] if ctx.used_rows.isdisjoint(wanted) else [p for p in ctx.resolved if p[1].cuda in wanted]
-
-
-def _required_uses(ctx: Context) -> dict[str, list[Identifier]]:
-    requires = ctx.index.requires
-    out: dict[str, list[Identifier]] = {}
-    if not requires or ctx.used_rows.isdisjoint(requires):
-        return out
-    for ident, row in _pairs(ctx):
-        macros = requires.get(row.cuda)
-        if not macros or not _used(ctx, ident) or not ctx.decide(row).target:
-            continue
-        for macro in macros:
-            if _needed(macro, ctx):
-                out.setdefault(macro, []).append(ident)
-    return out
-
-
-def _defined(ctx: Context) -> set[str]:
-    return {d.argument.split()[0] for d in ctx.facts.directives if d.keyword == "define" and d.argument}
-
-
-def missing_defines(ctx: Context) -> list[str]:
-    """Macros used and not already defined by the file (which keeps a second run a no-op)."""
-    uses = required_uses(ctx)
-    if not uses:
-        return []
-    defined = _defined(ctx)
-    return sorted(m for m in uses if m not in defined)
-
-
-@register("warp_sync")
-def warp_sync(ctx: Context) -> Iterator[Finding]:
-    yield from _masks(ctx)
-    missing = missing_defines(ctx)
-    if not missing:
-        return
-    line = include_plan(ctx).runtime_line
-    if line >= 0:
-        for macro in missing:
-            yield Edit(line, line, f"#define {macro}{ctx.newline}", "HPY006", Origin.TEXT, subject=macro)
-    # else: runtime_include inserts the defines together with the include it adds.
-
-
-# --- lane masks -------------------------------------------------------------------------
-
-
 def _masks(ctx: Context) -> Iterator[Finding]:
-    if tuple(ctx.options.rocm_version) < _FIRST_VERSION[WARP_SYNC_DEFINE]:
+    if not macro_needed(WARP_SYNC_DEFINE, ctx.options.rocm_version):
         return
     masks = ctx.index.mask_functions
     if not masks or ctx.used_rows.isdisjoint(masks):
@@ -112,8 +36,8 @@ def _masks(ctx: Context) -> Iterator[Finding]:
     text = ctx.text
     macros: dict[str, Directive] | None = None
     widened: set[int] = set()
-    for ident, row in _pairs(ctx):
-        if row.cuda not in masks or not _used(ctx, ident) or not ctx.decide(row).target:
+    for ident, row in find_pairs(ctx):
+        if row.cuda not in masks or not used(ctx, ident) or not ctx.decide(row).target:
             continue
         args = ident.call_args
         if args == ():
@@ -182,3 +106,8 @@ def _widen_define(ctx: Context, directive: Directive, name: str) -> Edit | None:
     if m is None:
         return None
     return Edit(m.start(1), m.end(1), FULL_MASK_64, "HPY008", Origin.TEXT, subject=name)
+
+
+@register("warp_sync")
+def warp_sync(ctx: Context) -> Iterator[Finding]:
+    yield from _masks(ctx)

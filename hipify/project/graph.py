@@ -1,0 +1,184 @@
+"""The project model: the include graph of the scanned files, and what each file's translation
+needs to know about the others (:class:`hipify.model.ProjectFacts`).
+
+Includes resolve as a compiler would: a quoted include next to the including file first, then
+the ``-I`` directories; an include found nowhere else but present in the tree under a unique
+path (``helper_cuda.h`` in ``src/include/``) resolves there, and that directory becomes an
+include directory for the files that need it. A translation unit is a compiled file (``.cu``,
+``.cpp``, ...); what its include closure needs defined before the first HIP header is defined
+at its top, the one place that always precedes every include.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from ..model import ProjectFacts
+from .scan import FileScan, IncludeRef
+
+# Files a compiler is given (translation units), as opposed to headers they include.
+ROOT_SUFFIXES = (".cu", ".cpp", ".cc", ".cxx", ".c", ".hip", ".cpp2")
+
+ScanMore = Callable[[Sequence[str]], Sequence[FileScan]]
+
+
+def file_key(path: str) -> str:
+    """One spelling per file (symbolic links and ``..`` resolved)."""
+    return os.path.realpath(path)
+
+
+@dataclass
+class ProjectModel:
+    scans: dict[str, FileScan]  # by file_key
+    translated: frozenset[str]  # file keys of the files being translated (the rest were only scanned)
+    edges: dict[str, tuple[str, ...]] = field(default_factory=dict)  # file -> project files it includes
+    found_in: dict[str, tuple[str, ...]] = field(default_factory=dict)  # file -> tree dirs its includes needed
+    renames: Mapping[str, str] = field(default_factory=dict)  # basename -> renamed basename (--rename-extensions)
+    declared: frozenset[str] = frozenset()  # CUDA-looking names the project declares itself
+    _closures: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def closure(self, key: str) -> tuple[str, ...]:
+        """The file and every project file it includes, directly or not, in first-seen order."""
+        found = self._closures.get(key)
+        if found is not None:
+            return found
+        order: dict[str, None] = {}
+        stack = [key]
+        while stack:
+            current = stack.pop()
+            if current in order:
+                continue
+            order[current] = None
+            stack.extend(reversed(self.edges.get(current, ())))
+        found = self._closures[key] = tuple(order)
+        return found
+
+    def is_root(self, key: str) -> bool:
+        return key in self.translated and key.endswith(ROOT_SUFFIXES)
+
+    def facts_for(self, path: str) -> ProjectFacts:
+        key = file_key(path)
+        scan = self.scans.get(key)
+        if scan is None:
+            return ProjectFacts()
+        closure = self.closure(key)
+        root = self.is_root(key)
+        defines: tuple[str, ...] = ()
+        if root:
+            needed = set().union(*(self.scans[k].required for k in closure if k in self.scans))
+            defines = tuple(sorted(needed - scan.defines))
+        dirs = tuple(dict.fromkeys(d for k in closure for d in self.found_in.get(k, ())))
+        renames = tuple(
+            sorted({(name, self.renames[name]) for name in _basenames(scan.includes) if name in self.renames})
+        )
+        return ProjectFacts(
+            include_renames=renames,
+            tu_root=root,
+            tu_defines=defines,
+            project_names=tuple(sorted(scan.cuda_like & self.declared)),
+            include_dirs=dirs,
+            dependencies=_digest(self.scans[k] for k in closure[1:] if k in self.scans),
+        )
+
+
+def build_model(
+    scans: Iterable[FileScan],
+    scan_more: ScanMore,
+    include_dirs: Sequence[str] = (),
+    renames: Mapping[str, str] | None = None,
+) -> ProjectModel:
+    """Resolve the includes of ``scans`` (the files being translated), scanning the project
+    headers they reach that were not among them (``scan_more``), until nothing new is reached."""
+    by_key = {file_key(s.path): s for s in scans}
+    model = ProjectModel(dict(by_key), frozenset(by_key), renames=dict(renames or {}))
+    user_dirs = [file_key(os.path.abspath(d)) for d in include_dirs]
+    resolver = _Resolver(user_dirs, model.translated)
+    # Headers outside the tree (and outside the user's own -I directories under it) are not the
+    # project's: a -I to a toolkit must not pull its headers into the scan.
+    tree = os.path.commonpath([os.path.dirname(k) for k in by_key]) if by_key else "/"
+    mine = [tree] + [d for d in user_dirs if not _is_system(d)]
+    pending = list(by_key)
+    while pending:
+        reached: dict[str, None] = {}
+        for key in pending:
+            edges, dirs = resolver.resolve_all(key, model.scans[key].includes)
+            model.edges[key] = edges
+            if dirs:
+                model.found_in[key] = dirs
+            reached.update((k, None) for k in edges if k not in model.scans and _under(k, mine))
+        new = [s for s in scan_more(list(reached)) if s.readable]
+        for s in new:
+            model.scans[file_key(s.path)] = s
+        pending = [file_key(s.path) for s in new]
+    model.declared = frozenset().union(*(s.declares for s in model.scans.values()))
+    return model
+
+
+class _Resolver:
+    def __init__(self, include_dirs: list[str], tree: frozenset[str]) -> None:
+        self.include_dirs = include_dirs
+        # For includes found nowhere else: tree files by the last component of their path.
+        self.by_name: dict[str, list[str]] = {}
+        for key in sorted(tree):
+            self.by_name.setdefault(os.path.basename(key), []).append(key)
+        self._seen: dict[tuple[str, str, bool], tuple[str, str]] = {}
+
+    def resolve_all(self, key: str, includes: Sequence[IncludeRef]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        edges: dict[str, None] = {}
+        dirs: dict[str, None] = {}
+        here = os.path.dirname(key)
+        for inc in includes:
+            target, directory = self.resolve(here, inc)
+            if target:
+                edges[target] = None
+                if directory:
+                    dirs[directory] = None
+        return tuple(edges), tuple(dirs)
+
+    def resolve(self, here: str, inc: IncludeRef) -> tuple[str, str]:
+        """(file key, tree directory it was inferred from or ""); ("", "") when not a project file."""
+        memo = (here, inc.name, inc.angled)
+        found = self._seen.get(memo)
+        if found is None:
+            found = self._seen[memo] = self._resolve(here, inc)
+        return found
+
+    def _resolve(self, here: str, inc: IncludeRef) -> tuple[str, str]:
+        name = inc.name.strip()
+        if not name or os.path.isabs(name):
+            return "", ""
+        searched = ([] if inc.angled else [here]) + self.include_dirs
+        for directory in searched:
+            candidate = os.path.join(directory, name)
+            if os.path.isfile(candidate):
+                return file_key(candidate), ""
+        # Not found where a compiler without the project's build flags would look: a tree file
+        # whose path ends with the included name, nearest to the including file.
+        tail = "/" + name.replace("\\", "/").lstrip("./")
+        candidates = [k for k in self.by_name.get(os.path.basename(name), ()) if k.endswith(tail)]
+        if not candidates:
+            return "", ""
+        best = max(candidates, key=lambda k: (len(os.path.commonpath([k, here])), -len(k)))
+        return best, best[: -len(tail)] or "/"
+
+
+def _under(path: str, directories: Sequence[str]) -> bool:
+    return any(path.startswith(d.rstrip("/") + "/") for d in directories)
+
+
+def _is_system(directory: str) -> bool:
+    return directory.startswith(("/usr/", "/opt/")) or "/cuda" in directory or "/rocm" in directory
+
+
+def _basenames(includes: Iterable[IncludeRef]) -> set[str]:
+    return {inc.name.rsplit("/", 1)[-1] for inc in includes if not inc.angled}
+
+
+def _digest(scans: Iterable[FileScan]) -> str:
+    digest = hashlib.sha256()
+    for scan in sorted(scans, key=lambda s: s.path):
+        digest.update(f"{scan.path}\0{scan.digest}\0".encode())
+    return digest.hexdigest()[:16]

@@ -1,0 +1,102 @@
+"""The project scan: what one file tells the rest of the project, found from its text alone.
+
+A fast pass (the lexer and a word split; no identifier facts, no planning) run over every
+file before translation. It never edits; :mod:`hipify.project.model` combines the scans
+into the facts each file's translation needs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..fileio import DEFAULT_MAX_SIZE, SourceError, read_source
+from ..lexing.lexer import lex
+from ..lexing.text_facts import INCLUDE, declares, directives_of, next_token, prev_token
+from ..options import Options
+from ..rewrite.index import CUDA_LIKE, index_of, macro_needed
+from ..rewrite.status import decide
+from ..table import MappingTable
+
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
+_WORDS_ONLY = str.maketrans({chr(i): " " for i in range(128) if chr(i) not in _WORD_CHARS})
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*", re.ASCII)
+_MACRO_NAME = re.compile(r"[A-Za-z_]\w*")
+_INCLUDE_KEYWORDS = frozenset(("include", "include_next", "import"))
+
+
+@dataclass(frozen=True)
+class IncludeRef:
+    name: str  # as written between the delimiters
+    angled: bool
+
+
+@dataclass(frozen=True)
+class FileScan:
+    path: str  # the path the file was read from
+    digest: str = ""  # of the decoded text: what the file's dependents' cache keys cover
+    includes: tuple[IncludeRef, ...] = ()  # every include, active or not (an over-approximation is safe)
+    defines: frozenset[str] = frozenset()  # macros the file #defines
+    required: frozenset[str] = frozenset()  # macros its CUDA uses need defined before the HIP headers
+    cuda_like: frozenset[str] = frozenset()  # CUDA-looking names it uses that the table does not know
+    declares: frozenset[str] = frozenset()  # of those, the ones it declares itself (macros, functions, types)
+    readable: bool = True
+
+
+def scan_file(
+    path: str, table: MappingTable, options: Options, encoding: str = "utf-8", max_size: int = DEFAULT_MAX_SIZE
+) -> FileScan:
+    try:
+        decoded = read_source(Path(path), encoding, max_size)
+    except SourceError:
+        return FileScan(path, readable=False)  # translation reports why
+    return scan_text(path, decoded.text, table, options)
+
+
+def scan_text(path: str, text: str, table: MappingTable, options: Options) -> FileScan:
+    lexed = lex(text)
+    masked = lexed.masked
+    includes: list[IncludeRef] = []
+    defines: set[str] = set()
+    code = list(masked)  # directive lines blanked below: their words are not uses
+    for d in directives_of(text, lexed):
+        if d.keyword in _INCLUDE_KEYWORDS:
+            m = INCLUDE.match(text, d.start, d.end)
+            if m is not None:
+                includes.append(IncludeRef(m.group(2), m.group(1) == "<"))
+            code[d.start : d.end] = " " * (d.end - d.start)
+        elif d.keyword == "define":
+            defined = _MACRO_NAME.match(d.argument)
+            if defined is not None:
+                defines.add(defined.group())
+    code_text = "".join(code)
+    words = set(code_text.translate(_WORDS_ONLY).split()) if code_text.isascii() else set(_IDENT.findall(code_text))
+    index = index_of(table)
+    required: set[str] = set()
+    for name in words & index.requires.keys():
+        row = table.lookup(name)
+        if row is not None and decide(row, options, index.releases).target:
+            required.update(m for m in index.requires[name] if macro_needed(m, options.rocm_version))
+    cuda_like = {w for w in words if w[:1] in ("c", "C") and w not in table and CUDA_LIKE.match(w)}
+    declared = {w for w in cuda_like if w in defines or _declared_in(masked, w)}
+    return FileScan(
+        path,
+        hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
+        tuple(includes),
+        frozenset(defines),
+        frozenset(required),
+        frozenset(cuda_like),
+        frozenset(declared | (defines & cuda_like)),
+    )
+
+
+def _declared_in(masked: str, name: str) -> bool:
+    """Does some occurrence of ``name`` look like its declaration (``int cudaCheck(``)?"""
+    for m in re.finditer(rf"(?<![\w$]){re.escape(name)}(?![\w$])", masked):
+        prev, _ = prev_token(masked, m.start())
+        nxt, _ = next_token(masked, m.end())
+        if prev and declares(prev, nxt, name):
+            return True
+    return False

@@ -1,0 +1,175 @@
+"""The project model: scans, the include graph, and the facts each file's translation gets."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from hipify import Options, translate_files
+from hipify.cli import main
+from hipify.project.graph import build_model
+from hipify.project.scan import scan_file, scan_text
+from hipify.table import load_table
+
+WARP = "HIP_ENABLE_WARP_SYNC_BUILTINS"
+MAIN_CU = """\
+#include <cuda_runtime.h>
+#include <cstdio>
+#include "reduce.cuh"
+
+__global__ void total(const float* in, float* out) { out[0] = warp_sum(in[threadIdx.x]); }
+
+int main() {
+    float *in, *out;
+    cudaMalloc(&in, 32 * sizeof(float));
+    cudaMalloc(&out, sizeof(float));
+    total<<<1, 32>>>(in, out);
+    cudaDeviceSynchronize();
+    return 0;
+}
+"""
+REDUCE_CUH = """\
+#pragma once
+__device__ inline float warp_sum(float v) {
+    for (int o = 16; o > 0; o /= 2) v += __shfl_xor_sync(0xffffffff, v, o);
+    return v;
+}
+"""
+CHECK_H = """\
+#pragma once
+#include <cstdio>
+#define cudaCheck(call) do { cudaError_t e_ = (call); if (e_ != cudaSuccess) std::puts(cudaGetErrorString(e_)); } while (0)
+int cudaHelperDevices();
+"""
+USES_CHECK_CU = """\
+#include "check.h"
+int cudaHelperDevices() { int n = 0; cudaCheck(cudaGetDeviceCount(&n)); return n; }
+"""
+
+
+@pytest.fixture(autouse=True)
+def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HIPIFY_PY_CACHE_DIR", str(tmp_path / "cache"))
+
+
+def _tree(root: Path, files: dict[str, str]) -> Path:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
+def _model(root: Path, include_dirs: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]
+    table = load_table()
+    options = Options(engine="regex")
+    paths = sorted(str(p) for p in root.rglob("*") if p.is_file())
+    scans = [scan_file(p, table, options) for p in paths]
+    return build_model(scans, lambda more: [scan_file(p, table, options) for p in more], include_dirs)
+
+
+# --- the model ---------------------------------------------------------------------------------
+
+
+def test_scan_records_includes_defines_requirements_and_own_names() -> None:
+    scan = scan_text("a.cu", REDUCE_CUH + CHECK_H, load_table(), Options())
+    assert [i.name for i in scan.includes] == ["cstdio"]
+    assert scan.required == {WARP}
+    assert "cudaCheck" in scan.defines and "cudaCheck" in scan.declares
+    assert "cudaHelperDevices" in scan.declares  # a function declaration, not only a use
+
+
+def test_warp_sync_need_of_a_header_reaches_the_translation_unit(tmp_path: Path) -> None:
+    root = _tree(tmp_path, {"main.cu": MAIN_CU, "reduce.cuh": REDUCE_CUH, "other.cu": "int x;\n"})
+    model = _model(root)
+    main_facts = model.facts_for(str(root / "main.cu"))
+    assert main_facts.tu_root and main_facts.tu_defines == (WARP,)
+    header = model.facts_for(str(root / "reduce.cuh"))
+    assert not header.tu_root and header.tu_defines == ()
+    assert model.facts_for(str(root / "other.cu")).tu_defines == ()  # does not include the header
+
+
+def test_an_include_found_only_in_the_tree_gives_its_directory(tmp_path: Path) -> None:
+    root = _tree(
+        tmp_path,
+        {"src/app/main.cu": '#include "helper.h"\n', "src/include/helper.h": '#include "deep/more.h"\n',
+         "src/include/deep/more.h": "int more;\n", "elsewhere/helper.h": "int other;\n"},
+    )  # fmt: skip
+    model = _model(root)
+    facts = model.facts_for(str(root / "src/app/main.cu"))
+    # the nearest helper.h (sharing src/), and more.h is found next to it without help
+    assert facts.include_dirs == (os.path.realpath(root / "src/include"),)
+    closure = model.closure(os.path.realpath(root / "src/app/main.cu"))
+    assert os.path.realpath(root / "src/include/deep/more.h") in closure
+
+
+def test_headers_outside_the_translated_files_are_scanned_when_reached(tmp_path: Path) -> None:
+    root = _tree(tmp_path, {"main.cu": MAIN_CU, "reduce.cuh": REDUCE_CUH})
+    table, options = load_table(), Options()
+    model = build_model(
+        [scan_file(str(root / "main.cu"), table, options)], lambda more: [scan_file(p, table, options) for p in more]
+    )
+    assert model.facts_for(str(root / "main.cu")).tu_defines == (WARP,)
+
+
+def test_dependencies_digest_follows_the_included_headers(tmp_path: Path) -> None:
+    root = _tree(tmp_path, {"main.cu": MAIN_CU, "reduce.cuh": REDUCE_CUH})
+    before = _model(root).facts_for(str(root / "main.cu")).dependencies
+    (root / "reduce.cuh").write_text(REDUCE_CUH + "// changed\n")
+    assert _model(root).facts_for(str(root / "main.cu")).dependencies != before
+
+
+# --- translation with project facts --------------------------------------------------------------
+
+
+@pytest.mark.parametrize("engine", ["regex", "clang"])
+def test_define_goes_before_the_first_include_of_the_main_file(tmp_path: Path, engine: str) -> None:
+    root = _tree(tmp_path / "src", {"main.cu": MAIN_CU, "reduce.cuh": REDUCE_CUH})
+    out = tmp_path / "out"
+    assert main([str(root), "--out-dir", str(out), "--engine", engine, "-q"]) == 0
+    text = (out / "main.cu").read_text()
+    assert text.startswith(f"#define {WARP}\n#include <hip/hip_runtime.h>\n"), text
+    header = (out / "reduce.cuh").read_text()
+    assert f"#define {WARP}" in header and header.index(f"#define {WARP}") < header.index("__shfl_xor_sync")
+    again = tmp_path / "again"
+    assert main([str(out), "--out-dir", str(again), "--engine", engine, "-q"]) == 0
+    assert (again / "main.cu").read_text() == text  # a second run changes nothing
+
+
+def test_project_macro_named_like_cuda_is_not_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    root = _tree(tmp_path / "src", {"check.h": CHECK_H, "devices.cu": USES_CHECK_CU})
+    assert main([str(root), "--check", "--engine", "regex"]) == 1  # there is CUDA to translate
+    err = capsys.readouterr().err
+    assert "HPY104" not in err, err
+
+
+def test_translate_files_is_the_command_lines_translation(tmp_path: Path) -> None:
+    root = _tree(tmp_path, {"main.cu": MAIN_CU, "reduce.cuh": REDUCE_CUH})
+    results = translate_files({str(root / "main.cu"): MAIN_CU}, Options(engine="regex"))
+    assert results[str(root / "main.cu")].text.startswith(f"#define {WARP}\n")
+
+
+@pytest.mark.hipcc
+def test_translation_unit_with_a_warp_header_compiles_with_rocm(tmp_path: Path) -> None:
+    from hipify.validate.toolchain import detect
+
+    toolchains = [t for t in detect() if t.rocm_version >= (6, 2)]
+    if not toolchains:
+        pytest.skip("no ROCm >= 6.2 hipcc (run .ci/install_hip.sh to build the ROCm 6.4 chroot)")
+    tc = toolchains[0]
+    root = _tree(tmp_path / "src", {"main.cu": MAIN_CU, "reduce.cuh": REDUCE_CUH})
+    base = Path(tc.chroot) / "tmp" if tc.chroot else tmp_path
+    out = Path(base) / f"hipify-project-test-{os.getpid()}"
+    try:
+        assert main([str(root), "--out-dir", str(out), "--engine", "regex", "-q"]) == 0
+        import subprocess
+
+        source = tc.inner_path(str(out / "main.cu"))
+        cmd = [*tc.hipcc, "--offload-arch=gfx90a", "-std=c++17", "-x", "hip", "-c", source, "-o", "/dev/null"]
+        proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **tc.env}, timeout=600)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
