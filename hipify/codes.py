@@ -103,6 +103,10 @@ CODES: dict[str, Code] = {c.code: c for c in (
          "A line deserves review: the translation could not be derived with full certainty.",
          "E.g. the parser could not resolve this code, so the edit came from tokens alone.",
          "Read the translated line."),
+    Code("HPY110", "macro-value", "report", "unconverted",
+         "A compiler macro whose definition has a HIP meaning is used for its value (e.g. __CUDA_ARCH__ >= 700) and was left as written.",
+         "Whether __CUDA_ARCH__ is defined means 'the device pass' (HIP: __HIP_DEVICE_COMPILE__); an NVIDIA compute capability compared with a number means nothing for AMD GPUs.",
+         "Decide which branch AMD GPUs need and write the condition for HIP (e.g. defined(__HIP_DEVICE_COMPILE__))."),
     # Engine and input problems (HPY2xx)
     Code("HPY201", "engine-fallback", "report", "engine",
          "The clang engine was unavailable or failed; the regex engine was used.",

@@ -13,6 +13,9 @@ from typing import NamedTuple
 
 from .model import Diagnostic, Origin, Span
 
+# Directives whose identifiers are tested by the preprocessor, not compiled (``defined(X)`` too).
+CONDITION_DIRECTIVES = frozenset(("if", "ifdef", "ifndef", "elif", "elifdef", "elifndef"))
+
 
 class Region(str, Enum):
     CODE = "code"  # ordinary code the compiler sees
@@ -33,6 +36,7 @@ class Identifier(NamedTuple):
     qualifier: str = ""  # "cub" for cub::X, "" when unqualified
     user_declared: bool = False  # AST: this name refers to the user's own declaration
     call_args: tuple[Span, ...] | None = None  # argument spans when this names a callee
+    directive: str = ""  # keyword of the directive it stands in ("if", "ifdef", "define", ...); "" in code
 
 
 @dataclass(frozen=True)

@@ -31,6 +31,9 @@ class Transform:
     kind ``remove``: replace the identifier with nothing (calling-convention macros such as
     CUDART_CB, empty on Linux, that HIP does not define); the row's ``hip`` is empty and
     its ``hip_status`` is supported.
+    kind ``defined_only``: rename only where the preprocessor tests whether the name is defined
+    (``#ifdef X``, ``defined(X)``, a bare ``#if X``); any use of its value is reported, not
+    translated (``__CUDA_ARCH__`` -> ``__HIP_DEVICE_COMPILE__``).
     """
 
     kind: str

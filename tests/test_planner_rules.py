@@ -527,3 +527,35 @@ def test_failing_rule_is_reported_not_raised(small_table: MappingTable, monkeypa
     result = plan(SourceFile("a.cpp", "cudaFree"), facts, small_table, Options(insert_runtime_include=False), "regex")
     assert [e.replacement for e in result.edits] == ["hipFree"]
     assert [d.code for d in result.diagnostics] == ["HPY204"]
+
+
+# --- preprocessor contexts ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("engine", ["regex", "clang"])
+def test_compiler_macros_take_their_hip_meaning(engine: str) -> None:
+    src = (
+        "#ifndef __CUDACC__\ninline float fmaxf_(float a, float b) { return a > b ? a : b; }\n#endif\n"
+        "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800\nint old_path;\n#endif\n"
+        "#ifdef __NVCC__\nint nv;\n#endif\n"
+    )
+    result = translate(src, path="a.cpp", options=Options(engine=engine, use_cache=False))
+    assert "#ifndef __HIPCC__\n" in result.text
+    assert "#if defined(__HIP_DEVICE_COMPILE__) && __CUDA_ARCH__ < 800\n" in result.text
+    assert "#ifdef __HIPCC__\n" in result.text
+    value_uses = [d for d in result.diagnostics if d.code == "HPY110"]
+    assert [(d.line, d.subject) for d in value_uses] == [(4, "__CUDA_ARCH__")]
+
+
+@pytest.mark.parametrize("engine", ["regex", "clang"])
+def test_removed_macro_tested_by_the_preprocessor_asks_the_hip_header(engine: str) -> None:
+    src = "#include <cusparse.h>\n#ifdef CUSPARSEAPI\nint a;\n#endif\n#if defined(CUSPARSEAPI)\nint b;\n#endif\n"
+    result = translate(src, path="a.h", options=Options(engine=engine, use_cache=False))
+    assert "#ifdef HIPSPARSE_H\n" in result.text and "#if defined(HIPSPARSE_H)\n" in result.text
+    assert "CUSPARSEAPI" not in result.text
+
+
+def test_removing_a_macro_never_glues_tokens() -> None:
+    src = "int z = 4/CUBLASAPI*2;\nvoid CUBLASAPI f();\n"
+    result = translate(src, path="a.cpp", options=Options(engine="regex", use_cache=False))
+    assert result.text == "int z = 4/ *2;\nvoid  f();\n"

@@ -153,7 +153,8 @@ def extract_facts(
     includes = _includes(text, directives, regions)
     code = _identifier_view(masked, directives)
     brackets = Brackets(masked, text)
-    identifiers = _identifiers(code, masked, wanted, wants_args, regions, brackets, report_once)
+    keywords = [d.keyword for d in directives]
+    identifiers = _identifiers(code, masked, wanted, wants_args, regions, brackets, keywords, report_once)
     launches = _launches(masked, regions, brackets, _template_kernels(masked)) if find_launches else ()
     return FileFacts(identifiers, launches, includes, directive_facts, lexed.comments)
 
@@ -265,8 +266,10 @@ def _identifiers(
     wants_args: Wanted | None,
     regions: RegionMap,
     brackets: Brackets,
+    keywords: list[str],
     report_once: frozenset[str] = frozenset(),
 ) -> tuple[Identifier, ...]:
+    """``keywords``: the keyword of each directive of ``regions``, in order (``define``, ``if``, ...)."""
     raw: list[Identifier] = []
     token_origin = Origin.TOKEN
     declared: set[str] = set()
@@ -301,11 +304,13 @@ def _identifiers(
         # follow 'X', and the line after '#define M v' does not continue 'v'.
         if d < d_count and d_starts[d] <= start:  # inside directive d
             limit = d_ends[d]
+            directive = keywords[d]
             floor = d_starts[d]
             if next_at >= limit:
                 nxt = ""
         else:
             limit = -1
+            directive = ""
             floor = d_ends[d - 1] if d else 0
             if d < d_count and d_starts[d] < next_at:
                 nxt = ""
@@ -325,7 +330,9 @@ def _identifiers(
         call_args = None
         if nxt == "(" and (wants_args is None or wants_args(name)):
             call_args = brackets.args(next_at, limit if limit >= 0 else size)
-        raw.append(Identifier(start, end, name, region, token_origin, prev, nxt, qualifier, False, call_args))
+        raw.append(
+            Identifier(start, end, name, region, token_origin, prev, nxt, qualifier, False, call_args, directive)
+        )
     if declared:  # rare: names the file declares itself, known only after the whole file
         for i, ident in enumerate(raw):
             if ident.name in declared:

@@ -86,6 +86,9 @@ class TableIndex:
     releases: tuple[tuple[int, ...], ...] = ()
     # Last components of qualified keys (``BlockReduce`` of ``cub::BlockReduce``).
     namespaced_names: frozenset[str] = frozenset()
+    # CUDA header -> the macro its HIP replacement defines as include guard: what ``#ifdef X``
+    # asks of a macro that only marks the CUDA header's inclusion (CUSPARSEAPI, CUFFTAPI).
+    header_guards: Mapping[str, str] = field(default_factory=dict)
     # The identifier filter both engines' text facts use (``wanted``): table names, device
     # markers and CUDA-looking names.
     wanted: NameFilter = field(default_factory=lambda: NameFilter(frozenset()))
@@ -143,6 +146,14 @@ def _version(text: str) -> tuple[int, ...]:
     return parse_version(text)
 
 
+def _header_guards(table: MappingTable) -> dict[str, str]:
+    guards: dict[str, str] = {}
+    for row in table:
+        if row.source == "include-guard" and row.kind == "macro" and row.hip and row.hip_status == "supported":
+            guards.setdefault(row.cuda_header, row.hip)
+    return guards
+
+
 def _build(table: MappingTable) -> TableIndex:
     names: set[str] = set()
     namespaces: dict[str, tuple[str, str]] = {}
@@ -188,5 +199,6 @@ def _build(table: MappingTable) -> TableIndex:
         mask_functions=frozenset(masks),
         releases=releases,
         namespaced_names=frozenset(r.cuda.rsplit("::", 1)[1] for r in table if "::" in r.cuda),
+        header_guards=_header_guards(table),
         wanted=NameFilter(frozenset(names | DEVICE_MARKERS)),
     )

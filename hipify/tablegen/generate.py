@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..table import Row, Transform
 from . import rules
+from .compiler_macros import compiler_rows, hipcc_predefined, load_macros
 from .headermap import header_rows
 from .headers import HeaderIndex, build_index, header_files
 from .overrides import Override, load_overrides
@@ -716,6 +717,11 @@ def generate(cache: Path, overrides_path: Path, apis: tuple[str, ...] = API_ORDE
         if row.cuda in claimed and row.kind == "header":
             raise GenerationError(f"header row {row.cuda} collides with an identifier row")
         claimed[row.cuda] = row  # include-guard rows refine the plain macro rows
+    predefined = hipcc_predefined()
+    if predefined is None:
+        log("compiler macros: no ROCm hipcc found; HIP targets of compiler_macros.toml not checked")
+    for row in compiler_rows(load_macros(), predefined):
+        claimed[row.cuda] = row  # a compiler's own macro, whatever a header mentions
     apply_overrides(claimed, load_overrides(overrides_path), matcher)
     by_api: dict[str, list[Row]] = defaultdict(list)
     for name in sorted(claimed):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import NamedTuple
 
-from ...facts import Identifier, rejoin_template_commas
+from ...facts import CONDITION_DIRECTIVES, Identifier, rejoin_template_commas
 from ...model import Diagnostic, Edit, Origin, Severity
 from ...table import Row
 from ..context import Context
@@ -64,7 +64,7 @@ def renames(ctx: Context) -> list[Finding]:
     allowed = ctx.allowed
     plans: dict[str, _RowPlan] = {}
     for ident, row in ctx.resolved:
-        if ident.user_declared:
+        if ident.user_declared or _names_a_macro(ident):
             continue
         plan = plans.get(row.cuda)
         if plan is None:
@@ -75,7 +75,7 @@ def renames(ctx: Context) -> list[Finding]:
         if not everything and not allowed(ident.start, ident.region):
             continue
         if mode == _REMOVE:
-            append(Edit(ident.start, ident.end, "", "HPY009", ident.origin, row.cuda))
+            append(_removal(ctx, ident, row))
             continue
         decision = plan.decision
         if decision.code:  # not emitted, or emitted with a warning (HPY102 deprecated)
@@ -84,12 +84,61 @@ def renames(ctx: Context) -> list[Finding]:
             )
             if not plan.target:
                 continue
+        if mode == _TRANSFORM and not _tests_definition(ident, row):
+            append(_value_use(ident, row))
+            continue
         target = _target_for(ident, row, plan.target) if mode == _TRANSFORM else plan.target
         if target != ident.name:
             append(Edit(ident.start, ident.end, target, "HPY001", ident.origin, row.cuda))
         if mode == _TRANSFORM:
             out.extend(_wrap_argument(ctx, ident, row))
     return out
+
+
+# Operators that use a macro's value, not only whether it is defined.
+_VALUE_OPERATORS = frozenset(("<", ">", "<=", ">=", "==", "!=", "+", "-", "*", "/", "%", "<<", ">>", "&", "|", "^"))
+
+
+def _tests_definition(ident: Identifier, row: Row) -> bool:
+    """For a ``defined_only`` row (``__CUDA_ARCH__``): is this use a test of its definition
+    (``#ifdef``, ``defined(X)``, a bare ``#if X``)? Other rows: always true."""
+    if row.transform is None or row.transform.kind != "defined_only":
+        return True
+    if ident.directive not in CONDITION_DIRECTIVES:
+        return False
+    return ident.prev_token not in _VALUE_OPERATORS and ident.next_token not in _VALUE_OPERATORS
+
+
+def _value_use(ident: Identifier, row: Row) -> Diagnostic:
+    return Diagnostic(
+        "HPY110",
+        f"{row.cuda} is used for its value here; only whether it is defined has a HIP meaning "
+        f"({row.hip}): left as written, check which branch HIP needs",
+        ident.start,
+        severity=Severity.WARNING,
+        subject=row.cuda,
+    )
+
+
+def _names_a_macro(ident: Identifier) -> bool:
+    """The name a ``#define`` or ``#undef`` is about: the user's macro, never rewritten."""
+    return ident.directive == "undef" or (ident.directive == "define" and ident.prev_token == "define")
+
+
+def _removal(ctx: Context, ident: Identifier, row: Row) -> Edit:
+    """Delete a calling-convention macro HIP lacks (``CUSPARSEAPI``) -- except where the
+    preprocessor tests it: ``#ifdef CUSPARSEAPI`` asks whether cusparse.h was included, which
+    for HIP is a question for the guard of the header that replaces it (HIPSPARSE_H); with no
+    such guard the test is left as written (false under HIP, as the header is gone)."""
+    if ident.directive in CONDITION_DIRECTIVES:
+        guard = ctx.index.header_guards.get(row.cuda_header, ident.name)
+        return Edit(ident.start, ident.end, guard, "HPY001", ident.origin, row.cuda)
+    text = ctx.text
+    before = text[ident.start - 1] if ident.start else " "
+    after = text[ident.end] if ident.end < len(text) else " "
+    # A blank keeps the neighbours two tokens (x/CUBLASAPI*y must not become x/*y).
+    glue = not before.isspace() and not after.isspace()
+    return Edit(ident.start, ident.end, " " if glue else "", "HPY009", ident.origin, row.cuda)
 
 
 def _target_for(ident: Identifier, row: Row, target: str) -> str:
