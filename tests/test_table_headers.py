@@ -25,7 +25,7 @@ pytestmark = pytest.mark.skipif(
 
 @pytest.fixture(scope="module")
 def hip():
-    from hipify.tablegen.generate import hip_side
+    from hipify.tablegen.sides import hip_side
 
     return hip_side(CACHE, (CURRENT_ROCM,))
 
@@ -64,7 +64,8 @@ def test_no_target_needs_a_macro_that_only_preincluded_headers_test(hip) -> None
     """hipcc reads clang's __clang_hip_*.h before the file's first line: a macro only they test cannot be defined
     by the translated file in time (OCML_BASIC_ROUNDED_OPERATIONS), so no mapped target may depend on one; rows the
     generator moved off such a guard name the function the guarded wrapper forwards to."""
-    from hipify.tablegen.generate import Target, _required_macro
+    from hipify.tablegen.requires import required_macro
+    from hipify.tablegen.target import Target
 
     index = hip.current
     assert "__clang_hip_math.h" in hip.preincluded
@@ -73,7 +74,7 @@ def test_no_target_needs_a_macro_that_only_preincluded_headers_test(hip) -> None
         if row.kind == "header" or not row.hip or row.hip_status not in MAPPED:
             continue
         hits = index.names.get(row.hip, ())
-        if hits and all(h.header in hip.preincluded for h in hits) and _required_macro(hip, Target(row.hip)):
+        if hits and all(h.header in hip.preincluded for h in hits) and required_macro(hip, Target(row.hip)):
             bad.append(row.cuda)
         if row.source == "preincluded-guard":
             wrappers = index.names.get(row.cuda, ())

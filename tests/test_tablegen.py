@@ -329,3 +329,18 @@ def test_scan_records_pass_through_callees() -> None:
 def test_attribute_macro_row(rows) -> None:
     row = rows["CUDARTAPI"]  # `#define CUDARTAPI` (empty) in the fixture's cuda_runtime_api.h
     assert (row.hip, row.hip_status, row.kind, row.transform.kind) == ("", "supported", "macro", "remove")
+
+
+@pytest.mark.parametrize(
+    ("source", "count", "names", "types"),
+    [
+        ("int f(void);", 0, ("",), ("void",)),
+        ("int f();", 0, (), ()),
+        ("int f(const char *fmt, ...);", -1, ("fmt", ""), ("const char*", "")),
+        ("int f(std::map<int, int> m, float **out = 0);", 2, ("m", "out"), ("", "float**")),
+        ("int f(unsigned flags __dv(0));", 1, ("flags",), ("",)),
+    ],
+)
+def test_scanner_parameters(source: str, count: int, names: tuple[str, ...], types: tuple[str, ...]) -> None:
+    (decl,) = scan_text(source).decls
+    assert (decl.params, decl.param_names, decl.param_types) == (count, names, types)

@@ -8,6 +8,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
+from ..table import Row
 from .fetch import DEFAULT_CACHE, run_fetch
 
 REPO = Path(__file__).resolve().parents[2]
@@ -52,7 +53,7 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _counts(by_api: dict) -> str:
+def _counts(by_api: dict[str, list[Row]]) -> str:
     lines = [f"{'api':10} {'rows':>6} {'mapped':>7} {'unsupp':>7} {'removed':>8}  threshold"]
     for api in sorted(by_api):
         rows = by_api[api]

@@ -6,7 +6,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 from ..table import Row, load_table_from
-from .generate import GUARD_SOURCE
+from .requires import GUARD_SOURCE
 
 TITLES = {
     "runtime": "CUDA Runtime API",

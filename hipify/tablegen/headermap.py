@@ -9,16 +9,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from ..table import Row
 from .headers import header_files
+from .matcher import Matcher
 from .scan import scan_text
+from .sides import HipSide
 from .sources import CURRENT_ROCM
-
-if TYPE_CHECKING:
-    from .generate import HipSide, Matcher
 
 # CUDA headers that become header rows: (globs under cuda/cu13/, api)
 CUDA_HEADER_SOURCES: tuple[tuple[str, str], ...] = (
@@ -126,7 +125,8 @@ def _cuda_headers(cache: Path) -> list[tuple[str, Path, str]]:
     return [out[k] for k in sorted(out)]
 
 
-def header_rows(cache: Path, hip: HipSide, matcher: Matcher, claimed: dict[str, Row]) -> Iterator[Row]:
+def header_rows(cache: Path, matcher: Matcher, claimed: dict[str, Row]) -> Iterator[Row]:
+    hip = matcher.hip
     guards_hip = hip.indexes[CURRENT_ROCM].guards
     for rel, path, api in _cuda_headers(cache):
         hip_cands, roc_cands = _candidates(rel)
@@ -153,30 +153,20 @@ def header_rows(cache: Path, hip: HipSide, matcher: Matcher, claimed: dict[str, 
             continue
         existing = claimed.get(guard)
         guard_api = existing.api if existing else api
-        if hip_guard:
-            t = matcher.target(hip_guard, "include-guard")
-            side = "hip" if target else "roc"  # cuDNN's guards point at MIOpen, a ROC-only target
-            targets: dict[str, Any] = {
-                side: hip_guard,
-                f"{side}_status": "supported",
-                f"{side}_header": target or roc,
-                f"{side}_since": t.since,
-            }
-            yield Row(
-                cuda=guard,
-                kind="macro",
-                api=guard_api,
-                cuda_header=rel,
-                source="include-guard",
-                note=f"include guard of {rel}; {target or roc} defines {hip_guard}",
-                **targets,
-            )
-        else:
-            yield Row(
-                cuda=guard,
-                kind="macro",
-                api=guard_api,
-                cuda_header=rel,
-                source="include-guard",
-                note=f"include guard of {rel}; no matching HIP header guard",
-            )
+        row = Row(
+            cuda=guard,
+            kind="macro",
+            api=guard_api,
+            cuda_header=rel,
+            source="include-guard",
+            note=f"include guard of {rel}; no matching HIP header guard",
+        )
+        if not hip_guard:
+            yield row
+            continue
+        since = matcher.target(hip_guard, "include-guard").since
+        note = f"include guard of {rel}; {target or roc} defines {hip_guard}"
+        if target:
+            yield replace(row, hip=hip_guard, hip_status="supported", hip_header=target, hip_since=since, note=note)
+        else:  # cuDNN's guards point at MIOpen, a ROC-only target
+            yield replace(row, roc=hip_guard, roc_status="supported", roc_header=roc, roc_since=since, note=note)

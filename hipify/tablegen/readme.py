@@ -4,10 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from .generate import Generated
+from .generate import Generated
 
 SCHEMA = """# Mapping tables
 

@@ -34,8 +34,7 @@ def _with_unversioned(names: list[str]) -> list[str]:
 
 
 def _dedupe(names: list[str]) -> list[str]:
-    seen: set[str] = set()
-    return [n for n in names if not (n in seen or seen.add(n))]  # type: ignore[func-returns-value]
+    return list(dict.fromkeys(names))
 
 
 def _roc_snake(name: str, prefix: str, roc: str, kind: str) -> list[str]:
