@@ -25,7 +25,7 @@ FIXTURE = Path(__file__).parent / "fixtures" / "tablegen"
 
 @pytest.fixture(scope="module")
 def generated():
-    return generate(FIXTURE, FIXTURE / "overrides.toml")
+    return generate(FIXTURE, FIXTURE / "overrides.toml", macros_path=None)
 
 
 @pytest.fixture(scope="module")
@@ -218,7 +218,7 @@ def test_headers_and_include_guards(rows) -> None:
 
 
 def test_output_is_deterministic(tmp_path: Path, generated) -> None:
-    again = generate(FIXTURE, FIXTURE / "overrides.toml")
+    again = generate(FIXTURE, FIXTURE / "overrides.toml", macros_path=None)
     for api in generated.rows:
         assert render(api, generated.rows[api], {}) == render(api, again.rows[api], {})
     first, second = tmp_path / "a", tmp_path / "b"
@@ -344,3 +344,24 @@ def test_attribute_macro_row(rows) -> None:
 def test_scanner_parameters(source: str, count: int, names: tuple[str, ...], types: tuple[str, ...]) -> None:
     (decl,) = scan_text(source).decls
     assert (decl.params, decl.param_names, decl.param_types) == (count, names, types)
+
+
+def test_compiler_macros_become_rows_checked_against_hipcc(tmp_path: Path) -> None:
+    from hipify.tablegen.compiler_macros import CompilerMacroError, compiler_rows, load_macros
+
+    good = tmp_path / "macros.toml"
+    good.write_text(
+        '[[macro]]\ncuda = "__CUDACC__"\nhip = "__HIPCC__"\nreason = "r"\n'
+        '[[macro]]\ncuda = "__CUDA_ARCH__"\nhip = "__HIP_DEVICE_COMPILE__"\ntransform = "defined_only"\nreason = "r"\n'
+        '[[macro]]\ncuda = "__CUDACC_VER_MAJOR__"\nhip = ""\nreason = "r"\n'
+    )
+    rows = {r.cuda: r for r in compiler_rows(load_macros(good), frozenset({"__HIPCC__", "__HIP_DEVICE_COMPILE__"}))}
+    assert rows["__CUDACC__"].hip == "__HIPCC__" and rows["__CUDACC__"].api == "compiler"
+    assert rows["__CUDA_ARCH__"].transform is not None and rows["__CUDA_ARCH__"].transform.kind == "defined_only"
+    assert rows["__CUDACC_VER_MAJOR__"].hip_status == "unsupported"
+    with pytest.raises(CompilerMacroError, match="does not predefine __HIPCC__"):
+        compiler_rows(load_macros(good), frozenset())
+    bad = tmp_path / "bad.toml"
+    bad.write_text('[[macro]]\ncuda = "__NVCC__"\nreason = "r"\n')
+    with pytest.raises(CompilerMacroError, match="needs cuda, hip and reason"):
+        load_macros(bad)

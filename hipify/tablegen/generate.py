@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..table import Row
-from .compiler_macros import compiler_rows, hipcc_predefined, load_macros
+from .compiler_macros import DEFAULT_MACROS, compiler_rows, hipcc_predefined, load_macros
 from .errors import GenerationError
 from .family import api_rows
 from .fetch import log
@@ -39,7 +39,10 @@ def _library_version(provenance: dict[str, str], spec: ApiSpec) -> str:
     return f"cuDNN {m.group(1)}" if m else ""
 
 
-def generate(cache: Path, overrides_path: Path, apis: tuple[str, ...] = API_ORDER) -> Generated:
+def generate(
+    cache: Path, overrides_path: Path, apis: tuple[str, ...] = API_ORDER, macros_path: Path | None = DEFAULT_MACROS
+) -> Generated:
+    """``macros_path``: the compilers' predefined macros (None: leave the compiler family out)."""
     manifest_path = cache / "manifest.json"
     provenance = json.loads(manifest_path.read_text()) if manifest_path.is_file() else {}
     hip = hip_side(cache)
@@ -63,11 +66,12 @@ def generate(cache: Path, overrides_path: Path, apis: tuple[str, ...] = API_ORDE
         if row.cuda in claimed and row.kind == "header":
             raise GenerationError(f"header row {row.cuda} collides with an identifier row")
         claimed[row.cuda] = row  # include-guard rows refine the plain macro rows
-    predefined = hipcc_predefined()
-    if predefined is None:
-        log("compiler macros: no ROCm hipcc found; HIP targets of compiler_macros.toml not checked")
-    for row in compiler_rows(load_macros(), predefined):
-        claimed[row.cuda] = row  # a compiler's own macro, whatever a header mentions
+    if macros_path is not None:
+        predefined = hipcc_predefined()
+        if predefined is None:
+            log(f"compiler macros: no ROCm hipcc found; HIP targets of {macros_path.name} not checked")
+        for row in compiler_rows(load_macros(macros_path), predefined):
+            claimed[row.cuda] = row  # a compiler's own macro, whatever a header mentions
     apply_overrides(claimed, load_overrides(overrides_path), matcher)
     by_api: dict[str, list[Row]] = defaultdict(list)
     for name in sorted(claimed):
