@@ -90,6 +90,11 @@ class ProjectFacts:
     include_dirs: tuple[str, ...] = ()
     # Digest of the project headers this file includes, directly or not (cache keys cover it).
     dependencies: str = ""
+    # This file's declarations that need APIs HIP lacks and that nothing in the project uses:
+    # disabled visibly, so the translation units that include them still compile.
+    disabled: tuple[str, ...] = ()
+    # Names this file uses whose declaration needs APIs HIP lacks: (name, the missing APIs).
+    blocked_uses: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

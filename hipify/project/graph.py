@@ -38,6 +38,8 @@ class ProjectModel:
     found_in: dict[str, tuple[str, ...]] = field(default_factory=dict)  # file -> tree dirs its includes needed
     renames: Mapping[str, str] = field(default_factory=dict)  # basename -> renamed basename (--rename-extensions)
     declared: frozenset[str] = frozenset()  # CUDA-looking names the project declares itself
+    used: frozenset[str] = frozenset()  # names used anywhere outside blocked declarations
+    blocked: dict[str, tuple[str, ...]] = field(default_factory=dict)  # blocked declaration -> missing APIs
     _closures: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def closure(self, key: str) -> tuple[str, ...]:
@@ -74,6 +76,11 @@ class ProjectModel:
         renames = tuple(
             sorted({(name, self.renames[name]) for name in _basenames(scan.includes) if name in self.renames})
         )
+        # Only shared code is disabled: a header's helpers; a translation unit's own functions are
+        # its program (or a library's exported API), which needs porting, not hiding.
+        disabled = () if root else tuple(sorted({b.name for b in scan.blocked if b.name and b.name not in self.used}))
+        uses = scan.uses.union(*(b.uses for b in scan.blocked)) if root else scan.uses
+        blocked_uses = tuple((name, ", ".join(self.blocked[name])) for name in sorted(uses & self.blocked.keys()))
         return ProjectFacts(
             include_renames=renames,
             tu_root=root,
@@ -81,6 +88,8 @@ class ProjectModel:
             project_names=tuple(sorted(scan.cuda_like & self.declared)),
             include_dirs=dirs,
             dependencies=_digest(self.scans[k] for k in closure[1:] if k in self.scans),
+            disabled=disabled,
+            blocked_uses=blocked_uses,
         )
 
 
@@ -114,6 +123,15 @@ def build_model(
             model.scans[file_key(s.path)] = s
         pending = [file_key(s.path) for s in new]
     model.declared = frozenset().union(*(s.declares for s in model.scans.values()))
+    # A translation unit's own blocked declarations are never disabled: what they use is used.
+    root_blocked = (b.uses for k, s in model.scans.items() if model.is_root(k) for b in s.blocked)
+    model.used = frozenset().union(*(s.uses for s in model.scans.values()), *root_blocked)
+    missing: dict[str, set[str]] = {}
+    for s in model.scans.values():
+        for b in s.blocked:
+            if b.name:
+                missing.setdefault(b.name, set()).update(b.missing)
+    model.blocked = {name: tuple(sorted(apis)) for name, apis in missing.items()}
     return model
 
 

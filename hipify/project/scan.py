@@ -13,9 +13,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..fileio import DEFAULT_MAX_SIZE, SourceError, read_source
+from ..lexing.declarations import top_level_declarations
 from ..lexing.lexer import lex
 from ..lexing.text_facts import INCLUDE, declares, directives_of, next_token, prev_token
 from ..options import Options
+from ..rewrite.availability import is_missing
 from ..rewrite.index import CUDA_LIKE, index_of, macro_needed
 from ..rewrite.status import decide
 from ..table import MappingTable
@@ -34,6 +36,15 @@ class IncludeRef:
 
 
 @dataclass(frozen=True)
+class BlockedDeclaration:
+    """A top-level declaration that uses CUDA APIs HIP lacks (it cannot compile as translated)."""
+
+    name: str
+    missing: tuple[str, ...]  # the CUDA names HIP lacks, sorted
+    uses: frozenset[str] = frozenset()  # the names it uses (they count where it is never disabled)
+
+
+@dataclass(frozen=True)
 class FileScan:
     path: str  # the path the file was read from
     digest: str = ""  # of the decoded text: what the file's dependents' cache keys cover
@@ -42,6 +53,10 @@ class FileScan:
     required: frozenset[str] = frozenset()  # macros its CUDA uses need defined before the HIP headers
     cuda_like: frozenset[str] = frozenset()  # CUDA-looking names it uses that the table does not know
     declares: frozenset[str] = frozenset()  # of those, the ones it declares itself (macros, functions, types)
+    blocked: tuple[BlockedDeclaration, ...] = ()  # its declarations that need APIs HIP lacks
+    # Every name it uses outside those declarations and outside declared-name positions: what
+    # tells whether a blocked declaration anywhere is used.
+    uses: frozenset[str] = frozenset()
     readable: bool = True
 
 
@@ -81,6 +96,7 @@ def scan_text(path: str, text: str, table: MappingTable, options: Options) -> Fi
             required.update(m for m in index.requires[name] if macro_needed(m, options.rocm_version))
     cuda_like = {w for w in words if w[:1] in ("c", "C") and w not in table and CUDA_LIKE.match(w)}
     declared = {w for w in cuda_like if w in defines or _declared_in(masked, w)}
+    blocked, uses = _blocked_and_uses(code_text, lexed.directives, words, table, options)
     return FileScan(
         path,
         hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
@@ -89,7 +105,37 @@ def scan_text(path: str, text: str, table: MappingTable, options: Options) -> Fi
         frozenset(required),
         frozenset(cuda_like),
         frozenset(declared | (defines & cuda_like)),
+        blocked,
+        uses,
     )
+
+
+def _blocked_and_uses(
+    code: str,
+    directives: tuple[tuple[int, int], ...],
+    words: set[str],
+    table: MappingTable,
+    options: Options,
+) -> tuple[tuple[BlockedDeclaration, ...], frozenset[str]]:
+    index = index_of(table)
+    missing_names = {
+        w for w in words if (row := table.lookup(w)) is not None and is_missing(row, options, index.releases)
+    }
+    blocked: list[BlockedDeclaration] = []
+    unused = list(code)
+    for d in top_level_declarations(code, directives):
+        if d.name_at >= 0:  # declaring a name is not using it
+            unused[d.name_at : d.name_at + len(d.name)] = " " * len(d.name)
+        inside = _words(code[d.start : d.end]) if missing_names else set()
+        missing = sorted(missing_names & inside)
+        if missing:
+            blocked.append(BlockedDeclaration(d.name, tuple(missing), frozenset(inside - {d.name})))
+            unused[d.start : d.end] = " " * (d.end - d.start)
+    return tuple(blocked), frozenset(_words("".join(unused)))
+
+
+def _words(text: str) -> set[str]:
+    return set(text.translate(_WORDS_ONLY).split()) if text.isascii() else set(_IDENT.findall(text))
 
 
 def _declared_in(masked: str, name: str) -> bool:

@@ -16,6 +16,7 @@ from . import rules  # noqa: F401  (registers the rules)
 from .context import Context
 from .registry import RULES
 from .rules.includes import include_path_edits
+from .rules.unavailable import is_quiet
 
 
 def plan(source: SourceFile, facts: FileFacts, table: MappingTable, options: Options, engine: str) -> EngineResult:
@@ -53,4 +54,6 @@ def plan(source: SourceFile, facts: FileFacts, table: MappingTable, options: Opt
                     edits.append(finding)
             elif isinstance(finding, Diagnostic) and not suppression.covers(finding.offset):
                 diagnostics.append(finding)
+    if ctx.source.project.disabled:  # findings inside disabled declarations are summed up in their HPY010
+        diagnostics = [d for d in diagnostics if not is_quiet(ctx, d)]
     return EngineResult(tuple(edits), tuple(diagnostics), engine)

@@ -10,11 +10,12 @@ translated and reported (HPY102).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import NamedTuple
 
 from ...facts import CONDITION_DIRECTIVES, Identifier, rejoin_template_commas
-from ...model import Diagnostic, Edit, Origin, Severity
+from ...model import Diagnostic, Edit, Origin, Severity, Span
 from ...table import Row
 from ..context import Context
 from ..registry import Finding, register
@@ -78,6 +79,11 @@ def renames(ctx: Context) -> list[Finding]:
             append(_removal(ctx, ident, row))
             continue
         decision = plan.decision
+        if not plan.target and row.kind == "enum_constant" and (label := _case_label(ctx.text, ident)):
+            # case X: on an enumerator HIP lacks can never be taken: disabled, the body stays.
+            append(Edit(*label, f"/* hipify-py: HIP has no {row.cuda}: {ctx.text[slice(*label)]} */", "HPY010",
+                        Origin.TEXT, subject=row.cuda))  # fmt: skip
+            continue
         if decision.code:  # not emitted, or emitted with a warning (HPY102 deprecated)
             append(
                 Diagnostic(decision.code, decision.message, ident.start, severity=Severity.WARNING, subject=row.cuda)
@@ -118,6 +124,21 @@ def _value_use(ident: Identifier, row: Row) -> Diagnostic:
         severity=Severity.WARNING,
         subject=row.cuda,
     )
+
+
+_CASE_BEFORE = re.compile(r"\bcase\s+$")
+_COLON_AFTER = re.compile(r"\s*:(?!:)")
+
+
+def _case_label(text: str, ident: Identifier) -> Span | None:
+    """The span of ``case NAME:`` around ``ident``, when it is exactly that (no comment inside)."""
+    if ident.prev_token != "case" or ident.next_token != ":" or ident.directive:
+        return None
+    before = _CASE_BEFORE.search(text, max(0, ident.start - 64), ident.start)
+    after = _COLON_AFTER.match(text, ident.end)
+    if before is None or after is None:
+        return None
+    return before.start(), after.end()
 
 
 def _names_a_macro(ident: Identifier) -> bool:

@@ -1,0 +1,183 @@
+"""Top-level declarations of a file, found in its masked text (no comments, no literals).
+
+A declaration runs from the end of the previous one (or of a directive line) to its ``;`` or,
+for a definition, to the ``}`` closing its body (and a ``;`` right after, as for a struct).
+Namespaces and ``extern "C"`` blocks are transparent: what they hold is top level too.
+Directive lines separate declarations. Linear in the file size.
+
+Used to treat whole declarations at once: disable a helper that needs an API HIP lacks,
+or a second overload whose parameter types HIP's types made identical to the first's.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..cxx import CPP_KEYWORDS
+from ..model import Span
+
+_IDENT = re.compile(r"[A-Za-z_$][\w$]*")
+_SCOPE_HEAD = re.compile(r"(?:\binline\s+)?\bnamespace\b[\w\s:]*$|\bextern\s*\"[^\"]*\"\s*$")
+_TYPE_HEAD = re.compile(
+    r"\b(struct|class|union|enum)\s+(?:class\s+|struct\s+)?(?:__attribute__\s*\(\(.*?\)\)\s*)?([A-Za-z_]\w*)"
+)
+_SPECIFIERS = CPP_KEYWORDS | {"__global__", "__device__", "__host__", "__forceinline__", "__inline__", "__noinline__"}
+
+
+@dataclass(frozen=True)
+class Declaration:
+    start: int  # first character of the declaration
+    end: int  # one past its ';' or closing '}' (';' included)
+    head_end: int  # where its body '{' is (== end for a declaration without a body)
+    kind: str  # "function" (a definition), "prototype", "type", "typedef", "variable", "other"
+    name: str  # the declared name ("" when not found)
+    name_at: int = -1  # offset of the declared name's token (-1 when not found)
+
+    @property
+    def span(self) -> Span:
+        return (self.start, self.end)
+
+
+_STRUCTURE = re.compile(r"[;{}()\[\]]")
+_BRACES = re.compile(r"[{}]")
+_NON_BLANK = re.compile(r"[^\s;]")
+_SEMICOLON_AFTER = re.compile(r"\s*;")
+
+
+def top_level_declarations(masked: str, directives: tuple[Span, ...] | list[Span]) -> list[Declaration]:
+    """Every top-level declaration of ``masked`` (see the module doc); ``directives``: the
+    sorted spans of directive lines, which separate declarations."""
+    out: list[Declaration] = []
+    size = len(masked)
+    # Directive lines separate declarations; the spans between them are read in turn.
+    gaps: list[Span] = []
+    cursor = 0
+    for ds, de in directives:
+        if ds > cursor:
+            gaps.append((cursor, ds))
+        cursor = max(cursor, de)
+    gaps.append((cursor, size))
+    scopes = 0  # open transparent scopes (namespace, extern "C")
+    skip_to = 0  # a definition's body may run past directive lines
+    for gap_start, gap_end in gaps:
+        i = max(gap_start, skip_to)
+        start = -1
+        while i < gap_end:
+            if start < 0:
+                m = _NON_BLANK.search(masked, i, gap_end)
+                if m is None:
+                    break
+                i = m.start()
+                if masked[i] == "}" and scopes:
+                    scopes -= 1
+                    i += 1
+                    continue
+                start = i
+            m = _STRUCTURE.search(masked, i, gap_end)
+            if m is None:
+                break
+            i = m.start()
+            c = masked[i]
+            if c == ";":
+                out.append(_declaration(masked, start, i + 1, i + 1, ";"))
+                start = -1
+                i += 1
+            elif c == "{":
+                if _SCOPE_HEAD.search(masked, start, i):
+                    scopes += 1
+                    start = -1
+                    i += 1
+                    continue
+                end = _matching_brace(masked, i) + 1
+                after = _SEMICOLON_AFTER.match(masked, end)
+                if after and not _is_function_head(masked[start:i]):
+                    end = after.end()
+                out.append(_declaration(masked, start, end, i, "{"))
+                start = -1
+                i = skip_to = end
+            elif c in "([":
+                i = _matching_bracket(masked, i) + 1
+            else:  # a stray closer
+                i += 1
+        if start >= 0 and masked[start:gap_end].strip():
+            out.append(_declaration(masked, start, gap_end, gap_end, ";"))  # cut by a directive
+    return out
+
+
+def _matching_brace(masked: str, open_at: int) -> int:
+    depth = 0
+    for m in _BRACES.finditer(masked, open_at):
+        depth += 1 if m.group() == "{" else -1
+        if depth == 0:
+            return m.start()
+    return len(masked) - 1
+
+
+_BRACKETS = re.compile(r"[()\[\];{}]")
+
+
+def _matching_bracket(masked: str, open_at: int) -> int:
+    pairs = {"(": ")", "[": "]"}
+    stack = [pairs[masked[open_at]]]
+    for m in _BRACKETS.finditer(masked, open_at + 1):
+        c = m.group()
+        if c in pairs:
+            stack.append(pairs[c])
+        elif c == stack[-1]:
+            stack.pop()
+            if not stack:
+                return m.start()
+        elif c in ";{}":
+            return m.start() - 1  # unbalanced: stop before a statement boundary
+    return len(masked) - 1
+
+
+def _is_function_head(head: str) -> bool:
+    return head.rstrip().endswith(")") or bool(re.search(r"\)\s*(?:const|noexcept|override|final|->[^{]*)?\s*$", head))
+
+
+def _declaration(masked: str, start: int, end: int, head_end: int, closer: str) -> Declaration:
+    head = masked[start:head_end]
+
+    def make(kind: str, name: str, within: tuple[int, int]) -> Declaration:
+        """``name`` is the last occurrence of that word in ``masked[within]``."""
+        at = -1
+        if name:
+            for m in _IDENT.finditer(masked, *within):
+                if m.group() == name:
+                    at = m.start()
+        return Declaration(start, end, head_end, kind, name, at)
+
+    if head.lstrip().startswith("typedef"):
+        names = [w for w in _IDENT.findall(masked, start, end) if w not in _SPECIFIERS]
+        return make("typedef", names[-1] if names else "", (start, end))
+    paren = _top_level_paren(head)
+    if paren >= 0 and not re.match(r"\s*(?:template\s*<[^>]*>\s*)?(?:struct|class|union|enum)\b", head):
+        words = [w for w in _IDENT.findall(head, 0, paren) if w not in _SPECIFIERS and not w.startswith("__")]
+        name = "operator" if "operator" in _IDENT.findall(head, 0, paren) else (words[-1] if words else "")
+        if closer == "{":
+            return make("function", name, (start, start + paren))
+        if "=" not in head[:paren]:
+            return make("prototype", name, (start, start + paren))
+    m = _TYPE_HEAD.search(head)
+    if m is not None and (closer == "{" or head.rstrip(" \t\r\n;").endswith(m.group(2))):
+        return Declaration(start, end, head_end, "type", m.group(2), start + m.start(2))
+    declarator = re.split(r"[=\[;{(]", head, maxsplit=1)[0]
+    names = [w for w in _IDENT.findall(declarator) if w not in _SPECIFIERS]
+    return make("variable" if names else "other", names[-1] if names else "", (start, start + len(declarator)))
+
+
+def _top_level_paren(head: str) -> int:
+    """Offset of the first '(' outside template brackets; -1 when an initializer ('=') comes first."""
+    angle = 0
+    for i, c in enumerate(head):
+        if c == "<":
+            angle += 1
+        elif c == ">" and angle:
+            angle -= 1
+        elif angle == 0 and c == "(":
+            return i
+        elif angle == 0 and c == "=":
+            return -1
+    return -1

@@ -1,0 +1,115 @@
+"""Declarations that need CUDA APIs HIP lacks must not break the files that never use them.
+
+A shared helper header (``cublas_utils.h``) may define one function for the few programs
+that use an API HIP lacks; translated as it is, that function breaks every program that
+includes the header. The project model knows who uses what (``ProjectFacts``):
+
+- a declaration of this file that needs a missing API and that no file uses is disabled
+  visibly, behind ``#if defined(HIPIFY_ENABLE_<name>)`` with a comment naming the missing
+  APIs (HPY010); its own findings are summed up in that one;
+- a use of such a declaration that is used somewhere is a blocker, reported at the use
+  (HPY111): that code needs porting by hand.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ...codes import UNCONVERTED_CODES
+from ...lexing.declarations import Declaration, top_level_declarations
+from ...lexing.lexer import lex
+from ...model import Diagnostic, Severity, Span
+from ..availability import is_missing
+from ..context import Context
+from ..registry import Finding, register
+from ..wrap import already_wrapped, wrap
+
+ENABLE_PREFIX = "HIPIFY_ENABLE_"
+
+
+def _declarations(ctx: Context) -> list[Declaration]:
+    lexed = lex(ctx.text)
+    return top_level_declarations(lexed.masked, lexed.directives)
+
+
+def _missing_in(ctx: Context, span: Span) -> list[str]:
+    inside = (row for ident, row in ctx.resolved if span[0] <= ident.start < span[1] and not ident.user_declared)
+    return sorted({row.cuda for row in inside if is_missing(row, ctx.options, ctx.index.releases)})
+
+
+def disabled_declarations(ctx: Context) -> list[tuple[Declaration, list[str]]]:
+    """This file's declarations to disable, with the missing APIs of each (computed once per file)."""
+    return ctx.memo(_find_disabled)
+
+
+def _find_disabled(ctx: Context) -> list[tuple[Declaration, list[str]]]:
+    wanted = frozenset(ctx.source.project.disabled)
+    if not wanted:
+        return []
+    out = []
+    for decl in _declarations(ctx):
+        if decl.name in wanted:
+            missing = _missing_in(ctx, decl.span)
+            if missing:
+                out.append((decl, missing))
+    return out
+
+
+def quiet_spans(ctx: Context) -> list[Span]:
+    """Spans whose unconverted-API findings are summed up in one HPY010 finding."""
+    return [decl.span for decl, _ in disabled_declarations(ctx)]
+
+
+def is_quiet(ctx: Context, finding: Diagnostic) -> bool:
+    return finding.code in UNCONVERTED_CODES and any(s <= finding.offset < e for s, e in quiet_spans(ctx))
+
+
+@register("unavailable")
+def unavailable(ctx: Context) -> Iterator[Finding]:
+    project = ctx.source.project
+    if not project.disabled and not project.blocked_uses:
+        return
+    for decl, missing in disabled_declarations(ctx):
+        yield from _disable(ctx, decl, missing)
+    yield from _blocked_uses(ctx)
+
+
+def _disable(ctx: Context, decl: Declaration, missing: list[str]) -> Iterator[Finding]:
+    condition = f"defined({ENABLE_PREFIX}{decl.name})"
+    if already_wrapped(ctx.text, decl, condition):
+        return  # disabled by an earlier run
+    needs = ", ".join(missing)
+    yield Diagnostic(
+        "HPY010",
+        f"{decl.name} needs {needs}, which HIP lacks, and nothing HIP can compile uses it: disabled "
+        f"(define {ENABLE_PREFIX}{decl.name} to compile it)",
+        decl.name_at if decl.name_at >= 0 else decl.start,
+        severity=Severity.WARNING,
+        subject=decl.name,
+    )
+    comment = f"{decl.name} needs {needs} (HIP lacks it) and nothing HIP can compile uses it"
+    yield from wrap(ctx.text, ctx.newline, decl, comment, condition, "HPY010")
+
+
+def _blocked_uses(ctx: Context) -> Iterator[Diagnostic]:
+    blocked = dict(ctx.source.project.blocked_uses)
+    if not blocked:
+        return
+    lexed = lex(ctx.text)
+    declarations = top_level_declarations(lexed.masked, lexed.directives)
+    pattern = re.compile(r"(?<![\w$])(?:" + "|".join(map(re.escape, sorted(blocked))) + r")(?![\w$])")
+    own = [(d.start, d.end) for d in declarations if d.name in blocked]  # the blocked declarations themselves
+    names_at = {d.name_at for d in declarations}
+    for m in pattern.finditer(lexed.masked):
+        at = m.start()
+        if at in names_at or any(s <= at < e for s, e in own) or not ctx.allowed(at):
+            continue
+        name = m.group()
+        yield Diagnostic(
+            "HPY111",
+            f"{name} needs {blocked[name]}, which HIP lacks: this use keeps it (port it by hand)",
+            at,
+            severity=Severity.WARNING,
+            subject=name,
+        )

@@ -1,0 +1,159 @@
+"""The classes of failures real projects showed, each with a minimal case of our own.
+
+Each test translates a small tree as a user would (the command line, default options) and
+checks the mechanism; the last one compiles the whole tree with ROCm's hipcc.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from hipify.cli import main
+
+# A shared helper header in the style of library samples: most programs use print_status, one
+# would use workspace_bytes, which needs an API HIP lacks (cudaEmulationMantissaControl).
+UTILS_H = """\
+#pragma once
+#include <cstdio>
+#include <cuda_runtime.h>
+#include <cufft.h>
+
+#ifndef __CUDACC__
+inline float max(float a, float b) { return a > b ? a : b; }
+#endif
+
+inline void print_status(cudaError_t e) { std::printf("%s\\n", cudaGetErrorString(e)); }
+
+size_t workspace_bytes(int m, cudaEmulationMantissaControl control) {
+    return control == CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC ? 2 * m : m;
+}
+
+#ifdef _CUFFT_H_
+static const char *fft_error(cufftResult error) {
+    switch (error) {
+        case CUFFT_SUCCESS: return "CUFFT_SUCCESS";
+        case CUFFT_INVALID_PLAN: return "CUFFT_INVALID_PLAN";
+        case CUFFT_MISSING_DEPENDENCY: return "CUFFT_MISSING_DEPENDENCY";
+    }
+    return "<unknown>";
+}
+#endif
+
+static const char *error_name(cudaError_t error) { return cudaGetErrorName(error); }
+static const char *error_name(CUresult error) {
+    const char *name = nullptr;
+    cuGetErrorName(error, &name);
+    return name;
+}
+"""
+MAIN_CU = """\
+#include <cuda.h>
+#include "utils.h"
+
+__global__ void fill(float *x) { x[threadIdx.x] = max(1.0f, 2.0f); }
+
+int main() {
+    float *x = nullptr;
+    print_status(cudaMalloc(&x, 32 * sizeof(float)));
+    fill<<<1, 32>>>(x);
+    std::printf("%s %s\\n", error_name(cudaDeviceSynchronize()), fft_error(CUFFT_SUCCESS));
+    cudaFree(x);
+    return 0;
+}
+"""
+EMULATION_CU = """\
+#include "utils.h"
+int main() { return (int)workspace_bytes(4, CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC); }
+"""
+
+
+@pytest.fixture(autouse=True)
+def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HIPIFY_PY_CACHE_DIR", str(tmp_path / "cache"))
+
+
+def _translate(tmp_path: Path, files: dict[str, str], engine: str = "regex") -> tuple[Path, int]:
+    src = tmp_path / "src"
+    for rel, text in files.items():
+        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+        (src / rel).write_text(text)
+    out = tmp_path / "out"
+    return out, main([str(src), "--out-dir", str(out), "--engine", engine, "-q"])
+
+
+def test_unused_helper_needing_a_missing_api_is_disabled_visibly(tmp_path: Path) -> None:
+    out, code = _translate(tmp_path, {"utils.h": UTILS_H, "main.cu": MAIN_CU})
+    assert code == 0
+    text = (out / "utils.h").read_text()
+    block = text[text.index("// hipify-py: workspace_bytes needs") :]
+    assert block.split("\n")[1] == "#if defined(HIPIFY_ENABLE_workspace_bytes)"
+    assert "cudaEmulationMantissaControl" in block.split("\n")[0]  # names the missing API
+    assert "#endif  // defined(HIPIFY_ENABLE_workspace_bytes)" in block
+    assert "print_status(hipError_t e)" in text  # helpers HIP has stay as they are
+
+
+def test_a_used_helper_needing_a_missing_api_is_reported_at_the_use(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out, _ = _translate(tmp_path, {"utils.h": UTILS_H, "main.cu": MAIN_CU, "emulation.cu": EMULATION_CU})
+    assert "HIPIFY_ENABLE_workspace_bytes" not in (out / "utils.h").read_text()
+    assert main([str(tmp_path / "src"), "--check", "--engine", "regex"]) == 1
+    err = capsys.readouterr().err
+    assert "emulation.cu:2:" in err and "HPY111 workspace_bytes needs" in err
+
+
+def test_case_on_an_enumerator_hip_lacks_is_disabled(tmp_path: Path) -> None:
+    out, _ = _translate(tmp_path, {"utils.h": UTILS_H, "main.cu": MAIN_CU})
+    text = (out / "utils.h").read_text()
+    assert "#ifdef HIPFFT_H_" in text  # the guard of the header that replaces cufft.h
+    assert "/* hipify-py: HIP has no CUFFT_MISSING_DEPENDENCY: case CUFFT_MISSING_DEPENDENCY: */" in text
+    assert 'return "CUFFT_MISSING_DEPENDENCY";' in text  # the body stays (it can never be reached)
+    assert "case HIPFFT_INVALID_PLAN:" in text
+
+
+def test_overloads_hip_makes_one_function_keep_the_first(tmp_path: Path) -> None:
+    out, _ = _translate(tmp_path, {"utils.h": UTILS_H, "main.cu": MAIN_CU})
+    text = (out / "utils.h").read_text()
+    assert text.count("error_name(hipError_t error)") == 2
+    second = text.index("error_name(hipError_t error)", text.index("error_name(hipError_t error)") + 1)
+    assert text.rfind("#if 0", 0, second) > text.index("error_name(hipError_t error)")
+
+
+def test_host_fallback_for_other_compilers_stays_off_under_hipcc(tmp_path: Path) -> None:
+    out, _ = _translate(tmp_path, {"utils.h": UTILS_H, "main.cu": MAIN_CU})
+    assert "#ifndef __HIPCC__\ninline float max" in (out / "utils.h").read_text()
+
+
+def test_second_run_changes_nothing(tmp_path: Path) -> None:
+    out, _ = _translate(tmp_path, {"utils.h": UTILS_H, "main.cu": MAIN_CU})
+    again = tmp_path / "again"
+    assert main([str(out), "--out-dir", str(again), "--engine", "regex", "-q"]) == 0
+    for name in ("utils.h", "main.cu"):
+        assert (again / name).read_text() == (out / name).read_text(), name
+
+
+@pytest.mark.hipcc
+@pytest.mark.parametrize("engine", ["regex", "clang"])
+def test_the_translated_tree_compiles_with_rocm(tmp_path: Path, engine: str) -> None:
+    from hipify.validate.toolchain import detect
+
+    toolchains = [t for t in detect() if t.rocm_version >= (6, 2)]
+    if not toolchains:
+        pytest.skip("no ROCm >= 6.2 hipcc (run .ci/install_hip.sh to build the ROCm 6.4 chroot)")
+    tc = toolchains[0]
+    base = Path(tc.chroot) / "tmp" if tc.chroot else tmp_path
+    work = base / f"hipify-classes-{engine}-{os.getpid()}"
+    try:
+        out, code = _translate(work, {"utils.h": UTILS_H, "main.cu": MAIN_CU}, engine)
+        assert code == 0
+        source = tc.inner_path(str(out / "main.cu"))
+        cmd = [*tc.hipcc, "--offload-arch=gfx90a", "-std=c++17", "-x", "hip", "-c", source, "-o", "/dev/null"]
+        proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **tc.env}, timeout=600)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
