@@ -30,6 +30,7 @@ class Program:
     sources: tuple[str, ...]
     include_dirs: tuple[str, ...]
     c_sources: tuple[str, ...] = ()  # sources the build compiles as C, not CUDA/C++
+    defines: tuple[str, ...] = ()  # -D flags of the build file
     note: str = ""  # why the sources could not be found, when `sources` is empty
 
     @property
@@ -48,6 +49,8 @@ def _norm(base: str, rel: str) -> str:
 _MAKE_ASSIGN = re.compile(r"^\s*(?:override\s+|export\s+)?([A-Za-z_][A-Za-z0-9_.]*)\s*(::=|:=|\?=|\+=|=)(.*)$")
 _MAKE_REF = re.compile(r"\$[({]([^(){}$]*)[)}]")
 _INCLUDE_FLAG = re.compile(r"(?:^|\s)-I\s*(\S+)")
+_OBJECT_RULE = re.compile(r"^\s*(\S+\.o)\s*:\s*(\S+)")
+_DEFINE_FLAG = re.compile(r"(?:^|\s)-D\s*([A-Za-z_]\w*(?:=\S*)?)")
 
 
 def _logical_lines(text: str) -> list[str]:
@@ -81,11 +84,61 @@ def _expand_make(value: str, variables: dict[str, str], folder: Path, depth: int
     return value
 
 
+class _Conditionals:
+    """make's ifeq/ifneq/ifdef/ifndef ... else ... endif, evaluated with the variables known so far."""
+
+    def __init__(self) -> None:
+        self.stack: list[tuple[bool, bool]] = []  # (this branch active, some branch of this block taken)
+
+    @property
+    def active(self) -> bool:
+        return all(active for active, _ in self.stack)
+
+    def handle(self, line: str, variables: dict[str, str], folder: Path) -> bool:
+        """True when ``line`` is a conditional directive (and was applied)."""
+        word, _, rest = line.strip().partition(" ")
+        if word in ("ifeq", "ifneq", "ifdef", "ifndef"):
+            value = _condition(word, rest, variables, folder)
+            self.stack.append((value, value))
+        elif word == "else" and self.stack:
+            _, taken = self.stack.pop()
+            nested = rest.strip().partition(" ")
+            value = not taken and (_condition(nested[0], nested[2], variables, folder) if nested[0] else True)
+            self.stack.append((value, taken or value))
+        elif word == "endif" and self.stack:
+            self.stack.pop()
+        else:
+            return False
+        return True
+
+
+def _condition(kind: str, rest: str, variables: dict[str, str], folder: Path) -> bool:
+    if kind in ("ifdef", "ifndef"):
+        defined = bool(variables.get(rest.strip(), "").strip())
+        return defined == (kind == "ifdef")
+    text = _expand_make(rest, variables, folder).strip()
+    if text.startswith("(") and text.endswith(")"):
+        left, _, right = text[1:-1].partition(",")
+    else:
+        try:
+            left, right = (shlex.split(text) + ["", ""])[:2]
+        except ValueError:
+            return False
+    return (left.strip() == right.strip()) == (kind == "ifeq")
+
+
 def read_makefile(path: Path) -> tuple[dict[str, str], list[str]]:
-    """(variables, every non-comment line) of a Makefile, lines joined across backslash-newlines."""
+    """(variables, the lines in active conditional branches) of a Makefile, lines joined across
+    backslash-newlines and comments dropped."""
     variables: dict[str, str] = {}
-    lines = [_strip_make_comment(line) for line in _logical_lines(path.read_text(errors="replace"))]
-    for line in lines:
+    conditionals = _Conditionals()
+    active: list[str] = []
+    for line in (_strip_make_comment(x) for x in _logical_lines(path.read_text(errors="replace"))):
+        if not line.startswith("\t") and conditionals.handle(line, variables, path.parent):
+            continue
+        if not conditionals.active:
+            continue
+        active.append(line)
         m = _MAKE_ASSIGN.match(line) if not line.startswith("\t") else None
         if not m:
             continue
@@ -96,7 +149,7 @@ def read_makefile(path: Path) -> tuple[dict[str, str], list[str]]:
             variables.setdefault(name, value)
         else:
             variables[name] = value
-    return variables, lines
+    return variables, active
 
 
 def makefile_sources(path: Path, variables: dict[str, str]) -> list[str]:
@@ -105,15 +158,16 @@ def makefile_sources(path: Path, variables: dict[str, str]) -> list[str]:
     return _expand_make(value, variables, path.parent).split() if value else []
 
 
-def makefile_include_dirs(path: Path, variables: dict[str, str], lines: list[str]) -> list[str]:
-    """Relative -I directories written anywhere in the Makefile (flags or recipes), variables expanded.
-    Absolute ones name the author's machine and are left out."""
+def makefile_flags(path: Path, variables: dict[str, str], lines: list[str]) -> tuple[list[str], list[str]]:
+    """(relative -I directories, -D definitions) written on the active lines of a Makefile, variables and
+    recipes included. Absolute -I folders name the author's machine and are left out."""
     dirs: list[str] = []
+    defines: list[str] = []
     for line in lines:
-        for flag in _INCLUDE_FLAG.findall(_expand_make(line, variables, path.parent)):
-            if flag and not flag.startswith("/") and flag not in dirs:
-                dirs.append(flag)
-    return dirs
+        expanded = _expand_make(line, variables, path.parent)
+        dirs += [d for d in _INCLUDE_FLAG.findall(expanded) if not d.startswith("/") and d not in dirs]
+        defines += [d for d in _DEFINE_FLAG.findall(expanded) if d not in defines]
+    return dirs, defines
 
 
 def _shallowest_makefile(folder: Path) -> Path | None:
@@ -121,31 +175,62 @@ def _shallowest_makefile(folder: Path) -> Path | None:
     return found[0] if found else None
 
 
+def object_rules(path: Path, variables: dict[str, str], lines: list[str]) -> dict[str, str]:
+    """``X.o: first-prerequisite ...`` rules of a Makefile: object name -> the file it is built from."""
+    rules: dict[str, str] = {}
+    for line in lines:
+        m = _OBJECT_RULE.match(_expand_make(line, variables, path.parent)) if not line.startswith("\t") else None
+        if m:
+            rules.setdefault(m.group(1), m.group(2))
+    return rules
+
+
+def _locate(bench: Path, base: Path, source: str, rules: dict[str, str]) -> Path:
+    """``source`` as the Makefile names it, relative to its folder. Where no such file exists: the first
+    prerequisite of the rule that builds its object (``main.o: ../other/main.cpp``), else the one file of
+    that name elsewhere in the benchmark."""
+    direct = base / source
+    if direct.exists():
+        return direct
+    built_from = rules.get(f"{Path(source).stem}.o")
+    if built_from and (base / built_from).is_file():
+        return base / built_from
+    found = [p for p in bench.rglob(Path(source).name) if p.is_file()] if "/" not in source else []
+    return found[0] if len(found) == 1 else direct
+
+
 def hecbench_program(root: Path, folder: str, name: str, shared_include: str) -> Program:
     """A HeCBench benchmark: the sources of its Makefile's ``source =`` (else every top-level .cu, else
-    every .cu below), its Makefile's -I flags and the suite's shared include folder."""
+    every .cu below), its Makefile's -I and -D flags and the suite's shared include folder."""
     bench = root / folder
     makefile = bench / "Makefile" if (bench / "Makefile").is_file() else _shallowest_makefile(bench)
     base = makefile.parent if makefile else bench
     base_rel = base.relative_to(root).as_posix()
     sources: list[str] = []
     includes: list[str] = []
+    defines: list[str] = []
+    rules: dict[str, str] = {}
     if makefile:
         variables, lines = read_makefile(makefile)
         sources = makefile_sources(makefile, variables)
-        includes = makefile_include_dirs(makefile, variables, lines)
+        includes, defines = makefile_flags(makefile, variables, lines)
+        rules = object_rules(makefile, variables, lines)
     note = ""
     if not sources:
         sources = sorted(p.name for p in base.glob("*.cu"))
         sources = sources or sorted(p.relative_to(base).as_posix() for p in base.rglob("*.cu"))
         note = "" if sources else "no `source =` in its Makefile and no .cu file"
     include_dirs = [_norm(base_rel, d) for d in includes] + [shared_include]
+    located = [
+        os.path.relpath(os.path.normpath(_locate(bench, base, s, rules)), root).replace(os.sep, "/") for s in sources
+    ]
     return Program(
         corpus="hecbench",
         name=name,
         folder=folder,
-        sources=tuple(_norm(base_rel, s) for s in sources),
+        sources=tuple(located),
         include_dirs=tuple(dict.fromkeys(include_dirs)),
+        defines=tuple(defines),
         note=note,
     )
 

@@ -39,6 +39,27 @@ def test_makefile_sources_continuations_variables_and_include_flags(tmp_path: Pa
     assert p.include_dirs == ("src/other-cuda", "src/app-cuda/util", "src/app-cuda/util/more", "src/include")
 
 
+def test_makefile_conditionals_defines_and_object_rules(tmp_path: Path) -> None:
+    _write(
+        tmp_path,
+        {
+            "src/b-hip/Makefile": (
+                "DEBUG = no\nGPU = yes\nsource = main.cu host.cpp\n"
+                "CFLAGS := -std=c++17 -DWARP=64\n"
+                "ifeq ($(DEBUG),yes)\n  CFLAGS += -DDEBUG\nelse ifeq ($(GPU), yes)\n  CFLAGS += -DUSE_GPU\n"
+                "else\n  CFLAGS += -DCPU_ONLY\nendif\n"
+                "ifdef UNSET\n  source += never.cu\nendif\n"
+                "host.o : ../b-cuda/host.cpp ../b-cuda/host.h\n\t$(CC) $(CFLAGS) -c $< -o $@\n"
+            ),
+            "src/b-hip/src/main.cu": "",  # found by name: the Makefile's rule says src/main.cu
+            "src/b-cuda/host.cpp": "",
+        },
+    )
+    p = hecbench_program(tmp_path, "src/b-hip", "b", "src/include")
+    assert p.defines == ("WARP=64", "USE_GPU")
+    assert p.sources == ("src/b-hip/src/main.cu", "src/b-cuda/host.cpp")
+
+
 def test_makefile_without_source_takes_top_level_cu_then_any_cu(tmp_path: Path) -> None:
     _write(tmp_path, {"a-cuda/Makefile": "all:\n", "a-cuda/z.cu": "", "a-cuda/b.cu": "", "a-cuda/sub/c.cu": ""})
     assert hecbench_program(tmp_path, "a-cuda", "a", "inc").sources == ("a-cuda/b.cu", "a-cuda/z.cu")
