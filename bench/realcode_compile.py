@@ -114,7 +114,9 @@ def program_key(settings: CompileSettings, program: Program, root: Path) -> str:
     h = hashlib.sha256()
     h.update(json.dumps([CACHE_SCHEMA, settings.identity, settings.flags(False), settings.flags(True)]).encode())
     inputs: list[object] = [program.sources, program.include_dirs, program.c_sources]
-    h.update(json.dumps(inputs + ([list(program.defines)] if program.defines else [])).encode())
+    inputs += [list(program.defines)] if program.defines else []
+    inputs += ["-fgpu-rdc"] if program.relocatable else []
+    h.update(json.dumps(inputs).encode())
     folders = [program.folder, *program.include_dirs]
     files: set[Path] = {root / s for s in program.sources if (root / s).is_file()}
     for folder in folders:
@@ -177,6 +179,7 @@ def compile_source(settings: CompileSettings, program: Program, root: Path, sour
     if tc.chroot:  # clang's temporary files go to the work folder and vanish with it
         cmd.insert(len(cmd) - 1, f"TMPDIR={tc.inner_path(str(root.parent))}")
     cmd += settings.flags(source in program.c_sources)
+    cmd += ["-fgpu-rdc"] if program.relocatable and source not in program.c_sources else []
     cmd += [f"-D{d}" for d in program.defines]
     for inc in program.include_dirs:
         cmd += ["-I", f"{inner_root}/{inc}"]

@@ -31,6 +31,7 @@ class Program:
     include_dirs: tuple[str, ...]
     c_sources: tuple[str, ...] = ()  # sources the build compiles as C, not CUDA/C++
     defines: tuple[str, ...] = ()  # -D flags of the build file
+    relocatable: bool = False  # separate device compilation (nvcc -dc / -rdc=true, hipcc -fgpu-rdc)
     note: str = ""  # why the sources could not be found, when `sources` is empty
 
     @property
@@ -50,6 +51,7 @@ _MAKE_ASSIGN = re.compile(r"^\s*(?:override\s+|export\s+)?([A-Za-z_][A-Za-z0-9_.
 _MAKE_REF = re.compile(r"\$[({]([^(){}$]*)[)}]")
 _INCLUDE_FLAG = re.compile(r"(?:^|\s)-I\s*(\S+)")
 _OBJECT_RULE = re.compile(r"^\s*(\S+\.o)\s*:\s*(\S+)")
+_RELOCATABLE_FLAG = re.compile(r"(?:^|\s)(?:-dc|-rdc[= ]true|--relocatable-device-code[= ]true|-fgpu-rdc)(?:\s|$)")
 _DEFINE_FLAG = re.compile(r"(?:^|\s)-D\s*([A-Za-z_]\w*(?:=\S*)?)")
 
 
@@ -210,11 +212,13 @@ def hecbench_program(root: Path, folder: str, name: str, shared_include: str) ->
     includes: list[str] = []
     defines: list[str] = []
     rules: dict[str, str] = {}
+    relocatable = False
     if makefile:
         variables, lines = read_makefile(makefile)
         sources = makefile_sources(makefile, variables)
         includes, defines = makefile_flags(makefile, variables, lines)
         rules = object_rules(makefile, variables, lines)
+        relocatable = any(_RELOCATABLE_FLAG.search(_expand_make(x, variables, makefile.parent)) for x in lines)
     note = ""
     if not sources:
         sources = sorted(p.name for p in base.glob("*.cu"))
@@ -231,6 +235,7 @@ def hecbench_program(root: Path, folder: str, name: str, shared_include: str) ->
         sources=tuple(located),
         include_dirs=tuple(dict.fromkeys(include_dirs)),
         defines=tuple(defines),
+        relocatable=relocatable,
         note=note,
     )
 

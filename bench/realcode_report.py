@@ -13,6 +13,8 @@ from pathlib import Path
 from realcode_compile import CompileError, ProgramResult
 
 _QUOTED = re.compile(r"'([^']*)'")
+_VENDOR_NAME = re.compile(r"^(__|cuda|cu[A-Z]|CU[A-Z_]|hip|HIP|roc|nv|NV|thrust::|cub::|cooperative_groups)")
+_HEADER_NAME = re.compile(r"\.(h|hpp|cuh|hxx|inl)$|/")
 _NUMBER = re.compile(r"\b\d+\b")
 _DID_YOU_MEAN = re.compile(r";? did you mean .*$")
 MESSAGE_WIDTH = 160
@@ -69,14 +71,15 @@ def summary(results: list[ProgramResult], corpus: str) -> list[SummaryRow]:
 
 
 def shared_quotes(results: Iterable[ProgramResult]) -> set[str]:
-    """Quoted names that appear in the first errors of two or more programs: they name a class (an API,
-    a header, a HIP type) rather than one program's own identifier, so grouping keeps them."""
+    """Quoted names that stand for a class rather than one program's own identifier, so grouping keeps
+    them: names in the first errors of two or more programs, names that look like a vendor's (CUDA, HIP,
+    ROCm, compiler builtins) and header names."""
     seen: dict[str, set[str]] = defaultdict(set)
     for r in results:
         if r.error:
             for q in _QUOTED.findall(r.error.message):
                 seen[q].add(r.name)
-    return {q for q, names in seen.items() if len(names) > 1}
+    return {q for q, names in seen.items() if len(names) > 1 or _VENDOR_NAME.match(q) or _HEADER_NAME.search(q)}
 
 
 def error_class(error: CompileError, shared: set[str]) -> str:
