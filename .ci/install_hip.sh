@@ -7,12 +7,13 @@
 #     are fetched with `apt-get download` and only their headers are extracted (compiling with -c needs
 #     no libraries).
 #  2. Unless HIPIFY_ROCM_CHROOT=0: a Debian sid chroot with ROCm 6.4's hipcc and the hipBLAS/hipFFT/
-#     hipCUB/... headers (../shared/tools/rocm_chroot.sh; ~90 s, ~1.2 GB). Translations target ROCm 6.4
+#     hipCUB/... headers (`hipify-py validate --setup`; ~90 s, ~1.3 GB). Translations target ROCm 6.4
 #     by default (per-library include folders, *_sync warp builtins), which Debian 12's 5.2 cannot
 #     compile, and Debian packages no hipBLAS/hipFFT/hipCUB at all. `hipify-py validate` uses the chroot
 #     when it exists (it looks at $ROCM_CHROOT, then /tmp/rocm-sid).
 #
-# Env: HIPIFY_ROCM_CHROOT=0|1 (default 1), ROCM_CHROOT (chroot dir, default /tmp/rocm-sid).
+# Env: HIPIFY_ROCM_CHROOT=0|1 (default 1), ROCM_CHROOT (chroot dir, default /tmp/rocm-sid),
+#      SELFTEST=0 (skip the chroot's test compile).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(dirname "$here")"
@@ -52,24 +53,15 @@ if [ "$(cat "$hdr_stamp" 2>/dev/null)" != "${HEADERS_ONLY[*]}" ]; then
 fi
 echo "debian hipcc: $(HIP_PLATFORM=amd hipcc --version 2>/dev/null | sed -n 's/^HIP version: //p') ($(( $(date +%s) - T0 )) s)" >&2
 
-# -- 2. ROCm 6.4 chroot ---------------------------------------------------------------------------
+# -- 2. ROCm 6.4 chroot: the project's own builder, `hipify-py validate --setup` -------------------
 if [ "${HIPIFY_ROCM_CHROOT:-1}" != 0 ]; then
-  script=""
-  for cand in "$repo/../shared/tools/rocm_chroot.sh" "$repo/shared/tools/rocm_chroot.sh" /work/shared/tools/rocm_chroot.sh; do
-    [ -f "$cand" ] && { script="$cand"; break; }
-  done
-  if [ -z "$script" ]; then
-    echo "rocm_chroot.sh not found; only Debian's hipcc is available" >&2
-  else
-    D="${ROCM_CHROOT:-/tmp/rocm-sid}"
-    if [ -x "$D/usr/bin/hipcc" ] && [ -e "$D/.headers-only" ] && [ -e "$D/.hipify-ready" ]; then
-      echo "rocm chroot: ready at $D" >&2
-    else
-      T1=$(date +%s)
-      ROCM_CHROOT="$D" SELFTEST="${SELFTEST:-1}" bash "$script" >&2
-      touch "$D/.hipify-ready"
-      echo "rocm chroot: built in $(( $(date +%s) - T1 )) s" >&2
-    fi
+  if ! command -v debootstrap >/dev/null; then
+    $SUDO apt-get update -qq && $SUDO apt-get install -y -qq --no-install-recommends debootstrap >/dev/null
   fi
+  # The builder ships in the package: install it first when this checkout is not installed yet.
+  (cd "$repo" && python3 -c 'import hipify.validate.cli' 2>/dev/null) || python3 -m pip install -q -e "$repo"
+  setup_args=(--rocm-chroot "${ROCM_CHROOT:-/tmp/rocm-sid}")
+  [ "${SELFTEST:-1}" = 0 ] && setup_args+=(--no-selftest)
+  (cd "$repo" && $SUDO python3 -m hipify validate --setup "${setup_args[@]}")
 fi
 echo "install_hip: $(( $(date +%s) - T0 )) s total" >&2

@@ -149,12 +149,12 @@ def amd_results(request: pytest.FixtureRequest) -> dict[tuple[str, str], list]: 
 
     toolchains = detect(os.environ.get("HIPIFY_HIPCC") or None, os.environ.get("ROCM_CHROOT_DIR") or None)
     if not toolchains:
-        pytest.skip("no hipcc: run .ci/install_hip.sh (Debian hipcc / ROCm 6.4 chroot)")
+        pytest.skip("no hipcc: build the ROCm 6.4 chroot with `hipify-py validate --setup` (as root), or install ROCm")
     if toolchains[0].rocm_version < (6, 0) and not os.environ.get("HIPIFY_VALIDATE_OLD_HIP"):
         pytest.skip(
             f"only {toolchains[0].describe()} is available; the corpus is validated against ROCm 6.x "
             "(translations target 6.4; HIP 5.x lacks *_sync warp functions, bf16 and hipBLAS/hipFFT/hipCUB). "
-            "Build the ROCm 6.4 chroot with .ci/install_hip.sh, or set HIPIFY_VALIDATE_OLD_HIP=1"
+            "Build the ROCm 6.4 chroot with `hipify-py validate --setup`, or set HIPIFY_VALIDATE_OLD_HIP=1"
         )
     engines = ["regex"]
     from hipify.engines import clang_status

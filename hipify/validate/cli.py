@@ -11,7 +11,7 @@ from rich.console import Console
 
 from .corpus import discover
 from .runner import SKIPPED, Result, validate_all
-from .toolchain import DEFAULT_ARCHS, detect
+from .toolchain import DEFAULT_ARCHS, DEFAULT_CHROOT, detect, no_toolchain_message
 
 ENGINES = ("regex", "clang")
 
@@ -30,7 +30,22 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--engine", action="append", choices=ENGINES, help="engine(s) to validate (default: both)")
     p.add_argument("--arch", action="append", help=f"AMD offload arch (default: {' '.join(DEFAULT_ARCHS)})")
     p.add_argument("--hipcc", metavar="CMD", help="hipcc command to use (default: auto-detect)")
-    p.add_argument("--rocm-chroot", metavar="DIR", help="use hipcc inside this ROCm chroot (see .ci/install_hip.sh)")
+    p.add_argument(
+        "--rocm-chroot",
+        metavar="DIR",
+        help=f"use hipcc inside this ROCm chroot; with --setup, build it there (default: $ROCM_CHROOT or {DEFAULT_CHROOT})",
+    )
+    setup = p.add_argument_group("getting ROCm's hipcc on a CPU-only Debian/Ubuntu machine")
+    setup.add_argument(
+        "--setup",
+        action="store_true",
+        help="build (or complete) a Debian sid chroot with ROCm 6.4's hipcc and the HIP library headers, then exit; "
+        "needs root and debootstrap, ~1.3 GB; a second run only checks",
+    )
+    setup.add_argument(
+        "--mirror", metavar="URL", help="with --setup: Debian mirror (default http://deb.debian.org/debian)"
+    )
+    setup.add_argument("--no-selftest", action="store_true", help="with --setup: skip the final test compile")
     p.add_argument(
         "--toolchain",
         choices=("auto", "all", "chroot", "host"),
@@ -56,6 +71,10 @@ def build_parser() -> argparse.ArgumentParser:
 def validate_main(argv: list[str] | None = None) -> int:
     """Exit 0 when nothing failed (skips allowed), 1 when a program failed, 2 on usage/setup errors."""
     args = build_parser().parse_args(argv)
+    if args.setup:
+        from .rocm_chroot import main_setup
+
+        return main_setup(args.rocm_chroot, args.mirror, not args.no_selftest)
     console = Console(stderr=False, width=None if sys.stdout.isatty() else 220)
     err = Console(stderr=True)
     try:
@@ -86,7 +105,7 @@ def validate_main(argv: list[str] | None = None) -> int:
 
     toolchains = [] if args.no_amd else detect(args.hipcc, args.rocm_chroot, args.toolchain)
     if not toolchains and not args.no_amd:
-        err.print("validate: no usable hipcc (install one with .ci/install_hip.sh, or pass --hipcc / --rocm-chroot)")
+        err.print(f"validate: {no_toolchain_message(args.hipcc, args.rocm_chroot, args.toolchain)}", markup=False)
         return 2
     for tc in toolchains:
         err.print(

@@ -1,4 +1,4 @@
-"""Where hipcc comes from: Debian's package, a ROCm chroot (../shared/tools/rocm_chroot.sh), or a command."""
+"""Where hipcc comes from: Debian's package, a ROCm chroot (``hipify-py validate --setup``), or a command."""
 
 from __future__ import annotations
 
@@ -61,7 +61,7 @@ class Toolchain:
                 return None
         pkg = LIB_PACKAGES.get(lib, lib)
         hint = (
-            "Debian 12 does not package it (run .ci/install_hip.sh to build the ROCm 6.4 chroot)"
+            "Debian 12 does not package it (build the ROCm 6.4 chroot with `hipify-py validate --setup`)"
             if self.name == "debian"
             else f"install {pkg}"
         )
@@ -83,7 +83,8 @@ class Toolchain:
 
 
 def chroot_command(root: str) -> tuple[str, ...]:
-    """Run a command inside ``root`` with /proc mounted in a private mount namespace (rocm_chroot.sh's recipe)."""
+    """Run a command inside ``root`` with /proc mounted in a private mount namespace, so that it goes away with
+    the command."""
     script = 'mount -t proc proc "$0/proc" && exec chroot "$0" env HIP_PLATFORM=amd "$@"'
     return ("unshare", "-m", "--propagation", "private", "--", "sh", "-c", script, root)
 
@@ -99,9 +100,18 @@ def _hip_version(cmd: tuple[str, ...], env: dict[str, str]) -> str:
     return m.group(1) if m else ""
 
 
+DEFAULT_CHROOT = "/tmp/rocm-sid"
+
+
+def default_chroot() -> str:
+    """Where ``validate --setup`` builds the ROCm chroot and where validation looks first: $ROCM_CHROOT, else
+    /tmp/rocm-sid."""
+    return os.environ.get("ROCM_CHROOT") or DEFAULT_CHROOT
+
+
 def chroot_candidates() -> list[str]:
     found = []
-    for cand in (os.environ.get("ROCM_CHROOT", ""), "/tmp/rocm-sid"):
+    for cand in (default_chroot(), DEFAULT_CHROOT):
         if cand and Path(cand, "usr/bin/hipcc").exists() and cand not in found:
             found.append(cand)
     return found
@@ -169,3 +179,47 @@ def detect(hipcc: str | None = None, rocm_chroot_dir: str | None = None, which: 
         if tc:
             found.append(tc)
     return found
+
+
+SETUP_HINT = (
+    "build a Debian sid chroot with ROCm 6.4's hipcc and the HIP library headers: "
+    "`hipify-py validate --setup` (as root on Debian/Ubuntu; needs debootstrap, ~1.3 GB, ~2 min)"
+)
+
+
+def _hipcc_problem(command: str) -> str:
+    cmd = shlex.split(command)
+    if not cmd or not shutil.which(cmd[0]):
+        return (
+            f"--hipcc {command}: no such command. Install ROCm (its bin/hipcc), or {SETUP_HINT} "
+            "and run validate without --hipcc"
+        )
+    return f"--hipcc {command}: `{command} --version` names no HIP version; pass ROCm's hipcc"
+
+
+def _chroot_problem(root: str) -> str:
+    if not Path(root, "usr/bin/hipcc").exists():
+        return f"no hipcc in the ROCm chroot {root}: build it with `hipify-py validate --setup --rocm-chroot {root}`"
+    if os.geteuid() != 0:
+        return f"compiling in the ROCm chroot {root} needs root (unshare and chroot): run validate as root"
+    if not shutil.which("unshare"):
+        return f"compiling in the ROCm chroot {root} needs `unshare` (Debian/Ubuntu: apt-get install util-linux)"
+    return f"hipcc in the ROCm chroot {root} does not run; rebuild it with `hipify-py validate --setup --rocm-chroot {root}`"
+
+
+def no_toolchain_message(hipcc: str | None = None, rocm_chroot_dir: str | None = None, which: str = "auto") -> str:
+    """Why :func:`detect` found nothing, and what to install or run."""
+    if hipcc:
+        return _hipcc_problem(hipcc)
+    if rocm_chroot_dir:
+        return _chroot_problem(rocm_chroot_dir)
+    built = chroot_candidates()
+    if built and which != "host":
+        return _chroot_problem(built[0])
+    looked = [] if which == "host" else [f"a ROCm chroot at {default_chroot()}"]
+    looked += [] if which == "chroot" else ["`hipcc` on PATH"]
+    return (
+        f"no hipcc found (looked for {' and '.join(looked)}). To compile translations for AMD GPUs, {SETUP_HINT}; "
+        "or install ROCm and put its hipcc on PATH (or pass --hipcc CMD). Debian's own `apt-get install hipcc` "
+        "(ROCm 5.x) also works, for translations targeting that older ROCm."
+    )

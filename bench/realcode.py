@@ -1,0 +1,389 @@
+"""Translate and compile real CUDA code nobody here wrote, as a user would; results in docs/realcode.md.
+
+    python bench/realcode.py [--realcode ../shared/realcode] [--corpus hecbench|samples] [--only GLOB]
+                             [--limit N] [-j 2] [--json results.json] [--keep DIR]
+
+The real-code folder holds two archives (see its README): half of HeCBench, each benchmark in CUDA
+(`src/<name>-cuda/`) with a hand-written HIP port (`src/<name>-hip/`), and NVIDIA's CUDA Library
+Samples. Each is extracted, translated whole with default options (`python -m hipify --out-dir OUT
+TREE -j N`, this checkout's translator), and each program's sources, as its Makefile or
+CMakeLists.txt names them, are compiled with ROCm's hipcc for gfx90a
+(`hipcc --offload-arch=gfx90a -std=c++17 -x hip -c`). The hand-written HIP ports are compiled the
+same way: the ceiling of this environment. A program compiles when all its sources do.
+
+Compile verdicts are cached (default ~/.cache/hipify-py/realcode) under a hash of the compiler's
+identity, the flags and every file that can reach the compile, so an unchanged program is not
+compiled again: the hand-written ports are compiled once. --only/--limit translate only the
+selected programs' folders, so project-wide facts may differ slightly from a whole run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from realcode_compile import (
+    CompileSettings,
+    ProgramResult,
+    VerdictCache,
+    compile_program,
+    compiler_identity,
+    program_key,
+)
+from realcode_programs import Program, hecbench_programs, samples_programs
+from realcode_report import (
+    console_groups,
+    failure_groups,
+    failures_markdown,
+    groups_markdown,
+    summary,
+    summary_markdown,
+    write_json,
+)
+
+from hipify import __version__
+from hipify.validate.toolchain import Toolchain, detect
+
+REPO = Path(__file__).resolve().parent.parent
+ARCHIVES = {"hecbench": "hecbench-dev.tar.xz", "samples": "cuda-library-samples.tar.xz"}
+CORPUS_TITLES = {"hecbench": "HeCBench (half)", "samples": "CUDA Library Samples"}
+
+
+@dataclass
+class Corpus:
+    """One extracted corpus: where its original and translated trees are and what programs it has."""
+
+    name: str
+    original: Path  # the extracted tree: CUDA programs, and the hand-written ports for HeCBench
+    translated: Path
+    programs: list[Program]
+    ports: list[Program] = field(default_factory=list)
+    seconds: dict[str, float] = field(default_factory=dict)
+    translate_log: str = ""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--realcode", type=Path, default=REPO.parent / "shared" / "realcode", help="folder of the archives")
+    p.add_argument("--corpus", choices=sorted(ARCHIVES), action="append", help="only this corpus (repeatable)")
+    p.add_argument("--only", action="append", metavar="GLOB", help="only programs whose name matches (repeatable)")
+    p.add_argument("--limit", type=int, metavar="N", help="only the first N programs of each corpus")
+    p.add_argument("-j", "--jobs", type=int, default=2, help="parallel translation workers and compiles (default 2)")
+    p.add_argument("--arch", default="gfx90a", help="AMD offload arch (default gfx90a)")
+    p.add_argument(
+        "--syntax-only", action="store_true", help="hipcc -fsyntax-only instead of -c (see docs/realcode.md)"
+    )
+    p.add_argument("--hipcc", metavar="CMD", help="hipcc command (default: the ROCm chroot, else the system hipcc)")
+    p.add_argument("--rocm-chroot", metavar="DIR", help="use hipcc inside this ROCm chroot")
+    p.add_argument("--hipify-arg", action="append", default=[], metavar="ARG", help="extra translator option")
+    p.add_argument("--cache-dir", type=Path, default=Path.home() / ".cache" / "hipify-py" / "realcode")
+    p.add_argument("--no-cache", action="store_true", help="compile everything again")
+    p.add_argument("--json", type=Path, metavar="FILE", help="write every result as JSON")
+    p.add_argument(
+        "--markdown",
+        type=Path,
+        metavar="FILE",
+        help="write the results as Markdown (default: docs/realcode.md for a run over both whole corpora)",
+    )
+    p.add_argument("--keep", type=Path, metavar="DIR", help="keep the extracted and translated trees in DIR")
+    p.add_argument("-q", "--quiet", action="store_true", help="no per-program progress lines")
+    return p
+
+
+def log(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def pick_toolchain(args: argparse.Namespace) -> Toolchain | None:
+    found = detect(args.hipcc, args.rocm_chroot, "auto")
+    return found[0] if found else None
+
+
+def extract(archive: Path, into: Path) -> Path:
+    """Extract ``archive`` into ``into``; the tree's root (the archive's one top folder, if it has one)."""
+    into.mkdir(parents=True)
+    with tarfile.open(archive) as tar:
+        if hasattr(tarfile, "data_filter"):  # Python >= 3.11.4: refuse links and paths leaving ``into``
+            tar.extractall(into, filter="data")
+        else:
+            tar.extractall(into)  # an archive the user chose, as `tar -x` would
+    entries = list(into.iterdir())
+    return entries[0] if len(entries) == 1 and entries[0].is_dir() else into
+
+
+def select(programs: list[Program], only: list[str] | None, limit: int | None) -> list[Program]:
+    if only:
+        programs = [p for p in programs if any(fnmatch.fnmatchcase(p.name, g) for g in only)]
+    return programs[:limit] if limit is not None else programs
+
+
+def translation_input(root: Path, programs: list[Program], dest: Path, whole: Iterable[str] | None) -> Path:
+    """The tree a user would translate: ``whole`` (tree-relative folders) if given, else the folders,
+    include folders and source folders of the selected programs. Copied, so the original stays as it is."""
+    folders = set(whole) if whole is not None else set()
+    if whole is None:
+        for p in programs:
+            folders.update([p.folder, *p.include_dirs, *(str(Path(s).parent) for s in p.sources)])
+    kept = sorted(f for f in folders if (root / f).is_dir() and not f.startswith(".."))
+    for folder in kept:
+        if any(folder.startswith(other + "/") for other in kept):
+            continue  # inside a folder copied whole
+        shutil.copytree(root / folder, dest / folder, symlinks=True, dirs_exist_ok=True)
+    dest.mkdir(parents=True, exist_ok=True)
+    return dest
+
+
+def translate_tree(tree: Path, out: Path, jobs: int, extra: list[str], log_file: Path) -> tuple[float, int]:
+    """``python -m hipify --out-dir OUT TREE -j N`` with this checkout's translator; (seconds, exit code)."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
+    }
+    cmd = [sys.executable, "-m", "hipify", "--out-dir", str(out), str(tree), "-j", str(jobs), "--no-cache", *extra]
+    start = time.perf_counter()
+    with log_file.open("w") as fh:
+        rc = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT, env=env, cwd=tree, check=False).returncode
+    return time.perf_counter() - start, rc
+
+
+def add_untranslated_files(tree: Path, out: Path) -> int:
+    """Copy the files the translator did not write (build files, data, files it left alone) so that the
+    translated tree holds everything the original does."""
+    copied = 0
+    for src in tree.rglob("*"):
+        dst = out / src.relative_to(tree)
+        if src.is_file() and not dst.exists():
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(src, dst)
+            copied += 1
+    return copied
+
+
+def prepare(name: str, args: argparse.Namespace, work: Path) -> Corpus:
+    start = time.perf_counter()
+    root = extract(args.realcode / ARCHIVES[name], work / "original" / name)
+    extracted = time.perf_counter() - start
+    if name == "hecbench":
+        programs, ports = hecbench_programs(root, "-cuda"), hecbench_programs(root, "-hip")
+        whole: list[str] | None = [f"src/{p.folder.split('/')[1]}" for p in programs] + ["src/include"]
+    else:
+        programs, ports, whole = samples_programs(root), [], ["."]
+    selected = select(programs, args.only, args.limit)
+    names = {p.name for p in selected}
+    subset = len(selected) != len(programs)
+    tree = translation_input(root, selected, work / "input" / name, None if subset else whole)
+    out = work / "translated" / name
+    log_file = work / f"translate-{name}.log"
+    log(f"{name}: {len(selected)} programs; translating {tree} ...")
+    seconds, rc = translate_tree(tree, out, args.jobs, args.hipify_arg, log_file)
+    copied = add_untranslated_files(tree, out)
+    log(f"{name}: translated in {seconds:.0f} s (exit {rc}); {copied} other files copied; log {log_file}")
+    corpus = Corpus(name, root, out, selected, [p for p in ports if p.name in names])
+    corpus.seconds = {"extract": extracted, "translate": seconds}
+    corpus.translate_log = str(log_file)
+    return corpus
+
+
+Task = tuple[Program, Path, str]
+
+
+def compile_all(
+    tasks: list[Task], settings: CompileSettings, cache: VerdictCache, jobs: int, progress: Callable[[str], None]
+) -> tuple[list[ProgramResult], dict[str, float]]:
+    """Compile every (program, tree, kind) with ``jobs`` in parallel; cached verdicts are reused."""
+    start = time.perf_counter()
+    results: dict[int, ProgramResult] = {}
+    pending: list[tuple[int, str]] = []
+    for i, (program, root, kind) in enumerate(tasks):
+        key = program_key(settings, program, root)
+        hit = cache.get(key, program, kind)
+        if hit:
+            results[i] = hit
+        else:
+            pending.append((i, key))
+    hashed = time.perf_counter() - start
+    progress(f"compile: {len(results)} cached, {len(pending)} to compile (-j{jobs}; hashing took {hashed:.1f} s)")
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        futures = {
+            pool.submit(compile_program, settings, tasks[i][0], tasks[i][1], tasks[i][2]): (i, key)
+            for i, key in pending
+        }
+        for done, future in enumerate(as_completed(futures), 1):
+            i, key = futures[future]
+            result = future.result()
+            cache.put(key, result)
+            results[i] = result
+            state = "ok" if result.ok else f"FAIL {result.error.where() if result.error else ''}"
+            progress(f"  [{done}/{len(pending)}] {result.kind} {result.name}: {state} ({result.seconds:.1f} s)")
+    compiled = [results[i] for i, _ in pending]
+    timing = {
+        "wall": time.perf_counter() - start,
+        "compile_seconds": sum(r.seconds for r in compiled),
+        "compiled": len(compiled),
+        "cached": len(tasks) - len(compiled),
+        "sources_compiled": sum(len(r.sources) for r in compiled),
+    }
+    return [results[i] for i in range(len(tasks))], timing
+
+
+def archive_digest(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()[:12]
+
+
+def compiler_description(tc: Toolchain, identity: str) -> str:
+    """Name, HIP version and clang version; no host paths (the results are committed)."""
+    clang = next((line.strip() for line in identity.splitlines() if "clang version" in line), "")
+    where = "ROCm chroot" if tc.chroot else tc.name
+    return f"{where}, HIP {tc.hip_version}" + (f", {clang}" if clang else "")
+
+
+def git_commit() -> str:
+    try:
+        out = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True, check=False
+        )
+    except OSError:
+        return ""
+    return out.stdout.strip()
+
+
+def report_corpus(corpus: str, results: list[ProgramResult]) -> tuple[list[str], list[str]]:
+    """(console lines, Markdown lines) for one corpus."""
+    mine = [r for r in results if r.corpus == corpus]
+    ported_ok = {r.name for r in mine if r.kind == "ported" and r.ok}
+    has_ports = any(r.kind == "ported" for r in mine)
+    rows = summary(mine, corpus)
+    translated_groups = failure_groups(mine, "translated", ported_ok)
+    console = [
+        f"== {CORPUS_TITLES[corpus]}",
+        *summary_markdown(rows),
+        "",
+        "translated programs that fail, by first error:",
+    ]
+    console += console_groups(translated_groups)
+    md = [f"## {CORPUS_TITLES[corpus]}", "", *summary_markdown(rows), ""]
+    md += ["### Translated programs that fail, grouped by first error", ""]
+    md += groups_markdown(translated_groups, has_ports) + [""]
+    if has_ports:
+        port_groups = failure_groups(mine, "ported", ported_ok)
+        console += ["", "hand-written ports that fail (the ceiling), by first error:", *console_groups(port_groups, 10)]
+        md += ["### Hand-written ports that fail (the environment's ceiling), grouped by first error", ""]
+        md += groups_markdown(port_groups, False) + [""]
+    md += ["### Every translated program that fails, with its first error", ""]
+    md += failures_markdown(mine, "translated", ported_ok if has_ports else None) + [""]
+    if has_ports:
+        md += ["### Every hand-written port that fails, with its first error", ""]
+        md += failures_markdown(mine, "ported", None) + [""]
+    return console, md
+
+
+def markdown_document(meta: dict[str, object], sections: list[str]) -> str:
+    timings = meta["timings"]
+    assert isinstance(timings, dict)
+    head = [
+        "# Real code: translate, then compile with ROCm's hipcc",
+        "",
+        f"Generated by `python bench/realcode.py` on {meta['date']} (translator {meta['translator']}).",
+        f"Compiler: {meta['toolchain']}; `{meta['compile']}` per source; a program compiles when all its sources do.",
+        "Each corpus is translated whole with default options (`python -m hipify --out-dir OUT TREE -j N`); "
+        "HeCBench's tree is its `*-cuda` benchmarks plus `src/include`. Sources and `-I` folders come from each "
+        "program's Makefile (`source = ...`, else its top-level `.cu` files) or CMakeLists.txt targets; C sources "
+        "of the samples are compiled as C with the HIP platform macro. The hand-written HIP ports of HeCBench, "
+        "compiled the same way, are the ceiling of this environment (some need MPI, SYCL or data headers).",
+        f"Archives: {meta['archives']}.",
+        "",
+    ]
+    timing_lines = ["## Timings", "", "| step | seconds |", "|---|---:|"]
+    timing_lines += [f"| {k} | {v:.0f} |" if isinstance(v, float) else f"| {k} | {v} |" for k, v in timings.items()]
+    return "\n".join(head + sections + timing_lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    corpora = args.corpus or sorted(ARCHIVES)
+    missing = [args.realcode / ARCHIVES[c] for c in corpora if not (args.realcode / ARCHIVES[c]).is_file()]
+    if missing:
+        log(f"realcode: archive not found: {', '.join(map(str, missing))} (pass --realcode DIR)")
+        return 2
+    tc = pick_toolchain(args)
+    if tc is None:
+        log("realcode: no usable hipcc; run `hipify-py validate --setup` (as root) or pass --hipcc / --rocm-chroot")
+        return 2
+    if tc.rocm_version < (6, 4):
+        log(f"realcode: warning: {tc.describe()} is older than ROCm 6.4, which the translation targets")
+    settings = CompileSettings(tc, compiler_identity(tc), args.arch, args.syntax_only)
+    cache = VerdictCache(None if args.no_cache else args.cache_dir)
+    work = Path(tempfile.mkdtemp(prefix="hipify-realcode-", dir=tc.work_root()))
+    log(f"realcode: {tc.describe()}; work folder {work}")
+    started = time.perf_counter()
+    try:
+        prepared = [prepare(name, args, work) for name in corpora]
+        tasks: list[Task] = []
+        for c in prepared:
+            tasks += [(p, c.translated, "translated") for p in c.programs]
+            tasks += [(p, c.original, "ported") for p in c.ports]
+        results, timing = compile_all(tasks, settings, cache, args.jobs, (lambda m: None) if args.quiet else log)
+        timings: dict[str, float | int] = {}
+        for c in prepared:
+            timings.update({f"{c.name}: {k}": v for k, v in c.seconds.items()})
+        timings.update({f"compile: {k}": v for k, v in timing.items()})
+        timings["total"] = time.perf_counter() - started
+        meta: dict[str, object] = {
+            "date": datetime.now(timezone.utc).strftime("%Y-%m-%d"),
+            "translator": f"hipify-py {__version__} ({git_commit() or 'no git'})",
+            "toolchain": compiler_description(tc, settings.identity),
+            "compile": " ".join(["hipcc", *settings.flags(False), "..."]),
+            "archives": ", ".join(
+                f"`{ARCHIVES[c]}` sha256 {archive_digest(args.realcode / ARCHIVES[c])}" for c in corpora
+            ),
+            "only": args.only,
+            "limit": args.limit,
+            "hipify_args": args.hipify_arg,
+            "timings": timings,
+        }
+        sections: list[str] = []
+        for c in prepared:
+            console, md = report_corpus(c.name, results)
+            print("\n".join(console) + "\n")
+            sections += md
+        print(
+            "timings: "
+            + ", ".join(f"{k} {v:.0f} s" if isinstance(v, float) else f"{k} {v}" for k, v in timings.items())
+        )
+        if args.json:
+            write_json(args.json, results, meta)
+        whole_run = len(corpora) == len(ARCHIVES) and not args.only and args.limit is None
+        target = args.markdown or (REPO / "docs" / "realcode.md" if whole_run else None)
+        if target:
+            target.write_text(markdown_document(meta, sections))
+            log(f"realcode: wrote {target}")
+        return 0
+    finally:
+        if args.keep:
+            args.keep.mkdir(parents=True, exist_ok=True)
+            for item in work.iterdir():
+                shutil.move(str(item), str(args.keep / item.name))
+            log(f"realcode: trees kept in {args.keep}")
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
