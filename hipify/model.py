@@ -85,6 +85,9 @@ class ProjectFacts:
     tu_defines: tuple[str, ...] = ()
     # CUDA-looking names this file uses that the project declares itself (not CUDA APIs).
     project_names: tuple[str, ...] = ()
+    # Table names this file uses that some project file declares itself (its own overload of
+    # cudaMallocHost, say): which use is whose takes the AST.
+    shadowed: tuple[str, ...] = ()
     # Directories of the tree where includes of this file (or of headers it includes) were found
     # only by searching the tree: the include path a parser needs.
     include_dirs: tuple[str, ...] = ()

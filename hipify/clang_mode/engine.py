@@ -1,6 +1,8 @@
 """The clang engine's entry point: ``run(source, table, options) -> EngineResult``.
 
-Parse once, build :class:`FileFacts` from tokens + AST, hand them to the shared planner.
+Start from the text facts (the regex engine's); where the AST can change the answer
+(``need.parse_reason``), parse once and build :class:`FileFacts` from tokens + AST. Either
+way the shared planner decides the edits.
 Never raises for bad input: a file the parser chokes on still gets its token-derived
 facts (with HPY203/HPY109); only a broken libclang raises, and ``hipify.engines`` then
 falls back to the regex engine for that file.
@@ -13,6 +15,7 @@ from ..model import EngineResult, SourceFile
 from ..options import Options
 from ..table import MappingTable
 from .ast_facts import build_facts
+from .need import parse_reason
 from .parsing import parse
 
 
@@ -23,8 +26,13 @@ def facts(source: SourceFile, table: MappingTable, options: Options) -> FileFact
 
 
 def run(source: SourceFile, table: MappingTable, options: Options) -> EngineResult:
+    from ..regex_mode.engine import text_facts
     from ..rewrite import (
         plan,  # the shared planner; imported late so facts() works without it
     )
+    from ..rewrite.index import index_of
 
+    from_text = text_facts(source, table, options)
+    if not parse_reason(source, from_text, table, index_of(table), options):
+        return plan(source, from_text, table, options, engine="clang")  # the AST would change nothing
     return plan(source, facts(source, table, options), table, options, engine="clang")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..codes import INTERNAL_ERROR
+from ..facts import FileFacts
 from ..lexing.text_facts import extract_facts
 from ..model import Diagnostic, EngineResult, Severity, SourceFile
 from ..options import Options
@@ -14,21 +15,25 @@ from ..table import MappingTable
 ENGINE = "regex"
 
 
+def text_facts(source: SourceFile, table: MappingTable, options: Options) -> FileFacts:
+    """What the text alone says about ``source``: all the planner needs, unless the AST knows better."""
+    index = index_of(table)
+    # Launches matter to the planner only when rewritten, or as a sign of CUDA code in a
+    # file that does not always get the runtime include (not .cu/.cuh).
+    find_launches = options.hip_kernel_syntax or not source.path.lower().endswith(CUDA_SOURCE_SUFFIXES)
+    return extract_facts(
+        source.text,
+        options,
+        wanted=index.wanted,
+        wants_args=index.wants_args(),
+        report_once=index.report_once(),
+        find_launches=find_launches,
+    )
+
+
 def run(source: SourceFile, table: MappingTable, options: Options) -> EngineResult:
     try:
-        index = index_of(table)
-        # Launches matter to the planner only when rewritten, or as a sign of CUDA code in a
-        # file that does not always get the runtime include (not .cu/.cuh).
-        find_launches = options.hip_kernel_syntax or not source.path.lower().endswith(CUDA_SOURCE_SUFFIXES)
-        facts = extract_facts(
-            source.text,
-            options,
-            wanted=index.wanted,
-            wants_args=index.wants_args(),
-            report_once=index.report_once(),
-            find_launches=find_launches,
-        )
-        return plan(source, facts, table, options, engine=ENGINE)
+        return plan(source, text_facts(source, table, options), table, options, engine=ENGINE)
     except Exception as exc:
         diag = Diagnostic(
             INTERNAL_ERROR, f"internal error in the regex engine: {type(exc).__name__}: {exc}", severity=Severity.ERROR
