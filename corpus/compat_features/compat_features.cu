@@ -4,8 +4,9 @@
 // __ldcv) and stores (__stcs/__stcg/__stwb/__stwt) on float, double, int4, float4, __half and __nv_bfloat16(2),
 // __syncwarp with and without a mask, umin/umax/llmin/llmax/ullmin/ullmax, __dp4a (packed and char4/uchar4),
 // the SIMD __vmax/__vmin on bytes and halfwords, __float2bfloat16_rn/__float2bfloat162_rn/
-// __floats2bfloat162_rn/make_bfloat162 and __fmaf_ieee_rn. Every result is exact, so the GPU's must equal the
-// CPU reference bit for bit; results do not depend on the warp size (tiles and groups are at most 32 wide).
+// __floats2bfloat162_rn/make_bfloat162, __fmaf_ieee_rn and htanh/h2tanh(_approx) on __half and bfloat16. Every
+// result but tanh is exact, so the GPU's must equal the CPU reference bit for bit (tanh: within a tolerance);
+// results do not depend on the warp size (tiles and groups are at most 32 wide).
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -38,6 +39,7 @@ const int kN = kBlock * kBlocks;
 const int kTileSlots = 8;       // results per thread and tile size
 const int kCoalescedSlots = 4;  // results per thread of the coalesced-group kernel
 const int kIntSlots = 26;       // results per thread of the integer/bfloat16/fma kernel
+const int kTanhSlots = 12;      // tanh results per thread (half, then bfloat16)
 
 __host__ __device__ int int_input(int i) { return (i * 37) % 101 - 50; }
 __host__ __device__ unsigned int bits_input(int i) { return (unsigned int)i * 2654435761u ^ 0x5bd1e995u; }
@@ -195,6 +197,42 @@ __global__ void integer_ops(const float* fma_products, u64* out) {
   o[25] = ullmax((u64)i, 100ull);
 }
 
+// ---- half and bfloat16 tanh: approximate, so checked against tanh within a tolerance --------------------
+
+__host__ __device__ float tanh_input(int i) { return (float)(i % 128 - 64) / 16.0f; }  // exact in both
+
+__global__ void half_tanh(float* out) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  const float x = tanh_input(i), y = tanh_input(i + 37);
+  float* o = out + (size_t)i * kTanhSlots;
+  const __half h = __float2half(x);
+  const __half2 h2 = __floats2half2_rn(x, y);
+  o[0] = __half2float(htanh(h));
+  o[1] = __half2float(htanh_approx(h));
+  const __half2 t2 = h2tanh(h2), a2 = h2tanh_approx(h2);
+  o[2] = __low2float(t2);
+  o[3] = __high2float(t2);
+  o[4] = __low2float(a2);
+  o[5] = __high2float(a2);
+  const __nv_bfloat16 b = __float2bfloat16(x);
+  const __nv_bfloat162 b2 = __floats2bfloat162_rn(x, y);
+  o[6] = __bfloat162float(htanh(b));
+  o[7] = __bfloat162float(htanh_approx(b));
+  const __nv_bfloat162 tb = h2tanh(b2), ab = h2tanh_approx(b2);
+  o[8] = __low2float(tb);
+  o[9] = __high2float(tb);
+  o[10] = __low2float(ab);
+  o[11] = __high2float(ab);
+}
+
+// 1 where a result is within a few units in the last place of tanh (half: 2^-11, bfloat16: 2^-8 near 1).
+static u64 tanh_close(int i, int slot, float got) {
+  const int lane = slot % 6;
+  const float arg = (lane == 3 || lane == 5) ? tanh_input(i + 37) : tanh_input(i);
+  const double tolerance = slot < 6 ? 0.002 : 0.016;
+  return std::fabs((double)got - std::tanh((double)arg)) <= tolerance ? 1 : 0;
+}
+
 // ---- CPU reference -----------------------------------------------------------------------------------------
 
 static u64 fold_tile(int size, int i, int which) {
@@ -341,6 +379,7 @@ static std::vector<u64> reference() {
     r.push_back((u64)(-(long long)i < 3 ? -(long long)i : 3ll));
     r.push_back((u64)i > 100ull ? (u64)i : 100ull);
   }
+  for (int i = 0; i < kN * kTanhSlots; ++i) r.push_back(1);
   return r;
 }
 
@@ -400,6 +439,8 @@ int main() {
   __nv_bfloat16 *d_b, *d_b_out;
   __nv_bfloat162 *d_b2, *d_b2_out;
   int* d_swapped;
+  float* d_tanh;
+  CHECK(cudaMalloc(&d_tanh, (size_t)kN * kTanhSlots * sizeof(float)));
   CHECK(cudaMalloc(&d_f, kN * sizeof(float)));
   CHECK(cudaMalloc(&d_d, kN * sizeof(double)));
   CHECK(cudaMalloc(&d_i4, kN * sizeof(int4)));
@@ -448,6 +489,8 @@ int main() {
   CHECK(cudaGetLastError());
   integer_ops<<<kBlocks, kBlock>>>(d_fma, d_int_ops);
   CHECK(cudaGetLastError());
+  half_tanh<<<kBlocks, kBlock>>>(d_tanh);
+  CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
 
   std::vector<u64> got((size_t)kN * 3 * kTileSlots), coalesced((size_t)kN * kCoalescedSlots),
@@ -458,6 +501,7 @@ int main() {
   std::vector<double> d_out(kN);
   std::vector<unsigned short> h_out(2 * kN), b_out(kN), b2_out(2 * kN);
   std::vector<int> swapped(kN);
+  std::vector<float> tanh_out((size_t)kN * kTanhSlots);
   CHECK(cudaMemcpy(got.data(), d_tiles, got.size() * sizeof(u64), cudaMemcpyDeviceToHost));
   CHECK(cudaMemcpy(coalesced.data(), d_coalesced, coalesced.size() * sizeof(u64), cudaMemcpyDeviceToHost));
   CHECK(cudaMemcpy(int_ops.data(), d_int_ops, int_ops.size() * sizeof(u64), cudaMemcpyDeviceToHost));
@@ -469,6 +513,7 @@ int main() {
   CHECK(cudaMemcpy(b_out.data(), d_b_out, kN * sizeof(__nv_bfloat16), cudaMemcpyDeviceToHost));
   CHECK(cudaMemcpy(b2_out.data(), d_b2_out, kN * sizeof(__nv_bfloat162), cudaMemcpyDeviceToHost));
   CHECK(cudaMemcpy(swapped.data(), d_swapped, kN * sizeof(int), cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(tanh_out.data(), d_tanh, tanh_out.size() * sizeof(float), cudaMemcpyDeviceToHost));
 
   got.insert(got.end(), coalesced.begin(), coalesced.end());
   for (int i = 0; i < kN; ++i) {
@@ -488,6 +533,8 @@ int main() {
     got.push_back((u64)(long long)swapped[i]);
   }
   got.insert(got.end(), int_ops.begin(), int_ops.end());
+  for (int i = 0; i < kN; ++i)
+    for (int k = 0; k < kTanhSlots; ++k) got.push_back(tanh_close(i, k, tanh_out[(size_t)i * kTanhSlots + k]));
 
   CHECK(cudaFree(d_ints));
   CHECK(cudaFree(d_floats));
@@ -510,6 +557,7 @@ int main() {
   CHECK(cudaFree(d_b_out));
   CHECK(cudaFree(d_b2_out));
   CHECK(cudaFree(d_swapped));
+  CHECK(cudaFree(d_tanh));
 
   if (got.size() != ref.size()) {
     std::printf("compat_features: FAIL %zu results, expected %zu\n", got.size(), ref.size());
