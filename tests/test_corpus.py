@@ -50,6 +50,7 @@ REQUIRED_TOPICS = {
     "cusparse_spmv",
     "cub_primitives",
     "multifile",
+    "compat_features",
 }
 
 

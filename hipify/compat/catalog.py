@@ -1,0 +1,211 @@
+"""The compatibility catalog: entries.toml loaded once, validated, and looked up by CUDA name or header."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import sys
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from types import MappingProxyType
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+from ..options import parse_rocm_version
+
+RocmVersion = tuple[int, int]
+
+_REQUIRED = ("name", "provides", "code", "note", "example", "checked_by")
+_OPTIONAL = ("headers", "hip_includes", "needs", "rocm_until")
+_LISTS = ("provides", "headers", "hip_includes", "needs")
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+
+
+class CompatCatalogError(ValueError):
+    """entries.toml is malformed; the message names the file and the entry."""
+
+
+@dataclass(frozen=True)
+class CompatEntry:
+    name: str
+    provides: tuple[str, ...]  # CUDA identifiers, qualified where CUDA qualifies them
+    headers: tuple[str, ...]  # CUDA headers whose #include the compatibility header replaces
+    hip_includes: tuple[str, ...]  # headers the code needs, in include order
+    needs: tuple[str, ...]  # names of the entries the code builds on
+    rocm_until: RocmVersion | None  # last ROCm lacking the feature; None: every ROCm checked lacks it
+    code: str
+    note: str
+    example: str
+    checked_by: str  # corpus program checking the results; "" when the entry computes nothing
+
+    def applies_to(self, rocm: RocmVersion) -> bool:
+        """Whether ROCm ``rocm`` lacks the feature, so that translations for it need this entry."""
+        return self.rocm_until is None or rocm <= self.rocm_until
+
+
+@dataclass(frozen=True)
+class CompatCatalog:
+    entries: tuple[CompatEntry, ...]  # file order
+    digest: str  # of the file's bytes: part of any cache key over translations using the catalog
+    by_entry_name: Mapping[str, CompatEntry]
+    by_provided_name: Mapping[str, CompatEntry]
+    by_header: Mapping[str, CompatEntry]
+
+    @classmethod
+    def from_entries(cls, entries: Iterable[CompatEntry], digest: str = "") -> CompatCatalog:
+        entries = tuple(entries)
+        return cls(
+            entries=entries,
+            digest=digest,
+            by_entry_name=MappingProxyType({e.name: e for e in entries}),
+            by_provided_name=MappingProxyType({n: e for e in entries for n in e.provides}),
+            by_header=MappingProxyType({h: e for e in entries for h in e.headers}),
+        )
+
+    def for_name(self, name: str, rocm: RocmVersion) -> CompatEntry | None:
+        """The entry providing CUDA identifier ``name`` (as qualified in ``provides``) if ROCm ``rocm`` lacks it."""
+        entry = self.by_provided_name.get(name)
+        return entry if entry is not None and entry.applies_to(rocm) else None
+
+    def for_header(self, header: str, rocm: RocmVersion) -> CompatEntry | None:
+        """The entry standing for CUDA header ``header`` (as written in ``#include``) if ROCm ``rocm`` lacks it."""
+        entry = self.by_header.get(header)
+        return entry if entry is not None and entry.applies_to(rocm) else None
+
+    def closure(self, entries: Iterable[CompatEntry]) -> tuple[CompatEntry, ...]:
+        """``entries`` and everything they need, each after what it needs; ties in file order.
+
+        The result depends only on the set given, not on its order or repetitions."""
+        order = {e.name: i for i, e in enumerate(self.entries)}
+        done: dict[str, CompatEntry] = {}
+
+        def visit(entry: CompatEntry) -> None:
+            if entry.name in done:
+                return
+            for need in entry.needs:
+                visit(self.by_entry_name[need])
+            done[entry.name] = entry
+
+        for entry in sorted(set(entries), key=lambda e: order[e.name]):
+            visit(entry)
+        return tuple(done.values())
+
+
+def parse_catalog(text: str, source: str = "entries.toml") -> CompatCatalog:
+    """Parse and validate the text of an entries file; errors name ``source`` and the entry."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise CompatCatalogError(f"{source}: not valid TOML: {exc}") from exc
+    unknown_tables = sorted(set(data) - {"entry"})
+    if unknown_tables:
+        raise CompatCatalogError(f"{source}: unknown top-level keys {unknown_tables} (only [[entry]] tables)")
+    raw_entries = data.get("entry", [])
+    if not isinstance(raw_entries, list):
+        raise CompatCatalogError(f"{source}: 'entry' must be an array of tables ([[entry]])")
+    entries = tuple(_entry(raw, index, source) for index, raw in enumerate(raw_entries))
+    _check_references(entries, source)
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return CompatCatalog.from_entries(entries, digest)
+
+
+def _entry(raw: object, index: int, source: str) -> CompatEntry:
+    if not isinstance(raw, dict):
+        raise CompatCatalogError(f"{source}: entry #{index + 1} is not a table")
+    label = f"{source}: entry '{raw['name']}'" if isinstance(raw.get("name"), str) else f"{source}: entry #{index + 1}"
+    unknown = sorted(set(raw) - set(_REQUIRED) - set(_OPTIONAL))
+    if unknown:
+        raise CompatCatalogError(f"{label}: unknown keys {unknown}")
+    missing = [key for key in _REQUIRED if key not in raw]
+    if missing:
+        raise CompatCatalogError(f"{label}: missing fields {missing}")
+    for key in _LISTS:
+        value = raw.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            raise CompatCatalogError(f"{label}: '{key}' must be a list of non-empty strings")
+        if len(set(value)) != len(value):
+            raise CompatCatalogError(f"{label}: '{key}' lists a name twice")
+    for key in ("name", "code", "note", "example", "checked_by", "rocm_until"):
+        if key in raw and not isinstance(raw[key], str):
+            raise CompatCatalogError(f"{label}: '{key}' must be a string")
+    for key in ("name", "code", "note", "example"):
+        if not raw[key].strip():
+            raise CompatCatalogError(f"{label}: '{key}' is empty")
+    rocm_until: RocmVersion | None = None
+    if "rocm_until" in raw:
+        try:
+            rocm_until = parse_rocm_version(raw["rocm_until"])
+        except ValueError as exc:
+            raise CompatCatalogError(f"{label}: 'rocm_until': {exc}") from exc
+    example_names = set(_IDENTIFIER.findall(raw["example"]))
+    unused = [name for name in raw["provides"] if name.rsplit("::", 1)[-1] not in example_names]
+    if unused:
+        raise CompatCatalogError(f"{label}: the example does not use {unused}")
+    return CompatEntry(
+        name=raw["name"],
+        provides=tuple(raw["provides"]),
+        headers=tuple(raw.get("headers", [])),
+        hip_includes=tuple(raw.get("hip_includes", [])),
+        needs=tuple(raw.get("needs", [])),
+        rocm_until=rocm_until,
+        code=raw["code"].strip("\n") + "\n",
+        note=" ".join(raw["note"].split()),
+        example=raw["example"].strip("\n") + "\n",
+        checked_by=raw["checked_by"],
+    )
+
+
+def _check_references(entries: tuple[CompatEntry, ...], source: str) -> None:
+    """Names, provided names and headers are unique; needs name entries and form no cycle."""
+    by_name: dict[str, CompatEntry] = {}
+    owner_of: dict[str, str] = {}
+    for entry in entries:
+        if entry.name in by_name:
+            raise CompatCatalogError(f"{source}: entry '{entry.name}': defined twice")
+        by_name[entry.name] = entry
+        for key in (*entry.provides, *(f"#include <{h}>" for h in entry.headers)):
+            if key in owner_of:
+                raise CompatCatalogError(
+                    f"{source}: entry '{entry.name}': {key} is already provided by entry '{owner_of[key]}'"
+                )
+            owner_of[key] = entry.name
+    needed: set[str] = set()
+    for entry in entries:
+        for need in entry.needs:
+            if need not in by_name:
+                raise CompatCatalogError(f"{source}: entry '{entry.name}': needs unknown entry '{need}'")
+            needed.add(need)
+    for entry in entries:
+        if not entry.provides and entry.name not in needed:
+            raise CompatCatalogError(f"{source}: entry '{entry.name}': provides nothing and no entry needs it")
+    _check_acyclic(by_name, source)
+
+
+def _check_acyclic(by_name: Mapping[str, CompatEntry], source: str) -> None:
+    state: dict[str, str] = {}  # "visiting" | "done"
+
+    def visit(name: str, path: tuple[str, ...]) -> None:
+        if state.get(name) == "done":
+            return
+        if state.get(name) == "visiting":
+            cycle = " -> ".join((*path[path.index(name) :], name))
+            raise CompatCatalogError(f"{source}: entry '{name}': needs form a cycle ({cycle})")
+        state[name] = "visiting"
+        for need in by_name[name].needs:
+            visit(need, (*path, name))
+        state[name] = "done"
+
+    for name in by_name:
+        visit(name, ())
+
+
+@cache
+def load_catalog() -> CompatCatalog:
+    """The catalog shipped in the package (hipify/compat/entries.toml), parsed once per process."""
+    text = resources.files(__package__).joinpath("entries.toml").read_text(encoding="utf-8")
+    return parse_catalog(text, "hipify/compat/entries.toml")
