@@ -4,7 +4,7 @@ from __future__ import annotations
 
 __version__ = "0.1.0"
 
-from .api import Result, translate, translate_files
+from .api import Result, compat_header, translate, translate_files
 from .options import Options
 
-__all__ = ["Options", "Result", "__version__", "translate", "translate_files"]
+__all__ = ["Options", "Result", "__version__", "compat_header", "translate", "translate_files"]

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import os
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
+from pathlib import Path
 
+from .compat import HEADER_NAME, load_catalog, render
 from .engines import run_engine
 from .model import Diagnostic, Edit, LineIndex, ProjectFacts, SourceFile, located
 from .options import Options
@@ -20,6 +23,7 @@ class Result:
     edits: tuple[Edit, ...]
     diagnostics: tuple[Diagnostic, ...]
     engine: str
+    compat: tuple[str, ...] = ()  # entries of the compatibility header (hipify_compat.h) it relies on
 
     @property
     def changed(self) -> bool:
@@ -45,16 +49,20 @@ def translate(
         for d in engine_result.diagnostics + fixed.diagnostics
     )
     diagnostics = tuple(sorted(diagnostics, key=lambda d: (d.line, d.col, d.code)))
-    return Result(fixed.text, fixed.applied, diagnostics, engine_result.engine)
+    return Result(fixed.text, fixed.applied, diagnostics, engine_result.engine, engine_result.compat)
 
 
 def translate_files(
-    texts: Mapping[str, str], options: Options | None = None, table: MappingTable | None = None
+    texts: Mapping[str, str],
+    options: Options | None = None,
+    table: MappingTable | None = None,
+    compat_dir: str | None = None,
 ) -> dict[str, Result]:
     """Translate files as one project, as the command line does: every file's translation gets
     the project facts it needs (definitions a translation unit needs, the project's own names,
     the tree's include directories). ``texts`` maps each file's path on disk to its text; the
-    include graph is resolved on disk around those paths."""
+    include graph is resolved on disk around those paths. Files include the compatibility header
+    (see :func:`compat_header`) from ``compat_dir`` (default: the files' common directory)."""
     options = options or Options()
     table = load_table() if table is None else table
 
@@ -63,4 +71,21 @@ def translate_files(
 
     scans = [scan_text(path, text, table, options) for path, text in texts.items()]
     model = build_model(scans, scan_more, options.include_dirs)
-    return {path: translate(text, path, options, table, model.facts_for(path)) for path, text in texts.items()}
+    if compat_dir is None:
+        compat_dir = os.path.commonpath([os.path.dirname(os.path.abspath(p)) for p in texts]) if texts else "."
+    header = os.path.join(compat_dir, HEADER_NAME)
+    out = {}
+    for path, text in texts.items():
+        include = Path(os.path.relpath(header, os.path.dirname(os.path.abspath(path)))).as_posix()
+        project = replace(model.facts_for(path), compat_include=include)
+        out[path] = translate(text, path, options, table, project)
+    return out
+
+
+def compat_header(results: Iterable[Result], options: Options | None = None) -> str | None:
+    """The compatibility header the results rely on (None when they need none)."""
+    names = sorted({name for result in results for name in result.compat})
+    if not names:
+        return None
+    catalog = load_catalog()
+    return render((catalog.by_entry_name[n] for n in names), (options or Options()).rocm_version, catalog)

@@ -125,12 +125,24 @@ def build_parser() -> argparse.ArgumentParser:
     )
     tr.add_argument("--rocm", default="6.4", metavar="X.Y", help="target ROCm version (default 6.4)")
     tr.add_argument("--no-runtime-include", action="store_true", help="never insert #include <hip/hip_runtime.h>")
+    tr.add_argument(
+        "--no-compat-header",
+        action="store_true",
+        help="do not provide small CUDA features ROCm lacks in hipify_compat.h; report their uses instead",
+    )
     tr.add_argument("--no-warn-unknown", action="store_true", help="do not warn about unknown CUDA-like names")
 
     cl = p.add_argument_group("parser (clang engine; -D also steers the regex engine's #if handling)")
     cl.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=V]")
     cl.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR")
     cl.add_argument("-p", dest="build_dir", metavar="BUILD_DIR", help="directory with compile_commands.json")
+    cl.add_argument(
+        "--clang-parse",
+        choices=("auto", "always"),
+        default="auto",
+        help="auto: parse a file with libclang only where the AST can change its translation (default); "
+        "always: parse every file (slower; also reports each file's parse errors)",
+    )
     cl.add_argument(
         "--cuda-path",
         metavar="DIR",
@@ -170,6 +182,7 @@ def options_from_args(args: argparse.Namespace, clang_args: Sequence[str] = ()) 
         skip_excluded_blocks=args.skip_excluded_preprocessor_conditional_blocks or args.default_preprocessor,
         rocm_version=rocm,
         insert_runtime_include=not args.no_runtime_include,
+        compat_header=not args.no_compat_header,
         warn_unknown=not args.no_warn_unknown,
         rename_extensions=args.rename_extensions,
         defines=tuple(args.defines),
@@ -177,6 +190,7 @@ def options_from_args(args: argparse.Namespace, clang_args: Sequence[str] = ()) 
         clang_args=tuple(clang_args),
         build_dir=args.build_dir or "",
         cuda_path=args.cuda_path,
+        clang_parse=args.clang_parse,
         use_cache=not args.no_cache,
     )
 

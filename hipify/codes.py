@@ -74,6 +74,14 @@ CODES: dict[str, Code] = {c.code: c for c in (
          "A definition whose parameter types became identical to an earlier one's under HIP was disabled (#if 0).",
          "HIP has one type where CUDA has two (hipError_t for cudaError_t and CUresult): both overloads would be one function defined twice.",
          "Nothing: calls go to the first definition, which takes the same HIP type."),
+    Code("HPY012", "compat-include", "safe", "support",
+         "The compatibility header (hipify_compat.h) is included: it provides small CUDA features ROCm lacks, in HIP (cooperative_groups::reduce, __syncwarp, cache-hinted loads, ...).",
+         "Each is a few lines of correct HIP; without them the port does not build. The header holds only the entries the translated files use, each with a note on its semantics.",
+         "Nothing; read the notes in hipify_compat.h. --no-compat-header reports these names instead."),
+    Code("HPY013", "register-removed", "safe", "conversion",
+         "The register storage class was removed.",
+         "C++17 removed it; nvcc only warns, hipcc (clang, C++17) rejects it. It has had no effect for decades.",
+         "Nothing."),
     # Findings (HPY1xx)
     Code("HPY101", "unsupported", "report", "unconverted",
          "A CUDA API has no HIP equivalent and was left as written.",
@@ -161,6 +169,10 @@ CODES: dict[str, Code] = {c.code: c for c in (
          "The output could not be written; the original is unchanged.",
          "Disk full, permissions.",
          "Fix and re-run."),
+    Code("HPY307", "not-utf8-kept", "report", "file",
+         "The file is mostly UTF-8 but holds bytes that are not (often a Latin-1 sign in a comment); it was translated and those bytes were kept as they are.",
+         "Identifiers are ASCII: rewriting them never touches the other bytes, which are written back unchanged.",
+         "Nothing; convert the file to UTF-8 if you like."),
 )}
 # fmt: on
 

@@ -167,6 +167,36 @@ class Emitter:
                 return Outcome.FAILED
         return Outcome.OK
 
+    def emit_compat_header(self, path: Path, shown: str, text: str) -> Outcome:
+        """The compatibility header the translated files include, per the output mode."""
+        mode = self.settings.mode
+        try:
+            current = path.read_text(encoding="utf-8") if path.is_file() else None
+        except OSError:
+            current = None
+        if current == text:
+            return Outcome.OK
+        if mode in WRITING_MODES:
+            try:
+                write_atomic(path, text.encode("utf-8"))
+            except OSError as exc:
+                message(f"{shown}: HPY306 cannot write the compatibility header: {exc}")
+                return Outcome.FAILED
+            return Outcome.OK
+        if mode == OutputMode.DIFF:
+            old = (current or "").splitlines(keepends=True)
+            before = f"a/{Path(shown).as_posix()}" if current is not None else "/dev/null"
+            sys.stdout.write("".join(difflib.unified_diff(old, text.splitlines(keepends=True), before,
+                                                          f"b/{Path(shown).as_posix()}")))  # fmt: skip
+            return Outcome.FOUND
+        if mode == OutputMode.CHECK:
+            if not self.settings.quiet:
+                message(f"would write {shown} (the compatibility header the translation includes)")
+            return Outcome.FOUND
+        if not self.settings.quiet:
+            message(f"note: the translation includes {shown}; translate with --out-dir, --in-place or -o to write it")
+        return Outcome.OK
+
     def _emit_unreadable(self, result: FileResult, dest: Destination | None, explicit: bool) -> Outcome:
         error = result.error
         assert error is not None

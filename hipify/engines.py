@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from .codes import INTERNAL_ERROR
 from .model import Diagnostic, EngineResult, Severity, SourceFile
@@ -42,7 +43,7 @@ def run_engine(source: SourceFile, table: MappingTable, options: Options) -> Eng
             reason = f"clang engine failed on this file ({type(exc).__name__}: {exc})"
     result = _run_guarded(_regex(), source, table, options)
     note = Diagnostic("HPY201", f"{reason}; used the regex engine", severity=Severity.INFO)
-    return EngineResult(result.edits, (note,) + result.diagnostics, result.engine)
+    return replace(result, diagnostics=(note,) + result.diagnostics)
 
 
 def _run_guarded(engine: EngineFn, source: SourceFile, table: MappingTable, options: Options) -> EngineResult:

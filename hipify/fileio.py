@@ -34,6 +34,7 @@ class DecodedSource:
     text: str  # LF-normalised when the file was consistently CRLF
     fmt: TextFormat
     raw: bytes
+    note: str = ""  # something the user should know about how the file was read
 
 
 def decode(raw: bytes, encoding: str = "utf-8") -> DecodedSource:
@@ -41,27 +42,48 @@ def decode(raw: bytes, encoding: str = "utf-8") -> DecodedSource:
         raise SourceError("HPY302", "looks like a binary file (NUL bytes); left untouched")
     bom = raw.startswith(codecs.BOM_UTF8)
     body = raw[len(codecs.BOM_UTF8) :] if bom else raw
+    note = ""
+    errors = "strict"
     try:
         text = body.decode("utf-8" if bom else encoding)
     except UnicodeDecodeError as exc:
-        raise SourceError(
-            "HPY301",
-            f"not valid {encoding} (byte 0x{body[exc.start]:02x} at offset {exc.start}); left untouched; "
-            "pass --encoding to read it",
-        ) from None
+        if codecs.lookup(encoding).name == "utf-8" and _mostly_utf8(body):
+            # Mostly UTF-8 with a stray Latin-1 byte in a comment (a (c) sign): each byte that is not
+            # UTF-8 is carried as a lone surrogate and written back as the same byte.
+            text = body.decode("utf-8", "surrogateescape")
+            errors = "surrogateescape"
+            note = (
+                f"not valid UTF-8 (byte 0x{body[exc.start]:02x} at offset {exc.start}): translated, and the bytes "
+                "that are not UTF-8 are kept as they are"
+            )
+        else:
+            raise SourceError(
+                "HPY301",
+                f"not valid {encoding} (byte 0x{body[exc.start]:02x} at offset {exc.start}); left untouched; "
+                "pass --encoding to read it",
+            ) from None
     except LookupError:
         raise SourceError("HPY301", f"unknown encoding {encoding!r}") from None
     crlf_count = text.count("\r\n")
     crlf = crlf_count > 0 and crlf_count == text.count("\n")
     if crlf:
         text = text.replace("\r\n", "\n")
-    return DecodedSource(text, TextFormat("utf-8" if bom else encoding, bom, crlf), raw)
+    return DecodedSource(text, TextFormat("utf-8" if bom else encoding, bom, crlf, errors), raw, note)
+
+
+def _mostly_utf8(body: bytes) -> bool:
+    """A UTF-8 file with a few stray bytes (not UTF-16/32, whose BOM is no UTF-8 either)."""
+    if body.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return False
+    text = body.decode("utf-8", "surrogateescape")
+    stray = sum(1 for ch in text if "\udc80" <= ch <= "\udcff")
+    return stray <= max(8, len(body) // 100)  # a few signs, not a file in another encoding
 
 
 def encode(text: str, fmt: TextFormat) -> bytes:
     if fmt.crlf:
         text = text.replace("\n", "\r\n")
-    data = text.encode(fmt.encoding)
+    data = text.encode(fmt.encoding, fmt.errors)
     return codecs.BOM_UTF8 + data if fmt.bom else data
 
 

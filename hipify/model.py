@@ -98,6 +98,8 @@ class ProjectFacts:
     disabled: tuple[str, ...] = ()
     # Names this file uses whose declaration needs APIs HIP lacks: (name, the missing APIs).
     blocked_uses: tuple[tuple[str, str], ...] = ()
+    # How this file includes the compatibility header (a path relative to the file's output).
+    compat_include: str = "hipify_compat.h"
 
 
 @dataclass(frozen=True)
@@ -112,6 +114,7 @@ class EngineResult:
     edits: tuple[Edit, ...]
     diagnostics: tuple[Diagnostic, ...]
     engine: str  # "regex" or "clang"
+    compat: tuple[str, ...] = ()  # entries of the compatibility header the translation relies on
 
 
 @dataclass(frozen=True)
@@ -152,6 +155,7 @@ class TextFormat:
     encoding: str = "utf-8"
     bom: bool = False
     crlf: bool = False  # every line ends in CRLF: the engines see LF, output gets CRLF back
+    errors: str = "strict"  # "surrogateescape": bytes that are not UTF-8 round-trip as lone surrogates
 
 
 @dataclass(frozen=True)
@@ -182,6 +186,7 @@ class FileResult:
     engine: str = ""
     error: Diagnostic | None = None
     cached: bool = False
+    compat: tuple[str, ...] = ()  # entries of the compatibility header the translation relies on
 
     @property
     def changed(self) -> bool:

@@ -29,6 +29,7 @@ class Options:
     skip_excluded_blocks: bool = False  # leave inactive #if branches alone
     rocm_version: tuple[int, int] = DEFAULT_ROCM
     insert_runtime_include: bool = True
+    compat_header: bool = True  # provide small CUDA features ROCm lacks in hipify_compat.h
     warn_unknown: bool = True  # warn about cuda*/cu*/CU* names the table lacks
     rename_extensions: bool = False  # .cu/.cuh -> .hip/.cuh includes (with --out-dir --rename)
     # Parser inputs (clang engine; the regex engine uses defines for #if evaluation only)
@@ -37,6 +38,7 @@ class Options:
     clang_args: tuple[str, ...] = ()
     build_dir: str = ""
     cuda_path: str = ""  # "" = auto-detect; a path; "none" = pretend there is none
+    clang_parse: str = "auto"  # auto: parse where the AST can change the answer; always: every file
     use_cache: bool = True
 
     @property

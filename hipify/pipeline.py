@@ -10,6 +10,7 @@ from pathlib import Path
 
 from .api import Result, translate
 from .cache import ResultCache, cache_key
+from .compat import load_catalog
 from .engines import clang_status
 from .fileio import DecodedSource, SourceError, read_source
 from .model import Diagnostic, FileResult, FileTask, Severity
@@ -64,7 +65,7 @@ def translate_decoded(task: FileTask, decoded: DecodedSource) -> FileResult:
         key = cache_key(
             decoded.text,
             Path(task.path).suffix,
-            table.digest,
+            table.digest + load_catalog().digest,
             task.options.cache_key() + repr(task.project),
             _engine_environment(task.options),
         )
@@ -77,6 +78,8 @@ def translate_decoded(task: FileTask, decoded: DecodedSource) -> FileResult:
         if cache is not None:
             cache.put(key, result)
     diagnostics = tuple(d if d.path == task.display else replace(d, path=task.display) for d in result.diagnostics)
+    if decoded.note:
+        diagnostics = (Diagnostic("HPY307", decoded.note, severity=Severity.WARNING, path=task.display), *diagnostics)
     return FileResult(
         task.path,
         task.display,
@@ -89,4 +92,5 @@ def translate_decoded(task: FileTask, decoded: DecodedSource) -> FileResult:
         result.engine,
         None,
         cached,
+        result.compat,
     )

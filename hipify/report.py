@@ -30,6 +30,8 @@ class Report:
     engines: Counter[str] = field(default_factory=Counter)
     # Results of `hipify-py validate --json` (compile/run checks), merged in with --validation.
     validation: list[dict[str, object]] = field(default_factory=list)
+    # The compatibility header the translation relies on: (path, entry names); ("", ()) if none.
+    compat_header: tuple[str, tuple[str, ...]] = ("", ())
 
     def add(self, result: FileResult) -> None:
         self.files += 1
@@ -84,6 +86,7 @@ class Report:
             "files": self.per_file,
             "diagnostics": [_diag_dict(d) for d in self.diagnostics],
             "validation": self.validation,
+            "compat_header": {"path": self.compat_header[0], "entries": list(self.compat_header[1])},
         }
 
     def validation_rows(self) -> list[tuple[str, str, str, str, str]]:

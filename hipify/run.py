@@ -11,11 +11,13 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from multiprocessing import get_context
 from pathlib import Path
 from typing import TypeVar
 
+from .compat import HEADER_NAME, entries_in, is_generated, load_catalog
+from .compat import render as render_compat
 from .discover import DEFAULT_EXTENSIONS, Found, discover
 from .emit import (
     WRITING_MODES,
@@ -122,6 +124,10 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report) -> Outcome:
     found, problems = discover([Path(p) for p in config.paths], config.extensions, config.exclude, config.use_gitignore)
     if out_dir is not None:  # never read back our own output when it lies inside the input tree
         found = [f for f in found if not _inside(f.path.resolve(), out_dir)]
+    # A compatibility header an earlier run wrote is ours, not the project's: not translated,
+    # but what it holds is still relied on by the files that include it.
+    earlier_compat = {f.path: _generated_compat(f.path) for f in found if f.path.name == HEADER_NAME}
+    found = [f for f in found if earlier_compat.get(f.path) is None]
     outcome = Outcome.OK
     for problem in problems:
         message(f"{problem.path}: error: {problem.message}")
@@ -135,19 +141,73 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report) -> Outcome:
     if config.mode == OutputMode.OUTPUT_FILE and len(found) != 1:
         raise UsageError("-o takes exactly one input file")
     renames = dict(config.renames)
-    dest_root = _mirror_root(found) if out_dir is not None else None
+    dest_root = _mirror_root(found)
+    compat_header = _compat_header_path(config, found, out_dir, dest_root)
+    compat: set[str] = set()
     with Workers(config.jobs, len(found)) as workers:
         model = _project_model(config, found, renames, workers)
-        tasks = [_task(config, str(f.path), _display(f), model.facts_for(str(f.path))) for f in found]
+        tasks = []
+        for f in found:
+            facts = model.facts_for(str(f.path))
+            output = _output_path(f, config, out_dir, dest_root, renames)
+            facts = replace(facts, compat_include=_relative_include(compat_header, output))
+            tasks.append(_task(config, str(f.path), _display(f), facts))
         show_progress = len(tasks) > 20 and config.progress and not config.quiet and sys.stderr.isatty()
         results = _progress(workers.map(process, tasks), len(tasks), show_progress)
         for item, result in zip(found, results, strict=True):
             report.add(result)
+            compat.update(result.compat)
             dest = _destination(item, config, out_dir, dest_root, renames)
             outcome = max(outcome, emitter.emit(result, dest, item.explicit))
-    if config.copy_other_files and out_dir is not None and dest_root is not None:
+    if compat:
+        for text in [*earlier_compat.values(), _generated_compat(compat_header)]:
+            compat.update(entries_in(text or ""))
+        catalog = load_catalog()
+        entries = [catalog.by_entry_name[n] for n in sorted(compat) if n in catalog.by_entry_name]
+        text = render_compat(catalog.closure(entries), config.options.rocm_version)
+        report.compat_header = (_shown(compat_header), tuple(sorted(compat)))
+        outcome = max(outcome, emitter.emit_compat_header(compat_header, _shown(compat_header), text))
+    if config.copy_other_files and out_dir is not None:
         _copy_others(config, found, out_dir, dest_root)
     return outcome
+
+
+def _generated_compat(path: Path) -> str | None:
+    """The text of a compatibility header hipify-py wrote at ``path`` (None for any other file)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read(1 << 20)
+    except (OSError, UnicodeDecodeError):
+        return None
+    return text if is_generated(text) else None
+
+
+def _compat_header_path(config: RunConfig, found: list[Found], out_dir: Path | None, dest_root: Path) -> Path:
+    """Where the compatibility header goes: the root of the output tree (or next to -o's file)."""
+    if config.mode == OutputMode.OUTPUT_FILE:
+        return Path(config.output).resolve().parent / HEADER_NAME
+    return (out_dir if out_dir is not None else dest_root) / HEADER_NAME
+
+
+def _output_path(
+    item: Found, config: RunConfig, out_dir: Path | None, dest_root: Path, renames: dict[str, str]
+) -> Path:
+    if config.mode == OutputMode.OUTPUT_FILE:
+        return Path(config.output).resolve()
+    if out_dir is not None:
+        return out_dir / _renamed(item.path.resolve().relative_to(dest_root), renames)
+    return item.path.resolve()
+
+
+def _relative_include(header: Path, output: Path) -> str:
+    return Path(os.path.relpath(header, output.parent)).as_posix()
+
+
+def _shown(path: Path) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return str(path)
 
 
 def _task(config: RunConfig, path: str, display: str, project: ProjectFacts | None = None) -> FileTask:
@@ -235,7 +295,7 @@ def _include_renames(found: list[Found], renames: dict[str, str]) -> tuple[tuple
 
 
 def _destination(
-    item: Found, config: RunConfig, out_dir: Path | None, dest_root: Path | None, renames: dict[str, str]
+    item: Found, config: RunConfig, out_dir: Path | None, dest_root: Path, renames: dict[str, str]
 ) -> Destination | None:
     mode = config.mode
     if mode not in WRITING_MODES:
@@ -245,7 +305,7 @@ def _destination(
     if mode == OutputMode.IN_PLACE:
         suffix = config.backup_suffix
         return Destination(item.path, item.path.with_name(item.path.name + suffix) if suffix else None)
-    assert out_dir is not None and dest_root is not None
+    assert out_dir is not None
     relative = item.path.resolve().relative_to(dest_root)
     return Destination(out_dir / _renamed(relative, renames), copy_unreadable_to=out_dir / relative)
 

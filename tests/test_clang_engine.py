@@ -82,7 +82,7 @@ def test_a_file_with_parse_errors_is_still_translated(cuda_path: str) -> None:
         "void g() {\n  float* d;\n  MISSING_MACRO(d);\n  cudaMalloc(&d, 4);\n"
         "  broken syntax here ((;\n  cudaFree(d);\n}\n"
     )
-    options = Options(engine="clang", cuda_path=cuda_path, use_cache=False)
+    options = Options(engine="clang", cuda_path=cuda_path, use_cache=False, clang_parse="always")
     result = translate(text, path="g.cu", options=options, table=TABLE)
     assert result.engine == "clang"
     assert "hipMalloc(&d, 4)" in result.text and "hipFree(d)" in result.text
@@ -107,3 +107,20 @@ def test_defines_select_the_active_branch(cuda_path: str) -> None:
     result = translate(text, path="b.cpp", options=options, table=TABLE)
     assert "hipDeviceSynchronize" in result.text
     assert "cudaDeviceReset" in result.text  # the excluded branch is left alone
+
+
+def test_the_parser_runs_only_where_the_ast_can_change_the_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    from hipify.clang_mode import engine
+
+    parsed: list[str] = []
+    real = engine.parse
+    monkeypatch.setattr(engine, "parse", lambda source, *a: parsed.append(source.path) or real(source, *a))
+    options = Options(engine="clang", use_cache=False)
+    plain = "void f(float* d) { cudaMalloc(&d, 4); cudaFree(d); }\n"
+    assert "hipMalloc" in translate(plain, path="plain.cu", options=options, table=TABLE).text
+    assert parsed == []  # nothing the text does not show: the text facts decide
+    translate(SOURCE, path="overload.cu", options=options, table=TABLE)  # declares its own cudaMallocHost
+    assert parsed == ["overload.cu"]
+    translate(plain, path="always.cu", options=Options(engine="clang", use_cache=False, clang_parse="always"),
+              table=TABLE)  # fmt: skip
+    assert parsed == ["overload.cu", "always.cu"]

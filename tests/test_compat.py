@@ -326,7 +326,8 @@ def test_each_entry_compiles_alone(rocm6: Toolchain, work_dir: Path) -> None:
         (work_dir / entry.name).mkdir()
         (work_dir / entry.name / HEADER_NAME).write_text(render([entry], ROCM), encoding="utf-8")
         (work_dir / f"{entry.name}.cu").write_text(
-            _unit(f"{entry.name}/{HEADER_NAME}", entry.example), encoding="utf-8"
+            _unit(f"{entry.name}/{HEADER_NAME}", entry.example, "".join(f"#define {d}\n" for d in entry.defines)),
+            encoding="utf-8",
         )
         units.append(f"{entry.name}.cu")
     batches = [units[0::2], units[1::2]]
@@ -350,13 +351,16 @@ def test_all_entries_compile_together_beside_rocm_headers(rocm6: Toolchain, work
     catalog = load_catalog()
     (work_dir / HEADER_NAME).write_text(render(catalog.entries, ROCM), encoding="utf-8")
     examples = "".join(entry.example for entry in catalog.entries)
+    # Entries that need a define declare nothing without it: their examples go where it is defined.
+    plain = "".join(entry.example for entry in catalog.entries if not entry.defines)
     rocm_headers = "".join(
         f"#include <{h}>\n"
         for h in ("hip/hip_runtime.h", "hip/hip_cooperative_groups.h", "hip/hip_fp16.h", "hip/hip_bf16.h")
     )
     units = {
-        "first.cu": _unit(HEADER_NAME, examples),
-        "after_rocm.cu": _unit(HEADER_NAME, examples, rocm_headers),
+        "first.cu": _unit(HEADER_NAME, plain),
+        "first_warp_sync.cu": _unit(HEADER_NAME, examples, "#define HIP_ENABLE_WARP_SYNC_BUILTINS\n"),
+        "after_rocm.cu": _unit(HEADER_NAME, plain, rocm_headers),
         "after_rocm_warp_sync.cu": _unit(
             HEADER_NAME, examples, "#define HIP_ENABLE_WARP_SYNC_BUILTINS\n" + rocm_headers
         ),

@@ -86,9 +86,10 @@ def _cuda_extra_includes() -> list[str]:
     extra = os.environ.get("HIPIFY_CUDA_EXTRA")
     if extra:
         dirs.append(f"{extra}/include")
-    # The table generator's header cache (python -m hipify.tablegen fetch --only wheels) holds them too.
+    # The table generator's header cache (python -m hipify.tablegen fetch --only wheels) holds them too; its
+    # runtime and crt folders are the toolkit's own headers (another release), which must not shadow them.
     cache = Path(os.environ.get("HIPIFY_HEADER_CACHE", "~/.cache/hipify-py/headers")).expanduser() / "cuda" / "cu13"
-    dirs += [str(p) for p in sorted(cache.glob("*")) if p.is_dir() and p.name not in ("toolkit", "cuda_runtime")]
+    dirs += [str(p) for p in sorted(cache.glob("*")) if p.is_dir() and p.name not in ("toolkit", "cuda_runtime", "crt")]
     try:
         import nvidia  # type: ignore[import-not-found]
 

@@ -29,9 +29,16 @@ def test_mixed_line_endings_are_left_as_they_are() -> None:
     assert not decoded.fmt.crlf and decoded.text == "a\r\nb\n"
 
 
-def test_non_utf8_is_refused_with_offset() -> None:
+def test_stray_non_utf8_bytes_are_kept_byte_for_byte() -> None:
+    raw = b"int x; // caf\xe9 \xc3\xa9t\xe9\n"
+    decoded = decode(raw)
+    assert "offset 13" in decoded.note and decoded.fmt.errors == "surrogateescape"
+    assert encode(decoded.text.replace("int", "long"), decoded.fmt) == raw.replace(b"int", b"long")
+
+
+def test_text_not_in_a_requested_encoding_is_refused_with_offset() -> None:
     with pytest.raises(SourceError) as info:
-        decode(b"int x; // caf\xe9\n")
+        decode(b"int x; // caf\xe9\n", "ascii")
     assert info.value.code == "HPY301" and "offset 13" in info.value.message
 
 

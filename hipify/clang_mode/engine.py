@@ -33,6 +33,6 @@ def run(source: SourceFile, table: MappingTable, options: Options) -> EngineResu
     from ..rewrite.index import index_of
 
     from_text = text_facts(source, table, options)
-    if not parse_reason(source, from_text, table, index_of(table), options):
+    if options.clang_parse != "always" and not parse_reason(source, from_text, table, index_of(table), options):
         return plan(source, from_text, table, options, engine="clang")  # the AST would change nothing
     return plan(source, facts(source, table, options), table, options, engine="clang")

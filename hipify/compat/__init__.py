@@ -8,7 +8,7 @@ and ``render`` writes the header text.
 from __future__ import annotations
 
 from .catalog import CompatCatalog, CompatCatalogError, CompatEntry, RocmVersion, load_catalog, parse_catalog
-from .render import HEADER_NAME, INCLUDE_GUARD, render
+from .render import HEADER_NAME, INCLUDE_GUARD, entries_in, is_generated, render
 
 __all__ = [
     "HEADER_NAME",
@@ -17,6 +17,8 @@ __all__ = [
     "CompatCatalogError",
     "CompatEntry",
     "RocmVersion",
+    "entries_in",
+    "is_generated",
     "load_catalog",
     "parse_catalog",
     "render",

@@ -21,8 +21,8 @@ from ..options import parse_rocm_version
 RocmVersion = tuple[int, int]
 
 _REQUIRED = ("name", "provides", "code", "note", "example", "checked_by")
-_OPTIONAL = ("headers", "hip_includes", "needs", "rocm_until")
-_LISTS = ("provides", "headers", "hip_includes", "needs")
+_OPTIONAL = ("headers", "hip_includes", "needs", "rocm_until", "rocm_since", "defines")
+_LISTS = ("provides", "headers", "hip_includes", "needs", "defines")
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
 
@@ -42,9 +42,16 @@ class CompatEntry:
     note: str
     example: str
     checked_by: str  # corpus program checking the results; "" when the entry computes nothing
+    # Macros the code needs defined before the HIP headers (the translation defines them, as for the
+    # table's hip_requires); without them the entry declares nothing.
+    defines: tuple[str, ...] = ()
+    # First ROCm the entry applies to (it builds on what that release brought); None: every one.
+    rocm_since: RocmVersion | None = None
 
     def applies_to(self, rocm: RocmVersion) -> bool:
         """Whether ROCm ``rocm`` lacks the feature, so that translations for it need this entry."""
+        if self.rocm_since is not None and rocm < self.rocm_since:
+            return False
         return self.rocm_until is None or rocm <= self.rocm_until
 
 
@@ -130,18 +137,20 @@ def _entry(raw: object, index: int, source: str) -> CompatEntry:
             raise CompatCatalogError(f"{label}: '{key}' must be a list of non-empty strings")
         if len(set(value)) != len(value):
             raise CompatCatalogError(f"{label}: '{key}' lists a name twice")
-    for key in ("name", "code", "note", "example", "checked_by", "rocm_until"):
+    for key in ("name", "code", "note", "example", "checked_by", "rocm_until", "rocm_since"):
         if key in raw and not isinstance(raw[key], str):
             raise CompatCatalogError(f"{label}: '{key}' must be a string")
     for key in ("name", "code", "note", "example"):
         if not raw[key].strip():
             raise CompatCatalogError(f"{label}: '{key}' is empty")
-    rocm_until: RocmVersion | None = None
-    if "rocm_until" in raw:
-        try:
-            rocm_until = parse_rocm_version(raw["rocm_until"])
-        except ValueError as exc:
-            raise CompatCatalogError(f"{label}: 'rocm_until': {exc}") from exc
+    versions: dict[str, RocmVersion | None] = {"rocm_until": None, "rocm_since": None}
+    for key in versions:
+        if key in raw:
+            try:
+                versions[key] = parse_rocm_version(raw[key])
+            except ValueError as exc:
+                raise CompatCatalogError(f"{label}: '{key}': {exc}") from exc
+    rocm_until = versions["rocm_until"]
     example_names = set(_IDENTIFIER.findall(raw["example"]))
     unused = [name for name in raw["provides"] if name.rsplit("::", 1)[-1] not in example_names]
     if unused:
@@ -157,6 +166,8 @@ def _entry(raw: object, index: int, source: str) -> CompatEntry:
         note=" ".join(raw["note"].split()),
         example=raw["example"].strip("\n") + "\n",
         checked_by=raw["checked_by"],
+        defines=tuple(raw.get("defines", [])),
+        rocm_since=versions["rocm_since"],
     )
 
 

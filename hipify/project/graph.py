@@ -38,6 +38,7 @@ class ProjectModel:
     found_in: dict[str, tuple[str, ...]] = field(default_factory=dict)  # file -> tree dirs its includes needed
     renames: Mapping[str, str] = field(default_factory=dict)  # basename -> renamed basename (--rename-extensions)
     declared: frozenset[str] = frozenset()  # CUDA-looking names the project declares itself
+    shadows: frozenset[str] = frozenset()  # table names some project file declares itself
     used: frozenset[str] = frozenset()  # names used anywhere outside blocked declarations
     blocked: dict[str, tuple[str, ...]] = field(default_factory=dict)  # blocked declaration -> missing APIs
     _closures: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -86,6 +87,7 @@ class ProjectModel:
             tu_root=root,
             tu_defines=defines,
             project_names=tuple(sorted(scan.cuda_like & self.declared)),
+            shadowed=tuple(sorted((scan.uses | scan.shadows) & self.shadows)),
             include_dirs=dirs,
             dependencies=_digest(self.scans[k] for k in closure[1:] if k in self.scans),
             disabled=disabled,
@@ -123,6 +125,7 @@ def build_model(
             model.scans[file_key(s.path)] = s
         pending = [file_key(s.path) for s in new]
     model.declared = frozenset().union(*(s.declares for s in model.scans.values()))
+    model.shadows = frozenset().union(*(s.shadows for s in model.scans.values()))
     # A translation unit's own blocked declarations are never disabled: what they use is used.
     root_blocked = (b.uses for k, s in model.scans.items() if model.is_root(k) for b in s.blocked)
     model.used = frozenset().union(*(s.uses for s in model.scans.values()), *root_blocked)

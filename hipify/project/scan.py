@@ -12,12 +12,13 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..compat import is_generated
 from ..fileio import DEFAULT_MAX_SIZE, SourceError, read_source
 from ..lexing.declarations import top_level_declarations
 from ..lexing.lexer import lex
 from ..lexing.text_facts import INCLUDE, declares, directives_of, next_token, prev_token
 from ..options import Options
-from ..rewrite.availability import is_missing
+from ..rewrite.availability import compat_provided, is_missing
 from ..rewrite.index import CUDA_LIKE, index_of, macro_needed
 from ..rewrite.status import decide
 from ..table import MappingTable
@@ -53,6 +54,7 @@ class FileScan:
     required: frozenset[str] = frozenset()  # macros its CUDA uses need defined before the HIP headers
     cuda_like: frozenset[str] = frozenset()  # CUDA-looking names it uses that the table does not know
     declares: frozenset[str] = frozenset()  # of those, the ones it declares itself (macros, functions, types)
+    shadows: frozenset[str] = frozenset()  # table names it declares itself (its own cudaMallocHost overload)
     blocked: tuple[BlockedDeclaration, ...] = ()  # its declarations that need APIs HIP lacks
     # Every name it uses outside those declarations and outside declared-name positions: what
     # tells whether a blocked declaration anywhere is used.
@@ -71,6 +73,8 @@ def scan_file(
 
 
 def scan_text(path: str, text: str, table: MappingTable, options: Options) -> FileScan:
+    if is_generated(text):  # the compatibility header an earlier run wrote: ours, declares nothing of the project's
+        return FileScan(path, hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest())
     lexed = lex(text)
     masked = lexed.masked
     includes: list[IncludeRef] = []
@@ -96,6 +100,7 @@ def scan_text(path: str, text: str, table: MappingTable, options: Options) -> Fi
             required.update(m for m in index.requires[name] if macro_needed(m, options.rocm_version))
     cuda_like = {w for w in words if w[:1] in ("c", "C") and w not in table and CUDA_LIKE.match(w)}
     declared = {w for w in cuda_like if w in defines or _declared_in(masked, w)}
+    shadows = (defines & table.by_name.keys()) | _declared_names(masked, words & table.by_name.keys())
     blocked, uses = _blocked_and_uses(code_text, lexed.directives, words, table, options)
     return FileScan(
         path,
@@ -105,6 +110,7 @@ def scan_text(path: str, text: str, table: MappingTable, options: Options) -> Fi
         frozenset(required),
         frozenset(cuda_like),
         frozenset(declared | (defines & cuda_like)),
+        frozenset(shadows),
         blocked,
         uses,
     )
@@ -121,6 +127,7 @@ def _blocked_and_uses(
     missing_names = {
         w for w in words if (row := table.lookup(w)) is not None and is_missing(row, options, index.releases)
     }
+    missing_names -= compat_provided(options)  # the compatibility header provides them
     blocked: list[BlockedDeclaration] = []
     unused = list(code)
     for d in top_level_declarations(code, directives):
@@ -136,6 +143,25 @@ def _blocked_and_uses(
 
 def _words(text: str) -> set[str]:
     return set(text.translate(_WORDS_ONLY).split()) if text.isascii() else set(_IDENT.findall(text))
+
+
+def _declared_names(masked: str, names: set[str]) -> set[str]:
+    """Those of ``names`` that some occurrence declares (``hipError_t cudaMallocHost(int)``); one pass."""
+    if not names:
+        return set()
+    pattern = re.compile(
+        r"(?<![\w$])(?:" + "|".join(map(re.escape, sorted(names, key=len, reverse=True))) + r")(?![\w$])"
+    )
+    found: set[str] = set()
+    for m in pattern.finditer(masked):
+        name = m.group()
+        if name in found:
+            continue
+        prev, _ = prev_token(masked, m.start())
+        nxt, _ = next_token(masked, m.end())
+        if prev and declares(prev, nxt, name):
+            found.add(name)
+    return found
 
 
 def _declared_in(masked: str, name: str) -> bool:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+from ..compat import load_catalog
 from ..options import Options
 from ..table import Row
 from .status import decide
@@ -17,3 +20,12 @@ def is_missing(row: Row, options: Options, releases: tuple[tuple[int, ...], ...]
     if row.transform is not None and row.transform.kind == "remove":
         return False  # deleted (calling-convention macros): nothing is left to compile
     return not decide(row, options, releases).target
+
+
+@lru_cache(maxsize=16)
+def compat_provided(options: Options) -> frozenset[str]:
+    """Unqualified names the compatibility header provides under ``options`` (none when it is off)."""
+    if not options.compat_header:
+        return frozenset()
+    rocm = options.rocm_version
+    return frozenset(n for n, e in load_catalog().by_provided_name.items() if "::" not in n and e.applies_to(rocm))

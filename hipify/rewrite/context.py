@@ -7,11 +7,13 @@ from collections.abc import Callable
 from functools import cached_property, lru_cache
 from typing import TypeVar, cast
 
+from ..compat import load_catalog
 from ..cxx import CPP_KEYWORDS
 from ..facts import FileFacts, Identifier, Region
 from ..model import SourceFile
 from ..options import Options
 from ..table import MappingTable, Row
+from .availability import compat_provided
 from .index import TableIndex, index_of
 from .status import Decision, decide
 from .suppress import Suppression, find_suppression
@@ -40,6 +42,20 @@ class Context:
     @cached_property
     def suppression(self) -> Suppression:
         return find_suppression(self.text, self.facts.comments)
+
+    @cached_property
+    def compat_names(self) -> frozenset[str]:
+        """CUDA names the compatibility header provides for the target ROCm (none when it is off),
+        except those the project declares itself."""
+        return compat_provided(self.options) - set(self.source.project.shadowed)
+
+    @cached_property
+    def compat_headers(self) -> frozenset[str]:
+        """CUDA headers whose #include the compatibility header replaces (none when it is off)."""
+        if not self.options.compat_header:
+            return frozenset()
+        rocm = self.options.rocm_version
+        return frozenset(h for h, e in load_catalog().by_header.items() if e.applies_to(rocm))
 
     @cached_property
     def newline(self) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from ..compat import load_catalog
 from ..cxx import CPP_KEYWORDS
 from ..table import MappingTable, Row
 from .status import parse_version
@@ -188,6 +189,8 @@ def _build(table: MappingTable) -> TableIndex:
             names.add(row.cuda)
         if row.kind == "device_function" and (WARP_SYNC_DEFINE in macros or row.cuda in _MASK_ONLY):
             masks.add(row.cuda)
+    # Names the compatibility header provides must reach the planner too (not all are table rows).
+    names.update(n for n in load_catalog().by_provided_name if "::" not in n)
     markers -= masks | set(requires)
     releases = tuple(sorted({_version(v) for r in table for v in (r.hip_since, r.roc_since) if v}))
     return TableIndex(

@@ -15,6 +15,7 @@ from ..table import MappingTable
 from . import rules  # noqa: F401  (registers the rules)
 from .context import Context
 from .registry import RULES
+from .rules.compat import compat_use
 from .rules.includes import include_path_edits
 from .rules.unavailable import is_quiet
 
@@ -56,4 +57,4 @@ def plan(source: SourceFile, facts: FileFacts, table: MappingTable, options: Opt
                 diagnostics.append(finding)
     if ctx.source.project.disabled:  # findings inside disabled declarations are summed up in their HPY010
         diagnostics = [d for d in diagnostics if not is_quiet(ctx, d)]
-    return EngineResult(tuple(edits), tuple(diagnostics), engine)
+    return EngineResult(tuple(edits), tuple(diagnostics), engine, compat_use(ctx).entries)

@@ -13,6 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from ..compat import HEADER_NAME
 from ..options import Options
 from .corpus import CUDA_SUFFIXES, Program
 from .mapping import FileTranslation, MappedError, first_error, parse_errors
@@ -70,7 +71,10 @@ class Translated:
 
 def translate_program(program: Program, engine: str, work_root: str, options: Options | None = None) -> Translated:
     """Translate every source file of ``program`` into a fresh temp tree that keeps the layout."""
-    from .. import translate_files  # imported late: the engines may be missing while the pipeline is developed
+    from .. import (  # imported late: the engines may be missing while the pipeline is developed
+        compat_header,
+        translate_files,
+    )
 
     tree = Path(tempfile.mkdtemp(prefix=f"hipify-validate-{program.name}-{engine}-", dir=work_root))
     result = Translated(program, engine, tree)
@@ -86,7 +90,11 @@ def translate_program(program: Program, engine: str, work_root: str, options: Op
             shutil.copy2(src, dst)  # CMakeLists.txt, expected output, ...: copied as they are
     try:
         # As one project: what a translation unit needs from its headers is seen across files.
-        outputs = translate_files({str(program.root / rel): text for rel, text in sources.items()}, opts)
+        outputs = translate_files({str(program.root / rel): text for rel, text in sources.items()}, opts,
+                                  compat_dir=str(program.root))  # fmt: skip
+        header = compat_header(outputs.values(), opts)
+        if header is not None:  # written where the translated files include it from
+            (tree / HEADER_NAME).write_text(header, encoding="utf-8")
     except Exception as exc:
         result.error = f"translate_files() raised on {program.name}: {type(exc).__name__}: {exc}"
         outputs = {}

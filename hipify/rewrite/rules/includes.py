@@ -53,6 +53,8 @@ def _plan(ctx: Context) -> IncludePlan:
         allowed = ctx.allowed(inc.start, inc.region)
         row = ctx.table.lookup(inc.header)
         result = inc.header
+        if inc.header in ctx.compat_headers:
+            continue  # the compatibility header stands for it (rules/compat.py)
         if row is not None and row.kind == "header" and allowed:
             decision = ctx.decide(row)
             if decision.code:

@@ -64,8 +64,9 @@ def renames(ctx: Context) -> list[Finding]:
     everything = ctx.allows_everything
     allowed = ctx.allowed
     plans: dict[str, _RowPlan] = {}
+    compat_names = ctx.compat_names  # kept as written: the compatibility header provides them
     for ident, row in ctx.resolved:
-        if ident.user_declared or _names_a_macro(ident):
+        if ident.user_declared or _names_a_macro(ident) or row.cuda in compat_names:
             continue
         plan = plans.get(row.cuda)
         if plan is None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ...compat import HEADER_NAME
 from ...facts import Region
 from ...model import Edit, Origin
 from ..context import Context
@@ -21,6 +22,7 @@ from ..index import DEVICE_MARKERS, RUNTIME_APIS
 from ..layout import Anchor, insertion_anchor, translation_unit_anchor
 from ..registry import Finding, register
 from ..requirements import missing_defines
+from .compat import compat_use
 from .includes import HIP_RUNTIME_HEADER, include_plan
 
 INCLUDE_LINE = f"#include <{HIP_RUNTIME_HEADER}>"
@@ -51,7 +53,8 @@ def runtime_include(ctx: Context) -> Iterator[Finding]:
     include = runtime_line < 0 and ctx.options.insert_runtime_include
     include = include and (ctx.is_cuda_source or uses_cuda_features(ctx))
     macros = missing_defines(ctx)
-    if not include and not macros:
+    compat = compat_use(ctx).include_needed
+    if not include and not macros and not compat:
         return
     nl = ctx.newline
     include_at = insertion_anchor(ctx.text, ctx.facts.directives, ctx.facts.comments)
@@ -62,12 +65,21 @@ def runtime_include(ctx: Context) -> Iterator[Finding]:
             text = f"{nl}#define {macro}" if define_at.after_line else f"#define {macro}{nl}"
             yield Edit(define_at.offset, define_at.offset, text, "HPY006", Origin.TEXT, subject=macro)
         macros = []
-    if not include and not macros:
+    compat_line = (f'#include "{ctx.source.project.compat_include}"', "HPY012", HEADER_NAME)
+    if compat and runtime_line >= 0:  # right after the file's own HIP runtime include
+        end = ctx.text.find("\n", runtime_line)
+        end = len(ctx.text) if end < 0 else (end - 1 if end and ctx.text[end - 1] == "\r" else end)
+        yield Edit(end, end, nl + compat_line[0], "HPY012", Origin.TEXT, subject=HEADER_NAME)
+        compat = False
+    if not include and not macros and not compat:
         return
-    # The runtime include, and the defines that must precede it, as a block at the anchor.
+    # The runtime include, the defines that must precede it and the compatibility header that
+    # follows it, as a block at the anchor.
     lines = [(f"#define {m}", "HPY006", m) for m in macros]
     if include:
         lines.append((INCLUDE_LINE, "HPY003", HIP_RUNTIME_HEADER))
+    if compat:
+        lines.append(compat_line)
     yield from _block(ctx, include_at, lines)
 
 

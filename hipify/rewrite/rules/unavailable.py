@@ -35,7 +35,8 @@ def _declarations(ctx: Context) -> list[Declaration]:
 
 def _missing_in(ctx: Context, span: Span) -> list[str]:
     inside = (row for ident, row in ctx.resolved if span[0] <= ident.start < span[1] and not ident.user_declared)
-    return sorted({row.cuda for row in inside if is_missing(row, ctx.options, ctx.index.releases)})
+    missing = {row.cuda for row in inside if is_missing(row, ctx.options, ctx.index.releases)}
+    return sorted(missing - ctx.compat_names)
 
 
 def disabled_declarations(ctx: Context) -> list[tuple[Declaration, list[str]]]:

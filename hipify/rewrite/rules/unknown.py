@@ -20,7 +20,7 @@ def unknown(ctx: Context) -> Iterator[Finding]:
         name = ident.name
         if ident.user_declared or ident.qualifier or ident.prev_token in (".", "->"):
             continue
-        if name in table or name in project_names or CUDA_LIKE.match(name) is None:
+        if name in table or name in project_names or name in ctx.compat_names or CUDA_LIKE.match(name) is None:
             continue
         if not ctx.allowed(ident.start, ident.region):
             continue

@@ -27,6 +27,20 @@ _IDENT = re.compile(r"[A-Za-z_]\w*\Z")
 _ACTIVEMASK = re.compile(r"__activemask\s*\(\s*\)\Z")
 
 
+def mask_findings(ctx: Context) -> list[Finding]:
+    """The lane-mask edits and findings of the file (computed once)."""
+    return ctx.memo(_all_masks)
+
+
+def _all_masks(ctx: Context) -> list[Finding]:
+    return list(_masks(ctx))
+
+
+def unresolved_mask_calls(ctx: Context) -> frozenset[str]:
+    """Warp functions called here with a mask the translation could not make 64-bit (HPY107)."""
+    return frozenset(f.subject for f in mask_findings(ctx) if isinstance(f, Diagnostic) and f.code == "HPY107")
+
+
 def _masks(ctx: Context) -> Iterator[Finding]:
     if not macro_needed(WARP_SYNC_DEFINE, ctx.options.rocm_version):
         return
@@ -110,4 +124,4 @@ def _widen_define(ctx: Context, directive: Directive, name: str) -> Edit | None:
 
 @register("warp_sync")
 def warp_sync(ctx: Context) -> Iterator[Finding]:
-    yield from _masks(ctx)
+    yield from mask_findings(ctx)

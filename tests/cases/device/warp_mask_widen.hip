@@ -1,5 +1,6 @@
 #define HIP_ENABLE_WARP_SYNC_BUILTINS
 #include <hip/hip_runtime.h>
+#include "hipify_compat.h"
 
 // Full 32-bit lane masks become the 64-bit all-lanes mask ROCm >= 6.2 requires, written
 // directly or through a macro defined here; any other mask is left as written (HPY107).

@@ -7,6 +7,6 @@ inline void check(hipError_t e) {
 }
 #endif
 
-#if HIP_VERSION >= 11000
+#if CUDART_VERSION >= 11000
 #define HAS_NEW_API 1
 #endif

@@ -1,0 +1,83 @@
+"""Small CUDA features ROCm lacks come from the compatibility header (``hipify_compat.h``).
+
+The catalog (``hipify.compat``) holds each feature's HIP code. A file that uses a name the
+catalog provides (``__syncwarp``, ``__ldcs`` on a float, ``umin``) keeps it as written and
+includes the compatibility header after the HIP runtime; an ``#include`` of a CUDA header the
+catalog stands for (``cooperative_groups/reduce.h``) becomes the compatibility header's. The
+run writes the header, holding only the entries its files use, where ``ProjectFacts`` says.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from ...compat import HEADER_NAME, load_catalog
+from ...facts import Region
+from ...model import Edit, Origin
+from ..context import Context
+from ..registry import Finding, register
+from .warp_sync import unresolved_mask_calls
+
+_MEMBER = (".", "->")
+
+
+@dataclass(frozen=True)
+class CompatUse:
+    entries: tuple[str, ...]  # names of the catalog entries this file relies on, sorted
+    header_edits: tuple[Edit, ...]  # CUDA header includes that become the compatibility header's
+    include_needed: bool  # the file must include the compatibility header (it does not yet)
+
+
+def compat_use(ctx: Context) -> CompatUse:
+    return ctx.memo(_find)
+
+
+def _find(ctx: Context) -> CompatUse:
+    names, headers = ctx.compat_names, ctx.compat_headers
+    if not names and not headers:
+        return CompatUse((), (), False)
+    catalog, rocm = load_catalog(), ctx.options.rocm_version
+    entries: set[str] = set()
+    by_name = False
+    unresolved: frozenset[str] | None = None
+    for ident in ctx.facts.identifiers:
+        if ident.name not in names or ident.user_declared or ident.prev_token in _MEMBER or ident.qualifier:
+            continue
+        if ident.name in ctx.index.mask_functions and _supported(ctx, ident.name):
+            # ROCm has it with a 64-bit mask: the compatibility overload only serves a 32-bit mask
+            # the translation could not widen where it is written.
+            unresolved = unresolved_mask_calls(ctx) if unresolved is None else unresolved
+            if ident.name not in unresolved:
+                continue
+        if ident.region is Region.INACTIVE and not ctx.options.translate_inactive:
+            continue
+        entry = catalog.for_name(ident.name, rocm)
+        if entry is not None:
+            entries.add(entry.name)
+            by_name = True
+    edits: list[Edit] = []
+    included = False
+    spelled = ctx.source.project.compat_include
+    for inc in ctx.facts.includes:
+        if inc.header.rsplit("/", 1)[-1] == HEADER_NAME:
+            included = True  # an earlier run's work
+            continue
+        entry = catalog.for_header(inc.header, rocm) if inc.header in headers else None
+        if entry is None or not ctx.allowed(inc.start, inc.region):
+            continue
+        entries.add(entry.name)
+        included = True
+        # <cooperative_groups/reduce.h> -> "hipify_compat.h" (delimiters included)
+        edits.append(Edit(inc.name[0] - 1, inc.name[1] + 1, f'"{spelled}"', "HPY012", Origin.TEXT, inc.header))
+    return CompatUse(tuple(sorted(entries)), tuple(edits), by_name and not included)
+
+
+def _supported(ctx: Context, name: str) -> bool:
+    row = ctx.table.lookup(name)
+    return row is not None and bool(ctx.decide(row).target)
+
+
+@register("compat")
+def compat(ctx: Context) -> Iterator[Finding]:
+    yield from compat_use(ctx).header_edits

@@ -1,0 +1,96 @@
+"""The compatibility header in translation: included where used, written where the output goes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hipify import Options, translate
+from hipify.cli import main
+from hipify.compat import HEADER_NAME, entries_in
+
+KERNEL = """\
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+namespace cg = cooperative_groups;
+__global__ void k(float* x, unsigned* u) {
+  auto t = cg::tiled_partition<32>(cg::this_thread_block());
+  x[0] = cg::reduce(t, x[1], cg::plus<float>());
+  __syncwarp();
+  u[0] = umin(u[1], u[2]);
+}
+"""
+PLAIN = "#include <cuda_runtime.h>\n__global__ void z(float* x) { x[0] = 1; }\n"
+
+
+@pytest.fixture(autouse=True)
+def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("HIPIFY_PY_CACHE_DIR", str(tmp_path / "cache"))
+
+
+def _tree(root: Path) -> Path:
+    (root / "sub").mkdir(parents=True)
+    (root / "sub" / "k.cu").write_text(KERNEL)
+    (root / "plain.cu").write_text(PLAIN)
+    return root
+
+
+def test_names_it_provides_stay_and_the_header_is_included() -> None:
+    result = translate(KERNEL, "k.cu", Options(engine="regex", use_cache=False))
+    assert '#include "hipify_compat.h"' in result.text
+    assert "cooperative_groups/reduce.h" not in result.text  # its include became the header's
+    assert "__syncwarp();" in result.text and "umin(u[1], u[2])" in result.text
+    assert set(result.compat) == {"cg_reduce", "syncwarp", "integer_min_max"}
+    assert not [d for d in result.diagnostics if d.code in ("HPY101", "HPY104")]
+
+
+def test_off_with_the_flag_the_uses_are_reported() -> None:
+    result = translate(KERNEL, "k.cu", Options(engine="regex", use_cache=False, compat_header=False))
+    assert "hipify_compat.h" not in result.text and result.compat == ()
+    assert {d.subject for d in result.diagnostics if d.code == "HPY101"} >= {"__syncwarp", "umin"}
+
+
+@pytest.mark.parametrize("engine", ["regex", "clang"])
+def test_out_dir_gets_one_header_holding_what_is_used(tmp_path: Path, engine: str) -> None:
+    src, out = _tree(tmp_path / "src"), tmp_path / "out"
+    assert main([str(src), "--out-dir", str(out), "--engine", engine, "-q"]) == 0
+    assert '#include "../hipify_compat.h"' in (out / "sub" / "k.cu").read_text()
+    assert "hipify_compat.h" not in (out / "plain.cu").read_text()
+    header = (out / HEADER_NAME).read_text()
+    assert entries_in(header) == {"cg_functional", "cg_reduce", "syncwarp", "integer_min_max"}
+    # The output translated again: the same tree, header included (it is not a source to translate).
+    again = tmp_path / "again"
+    assert main([str(out), "--out-dir", str(again), "--engine", engine, "-q"]) == 0
+    assert (again / HEADER_NAME).read_text() == header
+    assert (again / "sub" / "k.cu").read_text() == (out / "sub" / "k.cu").read_text()
+    assert main([str(out), "--check", "--engine", engine, "-q"]) == 0
+
+
+def test_in_place_writes_the_header_at_the_root_and_check_asks_for_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src = _tree(tmp_path / "src")
+    assert main([str(src), "--check", "--engine", "regex"]) == 1
+    assert "would write" in capsys.readouterr().err
+    assert main([str(src), "--in-place", "--no-backup", "--engine", "regex", "-q"]) == 0
+    assert (src / HEADER_NAME).is_file()
+    assert main([str(src), "--check", "--engine", "regex", "-q"]) == 0
+
+
+def test_diff_shows_the_new_header(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    src = _tree(tmp_path / "src")
+    assert main([str(src), "--diff", "--engine", "regex", "-q"]) == 1
+    out = capsys.readouterr().out
+    assert "--- /dev/null" in out and HEADER_NAME in out and "+#define HIPIFY_PY_COMPAT_H" in out
+
+
+def test_a_project_that_defines_the_name_itself_keeps_its_own(tmp_path: Path) -> None:
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "shim.h").write_text("#pragma once\n#define __syncwarp()\n")
+    (src / "k.cu").write_text('#include "shim.h"\n__global__ void k() { __syncwarp(); }\n')
+    out = tmp_path / "out"
+    assert main([str(src), "--out-dir", str(out), "--engine", "regex", "-q"]) == 0
+    assert "hipify_compat.h" not in (out / "k.cu").read_text()
+    assert not (out / HEADER_NAME).exists()
