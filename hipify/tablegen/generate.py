@@ -17,6 +17,7 @@ from .headermap import header_rows
 from .matcher import Matcher
 from .overrides import apply_overrides, load_overrides
 from .sides import cuda_index, hip_side, nvidia_pairs
+from .signature import verify_signatures
 from .signatures import parameter_type_votes
 from .sources import API_ORDER, SPECS, ApiSpec
 
@@ -40,9 +41,15 @@ def _library_version(provenance: dict[str, str], spec: ApiSpec) -> str:
 
 
 def generate(
-    cache: Path, overrides_path: Path, apis: tuple[str, ...] = API_ORDER, macros_path: Path | None = DEFAULT_MACROS
+    cache: Path,
+    overrides_path: Path,
+    apis: tuple[str, ...] = API_ORDER,
+    macros_path: Path | None = DEFAULT_MACROS,
+    signatures: bool = True,
 ) -> Generated:
-    """``macros_path``: the compilers' predefined macros (None: leave the compiler family out)."""
+    """``macros_path``: the compilers' predefined macros (None: leave the compiler family out). ``signatures``:
+    verify function rows against the HIP declarations with libclang (signature/), which needs the full header
+    set; tests on small fixture header sets skip it."""
     manifest_path = cache / "manifest.json"
     provenance = json.loads(manifest_path.read_text()) if manifest_path.is_file() else {}
     hip = hip_side(cache)
@@ -73,6 +80,8 @@ def generate(
         for row in compiler_rows(load_macros(macros_path), predefined):
             claimed[row.cuda] = row  # a compiler's own macro, whatever a header mentions
     apply_overrides(claimed, load_overrides(overrides_path), matcher)
+    if signatures:
+        claimed = verify_signatures(claimed, cache, hip, matcher)
     by_api: dict[str, list[Row]] = defaultdict(list)
     for name in sorted(claimed):
         by_api[claimed[name].api].append(claimed[name])

@@ -94,6 +94,8 @@ def hip_candidates(api: str, name: str, kind: str) -> list[str]:
             ),
         )
         out += _swap(name, (("cusolverDn", "hipsolver"),))
+        if not name.startswith(("cusolver", "CUSOLVER")):  # syevjInfo_t -> hipsolverSyevjInfo_t
+            out.append("hipsolver" + name[:1].upper() + name[1:])
     elif api == "dnn":
         out = []  # cuDNN has no HIP-named equivalent; MIOpen is the ROC target
     elif api == "rtc":

@@ -1,0 +1,97 @@
+"""Signature verification of the table's function rows: the rules (unit) and what the shipped table records."""
+
+from __future__ import annotations
+
+import pytest
+
+from hipify.table import Row, load_table
+from hipify.tablegen.signature.compatible import accepts
+from hipify.tablegen.signature.mapping import map_spelling
+
+
+@pytest.mark.parametrize(
+    ("takes", "passes", "ok"),
+    [
+        ("const void *", "void *", True),  # const added to the pointee
+        ("void *", "const void *", False),  # const dropped
+        ("const char *const *", "char **", True),
+        ("const char **", "char **", False),  # [conv.qual]: T** does not convert to const T**
+        ("long", "long long", True),  # same width and signedness, by value
+        ("int", "long", False),
+        ("long *", "long long *", False),  # pointers to different types
+        ("HIP_vector_type<float, 2> *", "HIP_vector_type<float, 2> *", True),
+    ],
+)
+def test_parameter_acceptance(takes: str, passes: str, ok: bool) -> None:
+    assert accepts(takes, passes) is ok
+
+
+def test_type_spellings_map_through_type_rows() -> None:
+    rows = {
+        "cuComplex": Row("cuComplex", hip="hipComplex", kind="type", api="complex", hip_status="supported"),
+        "cudnnHandle_t": Row("cudnnHandle_t", roc="miopenHandle_t", kind="type", api="dnn", roc_status="supported"),
+        "cudaFoo": Row("cudaFoo", kind="type", api="runtime"),
+        "cudaMalloc": Row("cudaMalloc", hip="hipMalloc", kind="function", hip_status="supported"),
+    }
+    assert map_spelling("const cuComplex *const *", rows.get, roc=False).spelling == "const hipComplex *const *"
+    assert map_spelling("struct cudaMemLocation", rows.get, roc=False).spelling == "cudaMemLocation"
+    assert map_spelling("cudnnHandle_t", rows.get, roc=True).spelling == "miopenHandle_t"
+    assert map_spelling("cudnnHandle_t", rows.get, roc=False).unmapped == ("cudnnHandle_t",)
+    assert map_spelling("cudaFoo *", rows.get, roc=False).unmapped == ("cudaFoo",)
+    assert map_spelling("cudaMalloc", rows.get, roc=False).spelling == "cudaMalloc"  # only type rows map
+
+
+@pytest.fixture(scope="module")
+def table():
+    return load_table()
+
+
+STATUSES = {"same", "sibling", "define", "differs", "unchecked"}
+
+
+def test_every_function_row_with_a_target_has_a_verdict(table) -> None:
+    usable = {"supported", "deprecated", "experimental"}
+    for row in table:
+        if row.kind != "function" or row.api == "cub":
+            assert not row.hip_signature and not row.roc_signature, row
+            continue
+        if row.hip and row.hip_status in usable and row.api != "dnn":
+            assert row.hip_signature in STATUSES, row
+        if row.hip_signature == "differs":
+            assert row.hip_signature_diff, row
+        if row.roc_signature == "differs":
+            assert row.roc_signature_diff, row
+        if row.hip_signature == "define":
+            assert row.hip_requires, row
+        if row.roc_signature == "define":
+            assert row.roc_requires, row
+
+
+def test_complex_batched_gemm_targets_the_sibling_taking_hip_complex(table) -> None:
+    row = table.lookup("cublasCgemmBatched")
+    assert (row.hip, row.hip_signature) == ("hipblasCgemmBatched_v2", "sibling"), row
+    assert "hipblasCgemmBatched takes other types" in row.note
+
+
+def test_gemm_ex_takes_hip_data_type(table) -> None:
+    row = table.lookup("cublasGemmEx")
+    assert row.hip in ("hipblasGemmEx_v2", "hipblasGemmEx") and row.hip_signature in ("sibling", "define"), row
+    assert row.hip_signature == "sibling" or row.hip_requires == "HIPBLAS_V2", row
+
+
+def test_half_gemm_needs_hip_half(table) -> None:
+    row = table.lookup("cublasHgemm")
+    assert (row.hip, row.hip_signature, row.hip_requires) == ("hipblasHgemm", "define", "HIPBLAS_USE_HIP_HALF"), row
+
+
+def test_changed_signatures_say_how(table) -> None:
+    row = table.lookup("cudaMemPrefetchAsync")  # CUDA 13 takes a cudaMemLocation and flags
+    assert row.hip_signature == "differs" and "parameters" in row.hip_signature_diff, row
+
+
+def test_summary_share_of_verified_function_rows(table) -> None:
+    from hipify.tablegen.signature.summary import counts
+
+    total = sum((c for c in counts(table, roc=False).values()), start=__import__("collections").Counter())
+    matched = total["same"] + total["sibling"] + total["define"]
+    assert matched / sum(total.values()) > 0.75, total
