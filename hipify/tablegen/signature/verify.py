@@ -4,7 +4,6 @@ the translated call passes; retarget to a sibling or record a definition where t
 from __future__ import annotations
 
 import re
-import tempfile
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,6 +15,7 @@ from ..sides import HipSide
 from ..sources import CURRENT_ROCM
 from . import clang_tu
 from .compatible import accepts
+from .cuda_side import cuda_declarations
 from .declarations import Declarations, Declared, Signature, alias_signatures, read_declarations
 from .mapping import USABLE, map_spelling
 
@@ -28,10 +28,6 @@ UNCHECKED = "unchecked"  # no CUDA declaration to compare (C++ templates, names 
 
 _ALIAS = "__hipify_f"
 _SIBLING_SUFFIX = re.compile(r"(?:_v\d+|_64)+")
-# CUDA headers nvcc cannot include together with the ones the others need (the legacy cuBLAS API's cublas.h
-# conflicts with cublas_v2.h, whose macros map the same names to the current functions), or that need headers of
-# other projects (EGL, VDPAU)
-_NOT_INCLUDED = re.compile(r"^(cublas\.h|cudaEGL\.h|cudaVDPAU\.h|cuda_egl_interop\.h|cuda_vdpau_interop\.h|cub/.*)$")
 # Configuration macros a user may define to change the HIP headers' types; never platform selectors
 _NOT_CONFIG = re.compile(r"CUDA|NVCC|NVIDIA|^_")
 # ... nor macros for building, linking or documenting the library itself, which change no API type
@@ -75,11 +71,6 @@ def _cuda_overloads(row: Row, decls: Declarations) -> list[Declared]:
     found = decls.overloads(row.cuda)
     own = [d for d in found if d.header.endswith("/" + row.cuda_header)]
     return own or found
-
-
-def _cuda_text(rows: Iterable[Row]) -> str:
-    headers = sorted({r.cuda_header for r in rows if r.cuda_header and not _NOT_INCLUDED.match(r.cuda_header)})
-    return "".join(f"#include <{h}>\n" for h in headers)
 
 
 def _public(header: str, files: dict[str, Path]) -> str:
@@ -286,11 +277,7 @@ def _decide(checks: list[Check], side: _Side, define: str) -> dict[int, Verdict]
 def verify_signatures(rows: dict[str, Row], cache: Path, hip: HipSide, matcher: Matcher) -> dict[str, Row]:
     """The rows with their signature verdicts (function rows with a usable target; others unchanged)."""
     functions = [r for r in rows.values() if r.kind == "function" and r.api != "cub"]
-    cu13 = cache / "cuda" / "cu13"
-    libraries = [p for p in sorted(cu13.iterdir()) if p.is_dir() and p.name not in ("toolkit", "cuda_runtime", "cccl")]
-    with tempfile.TemporaryDirectory(prefix="hipify-signatures-") as scratch:
-        cuda_args = clang_tu.cuda_args(cu13 / "toolkit", libraries, Path(scratch))
-        cuda = read_declarations(clang_tu.parse(_cuda_text(functions), cuda_args, "hipify_signatures.cu").tu)
+    cuda = cuda_declarations(functions, cache)
     checks, lines = _checks(functions, cuda, rows)
     text = _hip_includes(rows.values(), hip) + "\n".join(lines) + "\n"
     log(f"signatures: {len(checks)} checks")
