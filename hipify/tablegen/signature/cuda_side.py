@@ -32,9 +32,12 @@ def cuda_include_dir(cu13: Path) -> Path:
 def cuda_declarations(rows: Iterable[Row], cache: Path) -> Declarations:
     """The CUDA declarations of ``rows`` (libclang, the cached CUDA 13 headers, nvcc's host view)."""
     cu13 = cache / "cuda" / "cu13"
-    libraries = [p for p in sorted(cu13.iterdir()) if p.is_dir() and p.name not in ("toolkit", "cuda_runtime", "cccl")]
+    include = cuda_include_dir(cu13)
+    # the runtime wheel lacks crt/, which its headers include: the crt wheel has it (the toolkit its own)
+    skip = {"toolkit", "cuda_runtime", "cccl"} | ({"crt"} if include.name == "toolkit" else set())
+    libraries = [p for p in sorted(cu13.iterdir()) if p.is_dir() and p.name not in skip]
     if (cu13 / "cccl").is_dir():
         libraries.append(cu13 / "cccl")
     with tempfile.TemporaryDirectory(prefix="hipify-signatures-") as scratch:
-        args = clang_tu.cuda_args(cuda_include_dir(cu13), libraries, Path(scratch))
+        args = clang_tu.cuda_args(include, libraries, Path(scratch))
         return read_declarations(clang_tu.parse(cuda_text(rows), args, "hipify_signatures.cu").tu)
