@@ -131,6 +131,7 @@ _SIGNATURE_WORDS = {
     "sibling": "{target} takes what the translated call passes (chosen over a same-named sibling that does not)",
     "define": "{target} takes what the translated call passes once {requires} is defined",
     "unchecked": "not checked: no CUDA declaration of this name to compare",
+    "older": "{target} takes an older CUDA's declaration: {diff}",
 }
 
 
@@ -138,7 +139,7 @@ def _signature(status: str, diff: str, requires: str, target: str) -> str:
     if status == "differs":
         return f"differs from the CUDA declaration: {diff}" if diff else "differs from the CUDA declaration"
     template = _SIGNATURE_WORDS.get(status, "")
-    return template.format(target=target, requires=requires) if template else ""
+    return template.format(target=target, requires=requires, diff=diff) if template else ""
 
 
 def explain_main(argv: list[str]) -> int:

@@ -38,8 +38,8 @@ def _status(status: str, since: str) -> str:
 def _signature_cell(status: str, diff: str, requires: str) -> str:
     if status == "define":
         return f"define `{requires}`"
-    if status == "differs" and diff:
-        return "differs: " + diff.replace("|", "\\|")
+    if status in ("differs", "older") and diff:
+        return f"{status}: " + diff.replace("|", "\\|")
     return status
 
 

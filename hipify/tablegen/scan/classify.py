@@ -162,8 +162,8 @@ def _function(
     for pos, s, e in groups:
         if pos <= 0 or words[pos - 1].kind != "ident":
             continue
-        if pos == 1 and st.words is words:
-            return None  # no return type before the name: a macro invocation (`__func__(double rsqrt(double));`)
+        if pos == 1 and len(words) == 2 and st.words is words:
+            return None  # `NAME(...);` alone, no return type: a macro invocation (`__func__(double rsqrt(double));`)
         cand = words[pos - 1].text
         if cand in NOT_A_NAME or (pos > 1 and words[pos - 2].text == "operator"):
             if cand == "operator" or words[pos - 2].text == "operator":

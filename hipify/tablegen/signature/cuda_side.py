@@ -29,15 +29,19 @@ def cuda_include_dir(cu13: Path) -> Path:
     return toolkit if (toolkit / "cuda_runtime_api.h").is_file() else cu13 / "cuda_runtime"
 
 
-def cuda_declarations(rows: Iterable[Row], cache: Path) -> Declarations:
-    """The CUDA declarations of ``rows`` (libclang, the cached CUDA 13 headers, nvcc's host view)."""
+def cuda_declarations(rows: Iterable[Row], cache: Path, family: str = "cu13") -> Declarations:
+    """The CUDA declarations of ``rows`` (libclang, nvcc's host view) in the cached headers of a CUDA family (cu13;
+    cu12 and cu11 hold only the runtime and cuSPARSE headers, for names CUDA 13 no longer declares)."""
     cu13 = cache / "cuda" / "cu13"
-    include = cuda_include_dir(cu13)
+    root = cache / "cuda" / family
+    include = cuda_include_dir(root)
     # the runtime wheel lacks crt/, which its headers include: the crt wheel has it (the toolkit its own)
-    skip = {"toolkit", "cuda_runtime", "cccl"} | ({"crt"} if include.name == "toolkit" else set())
-    libraries = [p for p in sorted(cu13.iterdir()) if p.is_dir() and p.name not in skip]
-    if (cu13 / "cccl").is_dir():
-        libraries.append(cu13 / "cccl")
+    skip = {"toolkit", "cuda_runtime", "cccl", "crt"}
+    libraries = [p for p in sorted(root.iterdir()) if p.is_dir() and p.name not in skip]
+    if include.name != "toolkit" and (cu13 / "crt").is_dir():
+        libraries.append(cu13 / "crt")
+    if (root / "cccl").is_dir():
+        libraries.append(root / "cccl")
     with tempfile.TemporaryDirectory(prefix="hipify-signatures-") as scratch:
         args = clang_tu.cuda_args(include, libraries, Path(scratch))
         return read_declarations(clang_tu.parse(cuda_text(rows), args, "hipify_signatures.cu").tu)

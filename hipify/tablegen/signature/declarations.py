@@ -82,6 +82,7 @@ def _signature_of_function(cursor: ci.Cursor) -> Signature | None:
 class Declarations:
     functions: dict[str, list[Declared]]  # name -> overloads (function templates excluded)
     aliases: dict[str, str]  # object-like macro naming one identifier: `#define cuMemAlloc cuMemAlloc_v2`
+    templates: frozenset[str] = frozenset()  # names declared as function templates
 
     def resolve(self, name: str) -> str:
         """The function a name stands for after macro expansion (one level per alias)."""
@@ -100,6 +101,7 @@ class Declarations:
 def read_declarations(tu: ci.TranslationUnit) -> Declarations:
     functions: dict[str, list[Declared]] = defaultdict(list)
     aliases: dict[str, str] = {}
+    templates: set[str] = set()
     pending = list(tu.cursor.get_children())
     while pending:
         cursor = pending.pop()
@@ -110,11 +112,17 @@ def read_declarations(tu: ci.TranslationUnit) -> Declarations:
             sig = _signature_of_function(cursor)
             if sig is not None and cursor.location.file is not None:
                 functions[cursor.spelling].append(Declared(cursor.location.file.name, sig))
-        elif kind == ci.CursorKind.MACRO_DEFINITION:  # two tokens: object-like `#define NAME OTHER`
+        elif kind == ci.CursorKind.FUNCTION_TEMPLATE:
+            templates.add(cursor.spelling)
+        elif kind == ci.CursorKind.MACRO_DEFINITION:
             tokens = [t.spelling for t in cursor.get_tokens()]
+            # `#define NAME OTHER`, or `#define NAME WRAP(OTHER)` where WRAP selects a variant (cuda.h's
+            # __CUDA_API_PTDS(cuMemcpyDtoH_v2): the per-thread default stream form only when asked for)
             if len(tokens) == 2 and tokens[1].isidentifier():
                 aliases[tokens[0]] = tokens[1]
-    return Declarations(_unique(functions), aliases)
+            elif len(tokens) == 5 and tokens[2] == "(" and tokens[4] == ")" and tokens[3].isidentifier():
+                aliases[tokens[0]] = tokens[3]
+    return Declarations(_unique(functions), aliases, frozenset(templates))
 
 
 def _unique(functions: dict[str, list[Declared]]) -> dict[str, list[Declared]]:

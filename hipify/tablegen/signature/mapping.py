@@ -7,6 +7,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ...rewrite.index import CUDA_LIKE
 from ...table import Row
 
 _WORD = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
@@ -39,6 +40,9 @@ def map_spelling(spelling: str, lookup: Callable[[str], Row | None], roc: bool) 
         if word in _ELABORATION:
             return ""
         row = lookup(word)
+        if row is None and CUDA_LIKE.match(word):
+            unmapped.append(word)  # a CUDA type the table does not know: translation leaves it as written
+            return word
         if row is None or row.kind not in _TYPE_KINDS:
             return word
         target = target_of(row, roc)

@@ -6,9 +6,9 @@ from collections import Counter
 from collections.abc import Iterable
 
 from ...table import Row
-from .verify import DEFINE, DIFFERS, SAME, SIBLING, UNCHECKED
+from .verify import DEFINE, DIFFERS, OLDER, SAME, SIBLING, UNCHECKED
 
-STATUSES = (SAME, SIBLING, DEFINE, DIFFERS, UNCHECKED)
+STATUSES = (SAME, SIBLING, DEFINE, OLDER, DIFFERS, UNCHECKED)
 
 
 def counts(rows: Iterable[Row], roc: bool) -> dict[str, Counter[str]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from ...table import Row
@@ -24,7 +24,10 @@ SAME = "same"  # the target's declaration takes the mapped CUDA types
 SIBLING = "sibling"  # the row targets a sibling (_v2, _64, ...) whose declaration does
 DEFINE = "define"  # it does once hip_requires / roc_requires is defined before the HIP headers
 DIFFERS = "differs"  # nothing does: *_signature_diff says how
-UNCHECKED = "unchecked"  # no CUDA declaration to compare (C++ templates, names current CUDA lacks)
+OLDER = "older"  # it takes an older CUDA version's declaration (CUDA 13 changed it): *_signature_diff says how
+UNCHECKED = "unchecked"  # no CUDA declaration to compare (C++ templates, names no scanned CUDA declares)
+# Older CUDA families in the header cache, newest first: (cache folder, version)
+_OLDER = (("cu12", "12.9"), ("cu11", "11.8"))
 
 _ALIAS = "__hipify_f"
 _SIBLING_SUFFIX = re.compile(r"(?:_v\d+|_64)+")
@@ -49,6 +52,7 @@ class Check:
     aliases: tuple[str, ...]  # one function-type alias per CUDA overload
     unmapped: tuple[str, ...]  # CUDA type names without a usable target
     lines: tuple[str, ...] = ()  # the aliases' declarations
+    arguments: tuple[str, ...] = ()  # the primary overload's parameter types, mapped (what a call passes)
 
     @property
     def header(self) -> str:
@@ -97,7 +101,9 @@ def _hip_includes(rows: Iterable[Row], hip: HipSide) -> str:
     return "".join(f"#include <{h}>\n" for h in dict.fromkeys(ordered))
 
 
-def _checks(rows: list[Row], cuda: Declarations, lookup: dict[str, Row]) -> tuple[list[Check], list[str]]:
+def _checks(
+    rows: list[Row], cuda: Declarations, lookup: dict[str, Row], prefix: str = _ALIAS
+) -> tuple[list[Check], list[str]]:
     """One check per row and usable flavour, and the function-type alias lines (``using __hipify_fN = R(P...);``)
     of the mapped CUDA overloads. A CUDA overload whose types have no HIP equivalent is left out when others remain
     (curand_uniform(curandStateTest_t*): using that type is reported where it is written)."""
@@ -119,10 +125,11 @@ def _checks(rows: list[Row], cuda: Declarations, lookup: dict[str, Row]) -> tupl
             own: list[str] = []
             for sig, (result, *params) in complete:
                 spelled = [p.spelling for p in params] + (["..."] if sig.variadic else [])
-                names.append(f"{_ALIAS}{len(lines)}")
+                names.append(f"{prefix}{len(lines)}")
                 lines.append(f"using {names[-1]} = {result.spelling}({', '.join(spelled)});")
                 own.append(lines[-1])
-            out.append(Check(row, roc, name, tuple(sig for sig, _ in complete), tuple(names), (), tuple(own)))
+            first = tuple(p.spelling for p in complete[0][1][1:])
+            out.append(Check(row, roc, name, tuple(sig for sig, _ in complete), tuple(names), (), tuple(own), first))
     return out, lines
 
 
@@ -250,10 +257,13 @@ class _Side:
     mapped: dict[str, Signature]
 
 
-def _hip_parse(text: str, cache: Path, defines: tuple[str, ...]) -> _Side:
-    packages = sorted(p for p in (cache / "hip" / CURRENT_ROCM).iterdir() if p.is_dir())
-    parsed = clang_tu.parse(text, clang_tu.hip_args(packages, defines), "hipify_signatures.hip")
-    return _Side(read_declarations(parsed.tu), alias_signatures(parsed.tu, parsed.main, _ALIAS))
+def _packages(cache: Path) -> list[Path]:
+    return sorted(p for p in (cache / "hip" / CURRENT_ROCM).iterdir() if p.is_dir())
+
+
+def _hip_parse(text: str, cache: Path, defines: tuple[str, ...], prefix: str = _ALIAS) -> _Side:
+    parsed = clang_tu.parse(text, clang_tu.hip_args(_packages(cache), defines), "hipify_signatures.hip")
+    return _Side(read_declarations(parsed.tu), alias_signatures(parsed.tu, parsed.main, prefix))
 
 
 def _decide(checks: list[Check], side: _Side, define: str) -> dict[int, Verdict]:
@@ -295,6 +305,8 @@ def verify_signatures(rows: dict[str, Row], cache: Path, hip: HipSide, matcher: 
             verdicts[checks.index(concerned[k])] = verdict
         done = {id(concerned[k]) for k in found}
         pending = [c for c in pending if id(c) not in done]
+    _template_calls(checks, verdicts, base, cache, hip)
+    _older_declarations(checks, verdicts, base, rows, cache, hip)
     out = dict(rows)
     for k, check in enumerate(checks):
         verdict = verdicts.get(k) or Verdict(
@@ -304,6 +316,61 @@ def verify_signatures(rows: dict[str, Row], cache: Path, hip: HipSide, matcher: 
         )
         out[check.row.cuda] = _apply(out[check.row.cuda], check.roc, verdict, matcher)
     return out
+
+
+def _template_calls(checks: list[Check], verdicts: dict[int, Verdict], base: _Side, cache: Path, hip: HipSide) -> None:
+    """Targets HIP declares as function templates (hiprand_uniform<StateType>, hipHostMalloc<T> with a defaulted
+    flags argument) have no one signature to compare: a call with the mapped argument types must compile (overload
+    resolution and deduction by libclang, in an unevaluated operand)."""
+    tried: list[tuple[int, str, bool]] = []  # (check, candidate, sibling)
+    lines = ["#include <utility>"]
+    for k, check in enumerate(checks):
+        if k in verdicts or check.unmapped or not check.aliases:
+            continue
+        names = [check.target] + _siblings(check.target, base.decls)
+        for name in names:
+            if base.decls.resolve(name) in base.decls.templates:
+                args = ", ".join(f"std::declval<{a}>()" for a in check.arguments)
+                lines.append(f"using __hipify_call{len(tried)} = decltype({name}({args}));")
+                tried.append((k, name, name != check.target))
+    if not tried:
+        return
+    subset = [checks[k] for k, _, _ in tried]
+    text = _narrow_text(subset, hip).split("\n__hipify", 1)[0]
+    includes = "".join(line + "\n" for line in text.splitlines() if line.startswith("#include"))
+    parsed = clang_tu.parse(includes + "\n".join(lines) + "\n", clang_tu.hip_args(_packages(cache)), "hipify_calls.hip")
+    first = includes.count("\n") + 2  # the line of __hipify_call0
+    for n, (k, name, sibling) in enumerate(tried):
+        if k not in verdicts and first + n not in parsed.errors:
+            verdicts[k] = Verdict(SIBLING if sibling else SAME, name)
+
+
+def _older_declarations(
+    checks: list[Check], verdicts: dict[int, Verdict], base: _Side, rows: dict[str, Row], cache: Path, hip: HipSide
+) -> None:
+    """Rows still without a verdict, checked against the declarations of older CUDA versions: names CUDA 13 no
+    longer declares (cuSPARSE's csr2csc, cudaThreadSynchronize's kin) and APIs CUDA 13 changed (cudaMemAdvise
+    and cudaMemPrefetchAsync take a cudaMemLocation since 13.0), which code written for older CUDA calls."""
+    for family, version in _OLDER:
+        open_ = {(c.row.cuda, c.roc): k for k, c in enumerate(checks) if k not in verdicts and not c.unmapped}
+        if not open_ or not (cache / "cuda" / family).is_dir():
+            continue
+        subset = list({checks[k].row.cuda: checks[k].row for k in open_.values()}.values())
+        older, _ = _checks(subset, cuda_declarations(subset, cache, family), rows, f"__hipify_{family}_")
+        older = [c for c in older if (c.row.cuda, c.roc) in open_ and c.aliases]
+        if not older:
+            continue
+        side = _hip_parse(_narrow_text(older, hip), cache, (), f"__hipify_{family}_")
+        for j, verdict in _decide(older, side, "").items():
+            k = open_[(older[j].row.cuda, older[j].roc)]
+            current = checks[k]
+            if current.cuda:
+                why = _difference(current, base.decls, base.mapped)
+                verdicts[k] = Verdict(
+                    OLDER, verdict.target, verdict.requires, f"takes CUDA {version}'s declaration; CUDA 13.0's: {why}"
+                )
+            else:
+                verdicts[k] = replace(verdict, diff=f"CUDA {version}'s declaration (CUDA 13.0 no longer declares it)")
 
 
 def _apply(row: Row, roc: bool, verdict: Verdict, matcher: Matcher) -> Row:
