@@ -20,6 +20,7 @@ from .sides import cuda_index, hip_side, nvidia_pairs
 from .signature import verify_signatures
 from .signatures import parameter_type_votes
 from .sources import API_ORDER, SPECS, ApiSpec
+from .type_votes import pair_types_by_signature
 
 __all__ = ["Generated", "GenerationError", "generate"]
 
@@ -79,6 +80,7 @@ def generate(
             log(f"compiler macros: no ROCm hipcc found; HIP targets of {macros_path.name} not checked")
         for row in compiler_rows(load_macros(macros_path), predefined):
             claimed[row.cuda] = row  # a compiler's own macro, whatever a header mentions
+    claimed = pair_types_by_signature(claimed, cache, matcher)
     apply_overrides(claimed, load_overrides(overrides_path), matcher)
     if signatures:
         claimed = verify_signatures(claimed, cache, hip, matcher)

@@ -32,14 +32,14 @@ def cuda_include_dir(cu13: Path) -> Path:
 def cuda_declarations(rows: Iterable[Row], cache: Path, family: str = "cu13") -> Declarations:
     """The CUDA declarations of ``rows`` (libclang, nvcc's host view) in the cached headers of a CUDA family (cu13;
     cu12 and cu11 hold only the runtime and cuSPARSE headers, for names CUDA 13 no longer declares)."""
-    cu13 = cache / "cuda" / "cu13"
     root = cache / "cuda" / family
     include = cuda_include_dir(root)
     # the runtime wheel lacks crt/, which its headers include: the crt wheel has it (the toolkit its own)
-    skip = {"toolkit", "cuda_runtime", "cccl", "crt"}
+    skip = {"toolkit", "cuda_runtime", "cccl"}
     libraries = [p for p in sorted(root.iterdir()) if p.is_dir() and p.name not in skip]
-    if include.name != "toolkit" and (cu13 / "crt").is_dir():
-        libraries.append(cu13 / "crt")
+    crt = cache / "cuda" / "crt" / "cu13"
+    if include.name != "toolkit" and crt.is_dir():
+        libraries.append(crt)
     if (root / "cccl").is_dir():
         libraries.append(root / "cccl")
     with tempfile.TemporaryDirectory(prefix="hipify-signatures-") as scratch:
