@@ -84,6 +84,15 @@ class Row:
     hip_since: str = ""  # first ROCm release whose headers declare the hip target
     roc_since: str = ""
     hip_requires: str = ""  # macro the HIP target needs defined before the HIP headers (e.g. warp *_sync)
+    roc_requires: str = ""  # the same for the roc target (e.g. ROCM_MATHLIBS_API_USE_HIP_COMPLEX)
+    # Function rows: does the target take what the translated call passes (the CUDA declaration's types mapped
+    # through the table)? same, sibling (the row targets a _v2/_64 sibling that does), define (it does with
+    # *_requires defined), older (it takes an older CUDA's declaration, CUDA 13 changed it: *_signature_diff says
+    # how), differs (*_signature_diff says how), unchecked (no CUDA declaration to compare); '' for other rows.
+    hip_signature: str = ""
+    hip_signature_diff: str = ""
+    roc_signature: str = ""
+    roc_signature_diff: str = ""
     transform: Transform | None = None
     source: str = ""  # how the pair was found: nvidia_detail, naming, override, ...
     note: str = ""

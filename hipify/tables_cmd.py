@@ -93,12 +93,21 @@ def describe(row: Row) -> str:
             lines.append(f"  HIP header:    {row.hip_header}")
     else:
         lines.append(f"  HIP:           no equivalent [{row.hip_status}]; left as written and reported")
+    signature = _signature(row.hip_signature, row.hip_signature_diff, row.hip_requires, row.hip)
+    if signature:
+        lines.append(f"  signature:     {signature}")
     if row.roc:
         since = f", since ROCm {row.roc_since}" if row.roc_since else ""
+        flag = "--miopen" if row.api == "dnn" else "--roc"  # cuDNN's ROC-side target is MIOpen's
         lines.append(
-            f"  with --roc:    {row.roc}  [{row.roc_status}{since}]"
+            f"  with {flag + ':':9} {row.roc}  [{row.roc_status}{since}]"
             + (f" in {row.roc_header}" if row.roc_header else "")
         )
+        signature = _signature(row.roc_signature, row.roc_signature_diff, row.roc_requires, row.roc)
+        if signature:
+            lines.append(f"  signature:     {signature}")
+        if row.roc_requires:
+            lines.append(f"  requires:      #define {row.roc_requires} before the HIP headers (with {flag})")
     if row.hip_requires:
         lines.append(f"  requires:      #define {row.hip_requires} before the HIP headers")
     t = row.transform
@@ -115,6 +124,22 @@ def describe(row: Row) -> str:
     if row.note:
         lines.append(f"  note:          {row.note}")
     return "\n".join(lines) + "\n"
+
+
+_SIGNATURE_WORDS = {
+    "same": "{target} takes what the translated call passes (the CUDA declaration's types, mapped)",
+    "sibling": "{target} takes what the translated call passes (chosen over a same-named sibling that does not)",
+    "define": "{target} takes what the translated call passes once {requires} is defined",
+    "unchecked": "not checked: no CUDA declaration of this name to compare",
+    "older": "{target} takes an older CUDA's declaration: {diff}",
+}
+
+
+def _signature(status: str, diff: str, requires: str, target: str) -> str:
+    if status == "differs":
+        return f"differs from the CUDA declaration: {diff}" if diff else "differs from the CUDA declaration"
+    template = _SIGNATURE_WORDS.get(status, "")
+    return template.format(target=target, requires=requires, diff=diff) if template else ""
 
 
 def explain_main(argv: list[str]) -> int:

@@ -85,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
         from .generate import GenerationError, generate
         from .overrides import DEFAULT_OVERRIDES
         from .readme import write_readme
+        from .signature.summary import render as signature_summary
         from .write import write_tables
 
         start = time.monotonic()
@@ -104,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.no_readme:
             write_readme(args.out, result)
         print(_counts(result.rows))
+        print(signature_summary(sorted((r for rows in result.rows.values() for r in rows), key=lambda r: r.cuda)))
         print(
             f"{sum(len(r) for r in result.rows.values())} rows; {len(result.collisions)} names claimed by an "
             f"earlier family; {time.monotonic() - start:.1f}s",

@@ -19,7 +19,7 @@ TITLES = {
     "fft": "cuFFT",
     "sparse": "cuSPARSE",
     "solver": "cuSOLVER",
-    "dnn": "cuDNN (MIOpen with --roc/--miopen)",
+    "dnn": "cuDNN (MIOpen with --miopen)",
     "rtc": "NVRTC",
     "cub": "CUB",
     "headers": "Headers",
@@ -33,6 +33,24 @@ def _cell(text: str) -> str:
 
 def _status(status: str, since: str) -> str:
     return f"{status} ({since})" if since and status != "unsupported" else status
+
+
+def _signature_cell(status: str, diff: str, requires: str) -> str:
+    if status == "define":
+        return f"define `{requires}`"
+    if status in ("differs", "older") and diff:
+        return f"{status}: " + diff.replace("|", "\\|")
+    return status
+
+
+def _signature(row: Row) -> str:
+    cells = [
+        _signature_cell(row.hip_signature, row.hip_signature_diff, row.hip_requires),
+        _signature_cell(row.roc_signature, row.roc_signature_diff, row.roc_requires),
+    ]
+    if not cells[1]:
+        return cells[0]
+    return " / ".join(c or "-" for c in cells)
 
 
 def render_page(api: str, rows: list[Row]) -> str:
@@ -58,8 +76,8 @@ def render_page(api: str, rows: list[Row]) -> str:
         by_kind[row.kind].append(row)
     for kind in sorted(by_kind, key=lambda k: (_KIND_ORDER.index(k) if k in _KIND_ORDER else 99, k)):
         out.append(f"\n## {kind.replace('_', ' ')}s ({len(by_kind[kind])})\n")
-        out.append("| CUDA | HIP | ROC | HIP status | CUDA notes |")
-        out.append("|---|---|---|---|---|")
+        out.append("| CUDA | HIP | ROC | HIP status | signature (HIP / ROC) | CUDA notes |")
+        out.append("|---|---|---|---|---|---|")
         for r in by_kind[kind]:
             notes = ", ".join(
                 x
@@ -79,7 +97,7 @@ def render_page(api: str, rows: list[Row]) -> str:
             )
             out.append(
                 f"| {_cell(r.cuda)} | {_cell(r.hip)} | {_cell(r.roc)} | "
-                f"{_status(r.hip_status, r.hip_since)} | {notes} |"
+                f"{_status(r.hip_status, r.hip_since)} | {_signature(r)} | {notes} |"
             )
     return "\n".join(out) + "\n"
 

@@ -56,6 +56,7 @@ def _hip_targets(spec: ApiSpec, entries: dict[str, Entry], order: list[str], mat
             type_like=entry.kind in ("type", "enum") and spec.api in ("runtime", "driver"),
             value=entry.decl.value,
             twin=spec.api == "driver" and entry.kind in ("enum_constant", "macro"),
+            tag=entry.decl.tag,
         )
         t = targets[name] = matcher.resolve(query)
         if spec.api == "runtime" and t.name and entry.kind in ("enum_constant", "macro"):

@@ -35,6 +35,9 @@ WHEELS: tuple[tuple[str, str, str], ...] = (
     ("cu13", "cudnn", "nvidia-cudnn-cu13==9.28.1.4"),
     ("cu13", "nvrtc", "nvidia-cuda-nvrtc==13.5.37"),
     ("cu13", "cccl", "nvidia-cuda-cccl==13.3.5.0.6"),
+    # crt/ (host_defines.h & co.), which the runtime headers include: the toolkit has it, the runtime wheel not.
+    # Kept out of cu13/, whose folders are include paths for nvcc builds (a newer crt/ than nvcc's breaks them).
+    ("crt", "cu13", "nvidia-cuda-crt==13.5.37"),
     ("cu12", "cuda_runtime", "nvidia-cuda-runtime-cu12==12.9.79"),
     ("cu12", "cusparse", "nvidia-cusparse-cu12==12.5.10.65"),
     ("cu12", "cccl", "nvidia-cuda-cccl-cu12==12.9.27"),

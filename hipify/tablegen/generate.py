@@ -17,8 +17,10 @@ from .headermap import header_rows
 from .matcher import Matcher
 from .overrides import apply_overrides, load_overrides
 from .sides import cuda_index, hip_side, nvidia_pairs
+from .signature import verify_signatures
 from .signatures import parameter_type_votes
 from .sources import API_ORDER, SPECS, ApiSpec
+from .type_votes import pair_types_by_signature
 
 __all__ = ["Generated", "GenerationError", "generate"]
 
@@ -40,9 +42,15 @@ def _library_version(provenance: dict[str, str], spec: ApiSpec) -> str:
 
 
 def generate(
-    cache: Path, overrides_path: Path, apis: tuple[str, ...] = API_ORDER, macros_path: Path | None = DEFAULT_MACROS
+    cache: Path,
+    overrides_path: Path,
+    apis: tuple[str, ...] = API_ORDER,
+    macros_path: Path | None = DEFAULT_MACROS,
+    signatures: bool = True,
 ) -> Generated:
-    """``macros_path``: the compilers' predefined macros (None: leave the compiler family out)."""
+    """``macros_path``: the compilers' predefined macros (None: leave the compiler family out). ``signatures``:
+    verify function rows against the HIP declarations with libclang (signature/), which needs the full header
+    set; tests on small fixture header sets skip it."""
     manifest_path = cache / "manifest.json"
     provenance = json.loads(manifest_path.read_text()) if manifest_path.is_file() else {}
     hip = hip_side(cache)
@@ -72,7 +80,10 @@ def generate(
             log(f"compiler macros: no ROCm hipcc found; HIP targets of {macros_path.name} not checked")
         for row in compiler_rows(load_macros(macros_path), predefined):
             claimed[row.cuda] = row  # a compiler's own macro, whatever a header mentions
+    claimed = pair_types_by_signature(claimed, cache, matcher)
     apply_overrides(claimed, load_overrides(overrides_path), matcher)
+    if signatures:
+        claimed = verify_signatures(claimed, cache, hip, matcher)
     by_api: dict[str, list[Row]] = defaultdict(list)
     for name in sorted(claimed):
         by_api[claimed[name].api].append(claimed[name])

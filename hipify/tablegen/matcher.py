@@ -25,6 +25,7 @@ class Query:
     type_like: bool = False  # a runtime/driver type: the case-insensitive type fallback applies
     value: str = ""  # an enum constant's value
     twin: bool = False  # a driver constant or macro: its runtime twin's target applies
+    tag: bool = False  # a struct tag (CUarray_st): pairs with HIP's tags
 
 
 class Matcher:
@@ -43,12 +44,21 @@ class Matcher:
         self.types: dict[str, set[str]] = defaultdict(set)
         # CUDA type -> HIP types found in the same parameter position of paired functions (signatures.py)
         self.signatures: dict[str, set[str]] = {}
+        # struct tags apart: CUDA's typedef names pair with HIP's typedef names (CUgraphNode -> hipGraphNode_t, not
+        # the tag hipGraphNode), CUDA's tags with HIP's tags (CUarray_st -> hipArray)
+        self.tags: dict[str, set[str]] = defaultdict(set)
         for name, hits in hip.current.names.items():
             for hit in hits:
                 if hit.decl.kind == "enum_constant" and hit.decl.parent:
                     self.constants[hit.decl.parent][rules.normalized(name)].append(name)
-                if hit.decl.kind in ("type", "enum") and name.startswith("hip") and name[3:4].isupper():
-                    self.types[rules.normalized_type(name)].add(name)
+            typed = [h for h in hits if h.decl.kind in ("type", "enum")]
+            if not typed or not re.match(r"i?hip[A-Z_]|HIP_", name):
+                continue
+            # a tag, or a C-style `typedef struct HIP_X {...} HIP_X` (usable as a tag in C++)
+            if any(h.decl.tag for h in typed) or name.startswith("HIP_"):
+                self.tags[rules.normalized_type(name.removeprefix("i"))].add(name)
+            if not all(h.decl.tag for h in typed) and name.startswith("hip") and name[3:4].isupper():
+                self.types[rules.normalized_type(name)].add(name)
 
     def target(self, name: str, source: str) -> Target:
         cur = self.hip.current
@@ -104,7 +114,9 @@ class Matcher:
             if t.name:
                 return t
         if removed:
-            return removed
+            # a type HIP renamed keeps its current name (CUarray: hiparray is gone, hipArray_t is current)
+            t = self._type_name(q)
+            return t if t.name and t.status != "removed" else removed
         for guess in (self._runtime_twin, self._type_name, self._signature):
             t = guess(q)
             if t.name:
@@ -143,7 +155,10 @@ class Matcher:
     def _type_name(self, q: Query) -> Target:
         if not q.type_like:
             return Target()
-        names = sorted(self.types.get(rules.normalized_type(q.cuda), ()))
+        if q.tag:
+            names = sorted(self.tags.get(rules.normalized_type(re.sub(r"(_v\d+)?_st$", "", q.cuda)), ()))
+        else:
+            names = sorted(self.types.get(rules.normalized_type(q.cuda), ()))
         return self.target(names[0], "naming-type") if len(names) == 1 else Target()
 
     def _signature(self, q: Query) -> Target:

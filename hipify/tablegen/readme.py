@@ -32,6 +32,9 @@ exactly one row of one file (duplicates fail generation).
 | `cuda_removed` | first CUDA major version whose headers no longer declare it |
 | `hip_since`, `roc_since` | first scanned ROCm release declaring the target (5.2, 5.7, 6.4; 5.2 means "5.2 or earlier") |
 | `hip_requires` | macro to define before the HIP headers for the target to be declared (warp `*_sync`: `HIP_ENABLE_WARP_SYNC_BUILTINS`); never a macro only hipcc's pre-included headers test (see `preincluded-guard`) |
+| `roc_requires` | the same for the `roc` target (`ROCM_MATHLIBS_API_USE_HIP_COMPLEX`, which makes rocBLAS take HIP's complex types) |
+| `hip_signature`, `roc_signature` | function rows: does the target take what the translated call passes (see "Signatures" below)? `same`, `sibling`, `define`, `older`, `differs`, `unchecked`; empty for other rows |
+| `hip_signature_diff`, `roc_signature_diff` | for `differs`: how the target's declaration differs, parameter by parameter |
 | `transform` | rewrite: `{"kind": "wrap_arg", "arg": N, "wrapper": W}` (argument N becomes `W(arg)`; W is `HIP_SYMBOL` or `reinterpret_cast<const void*>`), `{"kind": "by_arity", "arity": {"N": "name"}}` (target chosen by argument count), or `{"kind": "remove"}` (the identifier is deleted: `hip` is empty and `hip_status` supported) |
 | `source` | how the pair was found (see below) |
 | `note` | reason of an override, or a remark |
@@ -87,6 +90,31 @@ that arity but HIP's `...WithFlags` variant has (cudaEventCreate(e, flags) -> hi
 `hip_requires` is the macro whose plain `#ifdef X` / `#if defined X` true branch encloses every HIP declaration of
 the target, unless X is reserved (`__cplusplus`, `__HIP_PLATFORM_AMD__`) or defined by the HIP headers themselves,
 and unless those declarations all sit in pre-included headers (`preincluded-guard` above).
+
+## Signatures
+
+For every function row with a target, the CUDA declaration (libclang, CUDA 13 headers, nvcc's host view) has its
+parameter and result types mapped through the table, the way translation rewrites the program's own declarations
+(`const cuComplex *` -> `const hipComplex *`), and compared, typedefs resolved (libclang, ROCm 6.4 headers, hipcc's
+view for AMD GPUs), with the target's declaration. A parameter takes an argument when the canonical types are
+equal, when only const is added the way C++ converts implicitly (`void *` -> `const void *`), or when a
+same-width, same-signedness integer is passed by value (`long long` -> `int64_t`). Statuses:
+
+- `same`: the target takes it as declared.
+- `sibling`: the same-named target does not, a sibling named with a `_v2`/`_64` suffix does, and the row targets
+  it (`cublasCgemmBatched` -> `hipblasCgemmBatched_v2`, which takes `hipComplex*` where `hipblasCgemmBatched`
+  takes `hipblasComplex*`); `note` says so.
+- `define`: it does once a macro that the target's library tests (and never defines) is defined before the first
+  HIP include; the row records it in `hip_requires`/`roc_requires` (`cublasHgemm` needs `HIPBLAS_USE_HIP_HALF`
+  for `hipblasHgemm` to take `__half`). Definitions are tried one at a time, after the siblings.
+- `older`: it takes an older CUDA version's declaration (12.9 or 11.8, the header wheels scanned), which CUDA 13
+  changed (`cudaMemPrefetchAsync` takes a `cudaMemLocation` since 13.0); `*_signature_diff` says how 13.0's
+  differs. Code written for the older CUDA compiles; code written for 13 needs a look.
+- `differs`: nothing matches; `*_signature_diff` says how (translation reports it at the call).
+- `unchecked`: no CUDA declaration to compare (a name no scanned CUDA version declares, a C++ template).
+  Names CUDA 13 no longer declares are checked against the newest older version that does.
+
+`python -m hipify.tablegen generate` prints the counts per family.
 
 Statuses: `deprecated` when every HIP declaration of the target carries a deprecation attribute/macro (exactly "HIP
 marks the target deprecated"; such targets are still translated, with a warning);

@@ -79,7 +79,7 @@ def hip_candidates(api: str, name: str, kind: str) -> list[str]:
     elif api == "rand":
         out = _swap(name, (("curand", "hiprand"), ("CURAND", "HIPRAND"))) + ([name] if name.startswith("skip") else [])
     elif api == "fft":
-        out = _swap(name, (("cufft", "hipfft"), ("CUFFT_", "HIPFFT_")))
+        out = _swap(name, (("cufft", "hipfft"), ("CUFFT_", "HIPFFT_"), ("cuda", "hip"), ("CUDA_", "HIP_")))
     elif api == "sparse":
         out = _with_unversioned(_swap(name, (("cusparse", "hipsparse"), ("CUSPARSE_", "HIPSPARSE_"))))
     elif api == "solver":
@@ -94,6 +94,8 @@ def hip_candidates(api: str, name: str, kind: str) -> list[str]:
             ),
         )
         out += _swap(name, (("cusolverDn", "hipsolver"),))
+        if not name.startswith(("cusolver", "CUSOLVER")):  # syevjInfo_t -> hipsolverSyevjInfo_t
+            out.append("hipsolver" + name[:1].upper() + name[1:])
     elif api == "dnn":
         out = []  # cuDNN has no HIP-named equivalent; MIOpen is the ROC target
     elif api == "rtc":

@@ -127,7 +127,12 @@ SPECS: tuple[ApiSpec, ...] = (
     ),
     ApiSpec("blaslt", ("cublas/cublasLt.h",), keep=r"^(cublasLt|CUBLASLT)\w*$"),
     ApiSpec("rand", ("curand/curand*.h",), keep=r"^(curand|CURAND|skipahead)\w*$"),
-    ApiSpec("fft", ("cufft/cufft.h", "cufft/cufftXt.h", "cufft/cudalibxt.h"), keep=r"^(cufft|CUFFT)\w*$"),
+    # cudalibxt.h: the multi-GPU descriptors cufftXt takes (cudaLibXtDesc -> hipLibXtDesc)
+    ApiSpec(
+        "fft",
+        ("cufft/cufft.h", "cufft/cufftXt.h", "cufft/cudalibxt.h"),
+        keep=r"^(cufft|CUFFT|cudaXt|cudaLibXt|CUDA_XT|LIB_FORMAT|libFormat)\w*$",
+    ),
     ApiSpec("sparse", ("cusparse/cusparse.h",), ("cusparse/cusparse.h",), keep=r"^(cusparse|CUSPARSE)\w*$"),
     ApiSpec("solver", ("cusolver/cusolver*.h",), keep=r"^(cusolver|CUSOLVER|csrqr|csrlu|csrchol|syevj|gesvdj)\w*$"),
     ApiSpec("dnn", ("cudnn/cudnn.h", "cudnn/cudnn_[a-z]*[a-z].h"), keep=r"^(cudnn|CUDNN)\w*$"),

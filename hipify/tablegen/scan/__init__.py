@@ -14,10 +14,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .cases import case_pairs
-from .classify import declarator_decls, declared
+from .classify import declared
 from .decl import Decl, HeaderScan
-from .macros import include_guard, macro_decls
-from .statements import DeclaratorUse, statements
+from .macros import declaring_macros, expand, include_guard, macro_decls
+from .statements import DeclaratorUse, Statement, statements
 from .tokens import lex
 
 __all__ = ["Decl", "HeaderScan", "scan_text"]
@@ -26,9 +26,20 @@ __all__ = ["Decl", "HeaderScan", "scan_text"]
 def scan_text(text: str) -> HeaderScan:
     lexed = lex(text)
     decls = macro_decls(lexed.directives)
-    for st in statements(lexed):
-        found = declarator_decls(st) if isinstance(st, DeclaratorUse) else declared(st, lexed.tokens)
+    declaring = declaring_macros(lexed.directives)
+    for st in statements(lexed, frozenset(declaring)):
+        if isinstance(st, DeclaratorUse):
+            found = _expanded(expand(*declaring[st.macro], st.args), st.namespace)
+        else:
+            found = declared(st, lexed.tokens)
         if st.guards:
             found = [replace(d, guards=st.guards) for d in found]
         decls += found
     return HeaderScan(tuple(decls), tuple(case_pairs(lexed.tokens)), include_guard(lexed.directives))
+
+
+def _expanded(text: str, namespace: str) -> list[Decl]:
+    """What a declaring macro's expansion declares (one level: macros it invokes are not expanded again)."""
+    lexed = lex(text)
+    found = [d for st in statements(lexed) if isinstance(st, Statement) for d in declared(st, lexed.tokens)]
+    return [replace(d, namespace=namespace) if namespace else d for d in found]

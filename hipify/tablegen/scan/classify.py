@@ -16,7 +16,7 @@ from .marks import (
     named_successor,
 )
 from .params import forwarded_to, param_count, param_names, param_types, split_params
-from .statements import DECLARATOR_MACROS, DeclaratorUse, Group, Statement, Word
+from .statements import Group, Statement, Word
 from .tokens import Token
 from .vocabulary import AGGREGATE, IDENT, MACROISH, NOT_A_NAME, TYPE_WORDS
 
@@ -30,19 +30,6 @@ class _Traits:
     experimental: bool
     beta: bool
     replacement: str
-
-
-def declarator_decls(use: DeclaratorUse) -> list[Decl]:
-    templates, kind = DECLARATOR_MACROS[use.macro]
-    out: list[Decl] = []
-    for template in templates:
-        try:
-            name = template.format(*use.args)
-        except IndexError:
-            name = ""
-        if IDENT.fullmatch(name):
-            out.append(Decl(name, kind, namespace=use.namespace))
-    return out
 
 
 def declared(st: Statement, toks: list[Token]) -> list[Decl]:
@@ -142,6 +129,7 @@ def _tag_decl(name: str, keyword: str, traits: _Traits) -> Decl:
         namespace=traits.namespace,
         deprecated=traits.deprecated,
         experimental=traits.experimental,
+        tag=True,
     )
 
 
@@ -174,6 +162,8 @@ def _function(
     for pos, s, e in groups:
         if pos <= 0 or words[pos - 1].kind != "ident":
             continue
+        if pos == 1 and len(words) == 2 and st.words is words:
+            return None  # `NAME(...);` alone, no return type: a macro invocation (`__func__(double rsqrt(double));`)
         cand = words[pos - 1].text
         if cand in NOT_A_NAME or (pos > 1 and words[pos - 2].text == "operator"):
             if cand == "operator" or words[pos - 2].text == "operator":

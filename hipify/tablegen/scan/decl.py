@@ -26,6 +26,7 @@ class Decl:
     expansion: str = ""  # a macro's replacement text (one #if branch's definition)
     guards: tuple[str, ...] = ()  # macros whose `#ifdef X` true branch encloses the declaration
     template_params: tuple[str, ...] = ()  # type parameters of a function template
+    tag: bool = False  # a struct/class/union/enum tag (`struct hipArray`), not a typedef name
 
 
 @dataclass(frozen=True)

@@ -36,6 +36,35 @@ def macro_decls(directives: list[str]) -> list[Decl]:
     return out
 
 
+_PARAMS = re.compile(r"^\s*#\s*define\s+([A-Za-z_]\w*)\(([^)]*)\)(.*)$", re.DOTALL)
+
+
+def declaring_macros(directives: list[str]) -> dict[str, tuple[tuple[str, ...], str]]:
+    """Function-like macros whose replacement declares something (holds a ';' or a body): name -> (parameters,
+    replacement). HIP builds make_<vector> helpers, hipRAND state types and MIOpen's handle types through them
+    (`MIOPEN_DECLARE_OBJECT(miopenHandle);`). The first definition wins (#if branches spell one thing twice)."""
+    out: dict[str, tuple[tuple[str, ...], str]] = {}
+    for line in directives:
+        m = _PARAMS.match(line)
+        if not m or m.group(1) in out:
+            continue
+        params = tuple(p.strip() for p in m.group(2).split(",") if p.strip())
+        body = m.group(3).strip()
+        if (";" in body or "{" in body) and all(IDENT.fullmatch(p) for p in params):
+            out[m.group(1)] = (params, body)
+    return out
+
+
+_PASTE = re.compile(r"\s*##\s*")
+
+
+def expand(params: tuple[str, ...], body: str, args: list[str]) -> str:
+    """The replacement with each parameter replaced by its argument and `##` pastes joined."""
+    values = dict(zip(params, args, strict=False))
+    text = IDENT.sub(lambda m: values.get(m.group(), m.group()), body)
+    return _PASTE.sub("", text)
+
+
 def include_guard(directives: list[str]) -> str:
     """X when the file's first conditional is `#ifndef X`, directly followed by `#define X`, and X is named like a
     guard ('' for a `#pragma once` file; `#ifndef CUBLASAPI` is configuration)."""

@@ -14,17 +14,6 @@ from typing import NamedTuple
 from .tokens import Lexed, Token, closing
 from .vocabulary import AGGREGATE
 
-# Macros that declare names when invoked (HIP builds make_<vector> helpers and hipRAND state types through
-# them): macro -> (name templates over the macro's arguments, kind).
-DECLARATOR_MACROS: dict[str, tuple[tuple[str, ...], str]] = {
-    "DECLOP_MAKE_ONE_COMPONENT": (("make_{1}",), "function"),
-    "DECLOP_MAKE_TWO_COMPONENT": (("make_{1}",), "function"),
-    "DECLOP_MAKE_THREE_COMPONENT": (("make_{1}",), "function"),
-    "DECLOP_MAKE_FOUR_COMPONENT": (("make_{1}",), "function"),
-    # struct NAME : public BASE {...}; typedef struct NAME NAME##_t;
-    "DEFINE_HIPRAND_STATE": (("{0}", "{0}_t"), "type"),
-}
-
 # Macros that end a declaration in place of ';' (CUDA's intrinsic headers: `unsigned __ballot_sync(...) __DEF_IF_HOST`
 # expands to a body on the host and to ';' on the device).
 STATEMENT_END_MACROS = frozenset({"__DEF_IF_HOST"})
@@ -60,7 +49,7 @@ class Statement:
 
 @dataclass(frozen=True)
 class DeclaratorUse:
-    """An invocation of one of ``DECLARATOR_MACROS``: ``DEFINE_HIPRAND_STATE(hiprandState, ...)``."""
+    """A top-level invocation of a macro that declares names: ``DEFINE_HIPRAND_STATE(hiprandState, ...);``."""
 
     macro: str
     args: list[str]
@@ -69,8 +58,9 @@ class DeclaratorUse:
 
 
 class _Splitter:
-    def __init__(self, lexed: Lexed) -> None:
+    def __init__(self, lexed: Lexed, declarators: frozenset[str]) -> None:
         self.lexed = lexed
+        self.declarators = declarators
         self.toks: list[Token] = lexed.tokens
         self.ns: list[str] = []
         self.last_comment = 0
@@ -114,7 +104,7 @@ class _Splitter:
             if t == ";":
                 i += 1
                 continue
-            if t in DECLARATOR_MACROS and i + 1 < len(toks) and toks[i + 1].text == "(":
+            if t in self.declarators and i + 1 < len(toks) and toks[i + 1].text == "(":
                 use, i = self.declarator_use(i)
                 yield use
                 continue
@@ -226,5 +216,6 @@ def _opens_function_body(words: list[Word], groups: list[Group]) -> bool:
     return not aggregate and bool(texts) and texts[-1] != "=" and bool(groups)
 
 
-def statements(lexed: Lexed) -> Iterator[Statement | DeclaratorUse]:
-    return _Splitter(lexed).run()
+def statements(lexed: Lexed, declarators: frozenset[str] = frozenset()) -> Iterator[Statement | DeclaratorUse]:
+    """The top-level statements; invocations of the ``declarators`` macros come as ``DeclaratorUse``."""
+    return _Splitter(lexed, declarators).run()

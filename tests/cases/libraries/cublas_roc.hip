@@ -5,7 +5,7 @@
 
 void make(rocblas_handle* h) {
   hipblasCreate(h);
-  int op = HIPBLAS_OP_N;
+  int op = rocblas_operation_none;
   (void)op;
   hipblasDestroy(*h);
 }

@@ -4,6 +4,6 @@
 #include <miopen/miopen.h>
 
 void make() {
-  cudnnHandle_t h;
+  miopenHandle_t h;
   miopenCreate(&h);
 }
