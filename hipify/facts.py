@@ -83,6 +83,9 @@ class FileFacts:
     directives: tuple[Directive, ...]
     comments: tuple[Span, ...]
     diagnostics: tuple[Diagnostic, ...] = ()
+    # The text with comments and literal interiors blanked (the lexer's view), for rules that read
+    # code structure; "" when an engine did not provide it (rules then lex the text themselves).
+    masked: str = ""
 
 
 def rejoin_template_commas(text: str, spans: tuple[Span, ...]) -> tuple[Span, ...]:

@@ -105,7 +105,9 @@ def build_facts(parsed: Parsed, text: str, table: MappingTable, options: Options
     includes = tuple(replace(inc, region=regions.of_directive(inc.start)) for inc in base.includes)
     directives = tuple(replace(d, region=regions.of_directive(d.start)) for d in base.directives)
     diagnostics += _parse_error_diagnostics(parsed, text, to_char, identifiers, launches, table)
-    return FileFacts(identifiers, launches, includes, directives, base.comments, tuple(diagnostics) + base.diagnostics)
+    return FileFacts(
+        identifiers, launches, includes, directives, base.comments, tuple(diagnostics) + base.diagnostics, base.masked
+    )
 
 
 # --------------------------------------------------------------------------- regions

@@ -156,7 +156,7 @@ def extract_facts(
     keywords = [d.keyword for d in directives]
     identifiers = _identifiers(code, masked, wanted, wants_args, regions, brackets, keywords, report_once)
     launches = _launches(masked, regions, brackets, _template_kernels(masked)) if find_launches else ()
-    return FileFacts(identifiers, launches, includes, directive_facts, lexed.comments)
+    return FileFacts(identifiers, launches, includes, directive_facts, lexed.comments, (), masked)
 
 
 # --- directives -------------------------------------------------------------------------

@@ -10,7 +10,9 @@ from typing import TypeVar, cast
 from ..compat import load_catalog
 from ..cxx import CPP_KEYWORDS
 from ..facts import FileFacts, Identifier, Region
-from ..model import SourceFile
+from ..lexing.declarations import Declaration, top_level_declarations
+from ..lexing.lexer import lex
+from ..model import SourceFile, Span
 from ..options import Options
 from ..table import MappingTable, Row
 from .availability import compat_provided
@@ -56,6 +58,21 @@ class Context:
             return frozenset()
         rocm = self.options.rocm_version
         return frozenset(h for h, e in load_catalog().by_header.items() if e.applies_to(rocm))
+
+    @cached_property
+    def masked(self) -> str:
+        """The text with comments and literal interiors blanked (from the facts, else lexed here)."""
+        return self.facts.masked or lex(self.text).masked
+
+    @cached_property
+    def code_directives(self) -> tuple[Span, ...]:
+        """Spans of the directive lines (in the masked text's coordinates, which are the text's)."""
+        return tuple((d.start, d.end) for d in self.facts.directives)
+
+    @cached_property
+    def declarations(self) -> list[Declaration]:
+        """The file's top-level declarations (lexing/declarations.py)."""
+        return top_level_declarations(self.masked, self.code_directives)
 
     @cached_property
     def newline(self) -> str:

@@ -12,8 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ...lexing.declarations import Declaration, top_level_declarations
-from ...lexing.lexer import lex
+from ...lexing.declarations import Declaration
 from ...model import Diagnostic, LineIndex, Severity
 from ..context import Context
 from ..registry import Finding, register
@@ -41,13 +40,12 @@ def _collapsing_types(ctx: Context) -> bool:
 def overloads(ctx: Context) -> Iterator[Finding]:
     if not _collapsing_types(ctx):
         return
-    lexed = lex(ctx.text)
     seen: dict[tuple[str, tuple[str, ...]], tuple[Declaration, tuple[str, ...]]] = {}
     lines = LineIndex.of(ctx.text)
-    for decl in top_level_declarations(lexed.masked, lexed.directives):
+    for decl in ctx.declarations:
         if decl.kind != "function" or not decl.name or decl.name_at < 0:
             continue
-        params = _parameter_span(lexed.masked, decl)
+        params = _parameter_span(ctx.masked, decl)
         if params is None:
             continue
         cuda_key = _parameter_types(ctx.text[params[0] : params[1]])

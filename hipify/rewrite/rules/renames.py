@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import NamedTuple
 
 from ...facts import CONDITION_DIRECTIVES, Identifier, rejoin_template_commas
 from ...model import Diagnostic, Edit, Origin, Severity, Span
-from ...table import Row
+from ...options import Options
+from ...table import MappingTable, Row
 from ..context import Context
 from ..registry import Finding, register
 from ..status import Decision
@@ -38,6 +40,12 @@ class _RowPlan(NamedTuple):
 
 
 _NO_DECISION = Decision("")
+
+
+@lru_cache(maxsize=16)
+def _plans_for(table: MappingTable, options: Options) -> dict[str, _RowPlan]:
+    """The memo of row plans shared by the files of a run."""
+    return {}
 
 
 def _row_plan(ctx: Context, row: Row) -> _RowPlan:
@@ -63,7 +71,7 @@ def renames(ctx: Context) -> list[Finding]:
     append = out.append
     everything = ctx.allows_everything
     allowed = ctx.allowed
-    plans: dict[str, _RowPlan] = {}
+    plans = _plans_for(ctx.table, ctx.options)  # a row's plan depends only on (table, options)
     compat_names = ctx.compat_names  # kept as written: the compatibility header provides them
     for ident, row in ctx.resolved:
         if ident.user_declared or _names_a_macro(ident) or row.cuda in compat_names:

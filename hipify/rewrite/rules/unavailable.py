@@ -17,8 +17,7 @@ import re
 from collections.abc import Iterator
 
 from ...codes import UNCONVERTED_CODES
-from ...lexing.declarations import Declaration, top_level_declarations
-from ...lexing.lexer import lex
+from ...lexing.declarations import Declaration
 from ...model import Diagnostic, Severity, Span
 from ..availability import is_missing
 from ..context import Context
@@ -29,8 +28,7 @@ ENABLE_PREFIX = "HIPIFY_ENABLE_"
 
 
 def _declarations(ctx: Context) -> list[Declaration]:
-    lexed = lex(ctx.text)
-    return top_level_declarations(lexed.masked, lexed.directives)
+    return ctx.declarations
 
 
 def _missing_in(ctx: Context, span: Span) -> list[str]:
@@ -97,12 +95,11 @@ def _blocked_uses(ctx: Context) -> Iterator[Diagnostic]:
     blocked = dict(ctx.source.project.blocked_uses)
     if not blocked:
         return
-    lexed = lex(ctx.text)
-    declarations = top_level_declarations(lexed.masked, lexed.directives)
+    declarations = ctx.declarations
     pattern = re.compile(r"(?<![\w$])(?:" + "|".join(map(re.escape, sorted(blocked))) + r")(?![\w$])")
     own = [(d.start, d.end) for d in declarations if d.name in blocked]  # the blocked declarations themselves
     names_at = {d.name_at for d in declarations}
-    for m in pattern.finditer(lexed.masked):
+    for m in pattern.finditer(ctx.masked):
         at = m.start()
         if at in names_at or any(s <= at < e for s, e in own) or not ctx.allowed(at):
             continue
