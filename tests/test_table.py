@@ -6,6 +6,7 @@ import csv
 import io
 import json
 from collections import Counter
+from pathlib import Path
 
 import pytest
 
@@ -399,3 +400,17 @@ def test_no_row_is_a_cpp_keyword() -> None:
         "operator",
     }
     assert sorted(r.cuda for r in load_table() if r.cuda in keywords) == []
+
+
+def test_rows_cached_pickled_are_the_rows_of_the_json(tmp_path: Path) -> None:
+    from importlib import resources
+
+    from hipify.table import load_table_from
+
+    directory = Path(str(resources.files("mapping_tables")))
+    built = load_table_from(directory, tmp_path)  # builds from JSON and keeps the rows
+    (kept,) = tmp_path.glob("table-*.pickle")
+    again = load_table_from(directory, tmp_path)  # from the pickle
+    assert again.rows == built.rows and again.digest == built.digest
+    kept.write_bytes(b"not a pickle")  # a damaged cache is ignored, never trusted
+    assert load_table_from(directory, tmp_path).rows == built.rows
