@@ -54,8 +54,8 @@ def _masks(ctx: Context) -> Iterator[Finding]:
         if row.cuda not in masks or not used(ctx, ident) or not ctx.decide(row).target:
             continue
         args = ident.call_args
-        if args == ():
-            continue  # called without arguments (__activemask()): no mask to check
+        if not args:
+            continue  # not a call, or called without arguments (__activemask()): no mask to check
         mask = text[args[0][0] : args[0][1]].strip() if args else ""
         if _FULL_64.match(mask) or _ACTIVEMASK.match(mask):
             continue  # already 64-bit (a second run; HIP's __activemask() is 64-bit)
