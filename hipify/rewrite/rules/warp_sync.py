@@ -60,7 +60,7 @@ def _masks(ctx: Context) -> Iterator[Finding]:
         if _FULL_64.match(mask) or _ACTIVEMASK.match(mask):
             continue  # already 64-bit (a second run; HIP's __activemask() is 64-bit)
         if _FULL_32.match(mask):
-            start, end = args[0]  # type: ignore[index]
+            start, end = args[0]
             lead = len(text[start:end]) - len(text[start:end].lstrip())
             yield Edit(start + lead, start + lead + len(mask), FULL_MASK_64, "HPY008", Origin.TEXT, subject=ident.name)
             continue
