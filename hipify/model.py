@@ -83,6 +83,13 @@ class ProjectFacts:
     # Macros some file of this translation unit needs defined before the first HIP header
     # (e.g. HIP_ENABLE_WARP_SYNC_BUILTINS): defined at the top of the main file.
     tu_defines: tuple[str, ...] = ()
+    # The main file of a translation unit that uses HIP: nvcc includes the CUDA runtime before the
+    # first line of a .cu file, so no macro of the project can reach it; the HIP runtime include
+    # goes before the main file's first include, where it is as safe from the project's macros.
+    tu_hip: bool = False
+    # Its <...> includes of files that are found only next to it: a compiler finds them only
+    # between quotes (what clang suggests); nvcc-era builds often relied on -I.
+    quote_includes: tuple[str, ...] = ()
     # CUDA-looking names this file uses that the project declares itself (not CUDA APIs).
     project_names: tuple[str, ...] = ()
     # Table names this file uses that some project file declares itself (its own overload of

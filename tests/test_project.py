@@ -173,3 +173,45 @@ def test_translation_unit_with_a_warp_header_compiles_with_rocm(tmp_path: Path) 
         assert proc.returncode == 0, proc.stdout + proc.stderr
     finally:
         shutil.rmtree(out, ignore_errors=True)
+
+
+def test_a_name_shadowed_in_one_program_is_cuda_s_in_another(tmp_path: Path) -> None:
+    """A tree of separate programs: one defines its own __syncwarp; the other's is CUDA's."""
+    root = _tree(
+        tmp_path,
+        {"a/main.cu": '#include "shim.h"\n__global__ void k() { __syncwarp(); }\n', "a/shim.h": "#define __syncwarp()\n",
+         "b/main.cu": '#include "util.h"\n', "b/util.h": "__device__ void f() { __syncwarp(); }\n"},
+    )  # fmt: skip
+    model = _model(root)
+    assert model.facts_for(str(root / "a/main.cu")).shadowed == ("__syncwarp",)
+    assert model.facts_for(str(root / "b/util.h")).shadowed == ()
+    assert model.facts_for(str(root / "b/main.cu")).shadowed == ()
+
+
+def test_the_hip_runtime_comes_first_in_a_translation_unit_as_nvcc_s_does(tmp_path: Path) -> None:
+    """nvcc includes the CUDA runtime before a .cu file's first line, so a project macro such as
+    `#define T int` in an earlier header never reaches it; the translation puts HIP's first too."""
+    root = _tree(
+        tmp_path / "src",
+        {"host.cpp": '#include <vector>\n#include "common.h"\n#include "part.h"\nint main() { return 0; }\n',
+         "common.h": "#pragma once\n#define T int\n", "part.h": "#pragma once\n#include <cuda_runtime.h>\n"},
+    )  # fmt: skip
+    out = tmp_path / "out"
+    assert main([str(root), "--out-dir", str(out), "--engine", "regex", "-q"]) == 0
+    text = (out / "host.cpp").read_text()
+    assert text.startswith("#include <hip/hip_runtime.h>\n#include <vector>\n"), text
+    again = tmp_path / "again"
+    assert main([str(out), "--out-dir", str(again), "--engine", "regex", "-q"]) == 0
+    assert (again / "host.cpp").read_text() == text
+
+
+def test_an_angled_include_found_only_next_to_the_file_is_quoted(tmp_path: Path) -> None:
+    root = _tree(
+        tmp_path / "src",
+        {"main.cu": "#include <boost/numeric/interval.hpp>\n#include <vector>\nint main() { return 0; }\n",
+         "boost/numeric/interval.hpp": "#pragma once\n"},
+    )  # fmt: skip
+    out = tmp_path / "out"
+    assert main([str(root), "--out-dir", str(out), "--engine", "regex", "-q"]) == 0
+    text = (out / "main.cu").read_text()
+    assert '#include "boost/numeric/interval.hpp"\n#include <vector>\n' in text

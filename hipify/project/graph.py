@@ -22,6 +22,7 @@ from .scan import FileScan, IncludeRef
 # Files a compiler is given (translation units), as opposed to headers they include.
 ROOT_SUFFIXES = (".cu", ".cpp", ".cc", ".cxx", ".c", ".hip", ".cpp2")
 
+ADJACENT = "<adjacent>"  # resolve(): found next to the includer, though included with <...>
 ScanMore = Callable[[Sequence[str]], Sequence[FileScan]]
 
 
@@ -39,9 +40,11 @@ class ProjectModel:
     renames: Mapping[str, str] = field(default_factory=dict)  # basename -> renamed basename (--rename-extensions)
     declared: frozenset[str] = frozenset()  # CUDA-looking names the project declares itself
     shadows: frozenset[str] = frozenset()  # table names some project file declares itself
+    quoted: dict[str, tuple[str, ...]] = field(default_factory=dict)  # file -> <includes> to quote
     used: frozenset[str] = frozenset()  # names used anywhere outside blocked declarations
     blocked: dict[str, tuple[str, ...]] = field(default_factory=dict)  # blocked declaration -> missing APIs
     _closures: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    _containing: dict[str, frozenset[str]] | None = None
 
     def closure(self, key: str) -> tuple[str, ...]:
         """The file and every project file it includes, directly or not, in first-seen order."""
@@ -59,6 +62,24 @@ class ProjectModel:
         found = self._closures[key] = tuple(order)
         return found
 
+    def _shadows_around(self, key: str) -> frozenset[str]:
+        """Table names declared by a file compiled together with ``key``."""
+        if not self.shadows:
+            return frozenset()
+        return frozenset().union(*(self.scans[k].shadows for k in self.translation_units_of(key) if k in self.scans))
+
+    def translation_units_of(self, key: str) -> frozenset[str]:
+        """Every file compiled together with ``key``: the closures of the translation units that
+        include it (its own closure when none does). A tree can hold many separate programs."""
+        if self._containing is None:
+            containing: dict[str, set[str]] = {}
+            for root in (k for k in self.scans if self.is_root(k)):
+                closure = self.closure(root)
+                for member in closure:
+                    containing.setdefault(member, set()).update(closure)
+            self._containing = {k: frozenset(v) for k, v in containing.items()}
+        return self._containing.get(key) or frozenset(self.closure(key))
+
     def is_root(self, key: str) -> bool:
         return key in self.translated and key.endswith(ROOT_SUFFIXES)
 
@@ -70,9 +91,13 @@ class ProjectModel:
         closure = self.closure(key)
         root = self.is_root(key)
         defines: tuple[str, ...] = ()
+        hip = False
         if root:
             needed = set().union(*(self.scans[k].required for k in closure if k in self.scans))
             defines = tuple(sorted(needed - scan.defines))
+            hip = key.endswith((".cu", ".cuh")) or any(
+                self.scans[k].uses_cuda_headers or k.endswith((".cu", ".cuh")) for k in closure if k in self.scans
+            )
         dirs = tuple(dict.fromkeys(d for k in closure for d in self.found_in.get(k, ())))
         renames = tuple(
             sorted({(name, self.renames[name]) for name in _basenames(scan.includes) if name in self.renames})
@@ -86,8 +111,10 @@ class ProjectModel:
             include_renames=renames,
             tu_root=root,
             tu_defines=defines,
+            quote_includes=self.quoted.get(key, ()),
+            tu_hip=root and hip,
             project_names=tuple(sorted(scan.cuda_like & self.declared)),
-            shadowed=tuple(sorted((scan.uses | scan.shadows) & self.shadows)),
+            shadowed=tuple(sorted((scan.uses | scan.shadows) & self._shadows_around(key))),
             include_dirs=dirs,
             dependencies=_digest(self.scans[k] for k in closure[1:] if k in self.scans),
             disabled=disabled,
@@ -124,6 +151,7 @@ def build_model(
         for s in new:
             model.scans[file_key(s.path)] = s
         pending = [file_key(s.path) for s in new]
+    model.quoted = {k: tuple(sorted(v)) for k, v in resolver.adjacent.items()}
     model.declared = frozenset().union(*(s.declares for s in model.scans.values()))
     model.shadows = frozenset().union(*(s.shadows for s in model.scans.values()))
     # A translation unit's own blocked declarations are never disabled: what they use is used.
@@ -146,6 +174,7 @@ class _Resolver:
         for key in sorted(tree):
             self.by_name.setdefault(os.path.basename(key), []).append(key)
         self._seen: dict[tuple[str, str, bool], tuple[str, str]] = {}
+        self.adjacent: dict[str, set[str]] = {}  # file -> its angled includes found only next to it
 
     def resolve_all(self, key: str, includes: Sequence[IncludeRef]) -> tuple[tuple[str, ...], tuple[str, ...]]:
         edges: dict[str, None] = {}
@@ -155,7 +184,9 @@ class _Resolver:
             target, directory = self.resolve(here, inc)
             if target:
                 edges[target] = None
-                if directory:
+                if directory == ADJACENT:
+                    self.adjacent.setdefault(key, set()).add(inc.name)
+                elif directory:
                     dirs[directory] = None
         return tuple(edges), tuple(dirs)
 
@@ -176,6 +207,8 @@ class _Resolver:
             candidate = os.path.join(directory, name)
             if os.path.isfile(candidate):
                 return file_key(candidate), ""
+        if inc.angled and os.path.isfile(os.path.join(here, name)):
+            return file_key(os.path.join(here, name)), ADJACENT  # <x.h> that only a quoted include finds
         # Not found where a compiler without the project's build flags would look: a tree file
         # whose path ends with the included name, nearest to the including file.
         tail = "/" + name.replace("\\", "/").lstrip("./")

@@ -59,6 +59,7 @@ class FileScan:
     # Every name it uses outside those declarations and outside declared-name positions: what
     # tells whether a blocked declaration anywhere is used.
     uses: frozenset[str] = frozenset()
+    uses_cuda_headers: bool = False  # it includes a CUDA header (one the table maps to HIP's)
     readable: bool = True
 
 
@@ -113,6 +114,7 @@ def scan_text(path: str, text: str, table: MappingTable, options: Options) -> Fi
         frozenset(shadows),
         blocked,
         uses,
+        any((row := table.lookup(i.name)) is not None and row.kind == "header" for i in includes),
     )
 
 

@@ -104,7 +104,19 @@ def include_path_edits(ctx: Context) -> Iterator[Edit]:
             yield Edit(inc.name[0], inc.name[1], new_name, "HPY007", Origin.TEXT, subject=inc.header)
 
 
+def quote_edits(ctx: Context) -> Iterator[Edit]:
+    """``<boost/x.hpp>`` found only next to the file becomes ``"boost/x.hpp"``."""
+    quoted = frozenset(ctx.source.project.quote_includes)
+    if not quoted:
+        return
+    for inc in ctx.facts.includes:
+        row = ctx.table.lookup(inc.header)
+        if inc.angled and inc.header in quoted and (row is None or row.kind != "header"):
+            yield Edit(inc.name[0] - 1, inc.name[1] + 1, f'"{inc.header}"', "HPY002", Origin.TEXT, subject=inc.header)
+
+
 @register("includes")
 def includes(ctx: Context) -> Iterator[Finding]:
     yield from include_plan(ctx).findings
     yield from include_path_edits(ctx)
+    yield from quote_edits(ctx)
