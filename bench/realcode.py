@@ -90,6 +90,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hipcc", metavar="CMD", help="hipcc command (default: the ROCm chroot, else the system hipcc)")
     p.add_argument("--rocm-chroot", metavar="DIR", help="use hipcc inside this ROCm chroot")
     p.add_argument("--hipify-arg", action="append", default=[], metavar="ARG", help="extra translator option")
+    p.add_argument(
+        "--hipcc-arg", action="append", default=[], metavar="ARG", help="extra hipcc flag (what-if experiments)"
+    )
     p.add_argument("--cache-dir", type=Path, default=Path.home() / ".cache" / "hipify-py" / "realcode")
     p.add_argument("--no-cache", action="store_true", help="compile everything again")
     p.add_argument("--json", type=Path, metavar="FILE", help="write every result as JSON")
@@ -97,7 +100,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--markdown",
         type=Path,
         metavar="FILE",
-        help="write the results as Markdown (default: docs/realcode.md for a run over both whole corpora)",
+        help="write the results as Markdown (default: docs/realcode.md for a run over both whole corpora "
+        "with default options)",
     )
     p.add_argument("--keep", type=Path, metavar="DIR", help="keep the extracted and translated trees in DIR")
     p.add_argument("-q", "--quiet", action="store_true", help="no per-program progress lines")
@@ -329,7 +333,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if tc.rocm_version < (6, 4):
         log(f"realcode: warning: {tc.describe()} is older than ROCm 6.4, which the translation targets")
-    settings = CompileSettings(tc, compiler_identity(tc), args.arch, args.syntax_only)
+    settings = CompileSettings(tc, compiler_identity(tc), args.arch, args.syntax_only, extra=tuple(args.hipcc_arg))
     cache = VerdictCache(None if args.no_cache else args.cache_dir)
     work = Path(tempfile.mkdtemp(prefix="hipify-realcode-", dir=tc.work_root()))
     log(f"realcode: {tc.describe()}; work folder {work}")
@@ -357,6 +361,7 @@ def main(argv: list[str] | None = None) -> int:
             "only": args.only,
             "limit": args.limit,
             "hipify_args": args.hipify_arg,
+            "hipcc_args": args.hipcc_arg,
             "timings": timings,
         }
         sections: list[str] = []
@@ -371,6 +376,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.json:
             write_json(args.json, results, meta)
         whole_run = len(corpora) == len(ARCHIVES) and not args.only and args.limit is None
+        whole_run = whole_run and not (args.hipcc_arg or args.hipify_arg or args.syntax_only)  # the reference run
         target = args.markdown or (REPO / "docs" / "realcode.md" if whole_run else None)
         if target:
             target.write_text(markdown_document(meta, sections))

@@ -81,6 +81,7 @@ class CompileSettings:
     arch: str = "gfx90a"
     syntax_only: bool = False
     timeout_s: float = 600.0
+    extra: tuple[str, ...] = ()  # more hipcc flags, for what-if experiments
 
     def flags(self, c_source: bool) -> list[str]:
         """Flags apart from includes and the file: a C source is compiled as C (as CMake does) with the
@@ -91,7 +92,7 @@ class CompileSettings:
             else [f"--offload-arch={self.arch}", "-std=c++17", "-x", "hip"]
         )
         action = ["-fsyntax-only"] if self.syntax_only else ["-c"]
-        return ["-fno-color-diagnostics", *lang, *action]
+        return ["-fno-color-diagnostics", *lang, *action, *self.extra]
 
 
 def compiler_identity(tc: Toolchain) -> str:
