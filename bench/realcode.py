@@ -43,6 +43,7 @@ from realcode_compile import (
     compile_program,
     compiler_identity,
     program_key,
+    shared_digest,
 )
 from realcode_programs import Program, hecbench_programs, samples_programs
 from realcode_report import (
@@ -214,8 +215,12 @@ def compile_all(
     start = time.perf_counter()
     results: dict[int, ProgramResult] = {}
     pending: list[tuple[int, str]] = []
+    # A translated tree can change outside the program folders (shared headers, the compatibility header);
+    # an extracted original cannot without changing the folders too.
+    translated_roots = {root for _, root, kind in tasks if kind == "translated"}
+    shared = {root: shared_digest(root, [p for p, r, _ in tasks if r == root]) for root in translated_roots}
     for i, (program, root, kind) in enumerate(tasks):
-        key = program_key(settings, program, root)
+        key = program_key(settings, program, root, shared.get(root, ""))
         hit = cache.get(key, program, kind)
         if hit:
             results[i] = hit
