@@ -10,8 +10,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
-from realcode_compile import CompileError, ProgramResult, SourceResult, first_error
-from realcode_programs import hecbench_program, sample_programs
+from realcode_compile import CompileError, ProgramResult, SourceResult, first_error, shared_digest
+from realcode_programs import Program, hecbench_program, sample_programs
 from realcode_report import error_class, failure_groups, shared_quotes, summary
 
 
@@ -184,9 +184,6 @@ def test_groups_and_summary() -> None:
 
 
 def test_shared_digest_covers_files_outside_program_folders(tmp_path: Path) -> None:
-    from realcode_compile import shared_digest
-    from realcode_programs import Program
-
     _write(tmp_path, {"src/a-cuda/main.cu": "x", "src/include/common.h": "1", "hipify_compat.h": "v1"})
     programs = [Program("hecbench", "a", "src/a-cuda", ("src/a-cuda/main.cu",), ("src/include",))]
     before = shared_digest(tmp_path, programs)
