@@ -81,6 +81,7 @@ class CompileSettings:
     arch: str = "gfx90a"
     syntax_only: bool = False
     timeout_s: float = 600.0
+    extra: tuple[str, ...] = ()  # more hipcc flags, for what-if experiments
 
     def flags(self, c_source: bool) -> list[str]:
         """Flags apart from includes and the file: a C source is compiled as C (as CMake does) with the
@@ -91,7 +92,7 @@ class CompileSettings:
             else [f"--offload-arch={self.arch}", "-std=c++17", "-x", "hip"]
         )
         action = ["-fsyntax-only"] if self.syntax_only else ["-c"]
-        return ["-fno-color-diagnostics", *lang, *action]
+        return ["-fno-color-diagnostics", *lang, *action, *self.extra]
 
 
 def compiler_identity(tc: Toolchain) -> str:
@@ -108,10 +109,23 @@ def _file_digest(root: Path, path: Path) -> bytes:
     return path.relative_to(root).as_posix().encode() + b"\0" + content
 
 
-def program_key(settings: CompileSettings, program: Program, root: Path) -> str:
-    """Content hash of the compiler, the flags and every file that can reach the compile: the sources,
-    the program's folder and its include folders (all tree-relative, so a new work folder hits)."""
+def shared_digest(root: Path, programs: list[Program]) -> str:
+    """Hash of the files of a tree outside every program's folder: shared headers, and what the translator
+    writes beside the programs (its compatibility header at the output root), which any program may include."""
+    folders = {(root / p.folder).resolve() for p in programs}
     h = hashlib.sha256()
+    for path in sorted(p for p in root.resolve().rglob("*") if p.is_file()):
+        if not any(path.is_relative_to(folder) for folder in folders):
+            h.update(_file_digest(root.resolve(), path))
+    return h.hexdigest()
+
+
+def program_key(settings: CompileSettings, program: Program, root: Path, shared: str = "") -> str:
+    """Content hash of the compiler, the flags and every file that can reach the compile: the sources,
+    the program's folder and its include folders (all tree-relative, so a new work folder hits), and
+    ``shared``, a digest of the files outside all program folders."""
+    h = hashlib.sha256()
+    h.update(shared.encode())
     h.update(json.dumps([CACHE_SCHEMA, settings.identity, settings.flags(False), settings.flags(True)]).encode())
     inputs: list[object] = [program.sources, program.include_dirs, program.c_sources]
     inputs += [list(program.defines)] if program.defines else []

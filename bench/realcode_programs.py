@@ -433,6 +433,7 @@ def library_shared_includes(root: Path, library: Path) -> tuple[str, ...]:
 
 def samples_programs(root: Path) -> list[Program]:
     """Every executable target of every library's samples, in path order."""
+    root = root.resolve()  # CMake's source-dir variables are absolute; relative ones would join twice
     programs: list[Program] = []
     for library in sorted(p for p in root.iterdir() if p.is_dir()):
         shared = library_shared_includes(root, library)

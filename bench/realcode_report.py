@@ -13,7 +13,9 @@ from pathlib import Path
 from realcode_compile import CompileError, ProgramResult
 
 _QUOTED = re.compile(r"'([^']*)'")
-_VENDOR_NAME = re.compile(r"^(__|cuda|cu[A-Z]|CU[A-Z_]|hip|HIP|roc|nv|NV|thrust::|cub::|cooperative_groups)")
+_VENDOR_NAME = re.compile(
+    r"^(__|cu(da|blas|fft|rand|solver|sparse|tensor|dnn|[A-Z])|CU[A-Z_]|hip|HIP|roc|nv|NV|thrust::|cub::|cooperative_groups)"
+)
 _HEADER_NAME = re.compile(r"\.(h|hpp|cuh|hxx|inl)$|/")
 _NUMBER = re.compile(r"\b\d+\b")
 _DID_YOU_MEAN = re.compile(r";? did you mean .*$")

@@ -10,8 +10,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
-from realcode_compile import CompileError, ProgramResult, SourceResult, first_error
-from realcode_programs import hecbench_program, sample_programs
+from realcode_compile import CompileError, ProgramResult, SourceResult, first_error, shared_digest
+from realcode_programs import Program, hecbench_program, sample_programs
 from realcode_report import error_class, failure_groups, shared_quotes, summary
 
 
@@ -181,3 +181,13 @@ def test_groups_and_summary() -> None:
         1,
     )
     assert row.share_of_ceiling == pytest.approx(1 / 3)
+
+
+def test_shared_digest_covers_files_outside_program_folders(tmp_path: Path) -> None:
+    _write(tmp_path, {"src/a-cuda/main.cu": "x", "src/include/common.h": "1", "hipify_compat.h": "v1"})
+    programs = [Program("hecbench", "a", "src/a-cuda", ("src/a-cuda/main.cu",), ("src/include",))]
+    before = shared_digest(tmp_path, programs)
+    (tmp_path / "src/a-cuda/main.cu").write_text("changed inside the folder: the folder hash covers it")
+    assert shared_digest(tmp_path, programs) == before
+    (tmp_path / "hipify_compat.h").write_text("v2")
+    assert shared_digest(tmp_path, programs) != before
