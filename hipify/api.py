@@ -43,10 +43,10 @@ def translate(
     source = SourceFile(path, text, project or ProjectFacts())
     engine_result = run_engine(source, table, options)
     fixed = apply(text, engine_result.edits)
-    index = LineIndex.of(text)
+    all_diagnostics = engine_result.diagnostics + fixed.diagnostics
+    index = LineIndex.of(text) if any(not d.line for d in all_diagnostics) else LineIndex()
     diagnostics = tuple(
-        replace(located(d, index), path=path) if not d.line else replace(d, path=path)
-        for d in engine_result.diagnostics + fixed.diagnostics
+        replace(located(d, index), path=path) if not d.line else replace(d, path=path) for d in all_diagnostics
     )
     diagnostics = tuple(sorted(diagnostics, key=lambda d: (d.line, d.col, d.code)))
     return Result(fixed.text, fixed.applied, diagnostics, engine_result.engine, engine_result.compat)
