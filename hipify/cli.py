@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 
 from . import __version__
@@ -17,8 +16,9 @@ from .fileio import DEFAULT_MAX_SIZE
 from .options import Options, parse_rocm_version
 from .report import FORMATS
 from .run import STDIN, RunConfig, UsageError, run
+from .supervise import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S
 
-EXIT_OK, EXIT_FOUND, EXIT_ERROR = 0, 1, 2
+EXIT_OK, EXIT_FOUND, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
 SUBCOMMANDS = ("tables", "explain", "validate")
 DEFAULT_RENAMES = {".cu": ".hip"}
 
@@ -31,7 +31,9 @@ subcommands:
 exit codes:
   0  nothing to do, or everything was written
   1  --check or --diff found files that would change (or, for --check, untranslated CUDA APIs)
-  2  usage error, unreadable input, or internal error
+  2  usage error, an input that could not be read or translated, an output that could not be
+     written, or internal error (the run still goes on with the other files)
+  130 interrupted (Ctrl-C); files already written are complete, the others unchanged
 """
 
 
@@ -161,6 +163,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     run.add_argument("--encoding", default="utf-8", help="encoding of input files (default utf-8)")
     run.add_argument("--max-size", type=int, default=DEFAULT_MAX_SIZE, metavar="BYTES")
+    run.add_argument(
+        "--timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT_S,
+        metavar="S",
+        help=f"seconds one file's translation may take (default {DEFAULT_TIMEOUT_S:g}; 0 = no limit)",
+    )
+    run.add_argument(
+        "--max-memory",
+        type=int,
+        default=DEFAULT_MEMORY_MB,
+        metavar="MB",
+        help=f"memory a worker process may allocate (default {DEFAULT_MEMORY_MB}; 0 = no limit)",
+    )
     run.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
     run.add_argument("--cache-dir", metavar="DIR", help=f"result cache (default {default_cache_dir()})")
     return p
@@ -222,6 +238,8 @@ def _renames(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
 
 
 def config_from_args(args: argparse.Namespace, clang_args: Sequence[str] = ()) -> RunConfig:
+    if args.in_place and not args.no_backup and not args.backup_suffix:
+        raise UsageError("--backup-suffix '' names the file itself; pass --no-backup to keep no backup")
     extensions: tuple[str, ...] = DEFAULT_EXTENSIONS
     if args.extensions:
         extensions = tuple(e if e.startswith(".") else f".{e}" for e in args.extensions.split(",") if e)
@@ -249,6 +267,8 @@ def config_from_args(args: argparse.Namespace, clang_args: Sequence[str] = ()) -
         encoding=args.encoding,
         max_size=args.max_size,
         cache_dir=cache_dir,
+        timeout=args.timeout,
+        max_memory=args.max_memory,
         stdin=sys.stdin.buffer.read() if paths == (STDIN,) else None,
     )
 
@@ -273,13 +293,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_ERROR
     except KeyboardInterrupt:
         message("hipify-py: interrupted; files already written are complete, the rest are unchanged")
-        return EXIT_ERROR
-    except BrokenProcessPool:
-        message(
-            "hipify-py: error: a worker process died (a libclang crash?); files already written are complete, "
-            "the rest are unchanged; re-run with --engine regex or -j 1 to find the file"
-        )
-        return EXIT_ERROR
+        return EXIT_INTERRUPTED
     except Exception as exc:  # an internal error still gets exit code 2 and one clear line
         message(f"hipify-py: internal error: {type(exc).__name__}: {exc}")
         return EXIT_ERROR

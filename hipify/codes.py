@@ -144,6 +144,14 @@ CODES: dict[str, Code] = {c.code: c for c in (
          "An internal error in an engine or a rule; that part of the translation was skipped, the rest applied.",
          "A bug in hipify-py, never a problem of the input.",
          "Report it with the file (or a reduced copy); the other edits of the file are still right."),
+    Code("HPY205", "translation-failed", "report", "engine",
+         "The translation of this file failed: the engine crashed, ran past the time limit or out of memory, and so did the regex engine's retry. The file was left as it is (copied as it is to an --out-dir mirror); the run went on with the next file.",
+         "Each file is translated in a supervised worker process with limits, so that one file can never stop or hang the run.",
+         "Report it with the file; raise --timeout or --max-memory if the file is merely large."),
+    Code("HPY206", "work-limit", "report", "engine",
+         "The file is over a limit on the work one file may take (line length, nesting depth, macro expansion or size for the clang engine; nesting depth for any engine).",
+         "Parsers are superlinear or recursive on such input: a libclang crash, minutes of work or gigabytes of memory for one file.",
+         "Nothing if the regex engine's translation is right (the message says which engine was used); else split the file or simplify the construct."),
     # File problems (HPY3xx)
     Code("HPY301", "not-utf8", "report", "file",
          "The file is not valid UTF-8 (nor a declared encoding) and was left untouched.",
@@ -173,6 +181,18 @@ CODES: dict[str, Code] = {c.code: c for c in (
          "The file is mostly UTF-8 but holds bytes that are not (often a Latin-1 sign in a comment); it was translated and those bytes were kept as they are.",
          "Identifiers are ASCII: rewriting them never touches the other bytes, which are written back unchanged.",
          "Nothing; convert the file to UTF-8 if you like."),
+    Code("HPY308", "not-regular", "report", "file",
+         "The path is not a regular file (a FIFO, a device, a socket) and was not read.",
+         "Reading one can block forever (a FIFO) or never end (/dev/zero).",
+         "Give regular files only; a directory walk skips such entries."),
+    Code("HPY309", "symlink-out-of-tree", "report", "file",
+         "In place, a symbolic link found by a directory walk points to a file outside the directories given; it was not followed.",
+         "Rewriting in place follows a link to its target; a walk must not rewrite files outside the tree it was given.",
+         "Name the target (or the link) on the command line to translate it."),
+    Code("HPY310", "backup-kept", "report", "file",
+         "An existing backup differed from the file being replaced; it was kept, and the file was saved under the next free name (FILE.prehip.1, ...).",
+         "A backup is trusted only when it is a complete copy of the file being replaced; an older or truncated one must not stand for the original.",
+         "Keep the backup you need; delete the others."),
 )}
 # fmt: on
 
@@ -185,7 +205,12 @@ def codes_of_kind(kind: str) -> frozenset[str]:
 SUPPORT_EDIT_CODES = codes_of_kind("support")
 # Diagnostics that mean "CUDA code remains untranslated here".
 UNCONVERTED_CODES = codes_of_kind("unconverted")
+ENGINE_FALLBACK = "HPY201"
 INTERNAL_ERROR = "HPY204"
+TRANSLATION_FAILED = "HPY205"
+WORK_LIMIT = "HPY206"
+# Engine findings; one of them at error severity means the file failed (exit code 2).
+ENGINE_CODES = codes_of_kind("engine")
 
 
 def describe(code: str) -> Code:

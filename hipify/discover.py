@@ -1,14 +1,22 @@
 """Finding source files: explicit files always, directories walked by extension,
-honouring .gitignore files (pathspec) and --exclude globs, safe against symlink loops."""
+honouring .gitignore files (pathspec) and --exclude globs, safe against symlink loops.
+
+A walk yields regular files only: a FIFO, a device or a dangling symbolic link met on the way
+is noted and skipped (it is not an input the user named, so it does not fail the run).
+"""
 
 from __future__ import annotations
 
 import os
+import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import pathspec
+
+from .fileio import SourceError, file_kind, read_regular
+from .writing import TEMP_SUFFIX
 
 DEFAULT_EXTENSIONS = (".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hxx", ".inl")
 ALWAYS_SKIPPED_DIRS = {".git", ".hg", ".svn", "__pycache__"}
@@ -26,15 +34,18 @@ class Found:
 class Problem:
     path: Path
     message: str
+    fatal: bool = True  # an input could not be used (exit code 2); else a note about a skipped entry
+
+
+_GITIGNORE_MAX = 1 << 20
 
 
 def _gitignore_spec(directory: Path) -> pathspec.PathSpec | None:
-    ignore_file = directory / ".gitignore"
     try:
-        lines = ignore_file.read_text(encoding="utf-8", errors="replace").splitlines()
-    except OSError:
+        raw = read_regular(directory / ".gitignore", _GITIGNORE_MAX)
+    except SourceError:
         return None
-    return pathspec.GitIgnoreSpec.from_lines(lines)
+    return pathspec.GitIgnoreSpec.from_lines(raw.decode("utf-8", "replace").splitlines())
 
 
 def discover(
@@ -48,22 +59,26 @@ def discover(
     exclude_spec = pathspec.GitIgnoreSpec.from_lines(exclude) if exclude else None
     seen_files: set[Path] = set()
     for arg in paths:
-        if arg.is_dir():
+        try:
+            st = os.stat(arg)
+        except FileNotFoundError:
+            message = "broken symbolic link" if os.path.islink(arg) else "no such file or directory"
+            problems.append(Problem(arg, message))
+            continue
+        except OSError as exc:
+            problems.append(Problem(arg, f"cannot access: {exc.strerror or exc}"))
+            continue
+        if stat.S_ISDIR(st.st_mode):
             for item in _walk(arg, extensions, exclude_spec, use_gitignore, problems):
                 key = item.path.resolve()
                 if key not in seen_files:
                     seen_files.add(key)
                     found.append(item)
-        elif arg.exists() or arg.is_symlink():
-            if not arg.exists():
-                problems.append(Problem(arg, "broken symbolic link"))
-                continue
+        else:  # named by the user: read (or refused, with a finding) like any input
             key = arg.resolve()
             if key not in seen_files:
                 seen_files.add(key)
                 found.append(Found(arg, arg.parent, Path(arg.name), True))
-        else:
-            problems.append(Problem(arg, "no such file or directory"))
     return found, problems
 
 
@@ -85,7 +100,7 @@ def _walk(
             problems.append(Problem(directory, f"cannot read directory: {exc.strerror}"))
             continue
         if (st.st_dev, st.st_ino) in visited:
-            problems.append(Problem(directory, "symbolic link loop (directory already visited); skipped"))
+            problems.append(Problem(directory, "symbolic link loop (directory already visited); skipped", fatal=False))
             continue
         visited.add((st.st_dev, st.st_ino))
         if use_gitignore:
@@ -113,8 +128,22 @@ def _walk(
                 continue
             if extensions and path.suffix.lower() not in extensions:
                 continue  # an empty extension list means every file (--copy-other-files)
-            if not path.exists():
-                problems.append(Problem(path, "broken symbolic link"))
+            if entry.name.endswith(TEMP_SUFFIX):
+                continue  # an interrupted write's leftover, removed by the next run writing here
+            try:
+                mode = entry.stat().st_mode
+            except OSError as exc:
+                broken = isinstance(exc, FileNotFoundError) and entry.is_symlink()
+                problems.append(
+                    Problem(
+                        path,
+                        "broken symbolic link; skipped" if broken else f"cannot read: {exc.strerror}; skipped",
+                        fatal=False,
+                    )
+                )
+                continue
+            if not stat.S_ISREG(mode):
+                problems.append(Problem(path, f"not a regular file ({file_kind(mode)}); skipped", fatal=False))
                 continue
             yield Found(path, root, relative, False)
         for sub in reversed(subdirs):

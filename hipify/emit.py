@@ -2,22 +2,23 @@
 
 Workers only compute; the run module hands each :class:`FileResult` to an :class:`Emitter`,
 whose one switch over :class:`OutputMode` decides what is written where. Every file write
-is atomic (``fileio.write_atomic``).
+is atomic (``writing.write_atomic``).
 """
 
 from __future__ import annotations
 
 import difflib
-import shutil
+import os
 import sys
 from dataclasses import dataclass
 from enum import Enum, IntEnum
 from pathlib import Path
 from typing import TextIO
 
-from .codes import UNCONVERTED_CODES
-from .fileio import encode, write_atomic
-from .model import FileResult, Severity
+from .codes import ENGINE_CODES, UNCONVERTED_CODES
+from .fileio import SourceError, encode_translation, read_regular
+from .model import Diagnostic, FileResult, Severity
+from .writing import copy_atomic, remove_stale_temps, write_atomic
 
 
 class OutputMode(str, Enum):
@@ -34,6 +35,10 @@ class OutputMode(str, Enum):
 WRITING_MODES = (OutputMode.OUTPUT_FILE, OutputMode.IN_PLACE, OutputMode.OUT_DIR)
 
 
+# Findings about a file that the --out-dir mirror still gets a copy of, as it is.
+COPIED_AS_IS = ("HPY301", "HPY302", "HPY304", "HPY205")
+
+
 class Outcome(IntEnum):
     """What emitting one file means for the exit code (the run's code is the largest)."""
 
@@ -48,6 +53,8 @@ class Destination:
 
     path: Path
     backup: Path | None = None
+    # Rewriting the input itself (--in-place): the file keeps its owner and hard links.
+    in_place: bool = False
     # For --out-dir: where a file the tool cannot translate is copied as it is (the mirror stays complete).
     copy_unreadable_to: Path | None = None
 
@@ -76,27 +83,57 @@ def unified_diff(result: FileResult, label: str) -> str:
 
 
 def output_bytes(result: FileResult) -> bytes:
-    if not result.changed:
-        return result.raw  # byte-identical, whatever the encoding details
-    return encode(result.text, result.fmt)
+    """The translated file's bytes; unchanged stretches are the original bytes (raises SourceError
+    when the encoding cannot carry the translation faithfully)."""
+    return encode_translation(result.original, result.text, result.edits, result.raw, result.fmt)
 
 
-def write_result(result: FileResult, dest: Destination) -> bool:
-    """Write one result; returns True when a file was (re)written."""
-    data = output_bytes(result)
+@dataclass(frozen=True)
+class Written:
+    """What :func:`write_result` did."""
+
+    written: bool  # the destination was (re)written
+    backup: Path | None = None  # where the original was kept, when not at ``Destination.backup``
+
+
+def write_result(result: FileResult, dest: Destination, data: bytes | None = None) -> Written:
+    """Write one result (and, in place, its backup first). Raises OSError; the destination is then unchanged."""
+    data = output_bytes(result) if data is None else data
+    if _holds(dest.path, data):
+        return Written(False)
+    backup = ensure_backup(result, dest.backup) if dest.backup is not None else None
+    write_atomic(dest.path, data, like=Path(result.path), keep_owner=dest.in_place, keep_links=dest.in_place)
+    return Written(True, backup if backup != dest.backup else None)
+
+
+def _holds(path: Path, data: bytes) -> bool:
     try:
-        if dest.path.exists() and dest.path.read_bytes() == data:
-            return False
-    except OSError:
-        pass
-    if dest.backup is not None and not dest.backup.exists():
-        shutil.copy2(result.path, dest.backup)  # keep the first, pre-translation copy
-    write_atomic(dest.path, data, mode_from=Path(result.path))
-    return True
+        return read_regular(path, len(data)) == data
+    except SourceError:
+        return False
 
 
-def write_stdout(result: FileResult, stream: TextIO | None = None) -> None:
-    data = output_bytes(result)
+def ensure_backup(result: FileResult, backup: Path) -> Path:
+    """A complete copy of the original before it is replaced; returns where it is.
+
+    An existing backup is trusted only if it is byte-identical to the file being replaced.
+    Otherwise (an older original, or something truncated or foreign) it is kept, and the file
+    is saved under the first free name ``BACKUP.1``, ``BACKUP.2``, ...: nothing is lost.
+    """
+    candidate = backup
+    number = 0
+    while True:
+        if not os.path.lexists(candidate):
+            write_atomic(candidate, result.raw, like=Path(result.path), keep_owner=True)
+            return candidate
+        if _holds(candidate, result.raw):
+            return candidate
+        number += 1
+        candidate = backup.with_name(f"{backup.name}.{number}")
+
+
+def write_stdout(result: FileResult, stream: TextIO | None = None, data: bytes | None = None) -> None:
+    data = output_bytes(result) if data is None else data
     target = stream or sys.stdout
     buffer = getattr(target, "buffer", None)
     target.flush()
@@ -108,8 +145,8 @@ def write_stdout(result: FileResult, stream: TextIO | None = None) -> None:
 
 
 def copy_file(src: Path, dst: Path) -> None:
-    dst.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(src, dst)
+    """Copy a file as it is (atomically, mode kept; only regular files)."""
+    copy_atomic(src, dst)
 
 
 def write_report(path: Path, text: str) -> None:
@@ -129,10 +166,12 @@ def check_outcome(result: FileResult) -> Outcome:
 
 
 class Emitter:
-    """Writes or prints one result at a time, in input order."""
+    """Writes or prints one result at a time, in input order. A file that cannot be written is
+    reported (HPY306) and the run goes on with the next one."""
 
     def __init__(self, settings: EmitSettings) -> None:
         self.settings = settings
+        self._swept: set[Path] = set()
 
     def emit(self, result: FileResult, dest: Destination | None = None, explicit: bool = True) -> Outcome:
         """``dest`` is required by the writing modes; ``explicit``: the user named this input."""
@@ -143,28 +182,42 @@ class Emitter:
             for diag in result.diagnostics:
                 if diag.severity != Severity.INFO or settings.show_info:
                     message(diag.format())
+        failed = Outcome.FAILED if any(failed_file(d) for d in result.diagnostics) else Outcome.OK
         mode = settings.mode
-        if mode == OutputMode.STDOUT:
-            write_stdout(result)
-        elif mode == OutputMode.DIFF:
+        if mode == OutputMode.DIFF:
             if result.changed:
                 sys.stdout.write(unified_diff(result, Path(result.display).as_posix()))
-                return Outcome.FOUND
+                return max(failed, Outcome.FOUND)
         elif mode == OutputMode.CHECK:
             if result.changed and not settings.quiet:
                 message(f"would translate {result.display}")
-            return check_outcome(result)
-        elif mode == OutputMode.EXAMINE:
-            pass
-        else:  # the writing modes
-            assert dest is not None, f"{mode.value} needs a destination"
-            if mode == OutputMode.IN_PLACE and not result.changed:
-                return Outcome.OK
-            try:
-                write_result(result, dest)
-            except OSError as exc:
-                message(f"{result.display}: HPY306 cannot write output: {exc}")
-                return Outcome.FAILED
+            return max(failed, check_outcome(result))
+        elif mode != OutputMode.EXAMINE and (mode != OutputMode.IN_PLACE or result.changed):
+            return max(failed, self._write(result, dest))
+        return failed
+
+    def _write(self, result: FileResult, dest: Destination | None) -> Outcome:
+        mode = self.settings.mode
+        try:
+            data = output_bytes(result)
+        except SourceError as err:
+            message(f"{result.display}: {err.code} {err.message}; nothing written")
+            return Outcome.FAILED
+        if mode == OutputMode.STDOUT:
+            write_stdout(result, data=data)
+            return Outcome.OK
+        assert dest is not None, f"{mode.value} needs a destination"
+        self._sweep(dest.path.parent)
+        try:
+            written = write_result(result, dest, data)
+        except OSError as exc:
+            message(f"{result.display}: HPY306 cannot write output: {_reason(exc)}; the original is unchanged")
+            return Outcome.FAILED
+        if written.backup is not None and not self.settings.quiet:
+            message(
+                f"{result.display}: HPY310 {dest.backup} differs from the file being replaced: kept it; "
+                f"the file was saved as {written.backup}"
+            )
         return Outcome.OK
 
     def emit_compat_header(self, path: Path, shown: str, text: str) -> Outcome:
@@ -197,11 +250,49 @@ class Emitter:
             message(f"note: the translation includes {shown}; translate with --out-dir, --in-place or -o to write it")
         return Outcome.OK
 
+    def copy_as_is(self, src: Path, dst: Path) -> Outcome:
+        """Copy a file that is not translated (``--copy-other-files``) into the mirror."""
+        self._sweep(dst.parent)
+        try:
+            copy_file(src, dst)
+        except OSError as exc:
+            message(f"{src}: HPY306 cannot copy to {dst}: {_reason(exc)}")
+            return Outcome.FAILED
+        return Outcome.OK
+
+    def _sweep(self, directory: Path) -> None:
+        """Remove what interrupted runs left in a directory we write to (once per directory)."""
+        if directory not in self._swept:
+            self._swept.add(directory)
+            remove_stale_temps(directory)
+
     def _emit_unreadable(self, result: FileResult, dest: Destination | None, explicit: bool) -> Outcome:
         error = result.error
         assert error is not None
         if not self.settings.quiet or error.severity == Severity.ERROR:
             message(error.format(result.display))
-        if dest is not None and dest.copy_unreadable_to is not None and error.code in ("HPY301", "HPY302", "HPY304"):
-            copy_file(Path(result.path), dest.copy_unreadable_to)
+        copy_to = dest.copy_unreadable_to if dest is not None else None
+        if copy_to is not None and error.code in COPIED_AS_IS:
+            self._sweep(copy_to.parent)
+            try:
+                copy_file(Path(result.path), copy_to)
+            except OSError as exc:
+                message(f"{result.display}: HPY306 cannot copy to {copy_to}: {_reason(exc)}")
+                return Outcome.FAILED
+            return Outcome.OK
+        if self.settings.mode in (OutputMode.STDOUT, OutputMode.OUTPUT_FILE):
+            return Outcome.FAILED  # the one output asked for does not exist
+        if failed_file(error):
+            return Outcome.FAILED
         return Outcome.FAILED if error.severity == Severity.ERROR and explicit else Outcome.OK
+
+
+def failed_file(diag: Diagnostic) -> bool:
+    """An engine error: the file's translation failed (whether or not the user named the file)."""
+    return diag.severity == Severity.ERROR and diag.code in ENGINE_CODES
+
+
+def _reason(exc: OSError) -> str:
+    if exc.strerror and exc.filename:
+        return f"{exc.strerror}: {exc.filename}"
+    return exc.strerror or str(exc)

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from .codes import INTERNAL_ERROR
+from .codes import ENGINE_FALLBACK, INTERNAL_ERROR, WORK_LIMIT
+from .limits import any_engine_breach, clang_breach
 from .model import Diagnostic, EngineResult, Severity, SourceFile
 from .options import Options
 from .table import MappingTable
@@ -30,19 +31,44 @@ def clang_status() -> tuple[bool, str]:
 
 
 def run_engine(source: SourceFile, table: MappingTable, options: Options) -> EngineResult:
-    """Run the chosen engine; never raises. ``auto`` and ``clang`` fall back to regex per file."""
+    """Run the chosen engine; never raises. ``auto`` and ``clang`` fall back to regex per file
+    (a file over the clang engine's work limits, or one it fails on)."""
+    breach = any_engine_breach(source.text)
+    if breach is not None:
+        diag = Diagnostic(WORK_LIMIT, f"not translated: {breach.describe()}", severity=Severity.ERROR)
+        return EngineResult((), (diag,), "none")
     if options.engine == "regex":
         return _run_guarded(_regex(), source, table, options)
     usable, reason = clang_status()
+    code, severity = ENGINE_FALLBACK, Severity.INFO
     if usable:
         from .clang_mode.engine import run as clang_run
+        from .lexing.lexer import lex
 
+        breach = clang_breach(source.text, lex(source.text).masked)
+        if breach is not None:
+            return regex_fallback(
+                source, table, options, f"the clang engine was not used: {breach.describe()}", WORK_LIMIT
+            )
         try:
             return clang_run(source, table, options)
         except Exception as exc:  # an engine bug must not lose the file: fall back, and say so
             reason = f"clang engine failed on this file ({type(exc).__name__}: {exc})"
+            severity = Severity.WARNING
+    return regex_fallback(source, table, options, reason, code, severity)
+
+
+def regex_fallback(
+    source: SourceFile,
+    table: MappingTable,
+    options: Options,
+    reason: str,
+    code: str = ENGINE_FALLBACK,
+    severity: Severity = Severity.WARNING,
+) -> EngineResult:
+    """The regex engine's translation, with a note saying why the clang engine's is not used."""
     result = _run_guarded(_regex(), source, table, options)
-    note = Diagnostic("HPY201", f"{reason}; used the regex engine", severity=Severity.INFO)
+    note = Diagnostic(code, f"{reason}; used the regex engine", severity=severity)
     return replace(result, diagnostics=(note,) + result.diagnostics)
 
 

@@ -108,6 +108,9 @@ class ProjectFacts:
     blocked_uses: tuple[tuple[str, str], ...] = ()
     # How this file includes the compatibility header (a path relative to the file's output).
     compat_include: str = "hipify_compat.h"
+    # Paths this file's includes reach that are not regular files (a FIFO named like a header):
+    # a parser must never open them (it would block), so the clang engine reads them as empty.
+    not_regular: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -123,6 +126,9 @@ class EngineResult:
     diagnostics: tuple[Diagnostic, ...]
     engine: str  # "regex" or "clang"
     compat: tuple[str, ...] = ()  # entries of the compatibility header the translation relies on
+    # Other files the result depends on (the headers the parser read, its compilation
+    # database): a cached result is reused only while they are unchanged.
+    inputs: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -1,15 +1,19 @@
 """Per-file work: read -> translate -> FileResult.
 
-Runs in worker processes: it computes and returns values, it never writes outputs or prints.
+Runs in supervised worker processes (``hipify.supervise``): it computes and returns values, it
+never writes outputs or prints. The job functions here are what the run hands the workers:
+``scan``, ``process``, ``process_decoded``, and ``fallback`` for a file whose clang
+translation crashed or ran out of time or memory.
 """
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .api import Result, translate
 from .cache import ResultCache, cache_key
+from .codes import ENGINE_FALLBACK, TRANSLATION_FAILED
 from .compat import load_catalog
 from .engines import clang_status
 from .fileio import DecodedSource, SourceError, read_source
@@ -20,10 +24,17 @@ from .table import load_table
 
 
 def _engine_environment(options: Options) -> str:
+    """What, besides the options and the text, a result depends on: for the clang engine, libclang
+    and the CUDA headers it parses against (where they are, and a fingerprint of their content)."""
     if options.engine == "regex":
         return "regex"
     usable, reason = clang_status()
-    return f"clang:{usable}:{reason}"
+    if not usable:
+        return f"clang:False:{reason}"
+    from .clang_mode.environment import detect_cuda, fingerprint, resource_dir
+
+    env = detect_cuda(options.cuda_path)
+    return f"clang:{reason}:{env.describe()}:{fingerprint(env)}:{resource_dir()}"
 
 
 def scan(task: FileTask) -> FileScan:
@@ -37,7 +48,7 @@ def scan(task: FileTask) -> FileScan:
     key = ""
     if cache is not None:
         key = cache_key(decoded.text, "scan:" + task.path, table.digest, task.options.cache_key(), "scan")
-        hit = cache.get(key)
+        hit = cache.get(key, FileScan)
         if isinstance(hit, FileScan):
             return hit
     found = scan_text(task.path, decoded.text, table, task.options)
@@ -56,6 +67,45 @@ def process(task: FileTask) -> FileResult:
     return translate_decoded(task, decoded)
 
 
+def process_decoded(job: tuple[FileTask, DecodedSource]) -> FileResult:
+    """``process`` for text already read (stdin)."""
+    return translate_decoded(*job)
+
+
+@dataclass(frozen=True)
+class Fallback:
+    """Translate ``task`` with the regex engine, because the chosen engine failed on it."""
+
+    task: FileTask
+    reason: str  # what happened to the first try, for the note
+    decoded: DecodedSource | None = None  # the text, when it was not read from task.path
+
+
+def fallback(job: Fallback) -> FileResult:
+    regex = replace(job.task, options=replace(job.task.options, engine="regex"))
+    if job.decoded is None:
+        result = process(regex)
+    else:
+        result = translate_decoded(regex, job.decoded)
+    if result.error is not None:
+        return result
+    note = Diagnostic(
+        ENGINE_FALLBACK,
+        f"the {job.task.options.engine} engine's translation failed: {job.reason}; used the regex engine",
+        severity=Severity.WARNING,
+        path=job.task.display,
+    )
+    return replace(result, diagnostics=(note,) + result.diagnostics)
+
+
+def failed(task: FileTask, reason: str) -> FileResult:
+    """The result of a file whose every translation attempt failed: left as it is, and said so."""
+    error = Diagnostic(
+        TRANSLATION_FAILED, f"translation failed: {reason}; left unchanged", severity=Severity.ERROR, path=task.display
+    )
+    return FileResult(task.path, task.display, error=error)
+
+
 def translate_decoded(task: FileTask, decoded: DecodedSource) -> FileResult:
     table = load_table()
     result: Result | None = None
@@ -69,14 +119,14 @@ def translate_decoded(task: FileTask, decoded: DecodedSource) -> FileResult:
             task.options.cache_key() + repr(task.project),
             _engine_environment(task.options),
         )
-        hit = cache.get(key)
+        hit = cache.get(key, Result)
         if isinstance(hit, Result):
             result = hit
     cached = result is not None
     if result is None:
         result = translate(decoded.text, path=task.display, options=task.options, table=table, project=task.project)
         if cache is not None:
-            cache.put(key, result)
+            cache.put(key, result, result.inputs)
     diagnostics = tuple(d if d.path == task.display else replace(d, path=task.display) for d in result.diagnostics)
     if decoded.note:
         diagnostics = (Diagnostic("HPY307", decoded.note, severity=Severity.WARNING, path=task.display), *diagnostics)

@@ -1,7 +1,8 @@
-"""One translation run: discover -> tasks -> worker pool -> emit/report -> exit code.
+"""One translation run: discover -> tasks -> supervised workers -> emit/report -> exit code.
 
 The CLI builds a :class:`RunConfig` and calls :func:`run`; this module decides the order
-of things, the emitter writes, the workers (``pipeline.process``) compute.
+of things, the emitter writes, the workers (``pipeline.process``) compute. A file whose
+translation crashes, hangs or exhausts memory costs only that file (``hipify.supervise``).
 """
 
 from __future__ import annotations
@@ -9,16 +10,13 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
-from multiprocessing import get_context
 from pathlib import Path
-from typing import TypeVar
 
 from .compat import HEADER_NAME, entries_in, is_generated, load_catalog
 from .compat import render as render_compat
-from .discover import DEFAULT_EXTENSIONS, Found, discover
+from .discover import DEFAULT_EXTENSIONS, Found, Problem, discover
 from .emit import (
     WRITING_MODES,
     Destination,
@@ -26,22 +24,20 @@ from .emit import (
     Emitter,
     Outcome,
     OutputMode,
-    copy_file,
     message,
     write_report,
 )
-from .fileio import DEFAULT_MAX_SIZE, SourceError, decode
+from .fileio import DEFAULT_MAX_SIZE, SourceError, decode, read_regular
 from .model import FileResult, FileTask, ProjectFacts
 from .options import Options
-from .pipeline import process, scan, translate_decoded
+from .pipeline import Fallback, failed, fallback, process, process_decoded, scan
 from .project.graph import ProjectModel, build_model
 from .project.scan import FileScan
 from .report import FORMATS, Report, render
+from .supervise import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, Failure, Job, Limits, Supervisor
 from .table import load_table
 
 STDIN = "-"
-T = TypeVar("T")
-R = TypeVar("R")
 
 
 class UsageError(Exception):
@@ -73,6 +69,8 @@ class RunConfig:
     encoding: str = "utf-8"
     max_size: int = DEFAULT_MAX_SIZE
     cache_dir: str = ""  # "" = no cache
+    timeout: float = DEFAULT_TIMEOUT_S  # seconds per file (0 = none)
+    max_memory: int = DEFAULT_MEMORY_MB  # MB per worker process (0 = none)
     stdin: bytes | None = field(default=None, repr=False)  # the input when paths == ("-",); read by the CLI
 
 
@@ -81,10 +79,11 @@ def run(config: RunConfig) -> int:
     load_table()  # load once in the parent: forked workers share it
     emitter = Emitter(EmitSettings(config.mode, config.quiet, config.print_stats or config.mode == OutputMode.EXAMINE))
     report = Report()
-    if config.paths == (STDIN,):
-        outcome = _run_stdin(config, emitter, report)
-    else:
-        outcome = _run_files(config, emitter, report)
+    with Supervisor(config.jobs, Limits(config.timeout, config.max_memory)) as workers:
+        if config.paths == (STDIN,):
+            outcome = _run_stdin(config, emitter, report, workers)
+        else:
+            outcome = _run_files(config, emitter, report, workers)
     _finish(config, report)
     return int(outcome)
 
@@ -94,6 +93,10 @@ def _check(config: RunConfig) -> None:
         raise UsageError("no input: give files or directories, or '-' for stdin")
     if config.jobs < 0:
         raise UsageError("-j must be >= 0")
+    if config.timeout < 0 or config.max_memory < 0:
+        raise UsageError("--timeout and --max-memory must be >= 0 (0: no limit)")
+    if os.sep in config.backup_suffix or config.backup_suffix == ".":
+        raise UsageError(f"--backup-suffix {config.backup_suffix!r} is not a file name suffix")
     if (config.renames or config.copy_other_files) and config.mode != OutputMode.OUT_DIR:
         raise UsageError("--rename-extensions and --copy-other-files need --out-dir")
     if STDIN in config.paths and config.paths != (STDIN,):
@@ -104,7 +107,7 @@ def _check(config: RunConfig) -> None:
         _report_format(config)  # fail before translating anything
 
 
-def _run_stdin(config: RunConfig, emitter: Emitter, report: Report) -> Outcome:
+def _run_stdin(config: RunConfig, emitter: Emitter, report: Report, workers: Supervisor) -> Outcome:
     try:
         decoded = decode(config.stdin or b"", config.encoding)
     except SourceError as err:
@@ -113,25 +116,31 @@ def _run_stdin(config: RunConfig, emitter: Emitter, report: Report) -> Outcome:
     task = FileTask(
         STDIN, "<stdin>", config.options, config.encoding, config.max_size, ProjectFacts(), config.cache_dir
     )
-    result = translate_decoded(task, decoded)
+    (result,) = workers.map([Job(process_decoded, (task, decoded))], _translation_failed)
     report.add(result)
     dest = Destination(Path(config.output)) if config.mode == OutputMode.OUTPUT_FILE else None
     return emitter.emit(result, dest)
 
 
-def _run_files(config: RunConfig, emitter: Emitter, report: Report) -> Outcome:
-    out_dir = Path(config.out_dir).resolve() if config.out_dir else None
+def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Supervisor) -> Outcome:
+    out_dir = Path(config.out_dir).absolute() if config.out_dir else None
     found, problems = discover([Path(p) for p in config.paths], config.extensions, config.exclude, config.use_gitignore)
-    if out_dir is not None:  # never read back our own output when it lies inside the input tree
-        found = [f for f in found if not _inside(f.path.resolve(), out_dir)]
+    if out_dir is not None:
+        found = _without_own_output(found, out_dir)
     # A compatibility header an earlier run wrote is ours, not the project's: not translated,
     # but what it holds is still relied on by the files that include it.
     earlier_compat = {f.path: _generated_compat(f.path) for f in found if f.path.name == HEADER_NAME}
     found = [f for f in found if earlier_compat.get(f.path) is None]
+    if config.mode == OutputMode.IN_PLACE:
+        found, outside = _inside_walked_trees(found)
+        problems += outside
     outcome = Outcome.OK
     for problem in problems:
-        message(f"{problem.path}: error: {problem.message}")
-        outcome = Outcome.FAILED
+        if problem.fatal:
+            message(f"{problem.path}: error: {problem.message}")
+            outcome = Outcome.FAILED
+        elif not config.quiet:
+            message(f"{problem.path}: note: {problem.message}")
     if not found:
         if not problems:
             message("hipify-py: no source files found")
@@ -142,23 +151,25 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report) -> Outcome:
         raise UsageError("-o takes exactly one input file")
     renames = dict(config.renames)
     dest_root = _mirror_root(found)
+    if out_dir is not None and out_dir.resolve() == dest_root.resolve():
+        raise UsageError(f"--out-dir {config.out_dir} is the input directory; use --in-place to rewrite files there")
     compat_header = _compat_header_path(config, found, out_dir, dest_root)
     compat: set[str] = set()
-    with Workers(config.jobs, len(found)) as workers:
-        model = _project_model(config, found, renames, workers)
-        tasks = []
-        for f in found:
-            facts = model.facts_for(str(f.path))
-            output = _output_path(f, config, out_dir, dest_root, renames)
-            facts = replace(facts, compat_include=_relative_include(compat_header, output))
-            tasks.append(_task(config, str(f.path), _display(f), facts))
-        show_progress = len(tasks) > 20 and config.progress and not config.quiet and sys.stderr.isatty()
-        results = _progress(workers.map(process, tasks), len(tasks), show_progress)
-        for item, result in zip(found, results, strict=True):
-            report.add(result)
-            compat.update(result.compat)
-            dest = _destination(item, config, out_dir, dest_root, renames)
-            outcome = max(outcome, emitter.emit(result, dest, item.explicit))
+    model = _project_model(config, found, renames, workers)
+    tasks = []
+    for f in found:
+        facts = model.facts_for(str(f.path))
+        output = _output_path(f, config, out_dir, dest_root, renames)
+        facts = replace(facts, compat_include=_relative_include(compat_header, output))
+        tasks.append(_task(config, str(f.path), _display(f), facts))
+    show_progress = len(tasks) > 20 and config.progress and not config.quiet and sys.stderr.isatty()
+    jobs = [Job(process, t) for t in tasks]
+    results = _progress(workers.map(jobs, _translation_failed), len(tasks), show_progress)
+    for item, result in zip(found, results, strict=True):
+        report.add(result)
+        compat.update(result.compat)
+        dest = _destination(item, config, out_dir, dest_root, renames)
+        outcome = max(outcome, emitter.emit(result, dest, item.explicit))
     if compat:
         for text in [*earlier_compat.values(), _generated_compat(compat_header)]:
             compat.update(entries_in(text or ""))
@@ -168,16 +179,15 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report) -> Outcome:
         report.compat_header = (_shown(compat_header), tuple(sorted(compat)))
         outcome = max(outcome, emitter.emit_compat_header(compat_header, _shown(compat_header), text))
     if config.copy_other_files and out_dir is not None:
-        _copy_others(config, found, out_dir, dest_root)
+        outcome = max(outcome, _copy_others(config, found, out_dir, dest_root, emitter))
     return outcome
 
 
 def _generated_compat(path: Path) -> str | None:
     """The text of a compatibility header hipify-py wrote at ``path`` (None for any other file)."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read(1 << 20)
-    except (OSError, UnicodeDecodeError):
+        text = read_regular(path, 1 << 20).decode("utf-8")
+    except (SourceError, UnicodeDecodeError):
         return None
     return text if is_generated(text) else None
 
@@ -195,7 +205,7 @@ def _output_path(
     if config.mode == OutputMode.OUTPUT_FILE:
         return Path(config.output).resolve()
     if out_dir is not None:
-        return out_dir / _renamed(item.path.resolve().relative_to(dest_root), renames)
+        return out_dir / _renamed(_absolute(item.path).relative_to(dest_root), renames)
     return item.path.resolve()
 
 
@@ -210,44 +220,37 @@ def _shown(path: Path) -> str:
         return str(path)
 
 
+def _translation_failed(job: Job[FileResult], failure: Failure) -> Job[FileResult] | FileResult:
+    """A worker crashed, ran out of time or memory on a file: retry it with the regex engine once,
+    else report the file as failed."""
+    if job.fn is fallback:
+        first: Fallback = job.arg
+        return failed(first.task, f"{first.reason}; then the regex engine: {failure.describe()}")
+    task, decoded = job.arg if job.fn is process_decoded else (job.arg, None)
+    if task.options.engine == "regex":
+        return failed(task, failure.describe())
+    return Job(fallback, Fallback(task, failure.describe(), decoded))
+
+
+def _scan_failed(job: Job[FileScan], failure: Failure) -> FileScan:
+    return FileScan(job.arg.path, readable=False)  # its translation runs (and reports) separately
+
+
 def _task(config: RunConfig, path: str, display: str, project: ProjectFacts | None = None) -> FileTask:
     return FileTask(
         path, display, config.options, config.encoding, config.max_size, project or ProjectFacts(), config.cache_dir
     )
 
 
-def _project_model(config: RunConfig, found: list[Found], renames: dict[str, str], workers: Workers) -> ProjectModel:
+def _project_model(config: RunConfig, found: list[Found], renames: dict[str, str], workers: Supervisor) -> ProjectModel:
     """Scan every input (and the project headers they reach) and build the include graph."""
 
     def scan_more(paths: Sequence[str]) -> list[FileScan]:
-        return list(workers.map(scan, [_task(config, p, p) for p in paths]))
+        return list(workers.map([Job(scan, _task(config, p, p)) for p in paths], _scan_failed))
 
     scans = scan_more([str(f.path) for f in found])
     include_renames = dict(_include_renames(found, renames))
     return build_model(scans, scan_more, config.options.include_dirs, include_renames)
-
-
-class Workers:
-    """``map`` in input order, in this process or a fork-based pool (output does not depend on -j)."""
-
-    def __init__(self, jobs: int, tasks: int) -> None:
-        self.jobs = jobs or os.cpu_count() or 1
-        self.pool: ProcessPoolExecutor | None = None
-        if self.jobs > 1 and tasks >= 4:
-            self.pool = ProcessPoolExecutor(max_workers=self.jobs, mp_context=get_context("fork"))
-
-    def __enter__(self) -> Workers:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.pool is not None:
-            self.pool.shutdown()
-
-    def map(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[R]:
-        if self.pool is None or len(items) < 4:
-            return map(fn, items)
-        chunk = max(1, min(32, len(items) // (self.jobs * 8) or 1))
-        return self.pool.map(fn, items, chunksize=chunk)
 
 
 def _progress(results: Iterable[FileResult], total: int, show: bool) -> Iterator[FileResult]:
@@ -276,12 +279,50 @@ def _inside(path: Path, directory: Path) -> bool:
     return path == directory or directory in path.parents
 
 
+def _absolute(path: Path) -> Path:
+    """Absolute, ``..`` folded, symbolic links *not* followed (the tree as the user sees it)."""
+    return Path(os.path.abspath(path))
+
+
 def _mirror_root(found: list[Found]) -> Path:
-    """The directory whose layout --out-dir reproduces."""
-    roots = {f.root.resolve() for f in found}
+    """The directory whose layout --out-dir reproduces (as walked: links inside it are not resolved,
+    so a link pointing out of the tree is mirrored where it is)."""
+    roots = {_absolute(f.root) for f in found}
     if len(roots) == 1:
         return roots.pop()
     return Path(os.path.commonpath([str(r) for r in roots]))
+
+
+def _without_own_output(found: list[Found], out_dir: Path) -> list[Found]:
+    """Leave out an earlier run's output when --out-dir lies inside a tree being walked."""
+    real_out = out_dir.resolve()
+    kept = []
+    for item in found:
+        root = item.root.resolve()
+        if (
+            not item.explicit
+            and real_out != root
+            and _inside(real_out, root)
+            and _inside(item.path.resolve(), real_out)
+        ):
+            continue
+        kept.append(item)
+    return kept
+
+
+def _inside_walked_trees(found: list[Found]) -> tuple[list[Found], list[Problem]]:
+    """In place, a walk follows a symbolic link only to a file inside the tree it walks (HPY308)."""
+    kept: list[Found] = []
+    outside: list[Problem] = []
+    for item in found:
+        real = item.path.resolve()
+        if item.explicit or _inside(real, item.root.resolve()):
+            kept.append(item)
+        else:
+            outside.append(
+                Problem(item.path, f"HPY308 symbolic link to {real}, outside {item.root}; not followed", fatal=False)
+            )
+    return kept, outside
 
 
 def _renamed(path: Path, renames: dict[str, str]) -> Path:
@@ -302,23 +343,30 @@ def _destination(
         return None
     if mode == OutputMode.OUTPUT_FILE:
         return Destination(Path(config.output))
-    if mode == OutputMode.IN_PLACE:
+    if mode == OutputMode.IN_PLACE:  # a symbolic link is followed: its target is translated, the link stays
+        real = item.path.resolve()
         suffix = config.backup_suffix
-        return Destination(item.path, item.path.with_name(item.path.name + suffix) if suffix else None)
+        return Destination(real, real.with_name(real.name + suffix) if suffix else None, in_place=True)
     assert out_dir is not None
-    relative = item.path.resolve().relative_to(dest_root)
+    relative = _absolute(item.path).relative_to(dest_root)
     return Destination(out_dir / _renamed(relative, renames), copy_unreadable_to=out_dir / relative)
 
 
-def _copy_others(config: RunConfig, found: list[Found], out_dir: Path, dest_root: Path) -> None:
+def _copy_others(config: RunConfig, found: list[Found], out_dir: Path, dest_root: Path, emitter: Emitter) -> Outcome:
     sources = {f.path.resolve() for f in found}
-    directories = [Path(p) for p in config.paths if Path(p).is_dir()]
-    others, _ = discover(directories, (), config.exclude, config.use_gitignore)
+    real_out = out_dir.resolve()
+    directories = [Path(p) for p in config.paths if os.path.isdir(p)]
+    others, problems = discover(directories, (), config.exclude, config.use_gitignore)
+    outcome = Outcome.OK
+    for problem in problems:
+        if not config.quiet or problem.fatal:
+            message(f"{problem.path}: {'error' if problem.fatal else 'note'}: {problem.message}")
     for item in others:
         real = item.path.resolve()
-        if real in sources or _inside(real, out_dir):
+        if real in sources or _inside(real, real_out):
             continue
-        copy_file(item.path, out_dir / real.relative_to(dest_root))
+        outcome = max(outcome, emitter.copy_as_is(item.path, out_dir / _absolute(item.path).relative_to(dest_root)))
+    return outcome
 
 
 def _report_format(config: RunConfig) -> str:

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from hipify.fileio import SourceError, decode, encode, read_source, write_atomic
+from hipify.fileio import SourceError, decode, encode, read_source
+from hipify.writing import write_atomic
 
 
 def test_utf8_roundtrip_is_byte_identical() -> None:
@@ -69,7 +70,7 @@ def test_write_atomic_keeps_mode_and_leaves_no_temp_files(tmp_path: Path) -> Non
     src = tmp_path / "run.sh"
     src.write_text("old")
     os.chmod(src, 0o751)
-    write_atomic(src, b"new", mode_from=src)
+    write_atomic(src, b"new", like=src)
     assert src.read_bytes() == b"new"
     assert stat.S_IMODE(src.stat().st_mode) == 0o751
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run.sh"]

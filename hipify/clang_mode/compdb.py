@@ -14,6 +14,8 @@ import shlex
 from functools import lru_cache
 from pathlib import Path
 
+from ..fileio import SourceError, read_regular
+
 # flag -> takes a separate value when written alone ("-I dir")
 _PATH_FLAGS = ("-I", "-isystem", "-idirafter", "-iquote", "-include", "--include-path", "-imacros")
 _VALUE_FLAGS = ("-D", "-U", "--define-macro", "--undefine-macro")
@@ -26,15 +28,23 @@ _NVCC_LONG = {
 }
 
 
-@lru_cache(maxsize=8)
-def load(build_dir: str) -> dict[str, tuple[str, ...]]:
-    """Map absolute source path -> parser flags. A missing or broken database is empty."""
+_MAX_DATABASE = 256 * 1024 * 1024
+
+
+def database_path(build_dir: str) -> Path:
+    """The compilation database ``-p BUILD_DIR`` names (the directory's, or the file itself)."""
     path = Path(build_dir) / "compile_commands.json"
     if not path.is_file() and Path(build_dir).name == "compile_commands.json":
         path = Path(build_dir)
+    return path
+
+
+@lru_cache(maxsize=8)
+def load(build_dir: str) -> dict[str, tuple[str, ...]]:
+    """Map absolute source path -> parser flags. A missing or broken database is empty."""
     try:
-        entries = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        entries = json.loads(read_regular(database_path(build_dir), _MAX_DATABASE).decode("utf-8"))
+    except (SourceError, ValueError):
         return {}
     table: dict[str, tuple[str, ...]] = {}
     for entry in entries if isinstance(entries, list) else ():

@@ -128,6 +128,10 @@ def base_args(table: MappingTable, options: Options, env: CudaEnv) -> tuple[list
         "-Wno-unknown-cuda-version",
         "-nocudalib",
     ]
+    # The HIP compiler macros the translation writes for those clang's CUDA mode defines
+    # (__CUDACC__ -> __HIPCC__): a translated file's '#ifdef __HIPCC__' is then as active as the
+    # original '#ifdef __CUDACC__' was, so a second run sees the same code (idempotence).
+    args += [f"-D{m}" for m in hip_compiler_macros(table)]
     system = [rdir, os.path.dirname(prelude), shim_dir()]
     if env.kind == "prelude":
         args += ["-nocudainc", "-include", prelude]
@@ -141,6 +145,16 @@ def base_args(table: MappingTable, options: Options, env: CudaEnv) -> tuple[list
     for after in (shim_dir(), stubs):
         args += ["-idirafter", after]
     return args, system
+
+
+# Compiler macros of the table that clang defines when it parses CUDA for the host.
+CUDA_MODE_MACROS = ("__CUDACC__",)
+
+
+def hip_compiler_macros(table: MappingTable) -> tuple[str, ...]:
+    """The HIP names the table gives the compiler macros clang's CUDA mode defines."""
+    targets = (table.lookup(m) for m in CUDA_MODE_MACROS)
+    return tuple(sorted({row.hip for row in targets if row is not None and row.hip and row.kind == "macro"}))
 
 
 def file_args(source: SourceFile, options: Options) -> list[str]:
@@ -173,8 +187,9 @@ def parse(source: SourceFile, table: MappingTable, options: Options) -> Parsed:
             headers = full  # built by an earlier run or another worker: free to use
         pch = precompiled_header(tuple(common), tuple(extra), headers)
     args = common + (["-include-pch", pch] if pch else []) + extra
+    unsaved = [(path, data)] + [(p, b"") for p in source.project.not_regular]
     try:
-        tu: ci.TranslationUnit | None = _parse_once(path, data, args)
+        tu: ci.TranslationUnit | None = _parse_once(unsaved, args)
     except ci.TranslationUnitLoadError:
         if not pch:
             raise
@@ -182,15 +197,16 @@ def parse(source: SourceFile, table: MappingTable, options: Options) -> Parsed:
     if pch and (tu is None or _pch_rejected(tu)):  # stale or incompatible PCH: parse without it
         _discard_pch(pch)
         args = common + extra
-        tu = _parse_once(path, data, args)
+        tu = _parse_once(unsaved, args)
         pch = None
     assert tu is not None
     errors = [d for d in tu.diagnostics if d.severity >= ci.Diagnostic.Error]
     return Parsed(tu, path, data, env, tuple(args), tuple(system), errors, bool(pch))
 
 
-def _parse_once(path: str, data: bytes, args: list[str]) -> ci.TranslationUnit:
-    return index().parse(path, args=args, unsaved_files=[(path, data)], options=PARSE_FLAGS)
+def _parse_once(unsaved: list[tuple[str, bytes]], args: list[str]) -> ci.TranslationUnit:
+    """Parse the first unsaved file; the others stand in for files clang must not open."""
+    return index().parse(unsaved[0][0], args=args, unsaved_files=unsaved, options=PARSE_FLAGS)
 
 
 def _discard_pch(pch: str) -> None:

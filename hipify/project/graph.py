@@ -43,6 +43,8 @@ class ProjectModel:
     quoted: dict[str, tuple[str, ...]] = field(default_factory=dict)  # file -> <includes> to quote
     used: frozenset[str] = frozenset()  # names used anywhere outside blocked declarations
     blocked: dict[str, tuple[str, ...]] = field(default_factory=dict)  # blocked declaration -> missing APIs
+    # Include targets that exist but are not regular files (FIFOs, devices): key -> the paths it was reached by.
+    not_regular: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _closures: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _containing: dict[str, frozenset[str]] | None = None
 
@@ -119,6 +121,7 @@ class ProjectModel:
             dependencies=_digest(self.scans[k] for k in closure[1:] if k in self.scans),
             disabled=disabled,
             blocked_uses=blocked_uses,
+            not_regular=tuple(sorted({p for k in closure if k in self.not_regular for p in self.not_regular[k]})),
         )
 
 
@@ -163,6 +166,7 @@ def build_model(
             if b.name:
                 missing.setdefault(b.name, set()).update(b.missing)
     model.blocked = {name: tuple(sorted(apis)) for name, apis in missing.items()}
+    model.not_regular = {key: tuple(sorted(paths)) for key, paths in resolver.not_regular.items()}
     return model
 
 
@@ -175,6 +179,7 @@ class _Resolver:
             self.by_name.setdefault(os.path.basename(key), []).append(key)
         self._seen: dict[tuple[str, str, bool], tuple[str, str]] = {}
         self.adjacent: dict[str, set[str]] = {}  # file -> its angled includes found only next to it
+        self.not_regular: dict[str, set[str]] = {}  # file key -> paths (see ProjectModel.not_regular)
 
     def resolve_all(self, key: str, includes: Sequence[IncludeRef]) -> tuple[tuple[str, ...], tuple[str, ...]]:
         edges: dict[str, None] = {}
@@ -207,6 +212,10 @@ class _Resolver:
             candidate = os.path.join(directory, name)
             if os.path.isfile(candidate):
                 return file_key(candidate), ""
+            if os.path.exists(candidate) and not os.path.isdir(candidate):  # a FIFO, a device: never read
+                key = file_key(candidate)
+                self.not_regular.setdefault(key, set()).update((os.path.normpath(candidate), key))
+                return key, ""
         if inc.angled and os.path.isfile(os.path.join(here, name)):
             return file_key(os.path.join(here, name)), ADJACENT  # <x.h> that only a quoted include finds
         # Not found where a compiler without the project's build flags would look: a tree file

@@ -1,0 +1,312 @@
+"""Supervised worker processes: one bad file never stops, hangs or swamps the run.
+
+Every job (a function and its argument) runs in a long-lived worker process forked from the
+run, with a wall-clock limit per job, an address-space limit per worker and a CPU-time limit
+that ends a runaway worker even when the run itself is gone. A worker that crashes (a
+libclang segfault), runs out of memory or over its time is killed and replaced; its job is
+retried as the caller says (the translation falls back to the regex engine) or ends as a
+failure value naming the file. Results come back in input order, so ``-j N`` output equals
+``-j 1``.
+
+Workers ignore SIGINT: on Ctrl-C the run (the parent) kills them, so no worker prints a
+traceback and nothing waits on a busy worker.
+
+A worker keeps libclang's index and its precompiled headers between jobs, which is what
+makes this cheap: a job costs one message each way (measured in docs/benchmarks.md), not a
+process start.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import faulthandler
+import os
+import signal
+import time
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from multiprocessing import Pipe
+from multiprocessing.connection import Connection, wait
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+DEFAULT_TIMEOUT_S = 120.0
+DEFAULT_MEMORY_MB = 4096
+_QUEUE_PER_WORKER = 2  # jobs handed to a worker ahead, so it never waits for the parent
+
+
+@dataclass(frozen=True)
+class Limits:
+    timeout_s: float = DEFAULT_TIMEOUT_S  # wall clock per job; 0 = none
+    memory_mb: int = DEFAULT_MEMORY_MB  # address space per worker; 0 = none
+
+
+@dataclass(frozen=True)
+class Failure:
+    """Why a job produced no result."""
+
+    kind: str  # "crash" | "timeout" | "memory" | "error"
+    detail: str
+
+    def describe(self) -> str:
+        return self.detail
+
+
+@dataclass(frozen=True)
+class Job(Generic[R]):
+    fn: Callable[..., R]
+    arg: Any
+
+
+# What to do when a job fails: another job to run instead, or the final result.
+OnFailure = Callable[[Job[R], Failure], "Job[R] | R"]
+
+
+@dataclass
+class _Worker:
+    pid: int
+    conn: Connection  # our end of a socket pair; EOF on it means the worker is gone
+    queue: deque[int] = field(default_factory=deque)  # job ids sent, in order; the first is running
+    deadline: float = 0.0
+    status: int | None = None  # wait status, once reaped
+
+    def kill(self) -> None:
+        with contextlib.suppress(OSError):
+            os.kill(self.pid, signal.SIGKILL)
+
+    def reap(self, block: bool = True) -> int | None:
+        if self.status is None:
+            with contextlib.suppress(ChildProcessError):
+                pid, status = os.waitpid(self.pid, 0 if block else os.WNOHANG)
+                if pid:
+                    self.status = status
+        return self.status
+
+
+class Supervisor:
+    """Runs jobs in ``jobs`` worker processes (at least one) under ``limits``."""
+
+    def __init__(self, jobs: int, limits: Limits | None = None) -> None:
+        self.size = max(1, jobs or os.cpu_count() or 1)
+        self.limits = limits or Limits()
+        self._workers: list[_Worker] = []
+        self._pending: deque[int] = deque()
+        self._current: dict[int, Job[Any]] = {}
+
+    def __enter__(self) -> Supervisor:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """End every worker now: busy ones are killed, not waited for."""
+        for worker in self._workers:
+            with contextlib.suppress(OSError):
+                worker.conn.close()  # an idle worker sees EOF and exits
+            if worker.queue:
+                worker.kill()
+        for worker in self._workers:
+            worker.reap()
+        self._workers = []
+
+    def map(self, jobs: Sequence[Job[R]], on_failure: OnFailure[R]) -> Iterator[R]:
+        """The result of each job, in order; failures go through ``on_failure``."""
+        self._pending = deque(range(len(jobs)))
+        self._current = dict(enumerate(jobs))
+        results: dict[int, R] = {}
+        next_out = 0
+        while next_out < len(jobs):
+            if next_out in results:
+                yield results.pop(next_out)
+                next_out += 1
+                continue
+            self._start(min(self.size, len(self._current)))
+            self._dispatch()
+            for job_id, outcome in self._collect():
+                if isinstance(outcome, Failure):
+                    decided = on_failure(self._current[job_id], outcome)
+                    if isinstance(decided, Job):
+                        self._current[job_id] = decided
+                        self._pending.appendleft(job_id)
+                        continue
+                    results[job_id] = decided
+                else:
+                    results[job_id] = outcome
+                del self._current[job_id]
+
+    def _start(self, count: int) -> None:
+        while len(self._workers) < count:
+            self._workers.append(self._spawn())
+
+    def _spawn(self) -> _Worker:
+        parent, child = Pipe(duplex=True)
+        pid = os.fork()
+        if pid == 0:  # the worker: never returns into the run's code
+            status = 0
+            try:
+                parent.close()
+                for other in self._workers:  # so that the others see EOF when the run is gone
+                    other.conn.close()
+                _worker_main(child, self.limits)
+            except BaseException as exc:  # not a job's failure (those are replies): say why, once
+                status = 1
+                with contextlib.suppress(OSError):
+                    os.write(2, f"hipify-py: a worker process failed: {type(exc).__name__}: {exc}\n".encode())
+            finally:
+                os._exit(status)
+        child.close()
+        return _Worker(pid, parent)
+
+    def _dispatch(self) -> None:
+        for worker in sorted(self._workers, key=lambda w: len(w.queue)):
+            while self._pending and len(worker.queue) < _QUEUE_PER_WORKER:
+                job_id = self._pending.popleft()
+                job = self._current[job_id]
+                if not worker.queue:
+                    worker.deadline = self._deadline()
+                worker.queue.append(job_id)
+                try:
+                    worker.conn.send((job_id, job.fn, job.arg))
+                except OSError:
+                    break  # the worker is gone: collecting sees it, and the job fails with it
+
+    def _deadline(self) -> float:
+        return time.monotonic() + self.limits.timeout_s if self.limits.timeout_s else float("inf")
+
+    def _collect(self) -> list[tuple[int, Any]]:
+        """Wait for results, a worker's death or a deadline; return what finished."""
+        busy = [w for w in self._workers if w.queue]
+        if not busy:  # every job is done or handed out: not reachable while results are missing
+            raise RuntimeError("supervisor: jobs lost (no worker holds the missing ones)")
+        nearest = min(w.deadline for w in busy)
+        timeout = None if nearest == float("inf") else max(0.0, nearest - time.monotonic())
+        ready = wait([w.conn for w in busy], timeout)
+        done: list[tuple[int, Any]] = []
+        now = time.monotonic()
+        for worker in busy:
+            if worker.conn in ready:
+                done.extend(self._receive(worker))
+            elif worker.deadline <= now:
+                limit = f"{self.limits.timeout_s:g}"
+                done.append((worker.queue[0], Failure("timeout", f"ran past the time limit of {limit} s")))
+                self._replace(worker)
+        return done
+
+    def _receive(self, worker: _Worker) -> list[tuple[int, Any]]:
+        done: list[tuple[int, Any]] = []
+        while worker.queue:
+            try:
+                if not worker.conn.poll():
+                    return done
+                job_id, kind, value = worker.conn.recv()
+            except (EOFError, OSError):
+                break  # the worker is gone
+            worker.queue.popleft()
+            worker.deadline = self._deadline()  # its next queued job starts now
+            if kind == "ok":
+                done.append((job_id, value))
+                continue
+            done.append((job_id, Failure(kind, value)))
+            if kind == "memory":  # a process that ran out of memory is not trusted further
+                self._replace(worker, started=0)
+                return done
+        if worker.queue:
+            done.append((worker.queue[0], Failure("crash", _death(worker.reap()))))
+            self._replace(worker)
+        return done
+
+    def _replace(self, worker: _Worker, started: int = 1) -> None:
+        """Kill ``worker`` and start another; the jobs it held after the ``started`` one (which
+        failed, and is dealt with by the caller) go back in line."""
+        waiting = list(worker.queue)[started:]
+        worker.kill()
+        worker.reap()
+        with contextlib.suppress(OSError):
+            worker.conn.close()
+        self._workers[self._workers.index(worker)] = self._spawn()
+        self._pending.extendleft(reversed(waiting))
+
+
+def _death(status: int | None) -> str:
+    if status is not None and os.WIFSIGNALED(status):
+        number = os.WTERMSIG(status)
+        try:
+            name = signal.Signals(number).name
+        except ValueError:
+            name = f"signal {number}"
+        return f"the worker process crashed ({name})"
+    code = os.WEXITSTATUS(status) if status is not None and os.WIFEXITED(status) else "unknown"
+    return f"the worker process exited unexpectedly (status {code})"
+
+
+# ---------------------------------------------------------------------- the worker side
+
+
+def _worker_main(conn: Connection, limits: Limits) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent ends us on Ctrl-C
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    faulthandler.disable()  # a crash is reported by the run, for its file, not as a stack dump
+    _limit_memory(limits.memory_mb)
+    while True:
+        try:
+            message = conn.recv()
+        except (EOFError, OSError):
+            os._exit(0)
+        job_id, fn, arg = message
+        _limit_cpu(limits.timeout_s)
+        try:
+            reply = (job_id, "ok", fn(arg))
+        except MemoryError:
+            reply = (job_id, "memory", f"ran out of memory (the limit is {limits.memory_mb} MB per worker)")
+        except RecursionError as exc:
+            reply = (job_id, "error", f"RecursionError: {exc}")
+        except Exception as exc:  # a bug: reported for this job, the worker goes on
+            reply = (job_id, "error", f"{type(exc).__name__}: {exc}")
+        try:
+            conn.send(reply)
+        except (EOFError, OSError):
+            os._exit(0)
+        except MemoryError:
+            conn.send((job_id, "memory", "ran out of memory returning the result"))
+
+
+def _limit_memory(memory_mb: int) -> None:
+    """Address space: what the worker holds when it starts (forked from the run) plus ``memory_mb``."""
+    if not memory_mb:
+        return
+    with contextlib.suppress(ImportError, ValueError, OSError):
+        import resource
+
+        limit = _address_space() + memory_mb * 1024 * 1024
+        hard = resource.getrlimit(resource.RLIMIT_AS)[1]
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+def _address_space() -> int:
+    try:
+        with open("/proc/self/statm", "rb") as handle:
+            return int(handle.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _limit_cpu(timeout_s: float) -> None:
+    """A CPU-time ceiling for this job, so a runaway worker ends even if the parent is gone."""
+    if not timeout_s:
+        return
+    with contextlib.suppress(ImportError, ValueError, OSError):
+        import resource
+
+        usage = resource.getrusage(resource.RUSAGE_SELF)
+        used = usage.ru_utime + usage.ru_stime
+        hard = resource.getrlimit(resource.RLIMIT_CPU)[1]
+        ceiling = int(used + 2 * timeout_s) + 1
+        if hard != resource.RLIM_INFINITY:
+            ceiling = min(ceiling, hard)
+        resource.setrlimit(resource.RLIMIT_CPU, (ceiling, hard))

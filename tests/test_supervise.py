@@ -1,0 +1,99 @@
+"""The supervised workers, with real processes: a crash, a hang and a memory blow-up each cost
+one job, which is retried or reported, and the others finish in order."""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import time
+
+import pytest
+
+from hipify.supervise import Failure, Job, Limits, Supervisor
+
+
+def square(n: int) -> int:
+    return n * n
+
+
+def segfault(_: int) -> int:
+    ctypes.string_at(0)  # a real SIGSEGV in the worker
+    return 0
+
+
+def sleep_forever(_: int) -> int:
+    time.sleep(3600)
+    return 0
+
+
+def allocate(megabytes: int) -> int:
+    return len(bytearray(megabytes * 1024 * 1024))
+
+
+def fail(_: int) -> int:
+    raise ValueError("a bug")
+
+
+def pid(_: int) -> int:
+    return os.getpid()
+
+
+def report(job: Job[int], failure: Failure) -> int:
+    return -1 if failure.kind == "crash" else -2 if failure.kind == "timeout" else -3
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_results_in_order(jobs: int) -> None:
+    with Supervisor(jobs) as workers:
+        assert list(workers.map([Job(square, n) for n in range(50)], report)) == [n * n for n in range(50)]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_crash_costs_one_job_and_the_worker_is_replaced(jobs: int) -> None:
+    items = [Job(square, 2), Job(segfault, 0), Job(square, 3), Job(segfault, 0), Job(square, 4)]
+    seen: list[Failure] = []
+
+    def note(job: Job[int], failure: Failure) -> int:
+        seen.append(failure)
+        return -1
+
+    with Supervisor(jobs) as workers:
+        assert list(workers.map(items, note)) == [4, -1, 9, -1, 16]
+    assert [f.kind for f in seen] == ["crash", "crash"]
+    assert "SIGSEGV" in seen[0].detail
+
+
+def test_a_failed_job_can_be_retried_as_another() -> None:
+    def retry(job: Job[int], failure: Failure) -> Job[int] | int:
+        return Job(square, 5) if job.fn is segfault else -1
+
+    with Supervisor(1) as workers:
+        assert list(workers.map([Job(segfault, 0), Job(square, 1)], retry)) == [25, 1]
+
+
+def test_a_hang_ends_at_the_time_limit() -> None:
+    start = time.monotonic()
+    with Supervisor(2, Limits(timeout_s=1.0)) as workers:
+        results = list(workers.map([Job(sleep_forever, 0), Job(square, 6), Job(square, 7)], report))
+    assert results == [-2, 36, 49]
+    assert time.monotonic() - start < 20
+
+
+def test_running_out_of_memory_is_a_failure_of_that_job() -> None:
+    with Supervisor(1, Limits(memory_mb=200)) as workers:
+        results = list(workers.map([Job(allocate, 1000), Job(allocate, 10), Job(square, 2)], report))
+    assert results == [-3, 10 * 1024 * 1024, 4]
+
+
+def test_an_exception_is_a_failure_and_the_worker_goes_on() -> None:
+    with Supervisor(1) as workers:
+        pids = list(workers.map([Job(pid, 0), Job(fail, 0), Job(pid, 0)], lambda job, failure: -4))
+    assert pids[1] == -4 and pids[0] == pids[2]  # the same worker: an exception costs no restart
+
+
+def test_workers_are_gone_after_close() -> None:
+    with Supervisor(2) as workers:
+        pids = set(workers.map([Job(pid, n) for n in range(8)], report))
+    for worker_pid in pids:
+        with pytest.raises(ProcessLookupError):
+            os.kill(worker_pid, 0)
