@@ -24,6 +24,7 @@ class Result:
     diagnostics: tuple[Diagnostic, ...]
     engine: str
     compat: tuple[str, ...] = ()  # entries of the compatibility header (hipify_compat.h) it relies on
+    inputs: tuple[str, ...] = ()  # other files the translation depends on (see EngineResult)
 
     @property
     def changed(self) -> bool:
@@ -49,7 +50,9 @@ def translate(
         replace(located(d, index), path=path) if not d.line else replace(d, path=path) for d in all_diagnostics
     )
     diagnostics = tuple(sorted(diagnostics, key=lambda d: (d.line, d.col, d.code)))
-    return Result(fixed.text, fixed.applied, diagnostics, engine_result.engine, engine_result.compat)
+    return Result(
+        fixed.text, fixed.applied, diagnostics, engine_result.engine, engine_result.compat, engine_result.inputs
+    )
 
 
 def translate_files(

@@ -10,13 +10,17 @@ falls back to the regex engine for that file.
 
 from __future__ import annotations
 
+import os
+from dataclasses import replace
+
 from ..facts import FileFacts
-from ..model import EngineResult, SourceFile
+from ..model import Diagnostic, EngineResult, SourceFile
 from ..options import Options
 from ..table import MappingTable
 from .ast_facts import build_facts
+from .compdb import database_path
 from .need import parse_reason
-from .parsing import parse
+from .parsing import Parsed, parse
 
 
 def facts(source: SourceFile, table: MappingTable, options: Options) -> FileFacts:
@@ -35,4 +39,21 @@ def run(source: SourceFile, table: MappingTable, options: Options) -> EngineResu
     from_text = text_facts(source, table, options)
     if options.clang_parse != "always" and not parse_reason(source, from_text, table, index_of(table), options):
         return plan(source, from_text, table, options, engine="clang")  # the AST would change nothing
-    return plan(source, facts(source, table, options), table, options, engine="clang")
+    parsed = parse(source, table, options)
+    result = plan(source, build_facts(parsed, source.text, table, options), table, options, engine="clang")
+    notes = tuple(
+        Diagnostic("HPY308", f"an include reaches {path}, which is not a regular file: parsed as empty")
+        for path in source.project.not_regular
+    )
+    return replace(result, diagnostics=notes + result.diagnostics, inputs=inputs_of(parsed, options))
+
+
+def inputs_of(parsed: Parsed, options: Options) -> tuple[str, ...]:
+    """The files this parse read besides the source: every header it included (those a
+    precompiled header holds are covered by the CUDA environment in the cache key), and the
+    compilation database its flags came from."""
+    files = {os.path.realpath(inc.include.name) for inc in parsed.tu.get_includes() if inc.include is not None}
+    files.discard(os.path.realpath(parsed.path))
+    if options.build_dir:
+        files.add(os.path.realpath(database_path(options.build_dir)))
+    return tuple(sorted(files))

@@ -201,6 +201,26 @@ def detect_cuda(cuda_path: str) -> CudaEnv:
     return CudaEnv("prelude", "", (), "no CUDA toolkit or header wheels found: generated prelude")
 
 
+_FINGERPRINT_FILES = ("cuda_runtime_api.h", "cuda.h", "cuda_runtime.h", "crt/host_defines.h", "cuda/version")
+
+
+@cache
+def fingerprint(env: CudaEnv) -> str:
+    """Size and modification time of the headers that identify a CUDA install, so that a result
+    cached against one is not reused after it is upgraded in place (once per process)."""
+    if env.kind == "prelude":
+        return ""
+    parts = []
+    for directory in (os.path.join(env.root, "include"),) + env.include_dirs:
+        for name in _FINGERPRINT_FILES:
+            try:
+                st = os.stat(os.path.join(directory, name))
+            except OSError:
+                continue
+            parts.append(f"{name}:{st.st_size}:{st.st_mtime_ns}")
+    return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
+
+
 @lru_cache(maxsize=1)
 def shim_dir() -> str:
     """Empty stand-ins for headers clang 18's CUDA wrapper includes but CUDA >= 12 dropped."""
