@@ -20,16 +20,18 @@ class FixResult:
         return Counter(edit.code for edit in self.applied)
 
 
-def _sort_key(edit: Edit) -> tuple[int, int]:
-    # Insertions (start == end) at a position go before a replacement starting there.
-    return (edit.start, edit.end)
+def _sort_key(edit: Edit) -> tuple[int, int, bool]:
+    # Insertions (start == end) at a position go before a replacement starting there; of the
+    # insertions there, whole lines (ending in a newline) first: the others belong to the
+    # code that follows (an inserted #include must not land inside a rewritten launch).
+    return (edit.start, edit.end, not (edit.start == edit.end and edit.replacement.endswith("\n")))
 
 
 def apply(text: str, edits: tuple[Edit, ...] | list[Edit]) -> FixResult:
     """Apply non-overlapping edits; overlapping or out-of-range ones are refused and reported.
 
     Identical duplicate edits are applied once. Two insertions at the same offset are both
-    applied, in the order given (stable sort).
+    applied: whole lines first, otherwise in the order given (stable sort).
     """
     ordered = sorted(dict.fromkeys(edits), key=_sort_key)
     applied: list[Edit] = []

@@ -38,6 +38,7 @@ from .cindex_ext import (
     IDENTIFIER,
     PUNCTUATION,
     TokenStream,
+    is_invalid_declaration,
     skipped_ranges,
     tokenize,
 )
@@ -88,7 +89,9 @@ class ByteToChar:
 def build_facts(parsed: Parsed, text: str, table: MappingTable, options: Options) -> FileFacts:
     lexed = lex(text)
     index = index_of(table)  # the same name filters as the regex engine: both engines see the same names
-    base = extract_facts(text, options, wanted=index.wanted, wants_args=index.wants_args(), lexed=lexed)
+    base = extract_facts(
+        text, options, wanted=index.wanted, wants_args=index.wants_args(), lexed=lexed, not_types=index.removed
+    )
     to_char = ByteToChar(text, parsed.data)
     stream = tokenize(parsed.tu, parsed.path, len(parsed.data))
     inactive = _inactive_spans(parsed, text, to_char)
@@ -193,6 +196,10 @@ class _Resolver:
         # The canonical (first) declaration decides: a user redeclaration of a CUDA function
         # is still CUDA's function; a user overload is a different entity, and the user's.
         canonical = decl.canonical if decl.kind != _MACRO_DEF else decl
+        if canonical.kind == ci.CursorKind.VAR_DECL and is_invalid_declaration(canonical):
+            # A variable the parser made up from broken code and rejected (``cudaFree;`` read
+            # as an implicit int) is no user entity: the name keeps its CUDA meaning.
+            return False
         location = canonical.location
         file = location.file
         if file is None:

@@ -2,7 +2,8 @@
 
 - whole-file tokens with ONE ``clang_annotateTokens`` call (``Token.cursor`` annotates
   one token per call, re-walking the AST each time);
-- ``clang_getSkippedRanges`` (inactive ``#if`` branches), which the bindings omit.
+- ``clang_getSkippedRanges`` (inactive ``#if`` branches), which the bindings omit;
+- ``clang_isInvalidDeclaration`` (a declaration the parser rejected), likewise.
 Offsets here are *byte* offsets into the main file; callers convert to characters.
 """
 
@@ -30,7 +31,14 @@ def _lib() -> Any:
     lib.clang_getSkippedRanges.argtypes = [ci.TranslationUnit, ci.File]
     lib.clang_disposeSourceRangeList.argtypes = [ctypes.POINTER(_SkippedRangeList)]
     lib.clang_disposeSourceRangeList.restype = None
+    lib.clang_isInvalidDeclaration.argtypes = [ci.Cursor]
+    lib.clang_isInvalidDeclaration.restype = ctypes.c_uint
     return lib
+
+
+def is_invalid_declaration(cursor: ci.Cursor) -> bool:
+    """Did the parser reject this declaration (``cudaFree;`` read as an implicit int)?"""
+    return bool(_lib().clang_isInvalidDeclaration(cursor))
 
 
 @dataclass

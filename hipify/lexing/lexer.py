@@ -28,7 +28,7 @@ from ..model import Span
 # looking back from the quote, in Python, on the comparatively rare hits.
 _SCAN = re.compile(
     r"""
-      //(?:[^\n\\]|\\\r?\n|\\.)*\\?                # line comment; a trailing \ continues it
+      //(?:[^\r\n\\]|\\\r\n|\\.)*\\?               # line comment, to a CR or LF; a trailing \ continues it
     | /\*.*?(?:\*/|\Z)                                # block comment, maybe unterminated
     | "(?:[^"\\\n]|\\\r?\n|\\.)*(?:"|(?=\n)|\Z)     # string literal, ends at the line if unterminated
     | '(?:[^'\\\n]|\\\r?\n|\\.)*(?:'|(?=\n)|\Z)     # char literal, likewise
@@ -100,14 +100,13 @@ def lex(text: str) -> Lexed:
     chars: list[int] = []
     pieces: list[str] = []
     cursor = 0
+    separator = -2  # the last quote read as a digit separator
     search = _SCAN.search
     m = search(text)
     while m is not None:
         start, end = m.span()
         first = text[start]
         if first == "/":
-            if text[end - 1] == "\r" and text[start + 1] == "/":
-                end -= 1  # a // comment ends before the CRLF, not inside it
             comments.append((start, end))
             pieces.append(text[cursor:start])
             pieces.append(" " * (end - start))
@@ -115,7 +114,8 @@ def lex(text: str) -> Lexed:
             m = search(text, end)
             continue
         lit_start, raw = _prefix_start(text, start) if start and text[start - 1] in _WORD else (start, False)
-        if first == "'" and lit_start == start and start and text[start - 1] in _WORD:
+        if first == "'" and lit_start == start and _in_number(text, start, separator):
+            separator = start
             m = search(text, start + 1)  # a digit separator (1'000), not a char literal
             continue
         if raw:
@@ -137,6 +137,19 @@ def lex(text: str) -> Lexed:
         + [_directive_span(masked, m.start() + 1, m.end()) for m in _DIRECTIVE.finditer(masked)]
     )
     return Lexed(text, masked, tuple(comments), tuple(literals), directives, frozenset(chars))
+
+
+def _in_number(text: str, quote: int, separator: int) -> bool:
+    """Does the quote at ``quote`` follow a number (``1'000``, ``0x1'f``), making it a digit
+    separator? After a name (``return'x'``) it opens a character literal."""
+    j = quote
+    while j > 0 and (text[j - 1] in _WORD or text[j - 1] == "."):
+        j -= 1
+    if j == quote:
+        return False
+    if text[j].isdigit() or (text[j] == "." and text[j + 1 : j + 2].isdigit()):
+        return True
+    return j - 1 == separator  # continues a number whose previous separator we passed (1'000'000)
 
 
 def _raw_end(text: str, quote: int) -> int:

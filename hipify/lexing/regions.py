@@ -34,6 +34,18 @@ class RegionMap:
         i = bisect.bisect_right(self.directive_starts, pos) - 1
         return self.directive_ends[i] if i >= 0 and pos < self.directive_ends[i] else -1
 
+    def crosses_directive(self, start: int, end: int) -> bool:
+        """Does ``[start, end]`` cross a directive boundary (a directive line lies between, or only
+        one end is inside one)? Code never continues across one: ``#endif`` then ``<<<1,2>>>``
+        on the next line is no launch of a kernel called ``endif``."""
+        i = bisect.bisect_right(self.directive_starts, end) - 1
+        if i < 0:
+            return False
+        d_start, d_end = self.directive_starts[i], self.directive_ends[i]
+        if end < d_end:  # ``end`` is inside this directive: so must ``start`` be
+            return start < d_start
+        return start < d_end
+
     def of(self, pos: int) -> Region:
         if self.inactive(pos):
             return Region.INACTIVE

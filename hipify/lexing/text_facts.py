@@ -130,6 +130,7 @@ def extract_facts(
     lexed: Lexed | None = None,
     report_once: frozenset[str] = frozenset(),
     find_launches: bool = True,
+    not_types: frozenset[str] = frozenset(),
 ) -> FileFacts:
     """Facts about ``text``.
 
@@ -139,7 +140,8 @@ def extract_facts(
     ``report_once``: names reported at their first occurrence only (the planner asks only
     whether a file uses them, e.g. ``threadIdx``); a third of a kernel file's identifiers.
     ``find_launches=False`` skips parsing ``<<<...>>>`` launches (the planner needs none
-    when chevrons are kept and the file gets the runtime include anyway).
+    when chevrons are kept and the file gets the runtime include anyway). ``not_types``:
+    names that never make the name after them a declaration (macros the translation deletes).
     """
     options = options or Options()
     lexed = lexed or lex(text)
@@ -154,7 +156,7 @@ def extract_facts(
     code = _identifier_view(masked, directives)
     brackets = Brackets(masked, text)
     keywords = [d.keyword for d in directives]
-    identifiers = _identifiers(code, masked, wanted, wants_args, regions, brackets, keywords, report_once)
+    identifiers = _identifiers(code, masked, wanted, wants_args, regions, brackets, keywords, report_once, not_types)
     launches = _launches(masked, regions, brackets, _template_kernels(masked)) if find_launches else ()
     return FileFacts(identifiers, launches, includes, directive_facts, lexed.comments, (), masked)
 
@@ -268,6 +270,7 @@ def _identifiers(
     brackets: Brackets,
     keywords: list[str],
     report_once: frozenset[str] = frozenset(),
+    not_types: frozenset[str] = frozenset(),
 ) -> tuple[Identifier, ...]:
     """``keywords``: the keyword of each directive of ``regions``, in order (``define``, ``if``, ...)."""
     raw: list[Identifier] = []
@@ -321,7 +324,14 @@ def _identifiers(
             qualifier, qualifier_at = prev_token(masked, prev_at)
             if qualifier_at < floor or (qualifier and qualifier[0] not in word and qualifier != ">"):
                 qualifier = ""
-        if prev and prev[0] in word and declares(prev, nxt, name):  # declarations follow a word
+        # Declarations follow a word; in '#define M body' the body does not follow a type 'M'.
+        if (
+            prev
+            and prev[0] in word
+            and declares(prev, nxt, name)
+            and prev not in not_types
+            and not (directive == "define" and after_macro_name(masked, prev_at))
+        ):
             declared.add(name)
         if inactive is not None and inactive(start):
             region = inactive_region
@@ -385,6 +395,12 @@ def _occurrences(code: str, wanted: Wanted | None, once: frozenset[str] = frozen
 
 _WORDS_ONLY = str.maketrans({chr(i): " " for i in range(128) if not (chr(i).isalnum() or chr(i) in "_$")})
 _DIGITS = frozenset("0123456789")
+
+
+def after_macro_name(masked: str, prev_at: int) -> bool:
+    """Is the token at ``prev_at`` the name a ``#define`` defines? Then what follows is the macro's
+    body (``#define SYNC cudaDeviceSynchronize()``), not a declaration of a type ``SYNC``."""
+    return prev_token(masked, prev_at)[0] == "define"
 
 
 def declares(prev: str, nxt: str, name: str) -> bool:
@@ -505,7 +521,7 @@ def _launch_at(
     masked: str, pos: int, regions: RegionMap, brackets: Brackets, template_kernels: frozenset[str]
 ) -> Launch | None:
     start = _kernel_start(masked, pos)
-    if start < 0 or start == pos:
+    if start < 0 or start == pos or regions.crosses_directive(start, pos):
         return None
     limit = regions.directive_end(pos)
     limit = limit if limit >= 0 else len(masked)

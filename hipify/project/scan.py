@@ -16,7 +16,7 @@ from ..compat import is_generated
 from ..fileio import DEFAULT_MAX_SIZE, SourceError, read_source
 from ..lexing.declarations import top_level_declarations
 from ..lexing.lexer import lex
-from ..lexing.text_facts import INCLUDE, declares, directives_of, next_token, prev_token
+from ..lexing.text_facts import INCLUDE, after_macro_name, declares, directives_of, next_token, prev_token
 from ..options import Options
 from ..rewrite.availability import compat_provided, is_missing
 from ..rewrite.index import CUDA_LIKE, index_of, macro_needed
@@ -169,8 +169,8 @@ def _declared_names(masked: str, names: set[str]) -> set[str]:
 def _declared_in(masked: str, name: str) -> bool:
     """Does some occurrence of ``name`` look like its declaration (``int cudaCheck(``)?"""
     for m in re.finditer(rf"(?<![\w$]){re.escape(name)}(?![\w$])", masked):
-        prev, _ = prev_token(masked, m.start())
+        prev, prev_at = prev_token(masked, m.start())
         nxt, _ = next_token(masked, m.end())
-        if prev and declares(prev, nxt, name):
+        if prev and declares(prev, nxt, name) and not after_macro_name(masked, prev_at):
             return True
     return False

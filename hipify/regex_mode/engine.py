@@ -28,6 +28,7 @@ def text_facts(source: SourceFile, table: MappingTable, options: Options) -> Fil
         wants_args=index.wants_args(),
         report_once=index.report_once(),
         find_launches=find_launches,
+        not_types=index.removed,
     )
 
 

@@ -93,6 +93,9 @@ class TableIndex:
     # The identifier filter both engines' text facts use (``wanted``): table names, device
     # markers and CUDA-looking names.
     wanted: NameFilter = field(default_factory=lambda: NameFilter(frozenset()))
+    # Calling-convention macros the translation deletes (CUDART_CB): never the type of a
+    # declaration (``CUDART_CB name;`` declares nothing), or a second run would read it otherwise.
+    removed: frozenset[str] = frozenset()
 
     def report_once(self) -> frozenset[str]:
         """Names whose presence matters, not each use: device markers (``threadIdx``) and
@@ -204,4 +207,5 @@ def _build(table: MappingTable) -> TableIndex:
         namespaced_names=frozenset(r.cuda.rsplit("::", 1)[1] for r in table if "::" in r.cuda),
         header_guards=_header_guards(table),
         wanted=NameFilter(frozenset(names | DEVICE_MARKERS)),
+        removed=frozenset(r.cuda for r in table if r.transform is not None and r.transform.kind == "remove"),
     )

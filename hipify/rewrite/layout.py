@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -42,6 +43,27 @@ def only_blank(text: str, comments: Sequence[Span], start: int, end: int) -> boo
     return not text[cursor:end].strip("\ufeff \t\r\n\f\v")
 
 
+def line_start(text: str, comments: Sequence[Span], offset: int) -> int:
+    """The start of the line holding ``offset``; if a block comment spans that point (it began on
+    an earlier line), the start of the comment's own line, and so on: a line inserted there is
+    never inside a comment."""
+    start = text.rfind("\n", 0, offset) + 1
+    i = bisect.bisect_right(comments, (start, len(text) + 1)) - 1
+    while i >= 0:
+        cs, ce = comments[i]
+        if cs < start < ce:
+            start = text.rfind("\n", 0, cs) + 1
+        elif ce <= start:
+            break
+        i -= 1
+    return start
+
+
+def _rest_of_line_is_blank(text: str, offset: int) -> bool:
+    end = text.find("\n", offset)
+    return not text[offset : len(text) if end < 0 else end].strip(" \t\r\f\v")
+
+
 @dataclass(frozen=True)
 class Anchor:
     """Where inserted lines go: ``after_line`` = insert after the line ending at ``offset``."""
@@ -69,15 +91,17 @@ def insertion_anchor(text: str, directives: Sequence[Directive], comments: Seque
     guard_branch = ()
     for d in active:
         if d.keyword in ("include", "import") and paths.get(d.start, ()) == guard_branch:
-            return Anchor(text.rfind("\n", 0, d.start) + 1, False)
-    # Top of the file, after a leading comment block if there is one.
+            return Anchor(line_start(text, comments, d.start), False)
+    # Top of the file, after a leading comment block if there is one (the last comment of it
+    # that ends its line: code after a comment on the same line stays below the insertion).
     last = -1
     for cs, ce in comments:
         if not only_blank(text, comments, 0, cs):
             break
         if text.startswith("/*", cs) and (ce - cs < 4 or not text.endswith("*/", cs, ce)):
             break  # an unterminated comment: a line after it would be inside it
-        last = ce
+        if _rest_of_line_is_blank(text, ce):
+            last = ce
     if last >= 0:
         return Anchor(last, True)
     return Anchor(1 if text.startswith("\ufeff") else 0, False, at_top=True)
@@ -97,7 +121,7 @@ def translation_unit_anchor(text: str, directives: Sequence[Directive], comments
             if guard is not None:  # a guard opens the file: every include is inside it
                 return Anchor(guard.end, True)
             start = opening if depth else d.start
-            return Anchor(text.rfind("\n", 0, start) + 1, False)
+            return Anchor(line_start(text, comments, start), False)
         if d.keyword in _OPEN:
             if depth == 0:
                 opening = d.start

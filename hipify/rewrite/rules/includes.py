@@ -78,8 +78,10 @@ def _plan(ctx: Context) -> IncludePlan:
 
 
 def _delete(text: str, inc: Include, subject: str) -> Edit:
-    """Delete the directive, keeping the line (and any trailing comment)."""
+    """Delete the directive, keeping the line (and any comment before or after it on the line)."""
     line_start = text.rfind("\n", 0, inc.start) + 1
+    if text[line_start : inc.start].strip(" \t\f\v"):
+        line_start = inc.start  # a comment (or the end of one) precedes the '#' on this line
     close = _CLOSE.match(text, inc.name[1])
     end = close.end() if close else inc.end
     return Edit(line_start, min(end, inc.end), "", "HPY002", Origin.TEXT, subject=subject)

@@ -3,15 +3,17 @@
 Only with ``--hip-kernel-execution-syntax``; by default the chevrons are kept (HIP
 compiles them). The rewrite is made of edits in the *gaps* between the kernel, config and
 argument spans, so identifier renames inside those spans never overlap it and the
-argument text is copied verbatim.
+argument text is copied verbatim. A comment in a gap (between the kernel name and ``<<<``,
+between ``>>>`` and ``(``) stays where it is: only the punctuation around it is rewritten.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import bisect
+from collections.abc import Iterator, Sequence
 
 from ...facts import Launch
-from ...model import Diagnostic, Edit, Severity
+from ...model import Diagnostic, Edit, Severity, Span
 from ..context import Context
 from ..registry import Finding, register
 
@@ -36,7 +38,7 @@ def launches(ctx: Context) -> Iterator[Finding]:
                 severity=Severity.INFO,
             )
             continue
-        yield from launch_edits(ctx.text, launch)
+        yield from launch_edits(ctx.text, launch, ctx.facts.comments)
 
 
 def _ends_in_line_comment(text: str, launch: Launch) -> bool:
@@ -52,7 +54,7 @@ def _dim3(text: str) -> bool:
     return not text.startswith("dim3")
 
 
-def launch_edits(text: str, launch: Launch) -> list[Edit]:
+def launch_edits(text: str, launch: Launch, comments: Sequence[Span] = ()) -> list[Edit]:
     """The gap edits for one launch (see module doc); spans never end in a // comment here."""
     code, origin, subject = "HPY004", launch.origin, text[launch.kernel[0] : launch.kernel[1]]
     config = list(launch.config)
@@ -67,17 +69,52 @@ def launch_edits(text: str, launch: Launch) -> list[Edit]:
             subject,
         )
     ]
+    gaps: list[tuple[int, int, str]] = []
     # kernel -> first config: '<<<' becomes ', ' (and opens dim3).
     gap = (")" if launch.template else "") + ", " + ("dim3(" if wraps[0] else "")
-    edits.append(Edit(launch.kernel[1], config[0][0], gap, code, origin, subject))
+    gaps.append((launch.kernel[1], config[0][0], gap))
     for i in range(1, len(config)):
         gap = (")" if wraps[i - 1] else "") + ", " + ("dim3(" if wraps[i] else "")
-        edits.append(Edit(config[i - 1][1], config[i][0], gap, code, origin, subject))
+        gaps.append((config[i - 1][1], config[i][0], gap))
     tail = ")" if wraps[len(config) - 1] else ""
     tail += ", 0" * (4 - len(config))
     if launch.args:
         # Arguments, and the blanks before ')', are kept verbatim.
-        edits.append(Edit(config[-1][1], launch.args[0][0], tail + ", ", code, origin, subject))
+        gaps.append((config[-1][1], launch.args[0][0], tail + ", "))
     else:
-        edits.append(Edit(config[-1][1], launch.rparen, tail, code, origin, subject))
+        gaps.append((config[-1][1], launch.rparen, tail))
+    for start, end, replacement in gaps:
+        edits.extend(
+            Edit(s, e, r, code, origin, subject)
+            for s, e, r in _keeping_comments(text, start, end, replacement, comments)
+        )
+    return edits
+
+
+def _keeping_comments(
+    text: str, start: int, end: int, replacement: str, comments: Sequence[Span]
+) -> list[tuple[int, int, str]]:
+    """Edits turning the gap ``text[start:end]`` (``<<<``, ``,``, ``>>>(`` between spans) into
+    ``replacement``. Comments in the gap stay, with the line breaks around them (a ``//``
+    comment must still end its line): only the punctuation between them is rewritten."""
+    first = bisect.bisect_left(comments, (start, -1))
+    inside = [(cs, ce) for cs, ce in comments[first:] if cs < end and ce <= end]
+    if not inside:
+        return [(start, end, replacement)]
+    edits: list[tuple[int, int, str]] = []
+    for piece_start, piece_end in [(start, inside[0][0])] + [
+        (inside[i][1], inside[i + 1][0] if i + 1 < len(inside) else end) for i in range(len(inside))
+    ]:
+        core = text[piece_start:piece_end]
+        stripped = core.strip(" \t\r\n\f\v")
+        if not stripped:
+            continue
+        core_start = piece_start + core.index(stripped[0])
+        core_end = core_start + len(stripped)
+        if edits:
+            edits.append((core_start, core_end, ""))
+        else:  # ', ' before a blank that stays: one blank is enough
+            edits.append((core_start, core_end, replacement.rstrip(" ") if text[core_end].isspace() else replacement))
+    if not edits:  # cannot happen: a gap holds at least one punctuator; stay safe
+        edits.append((end, end, replacement))
     return edits

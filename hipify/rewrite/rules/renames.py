@@ -11,7 +11,7 @@ translated and reported (HPY102).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -20,6 +20,7 @@ from ...model import Diagnostic, Edit, Origin, Severity, Span
 from ...options import Options
 from ...table import MappingTable, Row
 from ..context import Context
+from ..layout import only_blank
 from ..registry import Finding, register
 from ..status import Decision
 
@@ -85,7 +86,9 @@ def renames(ctx: Context) -> list[Finding]:
         if not everything and not allowed(ident.start, ident.region):
             continue
         if mode == _REMOVE:
-            append(_removal(ctx, ident, row))
+            removal = _removal(ctx, ident, row)
+            if removal is not None:
+                append(removal)
             continue
         decision = plan.decision
         if not plan.target and row.kind == "enum_constant" and (label := _case_label(ctx.text, ident)):
@@ -155,7 +158,7 @@ def _names_a_macro(ident: Identifier) -> bool:
     return ident.directive == "undef" or (ident.directive == "define" and ident.prev_token == "define")
 
 
-def _removal(ctx: Context, ident: Identifier, row: Row) -> Edit:
+def _removal(ctx: Context, ident: Identifier, row: Row) -> Edit | None:
     """Delete a calling-convention macro HIP lacks (``CUSPARSEAPI``) -- except where the
     preprocessor tests it: ``#ifdef CUSPARSEAPI`` asks whether cusparse.h was included, which
     for HIP is a question for the guard of the header that replaces it (HIPSPARSE_H); with no
@@ -164,11 +167,23 @@ def _removal(ctx: Context, ident: Identifier, row: Row) -> Edit:
         guard = ctx.index.header_guards.get(row.cuda_header, ident.name)
         return Edit(ident.start, ident.end, guard, "HPY001", ident.origin, row.cuda)
     text = ctx.text
+    if not ident.directive and _opens_line_before_hash(text, ctx.facts.comments, ident):
+        return None  # deleting it would make the '#' after it start a directive line
     before = text[ident.start - 1] if ident.start else " "
     after = text[ident.end] if ident.end < len(text) else " "
     # A blank keeps the neighbours two tokens (x/CUBLASAPI*y must not become x/*y).
     glue = not before.isspace() and not after.isspace()
     return Edit(ident.start, ident.end, " " if glue else "", "HPY009", ident.origin, row.cuda)
+
+
+def _opens_line_before_hash(text: str, comments: Sequence[Span], ident: Identifier) -> bool:
+    """Is ``ident`` the first token of its line, and a ``#`` the next one?"""
+    line_end = text.find("\n", ident.end)
+    hash_at = text.find("#", ident.end, len(text) if line_end < 0 else line_end)
+    if hash_at < 0:
+        return False
+    line_start = text.rfind("\n", 0, ident.start) + 1
+    return only_blank(text, comments, line_start, ident.start) and only_blank(text, comments, ident.end, hash_at)
 
 
 def _target_for(ident: Identifier, row: Row, target: str) -> str:

@@ -19,7 +19,7 @@ from ...facts import Region
 from ...model import Edit, Origin
 from ..context import Context
 from ..index import DEVICE_MARKERS, RUNTIME_APIS
-from ..layout import Anchor, insertion_anchor, translation_unit_anchor
+from ..layout import Anchor, insertion_anchor, line_start, translation_unit_anchor
 from ..registry import Finding, register
 from ..requirements import missing_defines
 from .compat import compat_use
@@ -103,7 +103,7 @@ def _define_anchor(ctx: Context, runtime_line: int) -> Anchor | None:
         anchor = translation_unit_anchor(ctx.text, ctx.facts.directives, ctx.facts.comments)
         if anchor is not None:
             return anchor
-    return Anchor(runtime_line, False) if runtime_line >= 0 else None
+    return Anchor(line_start(ctx.text, ctx.facts.comments, runtime_line), False) if runtime_line >= 0 else None
 
 
 def _block(ctx: Context, anchor: Anchor, lines: list[tuple[str, str, str]]) -> Iterator[Edit]:
