@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import replace
 
 from .codes import ENGINE_FALLBACK, INTERNAL_ERROR, WORK_LIMIT
-from .limits import any_engine_breach, clang_breach
+from .limits import any_engine_breach
 from .model import Diagnostic, EngineResult, Severity, SourceFile
 from .options import Options
 from .table import MappingTable
@@ -32,7 +32,7 @@ def clang_status() -> tuple[bool, str]:
 
 def run_engine(source: SourceFile, table: MappingTable, options: Options) -> EngineResult:
     """Run the chosen engine; never raises. ``auto`` and ``clang`` fall back to regex per file
-    (a file over the clang engine's work limits, or one it fails on)."""
+    (one the clang engine fails on; one over its work limits is translated from text alone)."""
     breach = any_engine_breach(source.text)
     if breach is not None:
         diag = Diagnostic(WORK_LIMIT, f"not translated: {breach.describe()}", severity=Severity.ERROR)
@@ -43,13 +43,7 @@ def run_engine(source: SourceFile, table: MappingTable, options: Options) -> Eng
     code, severity = ENGINE_FALLBACK, Severity.INFO
     if usable:
         from .clang_mode.engine import run as clang_run
-        from .lexing.lexer import lex
 
-        breach = clang_breach(source.text, lex(source.text).masked)
-        if breach is not None:
-            return regex_fallback(
-                source, table, options, f"the clang engine was not used: {breach.describe()}", WORK_LIMIT
-            )
         try:
             return clang_run(source, table, options)
         except Exception as exc:  # an engine bug must not lose the file: fall back, and say so

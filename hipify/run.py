@@ -311,7 +311,7 @@ def _without_own_output(found: list[Found], out_dir: Path) -> list[Found]:
 
 
 def _inside_walked_trees(found: list[Found]) -> tuple[list[Found], list[Problem]]:
-    """In place, a walk follows a symbolic link only to a file inside the tree it walks (HPY308)."""
+    """In place, a walk follows a symbolic link only to a file inside the tree it walks (HPY309)."""
     kept: list[Found] = []
     outside: list[Problem] = []
     for item in found:
@@ -320,7 +320,7 @@ def _inside_walked_trees(found: list[Found]) -> tuple[list[Found], list[Problem]
             kept.append(item)
         else:
             outside.append(
-                Problem(item.path, f"HPY308 symbolic link to {real}, outside {item.root}; not followed", fatal=False)
+                Problem(item.path, f"HPY309 symbolic link to {real}, outside {item.root}; not followed", fatal=False)
             )
     return kept, outside
 

@@ -155,7 +155,7 @@ def test_an_incomplete_existing_backup_is_kept_and_the_original_saved_beside_it(
     src.write_text(KERNEL)
     (tmp_path / "k.cu.prehip").write_text(KERNEL[:20])  # what a copy cut short by a full disk left
     assert main(["--engine", "regex", "--no-cache", "--in-place", str(src)]) == 0
-    assert "HPY309" in capsys.readouterr().err
+    assert "HPY310" in capsys.readouterr().err
     assert (tmp_path / "k.cu.prehip").read_text() == KERNEL[:20]
     assert (tmp_path / "k.cu.prehip.1").read_text() == KERNEL
     assert TRANSLATED_MARK in src.read_text()
@@ -229,7 +229,7 @@ def test_a_libclang_crash_falls_back_to_regex_for_that_file(tmp_path: Path, jobs
     (tree / "crash.cu").write_text(crashing_source())
     (tree / "z.cu").write_text(KERNEL)
     out = tmp_path / "out"
-    proc = cli("--engine", engine, "--no-cache", "-j", jobs, "--out-dir", out, tree)
+    proc = cli("--engine", engine, "--clang-parse", "always", "--no-cache", "-j", jobs, "--out-dir", out, tree)
     assert proc.returncode == 0, proc.stderr
     assert "crash.cu" in proc.stderr and "HPY201" in proc.stderr and "SIGSEGV" in proc.stderr
     for name in ("a.cu", "crash.cu", "z.cu"):
@@ -251,7 +251,7 @@ def test_inputs_over_the_clang_limits_use_the_regex_engine(tmp_path: Path, text:
     needs_clang()
     src = tmp_path / "k.cu"
     src.write_text(text + "void f(float *d) { cudaFree(d); }\n")
-    proc = cli("--engine", "clang", "--no-cache", "-o", tmp_path / "out.cu", src, timeout=60)
+    proc = cli("--engine", "clang", "--clang-parse", "always", "--no-cache", "-o", tmp_path / "out.cu", src, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "HPY206" in proc.stderr and "used the regex engine" in proc.stderr
     assert TRANSLATED_MARK in (tmp_path / "out.cu").read_text()
@@ -314,7 +314,7 @@ def fifo_tree(tmp_path: Path) -> Path:
 
 def test_a_fifo_given_explicitly_is_refused_without_blocking(fifo_tree: Path) -> None:
     proc = cli("--engine", "regex", "--no-cache", "--check", fifo_tree / "x.cu", timeout=30)
-    assert proc.returncode == 2 and "HPY307 not a regular file (a FIFO)" in proc.stderr
+    assert proc.returncode == 2 and "HPY308 not a regular file (a FIFO)" in proc.stderr
 
 
 @pytest.mark.parametrize("engine", ["regex", "clang"])
@@ -322,11 +322,11 @@ def test_fifos_found_by_a_walk_or_included_never_block(fifo_tree: Path, tmp_path
     if engine == "clang":
         needs_clang()
     out = tmp_path / "out"
-    proc = cli("--engine", engine, "--no-cache", "--out-dir", out, fifo_tree, timeout=60)
+    proc = cli("--engine", engine, "--clang-parse", "always", "--no-cache", "--out-dir", out, fifo_tree, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert "x.cu: note: not a regular file (a FIFO); skipped" in proc.stderr
     if engine == "clang":
-        assert "HPY307 an include reaches" in proc.stderr and "pipe.h" in proc.stderr
+        assert "HPY308 an include reaches" in proc.stderr and "pipe.h" in proc.stderr
     assert TRANSLATED_MARK in (out / "a.cu").read_text()
 
 
@@ -338,7 +338,19 @@ def test_a_parse_that_blocks_ends_at_the_time_limit_and_falls_back(tmp_path: Pat
     src.parent.mkdir()
     src.write_text(f'#include "{tmp_path / "outside.h"}"\n' + KERNEL)
     start = time.monotonic()
-    proc = cli("--engine", "clang", "--no-cache", "--timeout", "3", "-o", tmp_path / "out.cu", src, timeout=60)
+    proc = cli(
+        "--engine",
+        "clang",
+        "--clang-parse",
+        "always",
+        "--no-cache",
+        "--timeout",
+        "3",
+        "-o",
+        tmp_path / "out.cu",
+        src,
+        timeout=60,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "ran past the time limit of 3 s" in proc.stderr and "used the regex engine" in proc.stderr
     assert TRANSLATED_MARK in (tmp_path / "out.cu").read_text()
@@ -351,7 +363,7 @@ def test_dev_zero_behind_a_symlink_is_never_read(tmp_path: Path) -> None:
     (tree / "zero.cu").symlink_to("/dev/zero")
     (tree / "a.cu").write_text(KERNEL)
     proc = cli("--engine", "regex", "--no-cache", "--check", tree / "zero.cu", timeout=30)
-    assert proc.returncode == 2 and "HPY307 not a regular file (a character device)" in proc.stderr
+    assert proc.returncode == 2 and "HPY308 not a regular file (a character device)" in proc.stderr
     proc = cli("--engine", "regex", "--no-cache", "--out-dir", tmp_path / "out", tree, timeout=30)
     assert proc.returncode == 0 and "zero.cu: note: not a regular file" in proc.stderr
 
@@ -606,7 +618,7 @@ def test_in_place_does_not_follow_a_walked_symlink_out_of_the_tree(
     (tree / "link.cu").symlink_to(outside)
     (tree / "own.cu").write_text(KERNEL)
     assert main(["--engine", "regex", "--no-cache", "--in-place", str(tree)]) == 0
-    assert "HPY308" in capsys.readouterr().err
+    assert "HPY309" in capsys.readouterr().err
     assert outside.read_text() == KERNEL and TRANSLATED_MARK in (tree / "own.cu").read_text()
     assert main(["--engine", "regex", "--no-cache", "--in-place", str(tree / "link.cu")]) == 0  # named: followed
     assert TRANSLATED_MARK in outside.read_text()

@@ -13,8 +13,11 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 
+from ..codes import WORK_LIMIT
 from ..facts import FileFacts
-from ..model import Diagnostic, EngineResult, SourceFile
+from ..lexing.lexer import lex
+from ..limits import clang_breach
+from ..model import Diagnostic, EngineResult, Severity, SourceFile
 from ..options import Options
 from ..table import MappingTable
 from .ast_facts import build_facts
@@ -39,6 +42,15 @@ def run(source: SourceFile, table: MappingTable, options: Options) -> EngineResu
     from_text = text_facts(source, table, options)
     if options.clang_parse != "always" and not parse_reason(source, from_text, table, index_of(table), options):
         return plan(source, from_text, table, options, engine="clang")  # the AST would change nothing
+    breach = clang_breach(source.text, lex(source.text).masked)
+    if breach is not None:  # the parser could crash or swamp the run: the text facts decide
+        result = plan(source, from_text, table, options, engine="regex")
+        note = Diagnostic(
+            WORK_LIMIT,
+            f"the clang engine was not used: {breach.describe()}; used the regex engine",
+            severity=Severity.WARNING,
+        )
+        return replace(result, diagnostics=(note,) + result.diagnostics)
     parsed = parse(source, table, options)
     result = plan(source, build_facts(parsed, source.text, table, options), table, options, engine="clang")
     notes = tuple(
