@@ -175,7 +175,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=int,
         default=DEFAULT_MEMORY_MB,
         metavar="MB",
-        help=f"memory a worker process may allocate (default {DEFAULT_MEMORY_MB}; 0 = no limit)",
+        help=f"memory a worker process may allocate beyond its start (default {DEFAULT_MEMORY_MB}; 0 = no limit)",
     )
     run.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
     run.add_argument("--cache-dir", metavar="DIR", help=f"result cache (default {default_cache_dir()})")

@@ -119,7 +119,6 @@ _INCLUDE = re.compile(r"#\s*(?:include|include_next|import)\b")
 TOP_LEVEL = (
     "#include <cuda_runtime.h>\n",
     "#include <cublas_v2.h>\n",
-    "#include <vector>\n",
     "#define SYNC() cudaDeviceSynchronize()\n",
     "#define CHECK(x) do { cudaError_t e_ = (x); (void)cudaGetErrorString(e_); } while (0)\n",
     "#define FREE_ALL(p) \\\n  cudaFree(p)\n",

@@ -1,0 +1,75 @@
+"""Fuzzing both engines over token soups (a bounded share; ``bench/fuzz.py`` runs 100,000+).
+
+Soups mix CUDA names, comments, string and character literals, directives, launches and line
+splices (``fuzzing.FRAGMENTS``); programs are well-formed files of the same material, where the
+parser finds no errors and the engines must agree on rename-only translations. Checks: no
+exception or internal error, comments and literals byte for byte, idempotence, agreement.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from dataclasses import replace
+
+import pytest
+from fuzzing import failures, program, soup
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hipify.engines import clang_status
+from hipify.options import Options
+from hipify.table import load_table
+
+TABLE = load_table()
+EXAMPLES = int(os.environ.get("HIPIFY_FUZZ_EXAMPLES", "200"))
+options = st.builds(
+    Options,
+    engine=st.just("regex"),
+    hip_kernel_syntax=st.booleans(),
+    roc=st.booleans(),
+    skip_excluded_blocks=st.booleans(),
+    rocm_version=st.sampled_from([(5, 7), (6, 4)]),
+    use_cache=st.just(False),
+)
+# A seed drives the soup (hypothesis shrinks it to the smallest failing one it finds).
+seeds = st.integers(min_value=0, max_value=2**32 - 1)
+FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+CLANG = settings(max_examples=max(5, EXAMPLES // 20), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@FUZZ
+@given(seeds, options)
+def test_regex_engine_on_token_soups(seed: int, opts: Options) -> None:
+    text = soup(random.Random(seed))
+    assert failures(text, opts, TABLE) == [], text
+
+
+@FUZZ
+@given(seeds, options)
+def test_regex_engine_on_programs(seed: int, opts: Options) -> None:
+    text = program(random.Random(seed))
+    assert failures(text, opts, TABLE) == [], text
+
+
+def _clang(opts: Options) -> Options:
+    usable, reason = clang_status()
+    if not usable:
+        pytest.skip(reason)
+    return replace(opts, engine="clang", cuda_path="none", clang_parse="always")
+
+
+@pytest.mark.clang
+@CLANG
+@given(seeds, options)
+def test_clang_engine_on_token_soups(seed: int, opts: Options) -> None:
+    text = soup(random.Random(seed))
+    assert failures(text, _clang(opts), TABLE, compare=True) == [], text
+
+
+@pytest.mark.clang
+@CLANG
+@given(seeds, options)
+def test_clang_engine_on_programs_agrees_with_regex(seed: int, opts: Options) -> None:
+    text = program(random.Random(seed))
+    assert failures(text, _clang(opts), TABLE, compare=True) == [], text
