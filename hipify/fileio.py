@@ -161,6 +161,8 @@ def encode_translation(original: str, text: str, edits: Sequence[Edit], raw: byt
     """
     if text == original:
         return raw
+    if _codec(fmt.encoding) == "utf-8":  # decoding UTF-8 (strict, or with surrogateescape) round-trips
+        return encode(text, fmt)
     try:
         if encode(original, fmt) == raw:  # the encoding round-trips this file: encode the whole text
             data = encode(text, fmt)

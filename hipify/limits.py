@@ -55,7 +55,7 @@ def conditional_depth(text: str) -> int:
 
 def any_engine_breach(text: str) -> Breach | None:
     """A limit no engine may exceed (the file is then not translated)."""
-    if "#" not in text:
+    if text.count("#") <= MAX_CONDITIONAL_DEPTH:  # too few directives to nest that deep
         return None
     depth = conditional_depth(text)
     if depth > MAX_CONDITIONAL_DEPTH:
