@@ -14,6 +14,7 @@ from .discover import DEFAULT_EXTENSIONS
 from .emit import OutputMode, message
 from .engines import ENGINE_NAMES
 from .fileio import DEFAULT_MAX_SIZE
+from .findings import DEFAULT_MAX_FINDINGS
 from .options import Options, parse_rocm_version
 from .report import FORMATS
 from .run import STDIN, RunConfig, UsageError, run
@@ -84,7 +85,16 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument(
         "--validation", metavar="JSON", help="include results of 'hipify-py validate --json JSON' in the report"
     )
-    out.add_argument("-q", "--quiet", action="store_true", help="only errors on stderr")
+    out.add_argument("-q", "--quiet", action="store_true", help="only errors on stderr (no warnings, no summary)")
+    out.add_argument("-v", "--verbose", action="store_true", help="every finding: notes too, and no --max-findings cap")
+    out.add_argument(
+        "--max-findings",
+        type=int,
+        default=DEFAULT_MAX_FINDINGS,
+        metavar="N",
+        help=f"findings printed at most, one per root cause (default {DEFAULT_MAX_FINDINGS}; 0 = all); "
+        "the report has them all",
+    )
     out.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     tr = p.add_argument_group("translation")
@@ -221,7 +231,9 @@ def _renames(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
     return tuple(renames.items())
 
 
-def config_from_args(args: argparse.Namespace, clang_args: Sequence[str] = ()) -> RunConfig:
+def config_from_args(
+    args: argparse.Namespace, clang_args: Sequence[str] = (), command: Sequence[str] = ()
+) -> RunConfig:
     extensions: tuple[str, ...] = DEFAULT_EXTENSIONS
     if args.extensions:
         extensions = tuple(e if e.startswith(".") else f".{e}" for e in args.extensions.split(",") if e)
@@ -241,6 +253,9 @@ def config_from_args(args: argparse.Namespace, clang_args: Sequence[str] = ()) -
         report_format=args.report_format or "",
         validation=args.validation or "",
         quiet=args.quiet,
+        verbose=args.verbose,
+        max_findings=args.max_findings,
+        command=tuple(command),
         progress=not args.no_progress,
         jobs=args.jobs,
         exclude=tuple(args.exclude),
@@ -257,6 +272,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in SUBCOMMANDS:
         return _subcommand(argv[0], argv[1:])
+    command = tuple(argv)
     clang_args: list[str] = []
     if "--" in argv:
         split = argv.index("--")
@@ -267,7 +283,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except SystemExit as exc:  # argparse already printed the problem
         return EXIT_OK if exc.code == 0 else EXIT_ERROR
     try:
-        return run(config_from_args(args, clang_args))
+        return run(config_from_args(args, clang_args, command))
     except UsageError as exc:
         message(f"hipify-py: error: {exc}")
         return EXIT_ERROR

@@ -10,13 +10,14 @@ from __future__ import annotations
 import difflib
 import shutil
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum, IntEnum
 from pathlib import Path
 from typing import TextIO
 
 from .codes import UNCONVERTED_CODES
 from .fileio import encode, write_atomic
+from .findings import DEFAULT_MAX_FINDINGS, FindingsLog
 from .model import FileResult, Severity
 
 
@@ -56,7 +57,8 @@ class Destination:
 class EmitSettings:
     mode: OutputMode
     quiet: bool = False  # only errors on stderr
-    show_info: bool = False  # info-level findings too (--print-stats, --examine)
+    show_info: bool = False  # notes (info-level findings) too: -v
+    max_findings: int = DEFAULT_MAX_FINDINGS  # findings printed at most (0 = all)
 
 
 def unified_diff(result: FileResult, label: str) -> str:
@@ -133,16 +135,15 @@ class Emitter:
 
     def __init__(self, settings: EmitSettings) -> None:
         self.settings = settings
+        # Findings are printed at the end of the run, one per root cause (see hipify.findings).
+        self.findings = FindingsLog(settings.show_info, settings.quiet, settings.max_findings)
 
     def emit(self, result: FileResult, dest: Destination | None = None, explicit: bool = True) -> Outcome:
         """``dest`` is required by the writing modes; ``explicit``: the user named this input."""
         settings = self.settings
         if result.error is not None:
             return self._emit_unreadable(result, dest, explicit)
-        if not settings.quiet:
-            for diag in result.diagnostics:
-                if diag.severity != Severity.INFO or settings.show_info:
-                    message(diag.format())
+        self.findings.add(result)
         mode = settings.mode
         if mode == OutputMode.STDOUT:
             write_stdout(result)
@@ -151,9 +152,7 @@ class Emitter:
                 sys.stdout.write(unified_diff(result, Path(result.display).as_posix()))
                 return Outcome.FOUND
         elif mode == OutputMode.CHECK:
-            if result.changed and not settings.quiet:
-                message(f"would translate {result.display}")
-            return check_outcome(result)
+            return check_outcome(result)  # the files that would change are named at the end
         elif mode == OutputMode.EXAMINE:
             pass
         else:  # the writing modes
@@ -200,8 +199,7 @@ class Emitter:
     def _emit_unreadable(self, result: FileResult, dest: Destination | None, explicit: bool) -> Outcome:
         error = result.error
         assert error is not None
-        if not self.settings.quiet or error.severity == Severity.ERROR:
-            message(error.format(result.display))
+        self.findings.pairs.append((result.path, replace(error, path=result.display)))
         if dest is not None and dest.copy_unreadable_to is not None and error.code in ("HPY301", "HPY302", "HPY304"):
             copy_file(Path(result.path), dest.copy_unreadable_to)
         return Outcome.FAILED if error.severity == Severity.ERROR and explicit else Outcome.OK

@@ -16,7 +16,7 @@ from .fileio import DecodedSource, SourceError, read_source
 from .model import Diagnostic, FileResult, FileTask, Severity
 from .options import Options
 from .project.scan import FileScan, scan_text
-from .table import load_table
+from .table import table_for
 
 
 def _engine_environment(options: Options) -> str:
@@ -28,7 +28,7 @@ def _engine_environment(options: Options) -> str:
 
 def scan(task: FileTask) -> FileScan:
     """The project scan of one file (cached by content like translations)."""
-    table = load_table()
+    table = table_for(task.options)
     try:
         decoded = read_source(Path(task.path), task.encoding, task.max_size)
     except SourceError:
@@ -57,7 +57,7 @@ def process(task: FileTask) -> FileResult:
 
 
 def translate_decoded(task: FileTask, decoded: DecodedSource) -> FileResult:
-    table = load_table()
+    table = table_for(task.options)
     result: Result | None = None
     cache = ResultCache(Path(task.cache_dir)) if task.cache_dir and task.options.use_cache else None
     key = ""

@@ -31,13 +31,15 @@ from .emit import (
     write_report,
 )
 from .fileio import DEFAULT_MAX_SIZE, SourceError, decode
-from .model import FileResult, FileTask, ProjectFacts
+from .findings import DEFAULT_MAX_FINDINGS, IncludeHints
+from .model import FileResult, FileTask, ProjectFacts, Severity
 from .options import Options
 from .pipeline import process, scan, translate_decoded
 from .project.graph import ProjectModel, build_model
 from .project.scan import FileScan
 from .report import FORMATS, Report, render
-from .table import load_table
+from .summary import RunSummary, check_lines, held_back_line, summary_line
+from .table import table_for
 
 STDIN = "-"
 T = TypeVar("T")
@@ -65,6 +67,9 @@ class RunConfig:
     report_format: str = ""
     validation: str = ""
     quiet: bool = False
+    verbose: bool = False  # notes too, and no cap on findings
+    max_findings: int = DEFAULT_MAX_FINDINGS  # findings printed at most (0 = all)
+    command: tuple[str, ...] = ()  # the command line's arguments (the fix command of --check repeats them)
     progress: bool = True
     jobs: int = 1
     exclude: tuple[str, ...] = ()
@@ -78,15 +83,56 @@ class RunConfig:
 
 def run(config: RunConfig) -> int:
     _check(config)
-    load_table()  # load once in the parent: forked workers share it
-    emitter = Emitter(EmitSettings(config.mode, config.quiet, config.print_stats or config.mode == OutputMode.EXAMINE))
-    report = Report()
+    table_for(config.options)  # load once in the parent: forked workers share it
+    limit = 0 if config.verbose else config.max_findings
+    emitter = Emitter(EmitSettings(config.mode, config.quiet, config.verbose, limit))
+    report = Report(options=config.options)
+    copied = 0
     if config.paths == (STDIN,):
         outcome = _run_stdin(config, emitter, report)
     else:
-        outcome = _run_files(config, emitter, report)
+        outcome, copied = _run_files(config, emitter, report)
     _finish(config, report)
+    _conclude(config, emitter, report, copied)
     return int(outcome)
+
+
+def _conclude(config: RunConfig, emitter: Emitter, report: Report, copied: int) -> None:
+    """Print the findings (one per root cause), what --check found, and the summary line."""
+    findings = emitter.findings.findings(IncludeHints([_repository_root(config.paths)]))
+    shown, held_back = emitter.findings.shown(findings)
+    for finding in shown:
+        message(finding.format())
+    if config.quiet:
+        return
+    hidden_notes = 0 if config.verbose else sum(1 for f in findings if f.severity == Severity.INFO)
+    destination = _shown(Path(config.out_dir or config.output)) if (config.out_dir or config.output) else ""
+    summary = RunSummary(
+        config.mode, destination, copied, config.report, held_back, hidden_notes, config.command or config.paths
+    )
+    lines = [held_back_line(summary)]
+    if config.mode == OutputMode.CHECK:
+        lines += check_lines(report, summary)
+    lines.append(summary_line(report, findings, summary))
+    for line in lines:
+        if line:
+            message(line)
+
+
+def _repository_root(paths: Sequence[str]) -> str:
+    """The enclosing git work tree of the inputs (where a missing header may be), else their directory."""
+    existing = [os.path.abspath(p) for p in paths if p != STDIN and os.path.exists(p)]
+    if not existing:
+        return os.getcwd()
+    start = os.path.commonpath([p if os.path.isdir(p) else os.path.dirname(p) for p in existing])
+    current = start
+    while True:
+        if os.path.exists(os.path.join(current, ".git")):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return start
+        current = parent
 
 
 def _check(config: RunConfig) -> None:
@@ -119,7 +165,8 @@ def _run_stdin(config: RunConfig, emitter: Emitter, report: Report) -> Outcome:
     return emitter.emit(result, dest)
 
 
-def _run_files(config: RunConfig, emitter: Emitter, report: Report) -> Outcome:
+def _run_files(config: RunConfig, emitter: Emitter, report: Report) -> tuple[Outcome, int]:
+    """Translate the files; returns the outcome and how many other files were copied into the mirror."""
     out_dir = Path(config.out_dir).resolve() if config.out_dir else None
     found, problems = discover([Path(p) for p in config.paths], config.extensions, config.exclude, config.use_gitignore)
     if out_dir is not None:  # never read back our own output when it lies inside the input tree
@@ -135,7 +182,7 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report) -> Outcome:
     if not found:
         if not problems:
             message("hipify-py: no source files found")
-        return outcome
+        return outcome, 0
     if config.mode == OutputMode.STDOUT and len(found) > 1:
         raise UsageError("several input files: choose --in-place, --out-dir, --diff, --check or --examine")
     if config.mode == OutputMode.OUTPUT_FILE and len(found) != 1:
@@ -167,9 +214,10 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report) -> Outcome:
         text = render_compat(catalog.closure(entries), config.options.rocm_version)
         report.compat_header = (_shown(compat_header), tuple(sorted(compat)))
         outcome = max(outcome, emitter.emit_compat_header(compat_header, _shown(compat_header), text))
+    copied = 0
     if config.copy_other_files and out_dir is not None:
-        _copy_others(config, found, out_dir, dest_root)
-    return outcome
+        copied = _copy_others(config, found, out_dir, dest_root)
+    return outcome, copied
 
 
 def _generated_compat(path: Path) -> str | None:
@@ -310,15 +358,18 @@ def _destination(
     return Destination(out_dir / _renamed(relative, renames), copy_unreadable_to=out_dir / relative)
 
 
-def _copy_others(config: RunConfig, found: list[Found], out_dir: Path, dest_root: Path) -> None:
+def _copy_others(config: RunConfig, found: list[Found], out_dir: Path, dest_root: Path) -> int:
     sources = {f.path.resolve() for f in found}
     directories = [Path(p) for p in config.paths if Path(p).is_dir()]
     others, _ = discover(directories, (), config.exclude, config.use_gitignore)
+    copied = 0
     for item in others:
         real = item.path.resolve()
         if real in sources or _inside(real, out_dir):
             continue
         copy_file(item.path, out_dir / real.relative_to(dest_root))
+        copied += 1
+    return copied
 
 
 def _report_format(config: RunConfig) -> str:
