@@ -8,6 +8,7 @@ import json
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
+from importlib import resources
 
 from . import __version__
 from .codes import CODES, SUPPORT_EDIT_CODES, UNCONVERTED_CODES
@@ -228,6 +229,13 @@ def _item_dict(item: WorkItem) -> dict[str, object]:
         "hint": item.hint,
         "where": item.where,
     }
+
+
+def report_schema() -> dict[str, object]:
+    """The JSON schema of the JSON report (shipped in the package: hipify/data/report.schema.json)."""
+    data = json.loads((resources.files("hipify") / "data" / "report.schema.json").read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
 
 
 def render(report: Report, fmt: str) -> str:

@@ -35,11 +35,12 @@ from .findings import DEFAULT_MAX_FINDINGS, IncludeHints
 from .model import FileResult, FileTask, ProjectFacts, Severity
 from .options import Options
 from .pipeline import process, scan, translate_decoded
-from .project.graph import ProjectModel, build_model
+from .project.graph import ProjectModel, build_model, file_key
 from .project.scan import FileScan
 from .report import FORMATS, Report, render
 from .summary import RunSummary, check_lines, held_back_line, summary_line
 from .table import table_for
+from .vcs import VcsError, changed_files
 
 STDIN = "-"
 T = TypeVar("T")
@@ -74,6 +75,9 @@ class RunConfig:
     jobs: int = 1
     exclude: tuple[str, ...] = ()
     use_gitignore: bool = True
+    changed_since: str = ""  # git revision: translate only files changed since (and the files including them)
+    staged: bool = False  # translate only files staged in git (and the files including them)
+    config_file: str = ""  # the configuration the values came from, as shown
     extensions: tuple[str, ...] = DEFAULT_EXTENSIONS
     encoding: str = "utf-8"
     max_size: int = DEFAULT_MAX_SIZE
@@ -106,9 +110,16 @@ def _conclude(config: RunConfig, emitter: Emitter, report: Report, copied: int) 
     if config.quiet:
         return
     hidden_notes = 0 if config.verbose else sum(1 for f in findings if f.severity == Severity.INFO)
-    destination = _shown(Path(config.out_dir or config.output)) if (config.out_dir or config.output) else ""
+    destination = config.out_dir or config.output  # as the user wrote it
     summary = RunSummary(
-        config.mode, destination, copied, config.report, held_back, hidden_notes, config.command or config.paths
+        config.mode,
+        destination,
+        copied,
+        config.report,
+        held_back,
+        hidden_notes,
+        config.command or config.paths,
+        config.config_file,
     )
     lines = [held_back_line(summary)]
     if config.mode == OutputMode.CHECK:
@@ -142,6 +153,8 @@ def _check(config: RunConfig) -> None:
         raise UsageError("-j must be >= 0")
     if (config.renames or config.copy_other_files) and config.mode != OutputMode.OUT_DIR:
         raise UsageError("--rename-extensions and --copy-other-files need --out-dir")
+    if config.changed_since and config.staged:
+        raise UsageError("--changed-since and --staged cannot be combined")
     if STDIN in config.paths and config.paths != (STDIN,):
         raise UsageError("'-' (stdin) cannot be combined with other paths")
     if config.paths == (STDIN,) and config.mode in (OutputMode.IN_PLACE, OutputMode.OUT_DIR):
@@ -193,15 +206,16 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report) -> tuple[Out
     compat: set[str] = set()
     with Workers(config.jobs, len(found)) as workers:
         model = _project_model(config, found, renames, workers)
+        selected = _changed(config, found, model) if config.changed_since or config.staged else found
         tasks = []
-        for f in found:
+        for f in selected:
             facts = model.facts_for(str(f.path))
             output = _output_path(f, config, out_dir, dest_root, renames)
             facts = replace(facts, compat_include=_relative_include(compat_header, output))
             tasks.append(_task(config, str(f.path), _display(f), facts))
         show_progress = len(tasks) > 20 and config.progress and not config.quiet and sys.stderr.isatty()
         results = _progress(workers.map(process, tasks), len(tasks), show_progress)
-        for item, result in zip(found, results, strict=True):
+        for item, result in zip(selected, results, strict=True):
             report.add(result)
             compat.update(result.compat)
             dest = _destination(item, config, out_dir, dest_root, renames)
@@ -218,6 +232,15 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report) -> tuple[Out
     if config.copy_other_files and out_dir is not None:
         copied = _copy_others(config, found, out_dir, dest_root)
     return outcome, copied
+
+
+def _changed(config: RunConfig, found: list[Found], model: ProjectModel) -> list[Found]:
+    """The files git says changed, and the files that include them (their translation can depend on them)."""
+    try:
+        changed = changed_files(config.paths, config.changed_since, config.staged)
+    except VcsError as exc:
+        raise UsageError(str(exc)) from None
+    return [f for f in found if not changed.isdisjoint(model.closure(file_key(str(f.path))))]
 
 
 def _generated_compat(path: Path) -> str | None:
@@ -359,6 +382,7 @@ def _destination(
 
 
 def _copy_others(config: RunConfig, found: list[Found], out_dir: Path, dest_root: Path) -> int:
+    """Mirror every other file of the input directories (build files, data), so the mirror builds."""
     sources = {f.path.resolve() for f in found}
     directories = [Path(p) for p in config.paths if Path(p).is_dir()]
     others, _ = discover(directories, (), config.exclude, config.use_gitignore)
@@ -367,9 +391,20 @@ def _copy_others(config: RunConfig, found: list[Found], out_dir: Path, dest_root
         real = item.path.resolve()
         if real in sources or _inside(real, out_dir):
             continue
-        copy_file(item.path, out_dir / real.relative_to(dest_root))
+        target = out_dir / real.relative_to(dest_root)
+        if not _same_copy(item.path, target):  # a mirror kept up to date copies only what changed
+            copy_file(item.path, target)
         copied += 1
     return copied
+
+
+def _same_copy(src: Path, dst: Path) -> bool:
+    """``dst`` is a copy of ``src`` made earlier (copies keep the modification time)."""
+    try:
+        a, b = src.stat(), dst.stat()
+    except OSError:
+        return False
+    return a.st_size == b.st_size and a.st_mtime_ns == b.st_mtime_ns
 
 
 def _report_format(config: RunConfig) -> str:
@@ -395,7 +430,7 @@ def _finish(config: RunConfig, report: Report) -> None:
     if config.print_stats or config.mode == OutputMode.EXAMINE:
         from .stats import print_stats
 
-        print_stats(report)
+        print_stats(report, to_stdout=config.mode == OutputMode.EXAMINE)
     if config.report:
         if config.validation:
             report.validation = _load_validation(Path(config.validation))

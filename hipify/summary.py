@@ -35,6 +35,7 @@ class RunSummary:
     held_back: int = 0  # findings not printed (cap)
     hidden_notes: int = 0  # notes not printed (no -v)
     command: tuple[str, ...] = ()  # the command line, for the fix command of --check
+    config_file: str = ""  # the configuration file the run used
 
 
 def summary_line(report: Report, findings: Sequence[Finding], run: RunSummary) -> str:
@@ -43,8 +44,10 @@ def summary_line(report: Report, findings: Sequence[Finding], run: RunSummary) -
     if mode in (OutputMode.CHECK, OutputMode.DIFF, OutputMode.EXAMINE):
         parts.append(f"{report.changed} would change (nothing written)")
     elif mode == OutputMode.OUT_DIR:
-        copied = f", {_plural(run.copied, 'other file')} copied" if run.copied else ""
-        parts.append(f"{report.changed} translated into {run.destination}/ (the others copied as they are{copied})")
+        unchanged = report.files - report.changed
+        parts.append(f"{report.changed} translated into {run.destination.rstrip('/')}/ ({unchanged} unchanged)")
+        if run.copied:
+            parts.append(f"{_plural(run.copied, 'other file')} mirrored")
     elif mode == OutputMode.IN_PLACE:
         parts.append(f"{report.changed} translated in place")
     elif mode == OutputMode.OUTPUT_FILE:
@@ -58,6 +61,8 @@ def summary_line(report: Report, findings: Sequence[Finding], run: RunSummary) -
     line = f"hipify-py: {', '.join(parts)}; {found}"
     if run.report_path:
         line += f"; report: {run.report_path}"
+    if run.config_file:
+        line += f"; config: {run.config_file}"
     if report.compat_header[0]:
         line += f"; compatibility header: {report.compat_header[0]} ({_plural(len(report.compat_header[1]), 'entry', 'entries')})"
     return line

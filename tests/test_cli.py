@@ -97,10 +97,18 @@ def test_out_dir_mirrors_tree_and_leaves_input_alone(tree: Path, tmp_path: Path)
     before = snapshot(tree)
     out = tmp_path / "hip"
     assert main(["--engine", "regex", "--out-dir", str(out), str(tree)]) == 0
-    assert sorted(snapshot(out)) == ["src/main.cu", "src/plain.cpp", "src/util.cuh"]
+    # the whole tree: the build file too, so the mirror builds as it is
+    assert sorted(snapshot(out)) == ["CMakeLists.txt", "src/main.cu", "src/plain.cpp", "src/util.cuh"]
     assert (out / "src" / "plain.cpp").read_bytes() == PLAIN.encode()
+    assert (out / "CMakeLists.txt").read_bytes() == (tree / "CMakeLists.txt").read_bytes()
     assert "hipError_t" in (out / "src" / "util.cuh").read_text()
     assert snapshot(tree) == before
+
+
+def test_out_dir_sources_only(tree: Path, tmp_path: Path) -> None:
+    out = tmp_path / "hip"
+    assert main(["--engine", "regex", "--out-dir", str(out), "--sources-only", str(tree)]) == 0
+    assert sorted(snapshot(out)) == ["src/main.cu", "src/plain.cpp", "src/util.cuh"]
 
 
 def test_out_dir_copy_other_files_and_rename(tree: Path, tmp_path: Path) -> None:
@@ -228,7 +236,8 @@ def test_examine_writes_nothing_and_prints_stats(tree: Path, capsys: pytest.Capt
     before = snapshot(tree)
     assert main(["--engine", "regex", "--examine", str(tree)]) == 0
     captured = capsys.readouterr()
-    assert captured.out == "" and "CONVERTED refs" in captured.err
+    assert "CONVERTED refs" in captured.out  # the statistics are what --examine outputs
+    assert "hipify-py: 3 files scanned, 2 would change (nothing written)" in captured.err
     assert snapshot(tree) == before
 
 
