@@ -21,6 +21,8 @@ from .model import Diagnostic, FileResult, Severity
 
 # How many findings the terminal shows by default before pointing to the report.
 DEFAULT_MAX_FINDINGS = 40
+# Codes whose finding in one file can be the same root cause as in the files that include it.
+_SHARED_CAUSE_CODES = frozenset(("HPY203",))
 _MISSING_INCLUDE = re.compile(r"'([^']+)' file not found")
 _SHOWN_LINES = 6  # of a repeated finding's other lines
 _SHOWN_FILES = 3  # of the files a header's problem affects
@@ -44,6 +46,7 @@ class Finding:
 
 @dataclass
 class _Group:
+    key: tuple[object, ...]
     first: Diagnostic
     place: tuple[str, int, int]
     lines: list[int] = field(default_factory=list)
@@ -68,10 +71,17 @@ def root_causes(
     groups: dict[tuple[object, ...], _Group] = {}
     for source_path, diag in diagnostics:
         key: tuple[object, ...]
-        if diag.cause:
-            header = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(source_path)), diag.cause[0]))
+        missing = _MISSING_INCLUDE.search(diag.subject) if diag.code in _SHARED_CAUSE_CODES else None
+        if missing is not None:  # one missing header, however many files include it
+            key = ("missing", diag.code, missing.group(1))
+            place = (diag.path, diag.line, diag.col)
+        elif diag.cause:
+            header = os.path.realpath(os.path.join(os.path.dirname(os.path.abspath(source_path)), diag.cause[0]))
             key = ("cause", diag.code, header, diag.cause[1], diag.subject)
             place = (shown_path(header), diag.cause[1], diag.cause[2])
+        elif diag.code in _SHARED_CAUSE_CODES and diag.line:  # the same error met parsing the file itself
+            key = ("cause", diag.code, os.path.realpath(source_path), diag.line, diag.subject)
+            place = (diag.path, diag.line, diag.col)
         elif diag.subject and diag.line:
             key = ("subject", diag.code, diag.subject)
             place = (diag.path, diag.line, diag.col)
@@ -80,7 +90,7 @@ def root_causes(
             place = (diag.path, diag.line, diag.col)
         group = groups.get(key)
         if group is None:
-            group = groups[key] = _Group(diag, place)
+            group = groups[key] = _Group(key, diag, place)
         group.lines.append(diag.line)
         if diag.path not in group.files:
             group.files.append(diag.path)
@@ -90,13 +100,22 @@ def root_causes(
 def _finding(group: _Group, include_hint: IncludeHints | None) -> Finding:
     diag = group.first
     path, line, col = group.place
-    if diag.cause:
-        message = f"{diag.message.split(';')[0]}"
+    if group.key[0] == "missing":
         files = group.files
-        names = ", ".join(files[:_SHOWN_FILES]) + (
-            f" and {len(files) - _SHOWN_FILES} more" if len(files) > _SHOWN_FILES else ""
-        )
-        message += f"; affects {len(files)} file{'s' if len(files) != 1 else ''} that include it ({names})"
+        message = f"parse error: {diag.subject}"
+        if len(files) > 1:
+            names = ", ".join(files[:_SHOWN_FILES]) + (
+                f" and {len(files) - _SHOWN_FILES} more" if len(files) > _SHOWN_FILES else ""
+            )
+            message += f"; in {len(files)} files ({names})"
+    elif group.key[0] == "cause":
+        files = [f for f in group.files if f != path]  # the others that met it through an include
+        message = f"parse error: {diag.subject}" if diag.code == "HPY203" and diag.subject else diag.message
+        if files:
+            names = ", ".join(files[:_SHOWN_FILES]) + (
+                f" and {len(files) - _SHOWN_FILES} more" if len(files) > _SHOWN_FILES else ""
+            )
+            message += f"; affects {len(files)} file{'s' if len(files) != 1 else ''} that include it ({names})"
     else:
         message = diag.message
         if len(group.files) > 1:

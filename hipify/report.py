@@ -125,7 +125,9 @@ class Report:
         groups: dict[tuple[str, str, str], list[Diagnostic]] = {}
         for diag in self.diagnostics:
             kind = work_kind(diag.code)
-            subject = diag.subject if kind != "environment" and diag.subject else diag.message
+            subject = diag.subject or diag.message
+            if diag.code == "HPY203" and diag.subject:  # one parse error, however many files met it
+                subject = f"parse error: {diag.subject}"
             groups.setdefault((kind, diag.code, subject), []).append(diag)
         items: dict[str, list[WorkItem]] = {k: [] for k in WORK_KINDS}
         for name, count in self.converted.items():
@@ -263,17 +265,47 @@ def _csv(report: Report) -> str:
     return out.getvalue()
 
 
+def _cell(text: object) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
 def _markdown(report: Report) -> str:
     s = report.to_dict()["summary"]
     assert isinstance(s, dict)
+    effort = report.efforts()
+    items = report.work_items()
     lines = [
         "# hipify-py porting report",
         "",
         f"- Files: {s['files']} ({s['changed']} changed, {s['errors']} errors)",
         f"- Converted references: {s['converted']}",
         f"- Unconverted references: {s['unconverted']}",
+        "- Effort: " + ", ".join(f"{n} {level}" for level, n in effort.items()),
+        f"- Minimum ROCm the port needs: {s['minimum_rocm'] or 'any'} (target {s['target_rocm']})",
+        "",
+        f"Effort rule: {EFFORT_RULE}.",
         "",
     ]
+    if items["hand"]:
+        lines += ["## Needs hand work", "", "| API | count | hint | first use |", "|---|---:|---|---|"]
+        lines += [f"| `{_cell(i.subject)}` | {i.count} | {_cell(i.hint)} | {_cell(i.where)} |" for i in items["hand"]]
+        lines.append("")
+    if items["flag"]:
+        lines += ["## Needs a flag", "", "| API | flag | count |", "|---|---|---:|"]
+        lines += [f"| `{_cell(i.subject)}` | `{_cell(i.flag)}` | {i.count} |" for i in items["flag"]]
+        lines.append("")
+    if items["environment"]:
+        lines += ["## Environment only", "", "| finding | count | what to do |", "|---|---:|---|"]
+        lines += [f"| {_cell(i.subject)} | {i.count} | {_cell(i.hint)} |" for i in items["environment"]]
+        lines.append("")
+    if items["review"]:
+        lines += ["## Worth a review", "", "| what | count | why |", "|---|---:|---|"]
+        lines += [f"| `{_cell(i.subject)}` | {i.count} | {_cell(i.hint)} |" for i in items["review"]]
+        lines.append("")
+    if report.per_file:
+        lines += ["## Files", "", "| file | effort |", "|---|---|"]
+        lines += [f"| {_cell(e['path'])} | {e['effort']} |" for e in report.per_file]
+        lines.append("")
     if report.unconverted:
         lines += ["## Unconverted CUDA APIs", "", "| API | count |", "|---|---:|"]
         lines += [f"| `{name}` | {n} |" for name, n in report.unconverted.most_common()]
@@ -290,13 +322,13 @@ def _markdown(report: Report) -> str:
             "|---|---|---|---|---|",
         ]
         for row in report.validation_rows():
-            lines.append("| " + " | ".join(cell.replace("|", "\\|").replace("\n", " ") for cell in row) + " |")
+            lines.append("| " + " | ".join(_cell(cell) for cell in row) + " |")
         lines.append("")
     if report.diagnostics:
-        lines += ["## Findings", "", "| location | code | message |", "|---|---|---|"]
+        lines += ["## Findings", "", "| location | code | message | source line |", "|---|---|---|---|"]
         for d in report.diagnostics:
-            msg = d.message.replace("|", "\\|")
-            lines.append(f"| {d.path}:{d.line}:{d.col} | {d.code} | {msg} |")
+            source = f"`{_cell(report.source_line(d))}`" if report.source_line(d) else ""
+            lines.append(f"| {d.path}:{d.line}:{d.col} | {d.code} | {_cell(d.message)} | {source} |")
         lines.append("")
     return "\n".join(lines)
 

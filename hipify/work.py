@@ -104,8 +104,9 @@ class Advisor:
                 "not in the table: a newer CUDA API, a typo, or the project's own name "
                 "(list it under project-names in [tool.hipify-py] to silence it)"
             )
-        if diag.code != "HPY101" or row is None:
-            return CODES[diag.code].todo if diag.code in CODES else ""
+        if diag.code != "HPY101" or row is None:  # the finding's own words are the most specific
+            todo = CODES[diag.code].todo if diag.code in CODES else ""
+            return f"{diag.message}. {todo}".strip() if diag.subject else todo
         if row.note:
             return row.note
         if row.parent:

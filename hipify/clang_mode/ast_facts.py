@@ -405,14 +405,15 @@ def _parse_error_diagnostics(
     line where it reported an error."""
     if not parsed.errors:
         return []
-    first = parsed.errors[0]
+    # A missing include explains the errors after it: name it first.
+    first = next((e for e in parsed.errors if e.spelling.endswith("file not found")), parsed.errors[0])
     where = first.location
     in_main = where.file is not None and where.file.name == parsed.path
     cause: tuple[str, int, int] | None = None
     if not in_main and where.file is not None:  # a header's error: one root cause for every file that includes it
         header = os.path.abspath(where.file.name)
         cause = (os.path.relpath(header, os.path.dirname(os.path.abspath(parsed.path))), where.line, where.column)
-    count = f"{len(parsed.errors)} parse errors, the first: " if len(parsed.errors) > 1 else "parse error: "
+    count = f"{len(parsed.errors)} parse errors, among them: " if len(parsed.errors) > 1 else "parse error: "
     out = [
         Diagnostic(
             "HPY203",
