@@ -13,6 +13,8 @@ from .model import Severity
 from .report import Report
 
 _SHOWN_NAMES = 5
+# Hand work on the project's own declarations (that need APIs HIP lacks), not on a CUDA API.
+_DECLARATION_CODES = frozenset(("HPY111",))
 
 
 def _plural(n: int, word: str, plural: str = "") -> str:
@@ -116,8 +118,9 @@ def check_lines(report: Report, run: RunSummary) -> list[str]:
     items = report.work_items()
     flags = sorted({i.flag for i in items["flag"] if i.flag})
     flag_apis = [i.subject for i in items["flag"]]
-    hand = [i.subject for i in items["hand"]]
-    if not changed and not flag_apis and not hand:
+    hand = [i.subject for i in items["hand"] if i.code not in _DECLARATION_CODES]
+    declarations = [i.subject for i in items["hand"] if i.code in _DECLARATION_CODES]
+    if not changed and not flag_apis and not hand and not declarations:
         return []
     lines = []
     if changed:
@@ -130,13 +133,17 @@ def check_lines(report: Report, run: RunSummary) -> list[str]:
             f"{_plural(len(flag_apis), 'CUDA API')} {'is' if len(flag_apis) == 1 else 'are'} translated only with {' '.join(flags) or 'a flag'} ({_names(flag_apis)})"
         )
     if hand:
+        has = "has" if len(hand) == 1 else "have"
+        reasons.append(f"{_plural(len(hand), 'CUDA API')} {has} no automatic translation ({_names(hand)})")
+    if declarations:
+        need = "needs" if len(declarations) == 1 else "need"
         reasons.append(
-            f"{_plural(len(hand), 'CUDA API')} {'has' if len(hand) == 1 else 'have'} no automatic translation ({_names(hand)})"
+            f"{_plural(len(declarations), 'declaration')} of the project {need} CUDA APIs HIP lacks ({_names(declarations)})"
         )
     lines.append(f"hipify-py --check failed: {'; '.join(reasons)}")
     if changed or flag_apis:
         lines.append(f"  fix: {fix_command(run.command, flags)}")
-    if hand:
+    if hand or declarations:
         where = f"; {run.report_path} has a hint for each" if run.report_path else ""
         if not changed and not flag_apis:
             lines.append(

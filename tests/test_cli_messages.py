@@ -257,3 +257,21 @@ def test_real_code_findings_summary_and_check(tmp_path: Path, capsys: pytest.Cap
         and lines[-3] == f"  fix: hipify-py --in-place --engine {engine} -v -j 2 cuBLAS"
     )
     assert lines[-4].startswith("hipify-py --check failed: ") and "have no automatic translation" in lines[-4]
+
+
+def test_project_names_are_never_reported_as_cuda_apis(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _write(
+        tmp_path,
+        {
+            "src/algo.h": "#pragma once\nenum class Algo {\n  CUDA_NATIVE_GEMM,  // ours\n  CUDA_EMULATED_GEMM = 2\n};\n",
+            "src/main.cu": '#include "algo.h"\n#include <stdlib.h>\n'
+            'int main() {\n  char *cuda_path = getenv("X");\n  Algo a = Algo::CUDA_NATIVE_GEMM;\n'
+            "  return cuda_path != 0 && a == Algo::CUDA_EMULATED_GEMM && cudaTheirThing();\n}\n",
+        },
+    )
+    _, _, err = _run(["--engine", "regex", "--check", "src"], capsys)
+    assert [m.group(0) for m in _findings(err) if m["code"] == "HPY104"] == [
+        "src/main.cu:6:59: warning: cudaTheirThing looks like a CUDA API but is not in the mapping table [HPY104]"
+    ]
+    _, _, err = _run(["--engine", "regex", "--check", "--project-name", "cudaTheirThing", "src"], capsys)
+    assert not _findings(err)

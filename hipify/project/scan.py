@@ -197,8 +197,17 @@ def _enumerators(masked: str) -> set[str]:
 def _declared_in(masked: str, name: str) -> bool:
     """Does some occurrence of ``name`` look like its declaration (``int cudaCheck(``)?"""
     for m in re.finditer(rf"(?<![\w$]){re.escape(name)}(?![\w$])", masked):
-        prev, _ = prev_token(masked, m.start())
+        prev, at = prev_token(masked, m.start())
         nxt, _ = next_token(masked, m.end())
         if prev and declares(prev, nxt, name):
             return True
+        if prev in _DECLARATOR_MARKS and nxt in ("=", ";", ",", "["):
+            # a pointer or reference declarator: ``char *cuda_path = ...``, ``T &cudaState;``
+            while prev in _DECLARATOR_MARKS:
+                prev, at = prev_token(masked, at)
+            if prev and declares(prev, "=", name):
+                return True
     return False
+
+
+_DECLARATOR_MARKS = frozenset(("*", "&", "&&", "const", "volatile", "__restrict__", "__restrict"))
