@@ -14,7 +14,7 @@ from .options import Options
 from .project.graph import build_model
 from .project.scan import FileScan, scan_file, scan_text
 from .splice import apply
-from .table import MappingTable, load_table
+from .table import MappingTable, table_for
 
 
 @dataclass(frozen=True)
@@ -40,7 +40,7 @@ def translate(
 ) -> Result:
     """Translate CUDA source text to HIP. Diagnostics carry line/column and ``path``."""
     options = options or Options()
-    table = load_table() if table is None else table  # an empty table is falsy, and still the one asked for
+    table = table_for(options) if table is None else table  # an empty table is falsy, and still the one asked for
     source = SourceFile(path, text, project or ProjectFacts())
     engine_result = run_engine(source, table, options)
     fixed = apply(text, engine_result.edits)
@@ -67,7 +67,7 @@ def translate_files(
     include graph is resolved on disk around those paths. Files include the compatibility header
     (see :func:`compat_header`) from ``compat_dir`` (default: the files' common directory)."""
     options = options or Options()
-    table = load_table() if table is None else table
+    table = table_for(options) if table is None else table
 
     def scan_more(paths: Sequence[str]) -> list[FileScan]:
         return [scan_file(p, table, options) for p in paths]

@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from . import __version__
 from .cache import default_cache_dir
+from .config import ConfigError, find_config, load_config
 from .discover import DEFAULT_EXTENSIONS
 from .emit import OutputMode, message
 from .engines import ENGINE_NAMES
 from .fileio import DEFAULT_MAX_SIZE
+from .findings import DEFAULT_MAX_FINDINGS
 from .options import Options, parse_rocm_version
 from .report import FORMATS
 from .run import STDIN, RunConfig, UsageError, run
@@ -50,7 +53,12 @@ def build_parser() -> argparse.ArgumentParser:
     out = p.add_argument_group("output (default: stdout for a single file)")
     mode = out.add_mutually_exclusive_group()
     mode.add_argument("-o", "--output", metavar="FILE", help="write the translation of one input to FILE")
-    mode.add_argument("--out-dir", "--o-dir", metavar="DIR", help="mirror the input tree into DIR")
+    mode.add_argument(
+        "--out-dir",
+        "--o-dir",
+        metavar="DIR",
+        help="mirror the input tree into DIR: sources translated, every other file copied (see --sources-only)",
+    )
     mode.add_argument(
         "--in-place", "--inplace", action="store_true", help="rewrite files in place (backup FILE.prehip)"
     )
@@ -76,9 +84,15 @@ def build_parser() -> argparse.ArgumentParser:
         help="extension rename for --rename-extensions (default .cu=.hip); repeatable",
     )
     out.add_argument(
+        "--sources-only",
+        action=argparse.BooleanOptionalAction,
+        default=False,
+        help="with --out-dir: write only the translated sources, no build files or data",
+    )
+    out.add_argument(
         "--copy-other-files",
         action="store_true",
-        help="with --out-dir: also copy files that are not sources (build files, data)",
+        help="accepted for compatibility: --out-dir copies the other files by default",
     )
     out.add_argument("--print-stats", action="store_true", help="print conversion statistics to stderr")
     out.add_argument("--report", metavar="FILE", help="write a porting report")
@@ -86,7 +100,16 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument(
         "--validation", metavar="JSON", help="include results of 'hipify-py validate --json JSON' in the report"
     )
-    out.add_argument("-q", "--quiet", action="store_true", help="only errors on stderr")
+    out.add_argument("-q", "--quiet", action="store_true", help="only errors on stderr (no warnings, no summary)")
+    out.add_argument("-v", "--verbose", action="store_true", help="every finding: notes too, and no --max-findings cap")
+    out.add_argument(
+        "--max-findings",
+        type=int,
+        default=DEFAULT_MAX_FINDINGS,
+        metavar="N",
+        help=f"findings printed at most, one per root cause (default {DEFAULT_MAX_FINDINGS}; 0 = all); "
+        "the report has them all",
+    )
     out.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     tr = p.add_argument_group("translation")
@@ -96,13 +119,15 @@ def build_parser() -> argparse.ArgumentParser:
         default="auto",
         help="clang (libclang, AST-aware), regex (lexer-aware text), auto (clang, else regex)",
     )
-    tr.add_argument("--roc", action="store_true", help="prefer rocBLAS/rocSPARSE/rocRAND/... names where they exist")
-    tr.add_argument("--miopen", action="store_true", help="translate cuDNN to MIOpen")
-    tr.add_argument("--experimental", action="store_true", help="also translate APIs HIP marks experimental")
+    flag = argparse.BooleanOptionalAction  # --x / --no-x: the command line can undo a configuration's value
+    tr.add_argument("--roc", action=flag, default=False, help="prefer rocBLAS/rocSPARSE/rocRAND/... names")
+    tr.add_argument("--miopen", action=flag, default=False, help="translate cuDNN to MIOpen")
+    tr.add_argument("--experimental", action=flag, default=False, help="also translate APIs HIP marks experimental")
     ks = tr.add_mutually_exclusive_group()
     ks.add_argument(
         "--hip-kernel-execution-syntax",
-        action="store_true",
+        action=flag,
+        default=False,
         help="rewrite k<<<g, b, s, st>>>(a) to hipLaunchKernelGGL(k, dim3(g), dim3(b), s, st, a)",
     )
     ks.add_argument("--cuda-kernel-execution-syntax", action="store_true", help="keep <<<...>>> launches (default)")
@@ -114,25 +139,43 @@ def build_parser() -> argparse.ArgumentParser:
     )
     tr.add_argument(
         "--amap",
-        action="store_true",
+        action=flag,
+        default=False,
         help="translate as much as possible: inactive #if branches too, overriding the skip flags",
     )
     tr.add_argument(
         "--skip-excluded-preprocessor-conditional-blocks",
-        action="store_true",
+        action=flag,
+        default=False,
         help="leave code in inactive #if branches untranslated",
     )
     tr.add_argument(
         "--default-preprocessor", action="store_true", help="same as --skip-excluded-preprocessor-conditional-blocks"
     )
     tr.add_argument("--rocm", default="6.4", metavar="X.Y", help="target ROCm version (default 6.4)")
-    tr.add_argument("--no-runtime-include", action="store_true", help="never insert #include <hip/hip_runtime.h>")
     tr.add_argument(
-        "--no-compat-header",
-        action="store_true",
-        help="do not provide small CUDA features ROCm lacks in hipify_compat.h; report their uses instead",
+        "--runtime-include",
+        action=flag,
+        default=True,
+        help="insert #include <hip/hip_runtime.h> where a file needs it (--no-runtime-include: never)",
     )
-    tr.add_argument("--no-warn-unknown", action="store_true", help="do not warn about unknown CUDA-like names")
+    tr.add_argument(
+        "--compat-header",
+        action=flag,
+        default=True,
+        help="provide small CUDA features ROCm lacks in hipify_compat.h (--no-compat-header: report their uses)",
+    )
+    tr.add_argument(
+        "--warn-unknown", action=flag, default=True, help="warn about CUDA-like names the table does not know"
+    )
+    tr.add_argument(
+        "--project-name",
+        dest="project_names",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="a name of the project's own that looks like CUDA: never renamed or reported (repeatable)",
+    )
 
     cl = p.add_argument_group("parser (clang engine; -D also steers the regex engine's #if handling)")
     cl.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=V]")
@@ -153,9 +196,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     run = p.add_argument_group("run")
-    run.add_argument("-j", "--jobs", type=int, default=1, metavar="N", help="worker processes (0 = all cores)")
+    run.add_argument(
+        "-j",
+        "--jobs",
+        type=int,
+        default=0,
+        metavar="N",
+        help="worker processes (default 0: the cores this process may use)",
+    )
     run.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="skip matching paths")
-    run.add_argument("--no-gitignore", action="store_true", help="do not honour .gitignore files")
+    run.add_argument("--gitignore", action=flag, default=True, help="honour .gitignore files (default)")
+    run.add_argument(
+        "--changed-since", metavar="REV", help="translate only files git says changed since REV (and their includers)"
+    )
+    run.add_argument("--staged", action="store_true", help="translate only files staged in git (and their includers)")
+    run.add_argument("--config", metavar="FILE", help="configuration file (default: found from the inputs upward)")
+    run.add_argument("--no-config", action="store_true", help="ignore configuration files")
     run.add_argument(
         "--extensions",
         metavar="LIST",
@@ -197,9 +253,9 @@ def options_from_args(args: argparse.Namespace, clang_args: Sequence[str] = ()) 
         amap=args.amap,
         skip_excluded_blocks=args.skip_excluded_preprocessor_conditional_blocks or args.default_preprocessor,
         rocm_version=rocm,
-        insert_runtime_include=not args.no_runtime_include,
-        compat_header=not args.no_compat_header,
-        warn_unknown=not args.no_warn_unknown,
+        insert_runtime_include=args.runtime_include,
+        compat_header=args.compat_header,
+        warn_unknown=args.warn_unknown,
         rename_extensions=args.rename_extensions,
         defines=tuple(args.defines),
         include_dirs=tuple(args.include_dirs),
@@ -208,6 +264,8 @@ def options_from_args(args: argparse.Namespace, clang_args: Sequence[str] = ()) 
         cuda_path=args.cuda_path,
         clang_parse=args.clang_parse,
         use_cache=not args.no_cache,
+        project_names=tuple(sorted(set(args.project_names))),
+        mappings=tuple(getattr(args, "mappings", ())),
     )
 
 
@@ -237,7 +295,17 @@ def _renames(args: argparse.Namespace) -> tuple[tuple[str, str], ...]:
     return tuple(renames.items())
 
 
-def config_from_args(args: argparse.Namespace, clang_args: Sequence[str] = ()) -> RunConfig:
+def available_cores() -> int:
+    """The cores this process may run on (its affinity, which containers and taskset restrict)."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):  # not on Linux
+        return os.cpu_count() or 1
+
+
+def config_from_args(
+    args: argparse.Namespace, clang_args: Sequence[str] = (), command: Sequence[str] = (), config_file: str = ""
+) -> RunConfig:
     if args.in_place and not args.no_backup and not args.backup_suffix:
         raise UsageError("--backup-suffix '' names the file itself; pass --no-backup to keep no backup")
     extensions: tuple[str, ...] = DEFAULT_EXTENSIONS
@@ -253,16 +321,22 @@ def config_from_args(args: argparse.Namespace, clang_args: Sequence[str] = ()) -
         out_dir=args.out_dir or "",
         backup_suffix="" if args.no_backup else args.backup_suffix,
         renames=_renames(args),
-        copy_other_files=args.copy_other_files,
+        copy_other_files=(bool(args.out_dir) and not args.sources_only) or args.copy_other_files,
         print_stats=args.print_stats,
         report=args.report or "",
         report_format=args.report_format or "",
         validation=args.validation or "",
         quiet=args.quiet,
+        verbose=args.verbose,
+        max_findings=args.max_findings,
+        command=tuple(command),
         progress=not args.no_progress,
-        jobs=args.jobs,
+        jobs=args.jobs or available_cores(),
+        config_file=_shown(config_file) if config_file else "",
         exclude=tuple(args.exclude),
-        use_gitignore=not args.no_gitignore,
+        use_gitignore=args.gitignore,
+        changed_since=args.changed_since or "",
+        staged=args.staged,
         extensions=extensions,
         encoding=args.encoding,
         max_size=args.max_size,
@@ -277,6 +351,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv and argv[0] in SUBCOMMANDS:
         return _subcommand(argv[0], argv[1:])
+    command = tuple(argv)
     clang_args: list[str] = []
     if "--" in argv:
         split = argv.index("--")
@@ -284,10 +359,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
+        config_file = "" if args.no_config else (args.config or str(find_config(args.paths) or ""))
+        if config_file:  # its values become the defaults: what the command line says wins
+            parser.set_defaults(**load_config(Path(config_file)).defaults)
+            args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse already printed the problem
         return EXIT_OK if exc.code == 0 else EXIT_ERROR
+    except ConfigError as exc:
+        message(f"hipify-py: error: {exc}")
+        return EXIT_ERROR
     try:
-        return run(config_from_args(args, clang_args))
+        return run(config_from_args(args, clang_args, command, config_file))
     except UsageError as exc:
         message(f"hipify-py: error: {exc}")
         return EXIT_ERROR
@@ -297,6 +379,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # an internal error still gets exit code 2 and one clear line
         message(f"hipify-py: internal error: {type(exc).__name__}: {exc}")
         return EXIT_ERROR
+
+
+def _shown(path: str) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:
+        return path
 
 
 def _subcommand(name: str, argv: list[str]) -> int:

@@ -10,13 +10,14 @@ from __future__ import annotations
 import difflib
 import os
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum, IntEnum
 from pathlib import Path
 from typing import TextIO
 
 from .codes import ENGINE_CODES, UNCONVERTED_CODES
 from .fileio import SourceError, encode_translation, read_regular
+from .findings import DEFAULT_MAX_FINDINGS, FindingsLog
 from .model import Diagnostic, FileResult, Severity
 from .writing import copy_atomic, remove_stale_temps, write_atomic
 
@@ -63,7 +64,8 @@ class Destination:
 class EmitSettings:
     mode: OutputMode
     quiet: bool = False  # only errors on stderr
-    show_info: bool = False  # info-level findings too (--print-stats, --examine)
+    show_info: bool = False  # notes (info-level findings) too: -v
+    max_findings: int = DEFAULT_MAX_FINDINGS  # findings printed at most (0 = all)
 
 
 def unified_diff(result: FileResult, label: str) -> str:
@@ -172,16 +174,15 @@ class Emitter:
     def __init__(self, settings: EmitSettings) -> None:
         self.settings = settings
         self._swept: set[Path] = set()
+        # Findings are printed at the end of the run, one per root cause (see hipify.findings).
+        self.findings = FindingsLog(settings.show_info, settings.quiet, settings.max_findings)
 
     def emit(self, result: FileResult, dest: Destination | None = None, explicit: bool = True) -> Outcome:
         """``dest`` is required by the writing modes; ``explicit``: the user named this input."""
         settings = self.settings
         if result.error is not None:
             return self._emit_unreadable(result, dest, explicit)
-        if not settings.quiet:
-            for diag in result.diagnostics:
-                if diag.severity != Severity.INFO or settings.show_info:
-                    message(diag.format())
+        self.findings.add(result)
         failed = Outcome.FAILED if any(failed_file(d) for d in result.diagnostics) else Outcome.OK
         mode = settings.mode
         if mode == OutputMode.DIFF:
@@ -189,9 +190,7 @@ class Emitter:
                 sys.stdout.write(unified_diff(result, Path(result.display).as_posix()))
                 return max(failed, Outcome.FOUND)
         elif mode == OutputMode.CHECK:
-            if result.changed and not settings.quiet:
-                message(f"would translate {result.display}")
-            return max(failed, check_outcome(result))
+            return max(failed, check_outcome(result))  # the files that would change are named at the end
         elif mode != OutputMode.EXAMINE and (mode != OutputMode.IN_PLACE or result.changed):
             return max(failed, self._write(result, dest))
         return failed
@@ -269,8 +268,7 @@ class Emitter:
     def _emit_unreadable(self, result: FileResult, dest: Destination | None, explicit: bool) -> Outcome:
         error = result.error
         assert error is not None
-        if not self.settings.quiet or error.severity == Severity.ERROR:
-            message(error.format(result.display))
+        self.findings.pairs.append((result.path, replace(error, path=result.display)))
         copy_to = dest.copy_unreadable_to if dest is not None else None
         if copy_to is not None and error.code in COPIED_AS_IS:
             self._sweep(copy_to.parent)

@@ -7,7 +7,7 @@ never byte offsets; engines that see bytes (libclang) convert before building ed
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from itertools import accumulate
 from typing import NamedTuple
@@ -31,6 +31,11 @@ class Severity(str, Enum):
     WARNING = "warning"
     INFO = "info"
 
+    @property
+    def word(self) -> str:
+        """How compilers name the level (``note`` for info), which editors and CI matchers parse."""
+        return "note" if self is Severity.INFO else self.value
+
 
 class Edit(NamedTuple):
     """Replace ``text[start:end]`` with ``replacement``; ``code`` names the rule.
@@ -51,7 +56,7 @@ class Edit(NamedTuple):
 
 @dataclass(frozen=True)
 class Diagnostic:
-    """Something a user should read: ``path:line:col: CODE message``."""
+    """Something a user should read: ``path:line:col: warning: message [CODE]`` (gcc's form)."""
 
     code: str
     message: str
@@ -61,12 +66,16 @@ class Diagnostic:
     severity: Severity = Severity.WARNING
     subject: str = ""  # the CUDA name concerned, if any
     path: str = ""
+    # Where the root cause lies when it is in another file, e.g. the included header whose parse
+    # error this file's parse met: (path relative to this file's directory, line, column); None = here.
+    # Relative, so a cached result stays right wherever the tree is.
+    cause: tuple[str, int, int] | None = None
 
     def format(self, path: str | None = None) -> str:
         where = path if path is not None else self.path
         if self.line:
             where = f"{where}:{self.line}:{self.col}"
-        return f"{where}: {self.code} {self.message}"
+        return f"{where}: {self.severity.word}: {self.message} [{self.code}]"
 
 
 @dataclass(frozen=True)
@@ -154,7 +163,7 @@ class LineIndex:
 def located(diag: Diagnostic, index: LineIndex) -> Diagnostic:
     """Fill line/col of a diagnostic from its offset."""
     line, col = index.line_col(diag.offset)
-    return Diagnostic(diag.code, diag.message, diag.offset, line, col, diag.severity, diag.subject, diag.path)
+    return replace(diag, line=line, col=col)
 
 
 @dataclass(frozen=True)

@@ -40,6 +40,10 @@ class Options:
     cuda_path: str = ""  # "" = auto-detect; a path; "none" = pretend there is none
     clang_parse: str = "auto"  # auto: parse where the AST can change the answer; always: every file
     use_cache: bool = True
+    # The project's own names (config allow-list): never renamed, never reported as CUDA APIs.
+    project_names: tuple[str, ...] = ()
+    # The user's mapping overrides (config): (CUDA name, target), applied over the table.
+    mappings: tuple[tuple[str, str], ...] = ()
 
     @property
     def translate_inactive(self) -> bool:

@@ -20,7 +20,7 @@ from .fileio import DecodedSource, SourceError, read_source
 from .model import Diagnostic, FileResult, FileTask, Severity
 from .options import Options
 from .project.scan import FileScan, scan_text
-from .table import load_table
+from .table import table_for
 
 
 def _engine_environment(options: Options) -> str:
@@ -39,7 +39,7 @@ def _engine_environment(options: Options) -> str:
 
 def scan(task: FileTask) -> FileScan:
     """The project scan of one file (cached by content like translations)."""
-    table = load_table()
+    table = table_for(task.options)
     try:
         decoded = read_source(Path(task.path), task.encoding, task.max_size)
     except SourceError:
@@ -107,7 +107,7 @@ def failed(task: FileTask, reason: str) -> FileResult:
 
 
 def translate_decoded(task: FileTask, decoded: DecodedSource) -> FileResult:
-    table = load_table()
+    table = table_for(task.options)
     result: Result | None = None
     cache = ResultCache(Path(task.cache_dir)) if task.cache_dir and task.options.use_cache else None
     key = ""

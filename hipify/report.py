@@ -3,17 +3,36 @@
 from __future__ import annotations
 
 import csv
-import html
 import io
 import json
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
+from importlib import resources
 
 from . import __version__
 from .codes import CODES, SUPPORT_EDIT_CODES, UNCONVERTED_CODES
 from .model import Diagnostic, FileResult, Severity
+from .options import Options
+from .table import table_for
+from .work import EFFORT_RULE, EFFORTS, WORK_KINDS, Advisor, effort, minimum_rocm, work_kind
 
 FORMATS = ("json", "csv", "md", "html", "sarif")
+MAX_SOURCE_LINE = 240  # characters of a finding's source line kept in the report
+
+
+@dataclass(frozen=True)
+class WorkItem:
+    """One thing to do (or done) for the port: a CUDA name, or one environment finding."""
+
+    kind: str  # see hipify.work.WORK_KINDS
+    subject: str  # the CUDA name, or the finding's message for environment items
+    code: str
+    count: int
+    files: tuple[str, ...]
+    flag: str = ""  # the flag that translates it (kind "flag")
+    hint: str = ""  # one line: what to do, what HIP offers instead
+    where: str = ""  # path:line of the first occurrence
 
 
 @dataclass
@@ -32,27 +51,54 @@ class Report:
     validation: list[dict[str, object]] = field(default_factory=list)
     # The compatibility header the translation relies on: (path, entry names); ("", ()) if none.
     compat_header: tuple[str, tuple[str, ...]] = ("", ())
+    # The options of the run: which flags resolve what, which ROCm release the names need.
+    options: Options = field(default_factory=Options)
+    # The source line of each finding: (path, line) -> text, from the original file.
+    source_lines: dict[tuple[str, int], str] = field(default_factory=dict)
+    # Translated CUDA names by file (for the per-file view).
+    converted_in: dict[str, Counter[str]] = field(default_factory=dict)
 
     def add(self, result: FileResult) -> None:
         self.files += 1
         if result.error is not None:
             self.errors += result.error.severity == Severity.ERROR
             self.diagnostics.append(result.error)
-            self.per_file.append({"path": result.display, "error": result.error.message, "code": result.error.code})
+            failed = result.error.severity == Severity.ERROR
+            self.per_file.append(
+                {
+                    "path": result.display,
+                    "error": result.error.message,
+                    "code": result.error.code,
+                    "effort": effort(0, True, False, failed),
+                }
+            )
             return
         self.changed += result.changed
         self.cached += result.cached
         self.engines[result.engine] += 1
+        converted: Counter[str] = Counter()
         for edit in result.edits:
             self.converted_by_rule[edit.code] += 1
             if edit.subject and edit.code not in SUPPORT_EDIT_CODES:
-                self.converted[edit.subject] += 1
+                converted[edit.subject] += 1
+        self.converted.update(converted)
+        self.converted_in[result.display] = converted
         unconverted = 0
+        lines = result.original.splitlines() if result.diagnostics else []
+        kinds: Counter[str] = Counter()
+        hand: set[str] = set()
         for diag in result.diagnostics:
             self.diagnostics.append(diag)
+            if 0 < diag.line <= len(lines):
+                self.source_lines[(diag.path, diag.line)] = lines[diag.line - 1].rstrip()[:MAX_SOURCE_LINE]
+            kind = work_kind(diag.code)
+            kinds[kind] += 1
+            if kind == "hand":
+                hand.add(diag.subject or diag.message)
             if diag.code in UNCONVERTED_CODES:
                 unconverted += 1
                 self.unconverted[diag.subject or diag.message] += 1
+        failed = any(d.severity == Severity.ERROR for d in result.diagnostics)
         self.per_file.append(
             {
                 "path": result.display,
@@ -60,6 +106,9 @@ class Report:
                 "changed": result.changed,
                 "edits": len(result.edits),
                 "unconverted": unconverted,
+                "effort": effort(len(hand), bool(kinds["flag"] or kinds["environment"]), bool(kinds["review"]), failed),
+                "work": {k: kinds[k] for k in WORK_KINDS if k != "translated"}
+                | {"translated": sum(converted.values())},
             }
         )
 
@@ -67,7 +116,47 @@ class Report:
     def unconverted_total(self) -> int:
         return sum(self.unconverted.values())
 
+    @cached_property
+    def advisor(self) -> Advisor:
+        return Advisor(table_for(self.options), self.options)
+
+    def work_items(self) -> dict[str, list[WorkItem]]:
+        """What the port needs, grouped by kind of work (most frequent first in each group)."""
+        groups: dict[tuple[str, str, str], list[Diagnostic]] = {}
+        for diag in self.diagnostics:
+            kind = work_kind(diag.code)
+            subject = diag.subject or diag.message
+            if diag.code == "HPY203" and diag.subject:  # one parse error, however many files met it
+                subject = f"parse error: {diag.subject}"
+            groups.setdefault((kind, diag.code, subject), []).append(diag)
+        items: dict[str, list[WorkItem]] = {k: [] for k in WORK_KINDS}
+        for name, count in self.converted.items():
+            files = tuple(path for path, names in self.converted_in.items() if name in names)
+            note = self.advisor.signature_note(name)
+            target = "review" if note else "translated"
+            items[target].append(WorkItem(target, name, "HPY001", count, files, hint=note))
+        for (kind, code, subject), diags in groups.items():
+            advice = self.advisor.advise(diags[0])
+            first = diags[0]
+            where = f"{first.path}:{first.line}" if first.line else first.path
+            files = tuple(dict.fromkeys(d.path for d in diags))
+            items[kind].append(WorkItem(kind, subject, code, len(diags), files, advice.flag, advice.hint, where))
+        for kind in items:
+            items[kind].sort(key=lambda i: (-i.count, i.subject))
+        return items
+
+    def minimum_rocm(self) -> str:
+        """The ROCm release the translation needs at least: the newest first release of the names it uses."""
+        return minimum_rocm(self.advisor.since(name) for name in self.converted)
+
+    def efforts(self) -> dict[str, int]:
+        counts = dict.fromkeys(EFFORTS, 0)
+        for entry in self.per_file:
+            counts[str(entry["effort"])] += 1
+        return counts
+
     def to_dict(self) -> dict[str, object]:
+        items = self.work_items()
         return {
             "tool": "hipify-py",
             "version": __version__,
@@ -79,14 +168,36 @@ class Report:
                 "converted": sum(self.converted.values()),
                 "unconverted": self.unconverted_total,
                 "engines": dict(self.engines),
+                "effort": self.efforts(),
+                "work": {kind: sum(i.count for i in items[kind]) for kind in WORK_KINDS},
+                "minimum_rocm": self.minimum_rocm(),
+                "target_rocm": ".".join(map(str, self.options.rocm_version)),
             },
+            "effort_rule": EFFORT_RULE,
             "converted": dict(sorted(self.converted.items())),
             "converted_by_rule": dict(sorted(self.converted_by_rule.items())),
             "unconverted": dict(sorted(self.unconverted.items())),
+            "work": {kind: [_item_dict(i) for i in items[kind]] for kind in WORK_KINDS},
             "files": self.per_file,
-            "diagnostics": [_diag_dict(d) for d in self.diagnostics],
+            "diagnostics": [self._diag_dict(d) for d in self.diagnostics],
             "validation": self.validation,
             "compat_header": {"path": self.compat_header[0], "entries": list(self.compat_header[1])},
+        }
+
+    def source_line(self, diag: Diagnostic) -> str:
+        return self.source_lines.get((diag.path, diag.line), "")
+
+    def _diag_dict(self, diag: Diagnostic) -> dict[str, object]:
+        return {
+            "path": diag.path,
+            "line": diag.line,
+            "column": diag.col,
+            "code": diag.code,
+            "severity": diag.severity.value,
+            "kind": work_kind(diag.code),
+            "subject": diag.subject,
+            "message": diag.message,
+            "source": self.source_line(diag),
         }
 
     def validation_rows(self) -> list[tuple[str, str, str, str, str]]:
@@ -110,16 +221,23 @@ class Report:
         return rows
 
 
-def _diag_dict(diag: Diagnostic) -> dict[str, object]:
+def _item_dict(item: WorkItem) -> dict[str, object]:
     return {
-        "path": diag.path,
-        "line": diag.line,
-        "column": diag.col,
-        "code": diag.code,
-        "severity": diag.severity.value,
-        "subject": diag.subject,
-        "message": diag.message,
+        "subject": item.subject,
+        "code": item.code,
+        "count": item.count,
+        "files": list(item.files),
+        "flag": item.flag,
+        "hint": item.hint,
+        "where": item.where,
     }
+
+
+def report_schema() -> dict[str, object]:
+    """The JSON schema of the JSON report (shipped in the package: hipify/data/report.schema.json)."""
+    data = json.loads((resources.files("hipify") / "data" / "report.schema.json").read_text(encoding="utf-8"))
+    assert isinstance(data, dict)
+    return data
 
 
 def render(report: Report, fmt: str) -> str:
@@ -130,7 +248,9 @@ def render(report: Report, fmt: str) -> str:
     if fmt == "md":
         return _markdown(report)
     if fmt == "html":
-        return _html(report)
+        from .report_html import render_html  # imports this module
+
+        return render_html(report)
     if fmt == "sarif":
         return json.dumps(_sarif(report), indent=2) + "\n"
     raise ValueError(f"unknown report format {fmt!r}")
@@ -145,17 +265,47 @@ def _csv(report: Report) -> str:
     return out.getvalue()
 
 
+def _cell(text: object) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
 def _markdown(report: Report) -> str:
     s = report.to_dict()["summary"]
     assert isinstance(s, dict)
+    effort = report.efforts()
+    items = report.work_items()
     lines = [
         "# hipify-py porting report",
         "",
         f"- Files: {s['files']} ({s['changed']} changed, {s['errors']} errors)",
         f"- Converted references: {s['converted']}",
         f"- Unconverted references: {s['unconverted']}",
+        "- Effort: " + ", ".join(f"{n} {level}" for level, n in effort.items()),
+        f"- Minimum ROCm the port needs: {s['minimum_rocm'] or 'any'} (target {s['target_rocm']})",
+        "",
+        f"Effort rule: {EFFORT_RULE}.",
         "",
     ]
+    if items["hand"]:
+        lines += ["## Needs hand work", "", "| API | count | hint | first use |", "|---|---:|---|---|"]
+        lines += [f"| `{_cell(i.subject)}` | {i.count} | {_cell(i.hint)} | {_cell(i.where)} |" for i in items["hand"]]
+        lines.append("")
+    if items["flag"]:
+        lines += ["## Needs a flag", "", "| API | flag | count |", "|---|---|---:|"]
+        lines += [f"| `{_cell(i.subject)}` | `{_cell(i.flag)}` | {i.count} |" for i in items["flag"]]
+        lines.append("")
+    if items["environment"]:
+        lines += ["## Environment only", "", "| finding | count | what to do |", "|---|---:|---|"]
+        lines += [f"| {_cell(i.subject)} | {i.count} | {_cell(i.hint)} |" for i in items["environment"]]
+        lines.append("")
+    if items["review"]:
+        lines += ["## Worth a review", "", "| what | count | why |", "|---|---:|---|"]
+        lines += [f"| `{_cell(i.subject)}` | {i.count} | {_cell(i.hint)} |" for i in items["review"]]
+        lines.append("")
+    if report.per_file:
+        lines += ["## Files", "", "| file | effort |", "|---|---|"]
+        lines += [f"| {_cell(e['path'])} | {e['effort']} |" for e in report.per_file]
+        lines.append("")
     if report.unconverted:
         lines += ["## Unconverted CUDA APIs", "", "| API | count |", "|---|---:|"]
         lines += [f"| `{name}` | {n} |" for name, n in report.unconverted.most_common()]
@@ -172,58 +322,15 @@ def _markdown(report: Report) -> str:
             "|---|---|---|---|---|",
         ]
         for row in report.validation_rows():
-            lines.append("| " + " | ".join(cell.replace("|", "\\|").replace("\n", " ") for cell in row) + " |")
+            lines.append("| " + " | ".join(_cell(cell) for cell in row) + " |")
         lines.append("")
     if report.diagnostics:
-        lines += ["## Findings", "", "| location | code | message |", "|---|---|---|"]
+        lines += ["## Findings", "", "| location | code | message | source line |", "|---|---|---|---|"]
         for d in report.diagnostics:
-            msg = d.message.replace("|", "\\|")
-            lines.append(f"| {d.path}:{d.line}:{d.col} | {d.code} | {msg} |")
+            source = f"`{_cell(report.source_line(d))}`" if report.source_line(d) else ""
+            lines.append(f"| {d.path}:{d.line}:{d.col} | {d.code} | {_cell(d.message)} | {source} |")
         lines.append("")
     return "\n".join(lines)
-
-
-def _html(report: Report) -> str:
-    s = report.to_dict()["summary"]
-    assert isinstance(s, dict)
-
-    def table(title: str, counts: Counter[str], cls: str) -> str:
-        if not counts:
-            return ""
-        rows = "".join(f"<tr><td><code>{html.escape(k)}</code></td><td>{v}</td></tr>" for k, v in counts.most_common())
-        return f'<h2>{title}</h2><table class="{cls}"><tr><th>API</th><th>count</th></tr>{rows}</table>'
-
-    findings = "".join(
-        f"<tr class='{d.severity.value}'><td>{html.escape(d.path)}:{d.line}:{d.col}</td><td>{d.code}</td>"
-        f"<td>{html.escape(d.message)}</td></tr>"
-        for d in report.diagnostics
-    )
-    validation = ""
-    if report.validation:
-        body = "".join(
-            "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>"
-            for row in report.validation_rows()
-        )
-        validation = (
-            '<h2>Compile validation</h2><table id="validation"><tr><th>program</th><th>engine</th>'
-            f"<th>arch</th><th>result</th><th>first error / reason</th></tr>{body}</table>"
-        )
-    return f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>hipify-py porting report</title>
-<style>body{{font-family:sans-serif;margin:2em}}table{{border-collapse:collapse;margin-bottom:1.5em}}
-td,th{{border:1px solid #ccc;padding:.25em .6em;text-align:left}}tr.error td{{background:#fdd}}
-tr.warning td{{background:#ffd}}.summary td:first-child{{font-weight:bold}}</style></head>
-<body><h1>hipify-py porting report</h1>
-<table class="summary" id="summary"><tr><td>Files</td><td>{s["files"]}</td></tr>
-<tr><td>Changed</td><td>{s["changed"]}</td></tr><tr><td>Errors</td><td>{s["errors"]}</td></tr>
-<tr><td>Converted references</td><td id="converted">{s["converted"]}</td></tr>
-<tr><td>Unconverted references</td><td id="unconverted">{s["unconverted"]}</td></tr></table>
-{table("Unconverted CUDA APIs", report.unconverted, "unconverted")}
-{table("Converted CUDA APIs", report.converted, "converted")}
-{validation}
-<h2>Findings</h2><table id="findings"><tr><th>location</th><th>code</th><th>message</th></tr>{findings}</table>
-</body></html>
-"""
 
 
 def _sarif(report: Report) -> dict[str, object]:

@@ -28,14 +28,17 @@ from .emit import (
     write_report,
 )
 from .fileio import DEFAULT_MAX_SIZE, SourceError, decode, read_regular
-from .model import FileResult, FileTask, ProjectFacts
+from .findings import DEFAULT_MAX_FINDINGS, IncludeHints
+from .model import FileResult, FileTask, ProjectFacts, Severity
 from .options import Options
 from .pipeline import Fallback, failed, fallback, process, process_decoded, scan
-from .project.graph import ProjectModel, build_model
+from .project.graph import ProjectModel, build_model, file_key
 from .project.scan import FileScan
 from .report import FORMATS, Report, render
+from .summary import RunSummary, check_lines, held_back_line, summary_line
 from .supervise import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, Failure, Job, Limits, Supervisor
-from .table import load_table
+from .table import table_for
+from .vcs import VcsError, changed_files
 
 STDIN = "-"
 
@@ -61,10 +64,16 @@ class RunConfig:
     report_format: str = ""
     validation: str = ""
     quiet: bool = False
+    verbose: bool = False  # notes too, and no cap on findings
+    max_findings: int = DEFAULT_MAX_FINDINGS  # findings printed at most (0 = all)
+    command: tuple[str, ...] = ()  # the command line's arguments (the fix command of --check repeats them)
     progress: bool = True
     jobs: int = 1
     exclude: tuple[str, ...] = ()
     use_gitignore: bool = True
+    changed_since: str = ""  # git revision: translate only files changed since (and the files including them)
+    staged: bool = False  # translate only files staged in git (and the files including them)
+    config_file: str = ""  # the configuration the values came from, as shown
     extensions: tuple[str, ...] = DEFAULT_EXTENSIONS
     encoding: str = "utf-8"
     max_size: int = DEFAULT_MAX_SIZE
@@ -76,16 +85,64 @@ class RunConfig:
 
 def run(config: RunConfig) -> int:
     _check(config)
-    load_table()  # load once in the parent: forked workers share it
-    emitter = Emitter(EmitSettings(config.mode, config.quiet, config.print_stats or config.mode == OutputMode.EXAMINE))
-    report = Report()
+    table_for(config.options)  # load once in the parent: forked workers share it
+    limit = 0 if config.verbose else config.max_findings
+    emitter = Emitter(EmitSettings(config.mode, config.quiet, config.verbose, limit))
+    report = Report(options=config.options)
+    copied = 0
     with Supervisor(config.jobs, Limits(config.timeout, config.max_memory)) as workers:
         if config.paths == (STDIN,):
             outcome = _run_stdin(config, emitter, report, workers)
         else:
-            outcome = _run_files(config, emitter, report, workers)
+            outcome, copied = _run_files(config, emitter, report, workers)
     _finish(config, report)
+    _conclude(config, emitter, report, copied)
     return int(outcome)
+
+
+def _conclude(config: RunConfig, emitter: Emitter, report: Report, copied: int) -> None:
+    """Print the findings (one per root cause), what --check found, and the summary line."""
+    findings = emitter.findings.findings(IncludeHints([_repository_root(config.paths)]))
+    shown, held_back = emitter.findings.shown(findings)
+    for finding in shown:
+        message(finding.format())
+    if config.quiet:
+        return
+    hidden_notes = 0 if config.verbose else sum(1 for f in findings if f.severity == Severity.INFO)
+    destination = config.out_dir or config.output  # as the user wrote it
+    summary = RunSummary(
+        config.mode,
+        destination,
+        copied,
+        config.report,
+        held_back,
+        hidden_notes,
+        config.command or config.paths,
+        config.config_file,
+    )
+    lines = [held_back_line(summary)]
+    if config.mode == OutputMode.CHECK:
+        lines += check_lines(report, summary)
+    lines.append(summary_line(report, findings, summary))
+    for line in lines:
+        if line:
+            message(line)
+
+
+def _repository_root(paths: Sequence[str]) -> str:
+    """The enclosing git work tree of the inputs (where a missing header may be), else their directory."""
+    existing = [os.path.abspath(p) for p in paths if p != STDIN and os.path.exists(p)]
+    if not existing:
+        return os.getcwd()
+    start = os.path.commonpath([p if os.path.isdir(p) else os.path.dirname(p) for p in existing])
+    current = start
+    while True:
+        if os.path.exists(os.path.join(current, ".git")):
+            return current
+        parent = os.path.dirname(current)
+        if parent == current:
+            return start
+        current = parent
 
 
 def _check(config: RunConfig) -> None:
@@ -99,6 +156,8 @@ def _check(config: RunConfig) -> None:
         raise UsageError(f"--backup-suffix {config.backup_suffix!r} is not a file name suffix")
     if (config.renames or config.copy_other_files) and config.mode != OutputMode.OUT_DIR:
         raise UsageError("--rename-extensions and --copy-other-files need --out-dir")
+    if config.changed_since and config.staged:
+        raise UsageError("--changed-since and --staged cannot be combined")
     if STDIN in config.paths and config.paths != (STDIN,):
         raise UsageError("'-' (stdin) cannot be combined with other paths")
     if config.paths == (STDIN,) and config.mode in (OutputMode.IN_PLACE, OutputMode.OUT_DIR):
@@ -122,7 +181,8 @@ def _run_stdin(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
     return emitter.emit(result, dest)
 
 
-def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Supervisor) -> Outcome:
+def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Supervisor) -> tuple[Outcome, int]:
+    """Translate the files; returns the outcome and how many other files were copied into the mirror."""
     out_dir = Path(config.out_dir).absolute() if config.out_dir else None
     found, problems = discover([Path(p) for p in config.paths], config.extensions, config.exclude, config.use_gitignore)
     if out_dir is not None:
@@ -144,7 +204,7 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
     if not found:
         if not problems:
             message("hipify-py: no source files found")
-        return outcome
+        return outcome, 0
     if config.mode == OutputMode.STDOUT and len(found) > 1:
         raise UsageError("several input files: choose --in-place, --out-dir, --diff, --check or --examine")
     if config.mode == OutputMode.OUTPUT_FILE and len(found) != 1:
@@ -156,8 +216,9 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
     compat_header = _compat_header_path(config, found, out_dir, dest_root)
     compat: set[str] = set()
     model = _project_model(config, found, renames, workers)
+    selected = _changed(config, found, model) if config.changed_since or config.staged else found
     tasks = []
-    for f in found:
+    for f in selected:
         facts = model.facts_for(str(f.path))
         output = _output_path(f, config, out_dir, dest_root, renames)
         facts = replace(facts, compat_include=_relative_include(compat_header, output))
@@ -165,7 +226,7 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
     show_progress = len(tasks) > 20 and config.progress and not config.quiet and sys.stderr.isatty()
     jobs = [Job(process, t) for t in tasks]
     results = _progress(workers.map(jobs, _translation_failed), len(tasks), show_progress)
-    for item, result in zip(found, results, strict=True):
+    for item, result in zip(selected, results, strict=True):
         report.add(result)
         compat.update(result.compat)
         dest = _destination(item, config, out_dir, dest_root, renames)
@@ -178,9 +239,20 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
         text = render_compat(catalog.closure(entries), config.options.rocm_version)
         report.compat_header = (_shown(compat_header), tuple(sorted(compat)))
         outcome = max(outcome, emitter.emit_compat_header(compat_header, _shown(compat_header), text))
+    copied = 0
     if config.copy_other_files and out_dir is not None:
-        outcome = max(outcome, _copy_others(config, found, out_dir, dest_root, emitter))
-    return outcome
+        copy_outcome, copied = _copy_others(config, found, out_dir, dest_root, emitter)
+        outcome = max(outcome, copy_outcome)
+    return outcome, copied
+
+
+def _changed(config: RunConfig, found: list[Found], model: ProjectModel) -> list[Found]:
+    """The files git says changed, and the files that include them (their translation can depend on them)."""
+    try:
+        changed = changed_files(config.paths, config.changed_since, config.staged)
+    except VcsError as exc:
+        raise UsageError(str(exc)) from None
+    return [f for f in found if not changed.isdisjoint(model.closure(file_key(str(f.path))))]
 
 
 def _generated_compat(path: Path) -> str | None:
@@ -352,12 +424,17 @@ def _destination(
     return Destination(out_dir / _renamed(relative, renames), copy_unreadable_to=out_dir / relative)
 
 
-def _copy_others(config: RunConfig, found: list[Found], out_dir: Path, dest_root: Path, emitter: Emitter) -> Outcome:
+def _copy_others(
+    config: RunConfig, found: list[Found], out_dir: Path, dest_root: Path, emitter: Emitter
+) -> tuple[Outcome, int]:
+    """Mirror every other file of the input directories (build files, data), so the mirror builds; returns the
+    outcome and how many files the mirror holds."""
     sources = {f.path.resolve() for f in found}
     real_out = out_dir.resolve()
     directories = [Path(p) for p in config.paths if os.path.isdir(p)]
     others, problems = discover(directories, (), config.exclude, config.use_gitignore)
     outcome = Outcome.OK
+    copied = 0
     for problem in problems:
         if not config.quiet or problem.fatal:
             message(f"{problem.path}: {'error' if problem.fatal else 'note'}: {problem.message}")
@@ -365,8 +442,20 @@ def _copy_others(config: RunConfig, found: list[Found], out_dir: Path, dest_root
         real = item.path.resolve()
         if real in sources or _inside(real, real_out):
             continue
-        outcome = max(outcome, emitter.copy_as_is(item.path, out_dir / _absolute(item.path).relative_to(dest_root)))
-    return outcome
+        target = out_dir / _absolute(item.path).relative_to(dest_root)
+        if not _same_copy(item.path, target):  # a mirror kept up to date copies only what changed
+            outcome = max(outcome, emitter.copy_as_is(item.path, target))
+        copied += 1
+    return outcome, copied
+
+
+def _same_copy(src: Path, dst: Path) -> bool:
+    """``dst`` is a copy of ``src`` made earlier (copies keep the modification time)."""
+    try:
+        a, b = src.stat(), dst.stat()
+    except OSError:
+        return False
+    return a.st_size == b.st_size and a.st_mtime_ns == b.st_mtime_ns
 
 
 def _report_format(config: RunConfig) -> str:
@@ -392,7 +481,7 @@ def _finish(config: RunConfig, report: Report) -> None:
     if config.print_stats or config.mode == OutputMode.EXAMINE:
         from .stats import print_stats
 
-        print_stats(report)
+        print_stats(report, to_stdout=config.mode == OutputMode.EXAMINE)
     if config.report:
         if config.validation:
             report.validation = _load_validation(Path(config.validation))

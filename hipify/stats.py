@@ -1,4 +1,4 @@
-"""--print-stats / --examine: conversion counts as rich tables on stderr."""
+"""--print-stats / --examine: conversion counts as rich tables (stderr; stdout for --examine)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from rich.table import Table
 from .report import Report
 
 
-def print_stats(report: Report, console: Console | None = None) -> None:
-    console = console or Console(stderr=True, highlight=False)
+def print_stats(report: Report, console: Console | None = None, to_stdout: bool = False) -> None:
+    """On stderr (stdout may carry the translation), or on stdout for --examine, whose output they are."""
+    console = console or Console(stderr=not to_stdout, highlight=False)
     summary = Table(title="hipify-py statistics", show_header=False)
     summary.add_row("files", str(report.files))
     summary.add_row("changed", str(report.changed))

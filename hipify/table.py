@@ -12,11 +12,13 @@ import json
 import os
 import pickle
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, fields
-from functools import cache
+from dataclasses import dataclass, fields, replace
+from functools import cache, lru_cache
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
+
+from .options import Options
 
 # Values of Row.hip_status / Row.roc_status
 STATUSES = ("supported", "unsupported", "experimental", "deprecated", "removed")
@@ -228,3 +230,42 @@ def load_table() -> MappingTable:
     from .cache import default_cache_dir
 
     return load_table_from(Path(str(resources.files("mapping_tables"))), default_cache_dir().parent)
+
+
+def table_for(options: Options) -> MappingTable:
+    """The table a run uses: the shipped one, with the user's mapping overrides applied and the
+    project's own names (its allow-list) taken out, so they are neither renamed nor reported."""
+    if not options.mappings and not options.project_names:
+        return load_table()
+    return _derived_table(load_table(), options.mappings, options.project_names)
+
+
+@lru_cache(maxsize=8)
+def _derived_table(
+    base: MappingTable, mappings: tuple[tuple[str, str], ...], project_names: tuple[str, ...]
+) -> MappingTable:
+    overrides = dict(mappings)
+    mine = frozenset(project_names)
+    rows: list[Row] = []
+    for row in base:
+        if row.cuda in mine:
+            continue
+        target = overrides.pop(row.cuda, None)
+        if target is not None:  # the user's word: their target, as supported, without the row's version facts
+            row = replace(
+                row,
+                hip=target,
+                roc="",
+                hip_status="supported",
+                hip_since="",
+                hip_signature="",
+                hip_signature_diff="",
+                hip_requires="",
+                transform=None,
+                source="user",
+            )
+        rows.append(row)
+    for cuda, target in sorted(overrides.items()):
+        kind = "header" if "." in cuda or "/" in cuda else "function"
+        rows.append(Row(cuda, target, kind=kind, api="user", hip_status="supported", source="user"))
+    return MappingTable.from_rows(rows)

@@ -8,9 +8,11 @@ import difflib
 import io
 import json
 import sys
+from collections import Counter
 from collections.abc import Iterable
 from typing import TextIO
 
+from .families import ALIASES, family_of
 from .table import ROW_KEYS, MappingTable, Row, load_table
 
 FORMATS = ("json", "csv", "md")
@@ -59,13 +61,19 @@ def write_md(rows: Iterable[Row], out: TextIO) -> None:
 def tables_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="hipify-py tables", description="Dump the CUDA->HIP mapping table.")
     parser.add_argument("--format", choices=FORMATS, default="json")
-    parser.add_argument("--api", metavar="NAME", help="only this API family (runtime, driver, blas, ...)")
+    parser.add_argument(
+        "--api", metavar="NAME", help="only this API family: runtime, driver, blas (or cublas), dnn (or cudnn), ..."
+    )
     args = parser.parse_args(argv)
     table = load_table()
-    if args.api and args.api not in table.apis():
-        print(f"hipify-py tables: unknown API {args.api!r}; known: {', '.join(table.apis())}", file=sys.stderr)
-        return 2
-    rows = _select(table, args.api)
+    api = None
+    if args.api:
+        try:
+            api = family_of(args.api)
+        except ValueError as exc:
+            print(f"hipify-py tables: {exc}", file=sys.stderr)
+            return 2
+    rows = _select(table, api)
     buffer = io.StringIO()
     {"json": write_json, "csv": write_csv, "md": write_md}[args.format](rows, buffer)
     sys.stdout.write(buffer.getvalue())
@@ -144,10 +152,15 @@ def _signature(status: str, diff: str, requires: str, target: str) -> str:
 
 def explain_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="hipify-py explain", description="Explain the mapping of one CUDA name.")
-    parser.add_argument("name", help="a CUDA identifier or header (e.g. cudaMalloc, cublas_v2.h)")
+    parser.add_argument(
+        "name", help="a CUDA identifier or header (e.g. cudaMalloc, cublas_v2.h), or an API family (e.g. cublas)"
+    )
     args = parser.parse_args(argv)
     table = load_table()
     row = table.lookup(args.name)
+    if row is None and args.name.lower() in _family_names():
+        sys.stdout.write(describe_family(table, family_of(args.name)))
+        return 0
     if row is None:
         close = difflib.get_close_matches(args.name, list(table.by_name), n=5, cutoff=0.75)
         hint = f"; did you mean: {', '.join(close)}?" if close else ""
@@ -155,3 +168,27 @@ def explain_main(argv: list[str]) -> int:
         return 1
     sys.stdout.write(describe(row))
     return 0
+
+
+def _family_names() -> set[str]:
+    return {name for family, names in ALIASES.items() for name in (family, *names)}
+
+
+def describe_family(table: MappingTable, family: str) -> str:
+    """One API family in words: how much of it HIP covers, and what it becomes."""
+    rows = [r for r in table if r.api == family]
+    statuses = Counter(r.hip_status for r in rows)
+    aliases = ", ".join(ALIASES.get(family, ()))
+    lines = [f"{family} API family" + (f" (also: {aliases})" if aliases else "") + f": {len(rows)} CUDA names"]
+    lines.append("  HIP:           " + ", ".join(f"{n} {status}" for status, n in statuses.most_common()))
+    roc = sum(1 for r in rows if r.roc and r.roc_status != "unsupported")
+    if roc:
+        flag = "--miopen" if family == "dnn" else "--roc"
+        lines.append(f"  with {flag + ':':9} {roc} names have a ROC-library target")
+    if family == "dnn":
+        lines.append("  note:          translated only with --miopen (cuDNN becomes MIOpen)")
+    headers = sorted({r.hip_header for r in rows if r.hip_header})[:5]
+    if headers:
+        lines.append("  HIP headers:   " + ", ".join(headers))
+    lines.append(f"  list them:     hipify-py tables --api {family} --format md")
+    return "\n".join(lines) + "\n"

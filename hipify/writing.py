@@ -108,7 +108,8 @@ def _read_all(fd: int) -> bytes:
 
 
 def copy_atomic(src: Path, dst: Path) -> None:
-    """Copy a regular file (never a FIFO or a device) to ``dst`` atomically, keeping its mode."""
+    """Copy a regular file (never a FIFO or a device) to ``dst`` atomically, keeping its mode and modification
+    time (a mirror kept up to date compares them to copy only what changed)."""
     fd = os.open(src, _READ_FLAGS)
     try:
         meta = os.fstat(fd)
@@ -123,6 +124,7 @@ def copy_atomic(src: Path, dst: Path) -> None:
                 handle.flush()
                 os.fsync(handle.fileno())
             os.chmod(tmp, stat.S_IMODE(meta.st_mode))
+            os.utime(tmp, ns=(meta.st_atime_ns, meta.st_mtime_ns))
             os.replace(tmp, dst)
         except BaseException:
             with contextlib.suppress(OSError):

@@ -97,10 +97,18 @@ def test_out_dir_mirrors_tree_and_leaves_input_alone(tree: Path, tmp_path: Path)
     before = snapshot(tree)
     out = tmp_path / "hip"
     assert main(["--engine", "regex", "--out-dir", str(out), str(tree)]) == 0
-    assert sorted(snapshot(out)) == ["src/main.cu", "src/plain.cpp", "src/util.cuh"]
+    # the whole tree: the build file too, so the mirror builds as it is
+    assert sorted(snapshot(out)) == ["CMakeLists.txt", "src/main.cu", "src/plain.cpp", "src/util.cuh"]
     assert (out / "src" / "plain.cpp").read_bytes() == PLAIN.encode()
+    assert (out / "CMakeLists.txt").read_bytes() == (tree / "CMakeLists.txt").read_bytes()
     assert "hipError_t" in (out / "src" / "util.cuh").read_text()
     assert snapshot(tree) == before
+
+
+def test_out_dir_sources_only(tree: Path, tmp_path: Path) -> None:
+    out = tmp_path / "hip"
+    assert main(["--engine", "regex", "--out-dir", str(out), "--sources-only", str(tree)]) == 0
+    assert sorted(snapshot(out)) == ["src/main.cu", "src/plain.cpp", "src/util.cuh"]
 
 
 def test_out_dir_copy_other_files_and_rename(tree: Path, tmp_path: Path) -> None:
@@ -186,14 +194,15 @@ def test_bad_files_are_reported_and_left_alone(tree: Path, capsys: pytest.Captur
     binary.write_bytes(b"\0\1\2cuda")
     assert main(["--engine", "regex", "--in-place", str(tree)]) == 0
     err = capsys.readouterr().err
-    assert "latin.cu: HPY307" in err and "blob.h: HPY302" in err
+    assert "latin.cu: warning: " in err and "[HPY307]" in err
+    assert "blob.h: warning: looks like a binary file" in err and "[HPY302]" in err
     translated = latin.read_bytes()  # translated, the byte that is not UTF-8 kept as it was
     assert translated.startswith(b"// caf\xe9\n") and translated.endswith(b"\nhipMalloc(&p, 1);\n")
     assert "hipMalloc" in (tree / "src" / "main.cu").read_text()
     cp = tree / "src" / "cp.cu"
     cp.write_bytes(b"// caf\xe9\ncudaMalloc(&p, 1);\n")
     assert main(["--engine", "regex", "--in-place", "--encoding", "ascii", str(cp)]) == 2  # as asked: refused
-    assert "cp.cu: HPY301" in capsys.readouterr().err
+    assert "cp.cu: error: " in capsys.readouterr().err
     assert main(["--engine", "regex", "--in-place", "--encoding", "latin-1", str(cp)]) == 0
     assert cp.read_bytes().endswith(b"\nhipMalloc(&p, 1);\n")
 
@@ -227,7 +236,8 @@ def test_examine_writes_nothing_and_prints_stats(tree: Path, capsys: pytest.Capt
     before = snapshot(tree)
     assert main(["--engine", "regex", "--examine", str(tree)]) == 0
     captured = capsys.readouterr()
-    assert captured.out == "" and "CONVERTED refs" in captured.err
+    assert "CONVERTED refs" in captured.out  # the statistics are what --examine outputs
+    assert "hipify-py: 3 files scanned, 2 would change (nothing written)" in captured.err
     assert snapshot(tree) == before
 
 

@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -22,14 +23,17 @@ def _head() -> str:
     return proc.stdout.strip()
 
 
-def test_hooks_check_then_translate(tmp_path: Path) -> None:
+Run = Callable[..., "subprocess.CompletedProcess[str]"]
+
+
+def _user_repo(tmp_path: Path) -> tuple[Path, Run]:
     pytest.importorskip("pre_commit", reason="pre-commit is a test dependency (pip install -e '.[test]')")
-    rev = _head()
     repo = tmp_path / "user-repo"
     repo.mkdir()
     env = dict(
         os.environ,
         PRE_COMMIT_HOME=str(tmp_path / "pc-home"),
+        HIPIFY_PY_CACHE_DIR=str(tmp_path / "cache"),
         GIT_AUTHOR_NAME="t",
         GIT_AUTHOR_EMAIL="t@example.invalid",
         GIT_COMMITTER_NAME="t",
@@ -40,6 +44,12 @@ def test_hooks_check_then_translate(tmp_path: Path) -> None:
         return subprocess.run(cmd, cwd=repo, env=env, capture_output=True, text=True, timeout=900)
 
     run("git", "init", "-q")
+    return repo, run
+
+
+def test_hooks_check_then_translate(tmp_path: Path) -> None:
+    rev = _head()
+    repo, run = _user_repo(tmp_path)
     (repo / "k.cu").write_text("__global__ void k() {}\nint main() { cudaDeviceSynchronize(); }\n")
     (repo / ".pre-commit-config.yaml").write_text(
         f"repos:\n- repo: {ROOT}\n  rev: {rev}\n  hooks:\n  - id: hipify-py-check\n"
@@ -47,7 +57,8 @@ def test_hooks_check_then_translate(tmp_path: Path) -> None:
     run("git", "add", "-A")
     check = run(sys.executable, "-m", "pre_commit", "run", "--all-files")
     assert check.returncode == 1, check.stdout + check.stderr
-    assert "would translate k.cu" in check.stdout
+    assert "would translate 1 file: k.cu" in check.stdout
+    assert "fix: hipify-py --in-place --engine regex k.cu" in check.stdout
 
     (repo / ".pre-commit-config.yaml").write_text(
         f"repos:\n- repo: {ROOT}\n  rev: {rev}\n  hooks:\n  - id: hipify-py\n"
@@ -60,3 +71,35 @@ def test_hooks_check_then_translate(tmp_path: Path) -> None:
     run("git", "add", "-A")
     again = run(sys.executable, "-m", "pre_commit", "run", "--all-files")
     assert again.returncode == 0, again.stdout + again.stderr
+
+
+def test_mirror_hook_keeps_an_out_of_tree_hip_copy_up_to_date(tmp_path: Path) -> None:
+    rev = _head()
+    repo, run = _user_repo(tmp_path)
+    mirror = tmp_path / "user-repo-hip"
+    (repo / "src").mkdir()
+    (repo / "src" / "k.cu").write_text('#include "util.cuh"\n__global__ void k() {}\nint main() { cudaFree(0); }\n')
+    (repo / "src" / "util.cuh").write_text("#pragma once\ninline void sync() { cudaDeviceSynchronize(); }\n")
+    (repo / "Makefile").write_text("all:\n\thipcc -c src/k.cu\n")
+    (repo / ".pre-commit-config.yaml").write_text(
+        f"repos:\n- repo: {ROOT}\n  rev: {rev}\n  hooks:\n  - id: hipify-py-mirror\n"
+        f"    args: [--out-dir, ../{mirror.name}, .]\n"
+    )
+    run("git", "add", "-A")
+    first = run(sys.executable, "-m", "pre_commit", "run", "--all-files")
+    assert first.returncode == 0, first.stdout + first.stderr
+    assert "hipFree(0)" in (mirror / "src" / "k.cu").read_text()
+    assert "hipDeviceSynchronize" in (mirror / "src" / "util.cuh").read_text()
+    assert (mirror / "Makefile").read_text() == (repo / "Makefile").read_text()  # the mirror builds as it is
+    assert "cudaFree" in (repo / "src" / "k.cu").read_text()  # the repository is never modified
+    commit = run("git", "commit", "-qm", "first")
+    assert commit.returncode == 0, commit.stdout + commit.stderr
+
+    run(sys.executable, "-m", "pre_commit", "install")
+    (repo / "src" / "util.cuh").write_text("#pragma once\ninline void sync() { cudaStreamSynchronize(0); }\n")
+    (repo / "src" / "new.cu").write_text("void f() { cudaMalloc(0, 4); }\n")
+    run("git", "add", "-A")
+    second = run("git", "commit", "-qm", "second")  # the installed hook runs on commit
+    assert second.returncode == 0, second.stdout + second.stderr
+    assert "hipStreamSynchronize(0)" in (mirror / "src" / "util.cuh").read_text()
+    assert "hipMalloc(0, 4)" in (mirror / "src" / "new.cu").read_text()

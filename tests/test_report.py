@@ -34,6 +34,11 @@ def test_counts_conversions_not_support_edits_and_deprecated_is_converted() -> N
         "converted": 2,
         "unconverted": 1,
         "engines": {"": 1},
+        # k.cu: one API needs hand work (medium); bad.cu could not be read (high)
+        "effort": {"none": 0, "low": 0, "medium": 1, "high": 1},
+        "work": {"translated": 2, "flag": 0, "hand": 1, "review": 1, "environment": 1},
+        "minimum_rocm": "5.2",  # the first release the translated names (hipMalloc, hipHostMalloc) appear in
+        "target_rocm": "6.4",
     }
     assert data["unconverted"] == {"cudaY": 1}
     csv_text = render(report, "csv")

@@ -20,6 +20,7 @@ All offsets handed out are character offsets; libclang's byte offsets are conver
 from __future__ import annotations
 
 import bisect
+import os
 import re
 from dataclasses import replace
 
@@ -411,17 +412,23 @@ def _parse_error_diagnostics(
     line where it reported an error."""
     if not parsed.errors:
         return []
-    first = parsed.errors[0]
+    # A missing include explains the errors after it: name it first.
+    first = next((e for e in parsed.errors if e.spelling.endswith("file not found")), parsed.errors[0])
     where = first.location
     in_main = where.file is not None and where.file.name == parsed.path
-    place = f"line {where.line}" if in_main else f"{where.file.name if where.file else '?'}:{where.line}"
+    cause: tuple[str, int, int] | None = None
+    if not in_main and where.file is not None:  # a header's error: one root cause for every file that includes it
+        header = os.path.abspath(where.file.name)
+        cause = (os.path.relpath(header, os.path.dirname(os.path.abspath(parsed.path))), where.line, where.column)
+    count = f"{len(parsed.errors)} parse errors, among them: " if len(parsed.errors) > 1 else "parse error: "
     out = [
         Diagnostic(
             "HPY203",
-            f"{len(parsed.errors)} parse error(s) (first, {place}: {first.spelling}); "
-            f"AST-derived edits kept where valid, tokens filled the rest",
+            f"{count}{first.spelling}; AST-derived edits kept where valid, tokens filled the rest",
             offset=to_char(where.offset) if in_main else 0,
             severity=Severity.WARNING,
+            subject=first.spelling,
+            cause=cause,
         )
     ]
     index = LineIndex.of(text)

@@ -100,7 +100,8 @@ def scan_text(path: str, text: str, table: MappingTable, options: Options) -> Fi
         if row is not None and decide(row, options, index.releases).target:
             required.update(m for m in index.requires[name] if macro_needed(m, options.rocm_version))
     cuda_like = {w for w in words if w[:1] in ("c", "C") and w not in table and CUDA_LIKE.match(w)}
-    declared = {w for w in cuda_like if w in defines or _declared_in(masked, w)}
+    enumerators = _enumerators(masked) if cuda_like else set()
+    declared = {w for w in cuda_like if w in defines or w in enumerators or _declared_in(masked, w)}
     shadows = (defines & table.by_name.keys()) | _declared_names(masked, words & table.by_name.keys())
     blocked, uses = _blocked_and_uses(code_text, lexed.directives, words, table, options)
     return FileScan(
@@ -166,6 +167,33 @@ def _declared_names(masked: str, names: set[str]) -> set[str]:
     return found
 
 
+_ENUM_HEAD = re.compile(r"(?<![\w$])enum(?:\s+(?:class|struct))?(?:\s+[A-Za-z_]\w*)?(?:\s*:[^{;()]*)?\s*\{")
+_ENUMERATOR = re.compile(r"\s*([A-Za-z_]\w*)")
+
+
+def _enumerators(masked: str) -> set[str]:
+    """Names the enumerations of this file declare (``enum class Algo { CUDA_GEMM, ... }``)."""
+    names: set[str] = set()
+    for head in _ENUM_HEAD.finditer(masked):
+        end = masked.find("}", head.end())
+        if end < 0:
+            continue
+        depth = 0
+        item_start = head.end()
+        for i in range(head.end(), end + 1):
+            ch = masked[i]
+            if ch in "([{":
+                depth += 1
+            elif ch in ")]" and depth:
+                depth -= 1
+            elif (ch == "," and depth == 0) or i == end:
+                m = _ENUMERATOR.match(masked, item_start, i)
+                if m is not None:
+                    names.add(m.group(1))
+                item_start = i + 1
+    return names
+
+
 def _declared_in(masked: str, name: str) -> bool:
     """Does some occurrence of ``name`` look like its declaration (``int cudaCheck(``)?"""
     for m in re.finditer(rf"(?<![\w$]){re.escape(name)}(?![\w$])", masked):
@@ -173,4 +201,14 @@ def _declared_in(masked: str, name: str) -> bool:
         nxt, _ = next_token(masked, m.end())
         if prev and declares(prev, nxt, name) and not after_macro_name(masked, prev_at):
             return True
+        if prev in _DECLARATOR_MARKS and nxt in ("=", ";", ",", "["):
+            # a pointer or reference declarator: ``char *cuda_path = ...``, ``T &cudaState;``
+            at = prev_at
+            while prev in _DECLARATOR_MARKS:
+                prev, at = prev_token(masked, at)
+            if prev and declares(prev, "=", name):
+                return True
     return False
+
+
+_DECLARATOR_MARKS = frozenset(("*", "&", "&&", "const", "volatile", "__restrict__", "__restrict"))

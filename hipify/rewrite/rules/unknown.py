@@ -15,7 +15,8 @@ def unknown(ctx: Context) -> Iterator[Finding]:
     if not ctx.options.warn_unknown:
         return
     table = ctx.table
-    project_names = frozenset(ctx.source.project.project_names)  # the project's own (cudaCheck)
+    # The project's own (cudaCheck): found by the project scan, or listed in the configuration.
+    project_names = frozenset(ctx.source.project.project_names) | frozenset(ctx.options.project_names)
     for ident in ctx.unresolved:
         name = ident.name
         if ident.user_declared or ident.qualifier or ident.prev_token in (".", "->"):
