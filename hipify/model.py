@@ -100,6 +100,9 @@ class ProjectFacts:
     blocked_uses: tuple[tuple[str, str], ...] = ()
     # How this file includes the compatibility header (a path relative to the file's output).
     compat_include: str = "hipify_compat.h"
+    # --roc: API families some file of the project cannot write with their ROC library's names, with why
+    # (family, reason): every file keeps their HIP names, so that types shared through headers agree.
+    hip_families: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -155,6 +155,15 @@ def test_explain(capsys) -> None:
     assert "cudaMemcpyToSymbol" in capsys.readouterr().err
 
 
+def test_explain_names_the_flag_and_the_signature(capsys) -> None:
+    assert explain_main(["cudnnCreate"]) == 0
+    out = capsys.readouterr().out
+    assert "with --miopen: miopenCreate" in out and "--roc" not in out  # cuDNN's flag is --miopen
+    assert explain_main(["cublasGemmBatchedEx"]) == 0
+    out = capsys.readouterr().out
+    assert "signature:     differs from the CUDA declaration: parameter 8 (Aarray)" in out
+
+
 # -- regressions found by compiling translated corpus programs with ROCm 6.4's hipcc (hipify-py validate) --------
 
 

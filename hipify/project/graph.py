@@ -41,6 +41,8 @@ class ProjectModel:
     shadows: frozenset[str] = frozenset()  # table names some project file declares itself
     used: frozenset[str] = frozenset()  # names used anywhere outside blocked declarations
     blocked: dict[str, tuple[str, ...]] = field(default_factory=dict)  # blocked declaration -> missing APIs
+    # --roc: families some project file cannot write with ROC-side names -> why (the first file's reason, by path)
+    hip_families: dict[str, str] = field(default_factory=dict)
     _closures: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def closure(self, key: str) -> tuple[str, ...]:
@@ -71,7 +73,11 @@ class ProjectModel:
         root = self.is_root(key)
         defines: tuple[str, ...] = ()
         if root:
-            needed = set().union(*(self.scans[k].required for k in closure if k in self.scans))
+            needed: set[str] = set()
+            for k in closure:
+                if k in self.scans:
+                    needed |= self.scans[k].required
+                    needed.update(m for f, roc, m in self.scans[k].flavoured if roc != (f in self.hip_families))
             defines = tuple(sorted(needed - scan.defines))
         dirs = tuple(dict.fromkeys(d for k in closure for d in self.found_in.get(k, ())))
         renames = tuple(
@@ -92,6 +98,7 @@ class ProjectModel:
             dependencies=_digest(self.scans[k] for k in closure[1:] if k in self.scans),
             disabled=disabled,
             blocked_uses=blocked_uses,
+            hip_families=tuple(sorted(self.hip_families.items())),
         )
 
 
@@ -135,6 +142,9 @@ def build_model(
             if b.name:
                 missing.setdefault(b.name, set()).update(b.missing)
     model.blocked = {name: tuple(sorted(apis)) for name, apis in missing.items()}
+    for key in sorted(model.scans):
+        for family, why in model.scans[key].roc_gaps:
+            model.hip_families.setdefault(family, why)
     return model
 
 
