@@ -120,6 +120,9 @@ class ProjectFacts:
     # Paths this file's includes reach that are not regular files (a FIFO named like a header):
     # a parser must never open them (it would block), so the clang engine reads them as empty.
     not_regular: tuple[str, ...] = ()
+    # --roc: API families some file of the project cannot write with their ROC library's names, with why
+    # (family, reason): every file keeps their HIP names, so that types shared through headers agree.
+    hip_families: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

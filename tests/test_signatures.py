@@ -17,7 +17,12 @@ from hipify.tablegen.signature.mapping import map_spelling
         ("const char *const *", "char **", True),
         ("const char **", "char **", False),  # [conv.qual]: T** does not convert to const T**
         ("long", "long long", True),  # same width and signedness, by value
-        ("int", "long", False),
+        ("int", "long", False),  # narrower: the value may change
+        ("int", "unsigned int", True),  # same width, other signedness (flags, counts)
+        ("unsigned long", "int", True),  # wider
+        ("double", "float", True),
+        ("float", "double", False),
+        ("unsigned int", "unsigned long long", False),
         ("long *", "long long *", False),  # pointers to different types
         ("HIP_vector_type<float, 2> *", "HIP_vector_type<float, 2> *", True),
     ],

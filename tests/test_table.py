@@ -71,10 +71,10 @@ def test_supported_rows_have_targets(table) -> None:
             # attribute macros translation drops: no target by design
             assert not row.hip and row.hip_status == "supported" and row.kind == "macro", row
         elif row.hip_status in MAPPED:
-            # macros the compiler predefines (__HIPCC__) live in no header
-            assert row.hip and (row.hip_header or row.source == "compiler"), row
+            # macros the compiler predefines (__HIPCC__) and standard C types live in no HIP header
+            assert row.hip and (row.hip_header or row.source in ("compiler", "standard-type")), row
         if row.roc_status in MAPPED:
-            assert row.roc and row.roc_header, row
+            assert row.roc and (row.roc_header or row.source == "standard-type"), row
         if row.hip_status == "unsupported":
             assert not row.hip, row
 
@@ -153,6 +153,15 @@ def test_explain(capsys) -> None:
     assert "hipMemcpyToSymbol" in out and "HIP_SYMBOL" in out and "hip/hip_runtime_api.h" in out
     assert explain_main(["cudaMemcpyToSymbl"]) == 1
     assert "cudaMemcpyToSymbol" in capsys.readouterr().err
+
+
+def test_explain_names_the_flag_and_the_signature(capsys) -> None:
+    assert explain_main(["cudnnCreate"]) == 0
+    out = capsys.readouterr().out
+    assert "with --miopen: miopenCreate" in out and "--roc" not in out  # cuDNN's flag is --miopen
+    assert explain_main(["cublasGemmBatchedEx"]) == 0
+    out = capsys.readouterr().out
+    assert "signature:     differs from the CUDA declaration: parameter 8 (Aarray)" in out
 
 
 # -- regressions found by compiling translated corpus programs with ROCm 6.4's hipcc (hipify-py validate) --------

@@ -10,6 +10,7 @@ from collections import defaultdict
 import pytest
 
 from hipify import translate
+from hipify.codes import UNCONVERTED_CODES
 from hipify.options import Options
 from hipify.rewrite.availability import compat_provided
 from hipify.rewrite.index import index_of
@@ -34,6 +35,15 @@ def _uses(row: Row) -> list[tuple[str, str]]:
     return [(f"(void){name};", "")]
 
 
+def _signature_finding(row: Row) -> str:
+    """The code a use of a function row whose HIP target does not take CUDA 13's call gets ('' for none)."""
+    if row.transform is not None and row.transform.kind == "by_arity":
+        return ""
+    if row.hip_signature == "differs":
+        return "HPY112"
+    return "HPY113" if row.hip_signature == "older" else ""
+
+
 def _rows_by_api() -> dict[str, list[Row]]:
     out: dict[str, list[Row]] = defaultdict(list)
     for row in load_table():
@@ -46,18 +56,7 @@ def _rows_by_api() -> dict[str, list[Row]]:
 BY_API = _rows_by_api()
 
 
-# The namespace rule rewrites `cub::` to `hipcub::` before the member's own row is consulted, so a CUB name hipCUB
-# lacks is reported (HPY101) but its prefix is still edited.
-_KNOWN = {"cub": "unsupported cub::X members are reported but still get the hipcub:: prefix (planner namespace rule)"}
-
-
-@pytest.mark.parametrize(
-    "api",
-    [
-        pytest.param(a, marks=pytest.mark.xfail(reason=_KNOWN[a], strict=True)) if a in _KNOWN else a
-        for a in sorted(BY_API)
-    ],
-)
+@pytest.mark.parametrize("api", sorted(BY_API))
 def test_every_row(api: str) -> None:
     table = load_table()
     releases = index_of(table).releases
@@ -85,15 +84,18 @@ def test_every_row(api: str) -> None:
         line = out.get(k, "")
         name = re.escape(row.cuda.rsplit("::", 1)[-1])
         still = re.search(rf"(?<![\w:]){re.escape(row.cuda)}(?!\w)", line) is not None
-        if row.cuda in compat:  # the compatibility header provides it: kept as written, not reported
-            if not still or [d.code for d in diagnostics[k] if d.subject == row.cuda]:
-                problems.append(f"{row.cuda}: expected it kept for the compatibility header, got {line!r}")
+        codes = [d.code for d in diagnostics[k] if d.subject in ("", row.cuda) or re.search(name, d.message)]
+        if row.cuda in compat:  # the compatibility header provides it: kept as written, not reported as unconverted
+            if not still or set(codes) & UNCONVERTED_CODES:
+                problems.append(f"{row.cuda}: expected it kept for the compatibility header, got {line!r} {codes}")
         elif decision.target or (row.transform is not None and row.transform.kind == "remove"):
             target = form or decision.target
             if (target and target not in line) or (decision.target != row.cuda and still and not form):
                 problems.append(f"{row.cuda}: expected {target!r}, got {line!r}")
+            finding = _signature_finding(row)
+            if finding and codes.count(finding) != 1:
+                problems.append(f"{row.cuda}: expected one {finding} (signature {row.hip_signature}), got {codes}")
         else:
-            codes = [d.code for d in diagnostics[k] if d.subject in ("", row.cuda) or re.search(name, d.message)]
             if not still or codes != [decision.code]:
                 problems.append(f"{row.cuda}: expected it kept with one {decision.code}, got {line!r} {codes}")
     assert not problems, f"{len(problems)} of {len(expected)} {api} rows:\n" + "\n".join(problems[:30])

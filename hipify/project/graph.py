@@ -45,6 +45,8 @@ class ProjectModel:
     blocked: dict[str, tuple[str, ...]] = field(default_factory=dict)  # blocked declaration -> missing APIs
     # Include targets that exist but are not regular files (FIFOs, devices): key -> the paths it was reached by.
     not_regular: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    # --roc: families some project file cannot write with ROC-side names -> why (the first file's reason, by path)
+    hip_families: dict[str, str] = field(default_factory=dict)
     _closures: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _containing: dict[str, frozenset[str]] | None = None
 
@@ -95,7 +97,11 @@ class ProjectModel:
         defines: tuple[str, ...] = ()
         hip = False
         if root:
-            needed = set().union(*(self.scans[k].required for k in closure if k in self.scans))
+            needed: set[str] = set()
+            for k in closure:
+                if k in self.scans:
+                    needed |= self.scans[k].required
+                    needed.update(m for f, roc, m in self.scans[k].flavoured if roc != (f in self.hip_families))
             defines = tuple(sorted(needed - scan.defines))
             hip = key.endswith((".cu", ".cuh")) or any(
                 self.scans[k].uses_cuda_headers or k.endswith((".cu", ".cuh")) for k in closure if k in self.scans
@@ -122,6 +128,7 @@ class ProjectModel:
             disabled=disabled,
             blocked_uses=blocked_uses,
             not_regular=tuple(sorted({p for k in closure if k in self.not_regular for p in self.not_regular[k]})),
+            hip_families=tuple(sorted(self.hip_families.items())),
         )
 
 
@@ -167,6 +174,9 @@ def build_model(
                 missing.setdefault(b.name, set()).update(b.missing)
     model.blocked = {name: tuple(sorted(apis)) for name, apis in missing.items()}
     model.not_regular = {key: tuple(sorted(paths)) for key, paths in resolver.not_regular.items()}
+    for key in sorted(model.scans):
+        for family, why in model.scans[key].roc_gaps:
+            model.hip_families.setdefault(family, why)
     return model
 
 

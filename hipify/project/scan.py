@@ -19,8 +19,9 @@ from ..lexing.lexer import lex
 from ..lexing.text_facts import INCLUDE, after_macro_name, declares, directives_of, next_token, prev_token
 from ..options import Options
 from ..rewrite.availability import compat_provided, is_missing
-from ..rewrite.index import CUDA_LIKE, index_of, macro_needed
-from ..rewrite.status import decide
+from ..rewrite.flavour import roc_gap, wants_roc
+from ..rewrite.index import CUDA_LIKE, TableIndex, index_of, macro_needed, required_macros
+from ..rewrite.status import decide, has_hip_names
 from ..table import MappingTable
 
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
@@ -52,6 +53,11 @@ class FileScan:
     includes: tuple[IncludeRef, ...] = ()  # every include, active or not (an over-approximation is safe)
     defines: frozenset[str] = frozenset()  # macros the file #defines
     required: frozenset[str] = frozenset()  # macros its CUDA uses need defined before the HIP headers
+    # --roc: (family, ROC-side names or not, macro): what the uses of a family that may keep its HIP names need,
+    # for either choice (the project decides: ``roc_gaps``)
+    flavoured: frozenset[tuple[str, bool, str]] = frozenset()
+    # --roc: (family, why) for the families whose ROC-side names this file's uses rule out
+    roc_gaps: tuple[tuple[str, str], ...] = ()
     cuda_like: frozenset[str] = frozenset()  # CUDA-looking names it uses that the table does not know
     declares: frozenset[str] = frozenset()  # of those, the ones it declares itself (macros, functions, types)
     shadows: frozenset[str] = frozenset()  # table names it declares itself (its own cudaMallocHost overload)
@@ -94,11 +100,7 @@ def scan_text(path: str, text: str, table: MappingTable, options: Options) -> Fi
     code_text = "".join(code)
     words = set(code_text.translate(_WORDS_ONLY).split()) if code_text.isascii() else set(_IDENT.findall(code_text))
     index = index_of(table)
-    required: set[str] = set()
-    for name in words & index.requires.keys():
-        row = table.lookup(name)
-        if row is not None and decide(row, options, index.releases).target:
-            required.update(m for m in index.requires[name] if macro_needed(m, options.rocm_version))
+    required, flavoured = _required(words, table, index, options)
     cuda_like = {w for w in words if w[:1] in ("c", "C") and w not in table and CUDA_LIKE.match(w)}
     enumerators = _enumerators(masked) if cuda_like else set()
     declared = {w for w in cuda_like if w in defines or w in enumerators or _declared_in(masked, w)}
@@ -110,6 +112,8 @@ def scan_text(path: str, text: str, table: MappingTable, options: Options) -> Fi
         tuple(includes),
         frozenset(defines),
         frozenset(required),
+        frozenset(flavoured),
+        _roc_gaps(words, table, index, options),
         frozenset(cuda_like),
         frozenset(declared | (defines & cuda_like)),
         frozenset(shadows),
@@ -117,6 +121,44 @@ def scan_text(path: str, text: str, table: MappingTable, options: Options) -> Fi
         uses,
         any((row := table.lookup(i.name)) is not None and row.kind == "header" for i in includes),
     )
+
+
+def _required(
+    words: set[str], table: MappingTable, index: TableIndex, options: Options
+) -> tuple[set[str], set[tuple[str, bool, str]]]:
+    """Macros the file's uses need (``FileScan.required``, ``FileScan.flavoured``)."""
+    required: set[str] = set()
+    flavoured: set[tuple[str, bool, str]] = set()
+    for name in sorted(words & (index.requires.keys() | index.roc_requires.keys())):
+        row = table.lookup(name)
+        if row is None:
+            continue
+        either = wants_roc(row.api, options, index) and has_hip_names(row.api)
+        for roc in (False, True) if either else (None,):
+            decision = decide(row, options, index.releases, roc)
+            if not decision.target:
+                continue
+            macros = [m for m in required_macros(row, decision.roc) if macro_needed(m, options.rocm_version)]
+            if roc is None:
+                required.update(macros)
+            else:
+                flavoured.update((row.api, roc, m) for m in macros)
+    return required, flavoured
+
+
+def _roc_gaps(words: set[str], table: MappingTable, index: TableIndex, options: Options) -> tuple[tuple[str, str], ...]:
+    """(family, why) for each family that wants its ROC-side names and that a name this file uses rules out."""
+    if not options.roc:
+        return ()
+    gaps: dict[str, str] = {}
+    for name in sorted(words & table.by_name.keys()):
+        row = table.lookup(name)
+        if row is None or row.api in gaps or not has_hip_names(row.api):
+            continue
+        why = roc_gap(row, options, index)
+        if why:
+            gaps[row.api] = why
+    return tuple(sorted(gaps.items()))
 
 
 def _blocked_and_uses(

@@ -16,6 +16,7 @@ from ..model import SourceFile, Span
 from ..options import Options
 from ..table import MappingTable, Row
 from .availability import compat_provided
+from .flavour import Flavour, choose, family_of
 from .index import TableIndex, index_of
 from .status import Decision, decide
 from .suppress import Suppression, find_suppression
@@ -156,14 +157,22 @@ class Context:
             self._memo[compute] = compute(self)
         return cast(T, self._memo[compute])
 
+    @cached_property
+    def flavour(self) -> Flavour:
+        """Which families this file writes with their ROC library's names (``--roc``, ``--miopen``)."""
+        return choose(self)
+
     def decide(self, row: Row) -> Decision:
-        found = self._decisions.get(row.cuda)
+        roc = self.options.roc or self.options.miopen
+        if roc:
+            roc = self.flavour.uses_roc(family_of(row, self.index))
+        found = self._decisions.get((row.cuda, roc))
         if found is None:
-            found = self._decisions[row.cuda] = decide(row, self.options, self.index.releases)
+            found = self._decisions[(row.cuda, roc)] = decide(row, self.options, self.index.releases, roc)
         return found
 
 
 @lru_cache(maxsize=64)
-def _decisions_for(table: MappingTable, options: Options) -> dict[str, Decision]:
+def _decisions_for(table: MappingTable, options: Options) -> dict[tuple[str, bool], Decision]:
     """The memo of row decisions: they depend only on (table, options), so the files of a run share it."""
     return {}

@@ -81,6 +81,7 @@ class TableIndex:
     transformed: frozenset[str]  # names whose rows rewrite call arguments
     markers: frozenset[str]  # names the planner only needs to see once
     requires: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # cuda name -> macros to define
+    roc_requires: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # the same for the ROC-side target
     mask_functions: frozenset[str] = frozenset()  # warp functions whose argument 0 is a lane mask
     # ROCm releases the generator compared (the distinct *_since values): a name first seen in
     # one of them may already exist in an unscanned release between it and the one before.
@@ -90,6 +91,14 @@ class TableIndex:
     # CUDA header -> the macro its HIP replacement defines as include guard: what ``#ifdef X``
     # asks of a macro that only marks the CUDA header's inclusion (CUSPARSEAPI, CUFFTAPI).
     header_guards: Mapping[str, str] = field(default_factory=dict)
+    # Header rows of libraries with ROC-side names (cublas_v2.h) -> the API family whose names they declare
+    # (blas): the include follows the family's choice of names in a file.
+    header_families: Mapping[str, str] = field(default_factory=dict)
+    # Family -> the folder of its ROC-side library's headers (blas -> rocblas), to name it in messages.
+    roc_libraries: Mapping[str, str] = field(default_factory=dict)
+    # Function rows whose HIP or ROC target does not take what the translated call passes as CUDA 13 declares it
+    # (signature ``differs`` or ``older``): their uses are reported.
+    signature_findings: frozenset[str] = frozenset()
     # The identifier filter both engines' text facts use (``wanted``): table names, device
     # markers and CUDA-looking names.
     wanted: NameFilter = field(default_factory=lambda: NameFilter(frozenset()))
@@ -114,9 +123,10 @@ def index_of(table: MappingTable) -> TableIndex:
     return _build(table)
 
 
-def required_macros(row: Row) -> tuple[str, ...]:
-    """Macros the row's HIP target needs defined before the HIP headers (``hip_requires``)."""
-    return tuple(_MACRO_NAME.findall(row.hip_requires))
+def required_macros(row: Row, roc: bool = False) -> tuple[str, ...]:
+    """Macros the row's HIP target (``roc``: its ROC-side target) needs defined before the HIP headers
+    (``hip_requires``, ``roc_requires``)."""
+    return tuple(_MACRO_NAME.findall(row.roc_requires if roc else row.hip_requires))
 
 
 # The first target ROCm that needs each macro; a macro not listed is needed by every version.
@@ -158,12 +168,42 @@ def _header_guards(table: MappingTable) -> dict[str, str]:
     return guards
 
 
+def _roc_headers(table: MappingTable) -> tuple[dict[str, str], dict[str, str]]:
+    """(header rows with a ROC-side target -> the family whose names it declares, family -> the folder of that
+    header): cublas_v2.h -> blas, blas -> rocblas. Families are those with ROC-side names; a header row of the
+    generic "headers" family takes the family most rows declared in its target's folder belong to."""
+    families_with_roc = {row.api for row in table if row.kind != "header" and row.roc}
+    votes: dict[str, dict[str, int]] = {}
+    for row in table:
+        if row.kind != "header" and row.roc and "/" in row.roc_header:
+            tally = votes.setdefault(row.roc_header.split("/", 1)[0], {})
+            tally[row.api] = tally.get(row.api, 0) + 1
+    families: dict[str, str] = {}
+    libraries: dict[str, str] = {}
+    for row in table:
+        if row.kind != "header" or not row.roc:
+            continue
+        folder = row.roc.split("/", 1)[0]
+        family = row.api if row.api in families_with_roc else ""
+        if not family and folder in votes:
+            family = max(sorted(votes[folder]), key=votes[folder].__getitem__)
+        if family:
+            families[row.cuda] = family
+            libraries.setdefault(family, folder)
+    return families, libraries
+
+
+_SIGNATURE_FINDINGS = ("differs", "older")
+
+
 def _build(table: MappingTable) -> TableIndex:
     names: set[str] = set()
     namespaces: dict[str, tuple[str, str]] = {}
     transformed: set[str] = set()
     markers: set[str] = set(DEVICE_MARKERS)
     requires: dict[str, tuple[str, ...]] = {}
+    roc_requires: dict[str, tuple[str, ...]] = {}
+    signature_findings: set[str] = set()
     masks: set[str] = set()
     oldest = _oldest_since(table)
     for row in table:
@@ -190,11 +230,19 @@ def _build(table: MappingTable) -> TableIndex:
         if macros:
             requires[row.cuda] = macros
             names.add(row.cuda)
+        roc_macros = required_macros(row, roc=True)
+        if roc_macros:
+            roc_requires[row.cuda] = roc_macros
+            names.add(row.cuda)
+        if row.hip_signature in _SIGNATURE_FINDINGS or row.roc_signature in _SIGNATURE_FINDINGS:
+            signature_findings.add(row.cuda)
+            names.add(row.cuda)
         if row.kind == "device_function" and (WARP_SYNC_DEFINE in macros or row.cuda in _MASK_ONLY):
             masks.add(row.cuda)
     # Names the compatibility header provides must reach the planner too (not all are table rows).
     names.update(n for n in load_catalog().by_provided_name if "::" not in n)
-    markers -= masks | set(requires)
+    markers -= masks | set(requires) | set(roc_requires) | signature_findings
+    families, libraries = _roc_headers(table)
     releases = tuple(sorted({_version(v) for r in table for v in (r.hip_since, r.roc_since) if v}))
     return TableIndex(
         names=frozenset(names),
@@ -202,10 +250,14 @@ def _build(table: MappingTable) -> TableIndex:
         transformed=frozenset(transformed),
         markers=frozenset(markers),
         requires=requires,
+        roc_requires=roc_requires,
         mask_functions=frozenset(masks),
         releases=releases,
         namespaced_names=frozenset(r.cuda.rsplit("::", 1)[1] for r in table if "::" in r.cuda),
         header_guards=_header_guards(table),
+        header_families=families,
+        roc_libraries=libraries,
+        signature_findings=frozenset(signature_findings),
         wanted=NameFilter(frozenset(names | DEVICE_MARKERS)),
         removed=frozenset(r.cuda for r in table if r.transform is not None and r.transform.kind == "remove"),
     )

@@ -1,4 +1,5 @@
-"""Macros a HIP target needs defined before the HIP headers (a row's ``hip_requires``).
+"""Macros a HIP target needs defined before the HIP headers (a row's ``hip_requires``, or its ``roc_requires``
+where the file writes the row's ROC-side target).
 
 HIP_ENABLE_WARP_SYNC_BUILTINS: ROCm >= 6.2 declares the ``*_sync`` warp functions only
 under it. A file that uses such a row defines the macro; so does the main file of every
@@ -13,7 +14,7 @@ from __future__ import annotations
 from ..facts import Identifier
 from ..table import Row
 from .context import Context
-from .index import macro_needed
+from .index import macro_needed, required_macros
 
 
 def used(ctx: Context, ident: Identifier) -> bool:
@@ -32,20 +33,23 @@ def find_pairs(ctx: Context) -> list[tuple[Identifier, Row]]:
 
 
 def _find_pairs(ctx: Context) -> list[tuple[Identifier, Row]]:
-    wanted = set(ctx.index.requires) | ctx.index.mask_functions
+    index = ctx.index
+    wanted = set(index.requires) | set(index.roc_requires) | index.mask_functions
     return [] if ctx.used_rows.isdisjoint(wanted) else [p for p in ctx.resolved if p[1].cuda in wanted]
 
 
 def _required_uses(ctx: Context) -> dict[str, list[Identifier]]:
-    requires = ctx.index.requires
+    index = ctx.index
     out: dict[str, list[Identifier]] = {}
-    if not requires or ctx.used_rows.isdisjoint(requires):
+    if ctx.used_rows.isdisjoint(index.requires) and ctx.used_rows.isdisjoint(index.roc_requires):
         return out
     for ident, row in find_pairs(ctx):
-        macros = requires.get(row.cuda)
-        if not macros or not used(ctx, ident) or not ctx.decide(row).target:
+        if (row.cuda not in index.requires and row.cuda not in index.roc_requires) or not used(ctx, ident):
             continue
-        for macro in macros:
+        decision = ctx.decide(row)
+        if not decision.target:
+            continue
+        for macro in required_macros(row, decision.roc):
             if macro_needed(macro, ctx.options.rocm_version):
                 out.setdefault(macro, []).append(ident)
     return out

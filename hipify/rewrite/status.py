@@ -19,6 +19,7 @@ class Decision:
     target: str
     code: str = ""
     message: str = ""
+    roc: bool = False  # the target is the row's ROC-side name (rocBLAS, MIOpen, ...), not its HIP one
 
 
 def parse_version(text: str) -> tuple[int, ...]:
@@ -38,6 +39,17 @@ def family(row: Row) -> str:
     return row.api
 
 
+def has_hip_names(api: str) -> bool:
+    """Does the family have HIP-side names to fall back on (cuDNN has only MIOpen's)?"""
+    return api not in _LIBRARY_FLAGS
+
+
+def library_flag(api: str) -> str:
+    """The option that selects a family's ROC-side names: the family's own flag (cuDNN: ``miopen``), else ``roc``."""
+    flag = _LIBRARY_FLAGS.get(api)
+    return flag[0] if flag is not None else "roc"
+
+
 def newer_than_target(since: str, target: tuple[int, ...], releases: tuple[tuple[int, ...], ...] = ()) -> bool:
     """Is ``since`` certainly after the target ROCm? ``since`` is the first *scanned* release that
     declares a name, so a target between the previous scanned release and ``since`` is unknown
@@ -49,9 +61,11 @@ def newer_than_target(since: str, target: tuple[int, ...], releases: tuple[tuple
     return not earlier or tuple(target) <= max(earlier)[:2]
 
 
-def decide(row: Row, options: Options, releases: tuple[tuple[int, ...], ...] = ()) -> Decision:
+def decide(row: Row, options: Options, releases: tuple[tuple[int, ...], ...] = (), roc: bool | None = None) -> Decision:
+    """``roc``: whether this row's family is written with its ROC library's names here (``rewrite.flavour`` decides
+    per file); None: as ``options.roc`` asks."""
     flag = _LIBRARY_FLAGS.get(family(row))
-    use_roc = options.roc
+    use_roc = options.roc if roc is None else roc
     if flag is not None:
         attr, spelling, what = flag
         if not getattr(options, attr):
@@ -59,7 +73,8 @@ def decide(row: Row, options: Options, releases: tuple[tuple[int, ...], ...] = (
         use_roc = True  # the library flag selects the ROC-side name (e.g. MIOpen)
     target = row.target(use_roc)
     status = row.status(use_roc)
-    chose_roc = use_roc and target == row.roc and bool(row.roc) and target != row.hip
+    roc_side = use_roc and bool(row.roc) and target == row.roc
+    chose_roc = roc_side and target != row.hip
     if status == "unsupported" or not target:
         return Decision("", "HPY101", f"{row.cuda} is not supported by HIP; left as written")
     if status == "removed":
@@ -80,6 +95,9 @@ def decide(row: Row, options: Options, releases: tuple[tuple[int, ...], ...] = (
         )
     if status == "deprecated":
         return Decision(
-            target, "HPY102", f"{row.cuda} -> {target}: HIP marks {target} deprecated; translated, plan to move off it"
+            target,
+            "HPY102",
+            f"{row.cuda} -> {target}: HIP marks {target} deprecated; translated, plan to move off it",
+            roc_side,
         )
-    return Decision(target)
+    return Decision(target, roc=roc_side)

@@ -22,6 +22,7 @@ TITLES = {
     "dnn": "cuDNN (MIOpen with --miopen)",
     "rtc": "NVRTC",
     "cub": "CUB",
+    "nvtx": "NVTX (ROCm's roctx)",
     "headers": "Headers",
 }
 _KIND_ORDER = ("header", "namespace", "function", "device_function", "type", "enum", "enum_constant", "macro")

@@ -15,6 +15,7 @@ from .sources import CUDA_FAMILIES, ApiSpec
 
 # The version after each older CUDA family scanned (for cuda_removed: the first version lacking a name).
 _NEXT_MAJOR = {"11.8": "12.0", "12.9": "13.0"}
+_IMPLEMENTATION_MACRO = re.compile(r"__[A-Z][A-Z0-9_]*$")
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,8 @@ def family_names(cache: Path, spec: ApiSpec, hip: HeaderIndex) -> FamilyNames:
         hit = cur.best(name)
         if not hit or not keep.match(name):
             continue
+        if hit.decl.kind == "macro" and _IMPLEMENTATION_MACRO.match(name):
+            continue  # __NV_NOEXCEPT & co.: the headers' own machinery (enumerators named so are API)
         if hit.decl.kind != "variable" and not is_plumbing(hit.decl):
             found[name] = (hit.header, hit.decl, "")
         elif is_plumbing(hit.decl) and removable(cur, name, hip):
@@ -52,6 +55,8 @@ def family_names(cache: Path, spec: ApiSpec, hip: HeaderIndex) -> FamilyNames:
         for name in sorted(idx.names):
             hit = idx.best(name)
             if name in found or not hit or not keep.match(name) or hit.decl.kind == "variable" or is_plumbing(hit.decl):
+                continue
+            if hit.decl.kind == "macro" and _IMPLEMENTATION_MACRO.match(name):
                 continue
             found[name] = (hit.header, hit.decl, _NEXT_MAJOR.get(version, ""))
     # #define cuMemAlloc cuMemAlloc_v2: users may also write the versioned name, which only the macro spells.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 
 from ..table import Row
@@ -14,6 +15,7 @@ from .plumbing import attribute_macro_row
 from .requires import preincluded_guard, required_macro
 from .sides import HipSide
 from .sources import CUDA_FAMILIES, ApiSpec
+from .standard_types import standard_target, standard_typedefs
 from .target import Target
 from .transforms import derive_transform
 
@@ -25,14 +27,53 @@ def api_rows(cache: Path, spec: ApiSpec, matcher: Matcher, library_version: str 
     # Types first, so that enum constants can use their parent's target.
     order = sorted(names.entries, key=lambda n: (names.entries[n].kind == "enum_constant", n))
     hip_targets = _hip_targets(spec, names.entries, order, matcher)
+    _macro_aliases(names, hip_targets, matcher)
     infer_enums_from_members(names.entries, hip_targets, matcher)
     roc_targets = _roc_targets(spec, names.entries, order, matcher)
+    _versioned_types(names.entries, hip_targets, roc_targets)
+    for name, standard in standard_typedefs(cache / "cuda" / "cu13", spec.cuda).items():
+        entry = names.entries.get(name)
+        versioned = _VERSIONED.sub("", name) in names.entries and _VERSIONED.search(name) is not None
+        if entry is not None and entry.kind == "type" and not hip_targets[name].name and not versioned:
+            # library-neutral: the same with --roc
+            hip_targets[name] = roc_targets[name] = standard_target(name, standard)
     rows = _namespace_rows(spec, matcher.hip)
     for name in order:
         entry = names.entries[name]
         rows.append(_row(spec, names, entry, hip_targets[name], roc_targets[name], matcher, library_version))
     rows += [attribute_macro_row(name, spec.api, header) for name, header in sorted(names.dropped_macros.items())]
     return rows
+
+
+def _macro_aliases(names: FamilyNames, targets: dict[str, Target], matcher: Matcher) -> None:
+    """A CUDA macro standing for a function (``#define nvtxMark nvtxMarkA``, one of two ``#if`` branches) whose target
+    is a function-like macro on the HIP side too (``#define roctxMark(message) roctxMarkA(message)``) takes the
+    function's target: the same call, and one the signature check can compare."""
+    current = matcher.hip.current
+    for name, entry in names.entries.items():
+        own = targets.get(name)
+        hit = current.best(own.name) if own is not None and own.name else None
+        if entry.kind != "function" or entry.decl.kind != "macro" or hit is None or hit.decl.kind != "macro":
+            continue
+        for alias in dict.fromkeys(h.decl.alias_of for h in names.current.names.get(name, ())):
+            aliased = targets.get(alias)
+            found = current.best(aliased.name) if aliased is not None and aliased.name else None
+            if aliased is not None and found is not None and found.decl.kind == "function":
+                targets[name] = aliased
+                break
+
+
+def _versioned_types(entries: dict[str, Entry], hip: dict[str, Target], roc: dict[str, Target]) -> None:
+    """A versioned type (CUsurfObject_v1, which CUDA's CUsurfObject is a typedef of) without a target of its own
+    takes its plain name's: code declares variables of either and passes them to the same functions."""
+    for name, entry in entries.items():
+        plain = _VERSIONED.sub("", name)
+        if entry.kind != "type" or plain == name or plain not in entries:
+            continue
+        for targets in (hip, roc):
+            found = targets.get(plain)
+            if not targets[name].name and found is not None and found.name:
+                targets[name] = replace(found, note="; ".join(n for n in (found.note, f"as {plain}") if n))
 
 
 def _hip_targets(spec: ApiSpec, entries: dict[str, Entry], order: list[str], matcher: Matcher) -> dict[str, Target]:

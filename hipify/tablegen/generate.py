@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..table import Row
+from .aliases import same_value_aliases
 from .compiler_macros import DEFAULT_MACROS, compiler_rows, hipcc_predefined, load_macros
 from .errors import GenerationError
 from .family import api_rows
@@ -16,6 +17,7 @@ from .fetch import log
 from .headermap import header_rows
 from .matcher import Matcher
 from .overrides import apply_overrides, load_overrides
+from .removed_mirrors import mirrored_rows
 from .sides import cuda_index, hip_side, nvidia_pairs
 from .signature import verify_signatures
 from .signatures import parameter_type_votes
@@ -70,6 +72,11 @@ def generate(
                 collisions.append((row.cuda, claimed[row.cuda].api, row.api))
                 continue
             claimed[row.cuda] = row
+    for spec in specs:
+        folders = Counter(r.hip_header.split("/", 1)[0] for r in claimed.values() if r.api == spec.api)
+        folder = next((f for f, _ in folders.most_common() if f and "." not in f), "")
+        for row in mirrored_rows(spec, folder, matcher, claimed) if folder else ():
+            claimed[row.cuda] = row
     for row in header_rows(cache, matcher, claimed):
         if row.cuda in claimed and row.kind == "header":
             raise GenerationError(f"header row {row.cuda} collides with an identifier row")
@@ -82,6 +89,7 @@ def generate(
             claimed[row.cuda] = row  # a compiler's own macro, whatever a header mentions
     claimed = pair_types_by_signature(claimed, cache, matcher)
     apply_overrides(claimed, load_overrides(overrides_path), matcher)
+    claimed = same_value_aliases(claimed, cache, specs)
     if signatures:
         claimed = verify_signatures(claimed, cache, hip, matcher)
     by_api: dict[str, list[Row]] = defaultdict(list)

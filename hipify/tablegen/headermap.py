@@ -31,6 +31,7 @@ CUDA_HEADER_SOURCES: tuple[tuple[str, str], ...] = (
     ("cusolver/*.h", "solver"),
     ("cudnn/*.h", "dnn"),
     ("nvrtc/*.h", "rtc"),
+    ("nvtx/nvtx3/*.h", "nvtx"),
     ("toolkit/cccl/cub/*.cuh", "cub"),
     ("toolkit/cccl/cub/block/*.cuh", "cub"),
     ("toolkit/cccl/cub/device/*.cuh", "cub"),
@@ -62,6 +63,7 @@ _SPECIAL: dict[str, tuple[str, str]] = {
     "cufft.h": ("hipfft/hipfft.h", ""),
     "cufftXt.h": ("hipfft/hipfftXt.h", ""),
     "cub/cub.cuh": ("hipcub/hipcub.hpp", ""),
+    "nvtx3/nvToolsExt.h": ("roctracer/roctx.h", ""),
 }
 # Device-side toolkit headers whose declarations HIP gathers in hip_runtime.h.
 _RUNTIME_UMBRELLA = re.compile(

@@ -75,6 +75,12 @@ A target counts as supported only if the HIP (or ROC) headers of the current rel
    (`__fadd_rz(x, y) { return __ocml_add_rtz_f32(x, y); }`: `__fadd_rz` -> `__ocml_add_rtz_f32`); otherwise the row
    is unsupported, `hip` empty (`__frcp_rz(x)` is `__ocml_div_rtz_f32(1.0f, x)`). `note` says which.
 12. `override`: `hipify/tablegen/overrides.toml`, every row with a reason (in `note`).
+13. `same-value-alias`: an enumerator CUDA declares with the literal value of another of the same enum (a deprecated
+   spelling kept for old code: `CU_CTX_BLOCKING_SYNC` beside `CU_CTX_SCHED_BLOCKING_SYNC`) takes that one's targets
+   where it has none of its own.
+14. `standard-type`: a CUDA typedef of a standard C type (`typedef int cusolver_int_t;`, `typedef uint64_t
+   cuuint64_t;`, read from the header text; a name two platform branches define differently is left out) that HIP
+   has no name for becomes that type, for HIP and ROC targets alike.
 
 A target HIP deprecates in favour of a named successor (`HIP_DEPRECATED("use hipHostMalloc instead")`, in the current
 or an older scanned release) gives way to that successor when the current headers declare it undeprecated
@@ -97,13 +103,17 @@ For every function row with a target, the CUDA declaration (libclang, CUDA 13 he
 parameter and result types mapped through the table, the way translation rewrites the program's own declarations
 (`const cuComplex *` -> `const hipComplex *`), and compared, typedefs resolved (libclang, ROCm 6.4 headers, hipcc's
 view for AMD GPUs), with the target's declaration. A parameter takes an argument when the canonical types are
-equal, when only const is added the way C++ converts implicitly (`void *` -> `const void *`), or when a
-same-width, same-signedness integer is passed by value (`long long` -> `int64_t`). Statuses:
+equal, when only const is added the way C++ converts implicitly (`void *` -> `const void *`), or when an
+arithmetic value is passed to a parameter that holds it whole: an integer of the same width or wider, either
+signedness (`long long` -> `int64_t`, `int` flags -> `uint64_t`), `float` -> `double`. For a row whose `by_arity`
+transform picks the target by argument count, the target compared is the one translation writes for the CUDA
+declaration's count (`cuEventCreate(&e, flags)` -> `hipEventCreateWithFlags`). Statuses:
 
 - `same`: the target takes it as declared.
-- `sibling`: the same-named target does not, a sibling named with a `_v2`/`_64` suffix does, and the row targets
-  it (`cublasCgemmBatched` -> `hipblasCgemmBatched_v2`, which takes `hipComplex*` where `hipblasCgemmBatched`
-  takes `hipblasComplex*`); `note` says so.
+- `sibling`: the same-named target does not, a sibling named with a `_v2`/`_64` suffix does, or HIP's driver-API
+  form `hipDrvX` of a target `hipX` (`cuGraphAddMemcpyNode` -> `hipDrvGraphAddMemcpyNode`, which takes
+  `HIP_MEMCPY3D*`), and the row targets it (`cublasCgemmBatched` -> `hipblasCgemmBatched_v2`, which takes
+  `hipComplex*` where `hipblasCgemmBatched` takes `hipblasComplex*`); `note` says so.
 - `define`: it does once a macro that the target's library tests (and never defines) is defined before the first
   HIP include; the row records it in `hip_requires`/`roc_requires` (`cublasHgemm` needs `HIPBLAS_USE_HIP_HALF`
   for `hipblasHgemm` to take `__half`). Definitions are tried one at a time, after the siblings.
@@ -112,7 +122,8 @@ same-width, same-signedness integer is passed by value (`long long` -> `int64_t`
   differs. Code written for the older CUDA compiles; code written for 13 needs a look.
 - `differs`: nothing matches; `*_signature_diff` says how (translation reports it at the call).
 - `unchecked`: no CUDA declaration to compare (a name no scanned CUDA version declares, a C++ template).
-  Names CUDA 13 no longer declares are checked against the newest older version that does.
+  Names CUDA 13 no longer declares are checked against the older versions that do: `same` (or `sibling`,
+  `define`) when one matches, else `differs` from the newest (`*_signature_diff` names the version).
 
 `python -m hipify.tablegen generate` prints the counts per family.
 

@@ -102,6 +102,8 @@ def hip_candidates(api: str, name: str, kind: str) -> list[str]:
         out = _swap(name, (("nvrtc", "hiprtc"), ("NVRTC_", "HIPRTC_")))
     elif api == "cub":
         out = _swap(name, (("cub::", "hipcub::"),))
+    elif api == "nvtx":  # ROCm's profiler annotations (roctx.h) name NVTX's calls with roctx
+        out = _swap(name, (("nvtx", "roctx"), ("NVTX_", "ROCTX_")))
     else:
         out = []
     return _dedupe(out)

@@ -24,6 +24,7 @@ API_ORDER = (
     "dnn",
     "rtc",
     "cub",
+    "nvtx",
 )
 
 # ROCm release labels of the cache (hip/<label>/...), oldest first.
@@ -109,15 +110,16 @@ SPECS: tuple[ApiSpec, ...] = (
             "cuda_runtime/cudaEGL.h",
             "cuda_runtime/cudaVDPAU.h",
         ),
-        keep=r"^(cu[A-Z]\w*|CU[A-Za-z_]\w*|CUDA_\w+|cu\w+_st)$",
+        keep=r"^(cu[A-Z]\w*|CU[A-Za-z_]\w*|CUDA_\w+|cu\w+_st|cuuint(?:32|64)_t)$",
     ),
     ApiSpec(
         "device",
         _DEVICE_FILES,
         _older(_DEVICE_FILES),
-        # CUDA's own helpers (__uAtomicAdd, __hcos_internal, __float_simpl_sinf, __FLOAT_BITS) are not API
+        # CUDA's own helpers (__uAtomicAdd, __hcos_internal, __float_simpl_sinf, __FLOAT_BITS) are not API; the
+        # enumerators fp8 conversions and __nv_atomic_* take (__NV_SATFINITE, __NV_E4M3, __NV_ATOMIC_RELAXED) are
         keep=r"^(?!__cuda|__nvvm|__internal|_Z|__CUDA|__cudart|__NV_(?:FP8|SATFINITE|NOSAT)_|__[a-z]*Atomic"
-        r"|\w*_internal|__float_simpl|__[A-Z_]+$)(__\w+|[a-z]\w*|CUDART_\w+)$",
+        r"|\w*_internal|__float_simpl|__(?!NV_)[A-Z_]+$)(__\w+|[a-z]\w*|CUDART_\w+)$",
     ),
     ApiSpec("complex", ("toolkit/cuComplex.h",), keep=r"^(make_)?cu\w+$"),
     ApiSpec(
@@ -137,6 +139,8 @@ SPECS: tuple[ApiSpec, ...] = (
     ApiSpec("solver", ("cusolver/cusolver*.h",), keep=r"^(cusolver|CUSOLVER|csrqr|csrlu|csrchol|syevj|gesvdj)\w*$"),
     ApiSpec("dnn", ("cudnn/cudnn.h", "cudnn/cudnn_[a-z]*[a-z].h"), keep=r"^(cudnn|CUDNN)\w*$"),
     ApiSpec("rtc", ("nvrtc/nvrtc.h",), keep=r"^(nvrtc|NVRTC)\w*$"),
+    # NVTX 3 (header-only; the nvidia-nvtx wheel): its core API, the part ROCm's roctx.h mirrors
+    ApiSpec("nvtx", ("nvtx/nvtx3/nvToolsExt.h",), keep=r"^(nvtx|NVTX)\w*$"),
     ApiSpec(
         "cub",
         (

@@ -2,7 +2,9 @@
 
 That is, followed by ``::`` (``cub::DeviceReduce``), after ``namespace`` / ``using
 namespace``, or as the target of a namespace alias (``namespace cb = cub;``); a variable
-that happens to be called ``cub`` is left alone.
+that happens to be called ``cub`` is left alone. A qualifier whose member the translation
+does not rename (``cub::X`` where hipCUB lacks ``X``: reported by the renames rule) keeps
+its CUDA namespace, so that the line stays all CUDA.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ...facts import Identifier
 from ...model import Diagnostic, Edit, Severity
 from ..context import Context
 from ..registry import Finding, register
@@ -20,13 +23,16 @@ def namespaces(ctx: Context) -> Iterator[Finding]:
     spaces = ctx.index.namespaces
     if not spaces:
         return
-    for ident in ctx.facts.identifiers:
+    identifiers = ctx.facts.identifiers
+    for k, ident in enumerate(identifiers):
         pair = spaces.get(ident.name)
         if pair is None or ident.qualifier or ident.prev_token in (".", "->"):
             continue
         if ident.next_token != "::" and ident.prev_token != "namespace" and not _alias_target(ctx.text, ident.start):
             continue
         if not ctx.allowed(ident.start, ident.region):
+            continue
+        if ident.next_token == "::" and _member_kept(ctx, ident, identifiers[k + 1 : k + 2]):
             continue
         row = ctx.table.lookup(ident.name)
         target = pair[1] if ctx.options.roc else pair[0]
@@ -41,6 +47,15 @@ def namespaces(ctx: Context) -> Iterator[Finding]:
             target = decision.target
         if target != ident.name:
             yield Edit(ident.start, ident.end, target, "HPY001", ident.origin, subject=ident.name + "::")
+
+
+def _member_kept(ctx: Context, qualifier: Identifier, following: tuple[Identifier, ...]) -> bool:
+    """Is the name after ``qualifier::`` a table row the translation leaves as written?"""
+    if not following or following[0].qualifier != qualifier.name:
+        return False
+    member = following[0]
+    row = ctx.table.lookup(f"{qualifier.name}::{member.name}")
+    return row is not None and not ctx.decide(row).target
 
 
 _ALIAS = re.compile(r"\bnamespace\s+[A-Za-z_$][\w$]*\s*=\s*(?:::\s*)?\Z")

@@ -44,8 +44,9 @@ _NO_DECISION = Decision("")
 
 
 @lru_cache(maxsize=16)
-def _plans_for(table: MappingTable, options: Options) -> dict[str, _RowPlan]:
-    """The memo of row plans shared by the files of a run."""
+def _plans_for(table: MappingTable, options: Options, kept_hip: frozenset[str]) -> dict[str, _RowPlan]:
+    """The memo of row plans shared by the files of a run that make the same choice of names (``--roc``: the
+    families that keep their HIP names, ``Context.flavour``)."""
     return {}
 
 
@@ -72,7 +73,7 @@ def renames(ctx: Context) -> list[Finding]:
     append = out.append
     everything = ctx.allows_everything
     allowed = ctx.allowed
-    plans = _plans_for(ctx.table, ctx.options)  # a row's plan depends only on (table, options)
+    plans = _plans_for(ctx.table, ctx.options, ctx.flavour.kept_hip)  # what a row's plan depends on
     compat_names = ctx.compat_names  # kept as written: the compatibility header provides them
     for ident, row in ctx.resolved:
         if ident.user_declared or _names_a_macro(ident) or row.cuda in compat_names:

@@ -40,5 +40,7 @@ def calls(table: Iterable[Row], cache: Path, roc: bool = False) -> list[Call]:
         if any(m.unmapped for m in mapped) or sig.variadic:
             continue
         target, requires = (row.roc, row.roc_requires) if roc else (row.hip, row.hip_requires)
+        if not roc and row.transform is not None and row.transform.kind == "by_arity":
+            target = dict(row.transform.arity).get(len(mapped), target)  # what translation writes for this call
         out.append(Call(row, target, requires, tuple(m.spelling for m in mapped)))
     return out

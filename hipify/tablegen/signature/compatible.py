@@ -1,6 +1,8 @@
 """When a parameter of the target takes what the translated call passes although the canonical types differ: a
-qualification conversion (``T*`` to ``const T*``, ``T**`` to ``const T* const*``), or a same-width integer of the
-same signedness passed by value (``long long`` to ``int64_t``, which is ``long`` on LP64 Linux)."""
+qualification conversion (``T*`` to ``const T*``, ``T**`` to ``const T* const*``), or an arithmetic value the
+parameter holds whole: an integer of the same width or wider, either signedness (``long long`` to ``int64_t``,
+which is ``long`` on LP64 Linux; ``int`` flags to ``uint64_t``), ``float`` to ``double``. C++ converts these
+implicitly in a call; a narrower parameter would compile too, but could change the value, so it differs."""
 
 from __future__ import annotations
 
@@ -20,6 +22,7 @@ _INTEGERS = {
     "long long": (64, True),
     "unsigned long long": (64, False),
 }
+_FLOATS = {"float": 32, "double": 64, "long double": 128}
 _LEVEL = re.compile(r"\s*\*\s*")
 
 
@@ -39,8 +42,10 @@ def accepts(takes: str, passes: str) -> bool:
     """Does a parameter of canonical type ``takes`` accept an argument of canonical type ``passes``?"""
     if takes == passes:
         return True
-    if _INTEGERS.get(takes) is not None and _INTEGERS.get(takes) == _INTEGERS.get(passes):
-        return True
+    if takes in _INTEGERS and passes in _INTEGERS:
+        return _INTEGERS[takes][0] >= _INTEGERS[passes][0]
+    if takes in _FLOATS and passes in _FLOATS:
+        return _FLOATS[takes] >= _FLOATS[passes]
     have, want = _levels(takes), _levels(passes)
     if len(have) != len(want) or len(have) < 2 or [t for t, _ in have] != [t for t, _ in want]:
         return False

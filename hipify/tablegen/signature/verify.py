@@ -115,6 +115,8 @@ def _checks(
             name, status = (row.roc, row.roc_status) if roc else (row.hip, row.hip_status)
             if not _usable(name, status) or (not roc and row.api == "dnn"):
                 continue
+            if not roc and overloads:
+                name = _by_arity(row, len(overloads[0].params), name)
             mapped = [[map_spelling(s, lookup.get, roc) for s in (sig.result, *sig.params)] for sig in overloads]
             complete = [(sig, m) for sig, m in zip(overloads, mapped, strict=True) if not any(x.unmapped for x in m)]
             if not complete:
@@ -133,16 +135,26 @@ def _checks(
     return out, lines
 
 
+def _by_arity(row: Row, count: int, target: str) -> str:
+    """The name translation writes for a call of ``count`` arguments: a ``by_arity`` transform's choice
+    (cuEventCreate(&e, flags) -> hipEventCreateWithFlags), else ``target``."""
+    if row.transform is None or row.transform.kind != "by_arity":
+        return target
+    return dict(row.transform.arity).get(count, target)
+
+
 def _siblings(target: str, hip: Declarations) -> list[str]:
     """HIP functions named like ``target`` but for a version/ILP64 suffix (hipblasCgemmBatched_v2,
-    hipblasSgemm_64), closest first."""
+    hipblasSgemm_64), closest first; then HIP's driver-API form of a runtime-named target (hipDrvGraphAddMemcpyNode
+    beside hipGraphAddMemcpyNode: HIP spells the variant that takes the driver API's types with ``hipDrv``)."""
     base = re.sub(r"(?:_v\d+|_64)+$", "", target)
     names = [
         n
         for n in hip.functions
         if n != target and n.startswith(base) and _SIBLING_SUFFIX.fullmatch(n[len(base) :] or "_")
     ]
-    return sorted(names, key=lambda n: (len(n), n))
+    driver = "hipDrv" + target[3:] if target.startswith("hip") and not target.startswith("hipDrv") else ""
+    return sorted(names, key=lambda n: (len(n), n)) + ([driver] if driver in hip.functions else [])
 
 
 def takes(have: Signature, want: Signature) -> bool:
@@ -350,34 +362,46 @@ def _older_declarations(
 ) -> None:
     """Rows still without a verdict, checked against the declarations of older CUDA versions: names CUDA 13 no
     longer declares (cuSPARSE's csr2csc, cudaThreadSynchronize's kin) and APIs CUDA 13 changed (cudaMemAdvise
-    and cudaMemPrefetchAsync take a cudaMemLocation since 13.0), which code written for older CUDA calls."""
+    and cudaMemPrefetchAsync take a cudaMemLocation since 13.0; cuCtxCreate takes CUctxCreateParams, which HIP
+    lacks), which code written for older CUDA calls. A name CUDA 13 no longer declares that no older declaration
+    matches either differs from the newest one that declares it."""
+    older_diffs: dict[int, Verdict] = {}
     for family, version in _OLDER:
-        open_ = {(c.row.cuda, c.roc): k for k, c in enumerate(checks) if k not in verdicts and not c.unmapped}
+        open_ = {(c.row.cuda, c.roc): k for k, c in enumerate(checks) if k not in verdicts}
         if not open_ or not (cache / "cuda" / family).is_dir():
             continue
         subset = list({checks[k].row.cuda: checks[k].row for k in open_.values()}.values())
         older, _ = _checks(subset, cuda_declarations(subset, cache, family), rows, f"__hipify_{family}_")
-        older = [c for c in older if (c.row.cuda, c.roc) in open_ and c.aliases]
+        older = [c for c in older if (c.row.cuda, c.roc) in open_ and (c.aliases or c.unmapped)]
         if not older:
             continue
-        side = _hip_parse(_narrow_text(older, hip), cache, (), f"__hipify_{family}_")
-        for j, verdict in _decide(older, side, "").items():
-            k = open_[(older[j].row.cuda, older[j].roc)]
+        side = _hip_parse(_narrow_text([c for c in older if c.aliases], hip), cache, (), f"__hipify_{family}_")
+        decided = _decide(older, side, "")
+        for j, check in enumerate(older):
+            k = open_[(check.row.cuda, check.roc)]
             current = checks[k]
-            if current.cuda:
+            verdict = decided.get(j)
+            if verdict is None:
+                if not current.cuda and k not in older_diffs:
+                    why = _difference(check, side.decls, side.mapped)
+                    older_diffs[k] = Verdict(DIFFERS, check.target, diff=f"CUDA {version}'s declaration: {why}")
+            elif current.cuda:
                 why = _difference(current, base.decls, base.mapped)
                 verdicts[k] = Verdict(
                     OLDER, verdict.target, verdict.requires, f"takes CUDA {version}'s declaration; CUDA 13.0's: {why}"
                 )
             else:
                 verdicts[k] = replace(verdict, diff=f"CUDA {version}'s declaration (CUDA 13.0 no longer declares it)")
+    for k, verdict in older_diffs.items():
+        verdicts.setdefault(k, verdict)
 
 
 def _apply(row: Row, roc: bool, verdict: Verdict, matcher: Matcher) -> Row:
     side = "roc" if roc else "hip"
     changes: dict[str, object] = {f"{side}_signature": verdict.status, f"{side}_signature_diff": verdict.diff}
     old = row.roc if roc else row.hip
-    if verdict.target and verdict.target != old:
+    chosen_by_arity = row.transform is not None and verdict.target in dict(row.transform.arity).values()
+    if verdict.target and verdict.target != old and not chosen_by_arity:
         t = matcher.target(verdict.target, row.source)
         changes.update({side: t.name, f"{side}_status": t.status, f"{side}_header": t.header, f"{side}_since": t.since})
         changes["note"] = "; ".join(

@@ -1,11 +1,11 @@
 // hipify-py-flags: --roc
 
 #include <hip/hip_runtime.h>
-#include <rocblas/rocblas.h>
+#include <hipblas/hipblas.h>
 
-void make(rocblas_handle* h) {
+void make(hipblasHandle_t* h) {
   hipblasCreate(h);
-  int op = rocblas_operation_none;
+  int op = HIPBLAS_OP_N;
   (void)op;
   hipblasDestroy(*h);
 }

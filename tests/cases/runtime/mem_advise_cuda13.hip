@@ -1,0 +1,9 @@
+// hipMemAdvise and hipMemPrefetchAsync take the declarations of CUDA 12 (a device number),
+// which this code uses; CUDA 13 changed both to take a cudaMemLocation, so each use is
+// marked for review (HPY113).
+#include <hip/hip_runtime.h>
+
+void prefetch(float* data, size_t bytes, int device, hipStream_t stream) {
+  hipMemAdvise(data, bytes, hipMemAdviseSetPreferredLocation, device);
+  hipMemPrefetchAsync(data, bytes, device, stream);
+}
