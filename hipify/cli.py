@@ -17,7 +17,7 @@ from .engines import ENGINE_NAMES
 from .fileio import DEFAULT_MAX_SIZE
 from .findings import DEFAULT_MAX_FINDINGS
 from .options import Options, parse_rocm_version
-from .report import FORMATS
+from .report_render import FORMATS
 from .run import STDIN, RunConfig, UsageError, run
 from .supervise import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S
 

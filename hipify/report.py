@@ -17,7 +17,6 @@ from .options import Options
 from .table import table_for
 from .work import EFFORT_RULE, EFFORTS, WORK_KINDS, Advisor, effort, minimum_rocm, work_kind
 
-FORMATS = ("json", "csv", "md", "html", "sarif")
 MAX_SOURCE_LINE = 240  # characters of a finding's source line kept in the report
 
 
@@ -240,17 +239,14 @@ def report_schema() -> dict[str, object]:
     return data
 
 
-def render(report: Report, fmt: str) -> str:
+def render_text(report: Report, fmt: str) -> str:
+    """The report in one of the text formats (all but html, which ``report_render`` adds)."""
     if fmt == "json":
         return json.dumps(report.to_dict(), indent=2) + "\n"
     if fmt == "csv":
         return _csv(report)
     if fmt == "md":
         return _markdown(report)
-    if fmt == "html":
-        from .report_html import render_html  # imports this module
-
-        return render_html(report)
     if fmt == "sarif":
         return json.dumps(_sarif(report), indent=2) + "\n"
     raise ValueError(f"unknown report format {fmt!r}")

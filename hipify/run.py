@@ -34,7 +34,8 @@ from .options import Options
 from .pipeline import Fallback, failed, fallback, process, process_decoded, scan
 from .project.graph import ProjectModel, build_model, file_key
 from .project.scan import FileScan
-from .report import FORMATS, Report, render
+from .report import Report
+from .report_render import FORMATS, render
 from .summary import RunSummary, check_lines, held_back_line, summary_line
 from .supervise import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, Failure, Job, Limits, Supervisor
 from .table import table_for

@@ -2,7 +2,8 @@ from __future__ import annotations
 
 from hipify.model import Diagnostic, Edit, Severity
 from hipify.pipeline import FileResult
-from hipify.report import Report, render
+from hipify.report import Report
+from hipify.report_render import render
 
 
 def test_counts_conversions_not_support_edits_and_deprecated_is_converted() -> None:

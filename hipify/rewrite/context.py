@@ -21,6 +21,7 @@ from .index import TableIndex, index_of
 from .status import Decision, decide
 from .suppress import Suppression, find_suppression
 
+_MEMBER = (".", "->")
 _WORD_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$")
 CUDA_SOURCE_SUFFIXES = (".cu", ".cuh")
 T = TypeVar("T")
@@ -160,7 +161,18 @@ class Context:
     @cached_property
     def flavour(self) -> Flavour:
         """Which families this file writes with their ROC library's names (``--roc``, ``--miopen``)."""
-        return choose(self)
+        uses = ((ident, row) for ident, row in self.resolved if self.emits(ident, row))  # read only with --roc
+        return choose(self.options, self.index, uses, self.source.project.hip_families)
+
+    def emits(self, ident: Identifier, row: Row) -> bool:
+        """A use the translation writes the row's target at (not the user's own name, a member, a macro's name)."""
+        if ident.user_declared or row.cuda in self.compat_names:
+            return False
+        if ident.directive == "undef" or (ident.directive == "define" and ident.prev_token == "define"):
+            return False
+        if (ident.prev_token in _MEMBER) != (row.kind == "field"):
+            return False
+        return self.allowed(ident.start, ident.region)
 
     def decide(self, row: Row) -> Decision:
         roc = self.options.roc or self.options.miopen

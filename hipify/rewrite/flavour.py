@@ -12,8 +12,8 @@ MIOpen has is still translated, and each such use is reported where it is.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from ..facts import Identifier
 from ..options import Options
@@ -21,11 +21,7 @@ from ..table import Row
 from .index import TableIndex
 from .status import decide, has_hip_names, library_flag
 
-if TYPE_CHECKING:
-    from .context import Context
-
 _NOT_APIS = ("header", "namespace")
-_MEMBER = (".", "->")
 
 
 def wants_roc(api: str, options: Options, index: TableIndex) -> bool:
@@ -79,27 +75,21 @@ class Flavour:
         return wants_roc(family, self.options, self.index) and family not in self.kept_hip
 
 
-def emitted(ctx: Context, ident: Identifier, row: Row) -> bool:
-    """A use the translation writes the row's target at (not the user's own name, a member, a macro's name)."""
-    if ident.user_declared or row.cuda in ctx.compat_names:
-        return False
-    if ident.directive == "undef" or (ident.directive == "define" and ident.prev_token == "define"):
-        return False
-    if (ident.prev_token in _MEMBER) != (row.kind == "field"):
-        return False
-    return ctx.allowed(ident.start, ident.region)
-
-
-def choose(ctx: Context) -> Flavour:
-    options = ctx.options
-    index = ctx.index
+def choose(
+    options: Options,
+    index: TableIndex,
+    uses: Iterable[tuple[Identifier, Row]],
+    hip_families: Iterable[tuple[str, str]],
+) -> Flavour:
+    """The file's choice from its ``uses`` (the table names it writes a target at, in order) and the families other
+    files of the project keep with their HIP names (``ProjectFacts.hip_families``)."""
     if not (options.roc or options.miopen):
         return Flavour(options, index)
     gaps: dict[str, Gap] = {}
     first_use: dict[str, int] = {}
     seen: dict[str, str] = {}
-    for ident, row in ctx.resolved:
-        if row.kind in _NOT_APIS or not wants_roc(row.api, options, index) or not emitted(ctx, ident, row):
+    for ident, row in uses:
+        if row.kind in _NOT_APIS or not wants_roc(row.api, options, index):
             continue
         first_use.setdefault(row.api, ident.start)
         why = seen.get(row.cuda)
@@ -108,7 +98,7 @@ def choose(ctx: Context) -> Flavour:
         if why and row.api not in gaps:
             gaps[row.api] = Gap(row.api, why, ident.start)
     kept = [g for g in gaps.values() if has_hip_names(g.family)]
-    for family, why in ctx.source.project.hip_families:
+    for family, why in hip_families:
         if family not in gaps and wants_roc(family, options, index):
             kept.append(Gap(family, why, first_use.get(family, -1), elsewhere=True))
     return Flavour(

@@ -45,6 +45,8 @@ def same_value_aliases(rows: dict[str, Row], cache: Path, specs: Iterable[ApiSpe
             "note": f"CUDA declares {name} with the value of {twin.cuda}: the same enumerator to every program",
         }
         if row.roc_status not in _USABLE and twin.roc_status in _USABLE:
-            changes.update(roc=twin.roc, roc_status=twin.roc_status, roc_header=twin.roc_header, roc_since=twin.roc_since)
+            changes.update(
+                roc=twin.roc, roc_status=twin.roc_status, roc_header=twin.roc_header, roc_since=twin.roc_since
+            )
         out[name] = replace(row, **changes)  # type: ignore[arg-type]
     return out

@@ -71,7 +71,15 @@ def mirrored_rows(spec: ApiSpec, folder: str, matcher: Matcher, known: Iterable[
                     cuda_constant = _cuda_name(constant)
                     if cuda_constant not in taken:
                         rows[cuda_constant] = _row(
-                            spec, cuda_constant, constant, "enum_constant", removed, cuda_header, matcher, note, cuda_type
+                            spec,
+                            cuda_constant,
+                            constant,
+                            "enum_constant",
+                            removed,
+                            cuda_header,
+                            matcher,
+                            note,
+                            cuda_type,
                         )
     return [rows[name] for name in sorted(rows)]
 
@@ -107,4 +115,3 @@ def _row(
         source="hip-cuda-mark",
         note=note,
     )
-

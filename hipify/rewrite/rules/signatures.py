@@ -12,7 +12,6 @@ from collections.abc import Iterator
 
 from ...model import Diagnostic, Severity
 from ..context import Context
-from ..flavour import emitted
 from ..registry import Finding, register
 
 
@@ -22,7 +21,7 @@ def signatures(ctx: Context) -> Iterator[Finding]:
     if ctx.used_rows.isdisjoint(wanted):
         return
     for ident, row in ctx.resolved:
-        if row.cuda not in wanted or not emitted(ctx, ident, row):
+        if row.cuda not in wanted or not ctx.emits(ident, row):
             continue
         decision = ctx.decide(row)
         target = decision.target
