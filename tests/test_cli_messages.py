@@ -271,7 +271,7 @@ def test_project_names_are_never_reported_as_cuda_apis(tmp_path: Path, capsys: p
     )
     _, _, err = _run(["--engine", "regex", "--check", "src"], capsys)
     assert [m.group(0) for m in _findings(err) if m["code"] == "HPY104"] == [
-        "src/main.cu:6:59: warning: cudaTheirThing looks like a CUDA API but is not in the mapping table [HPY104]"
+        "src/main.cu:6:61: warning: cudaTheirThing looks like a CUDA API but is not in the mapping table [HPY104]"
     ]
     _, _, err = _run(["--engine", "regex", "--check", "--project-name", "cudaTheirThing", "src"], capsys)
     assert not _findings(err)
