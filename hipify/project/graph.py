@@ -110,9 +110,10 @@ class ProjectModel:
         renames = tuple(
             sorted({(name, self.renames[name]) for name in _basenames(scan.includes) if name in self.renames})
         )
-        # Only shared code is disabled: a header's helpers; a translation unit's own functions are
-        # its program (or a library's exported API), which needs porting, not hiding.
-        disabled = () if root else tuple(sorted({b.name for b in scan.blocked if b.name and b.name not in self.used}))
+        # Only shared code is disabled: a header's helpers (used or not: the files that use one cannot compile
+        # either way, and every other file that includes the header then can); a translation unit's own functions
+        # are its program (or a library's exported API), which needs porting, not hiding.
+        disabled = () if root else tuple(sorted({b.name for b in scan.blocked if b.name}))
         uses = scan.uses.union(*(b.uses for b in scan.blocked)) if root else scan.uses
         blocked_uses = tuple((name, ", ".join(self.blocked[name])) for name in sorted(uses & self.blocked.keys()))
         return ProjectFacts(

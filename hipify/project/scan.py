@@ -179,11 +179,24 @@ def _blocked_and_uses(
         if d.name_at >= 0:  # declaring a name is not using it
             unused[d.name_at : d.name_at + len(d.name)] = " " * len(d.name)
         inside = _words(code[d.start : d.end]) if missing_names else set()
-        missing = sorted(missing_names & inside)
+        missing = sorted((missing_names & inside) - _only_case_labels(code[d.start : d.end], table))
         if missing:
             blocked.append(BlockedDeclaration(d.name, tuple(missing), frozenset(inside - {d.name})))
             unused[d.start : d.end] = " " * (d.end - d.start)
     return tuple(blocked), frozenset(_words("".join(unused)))
+
+
+_CASE_LABEL = re.compile(r"(?<![\w$])case\s+([A-Za-z_]\w*)\s*:(?!:)")
+
+
+def _only_case_labels(text: str, table: MappingTable) -> set[str]:
+    """Enumerators ``text`` names only as ``case X:`` labels: translation disables such a label on one HIP lacks
+    (it can never be taken), so it does not keep the code around it from compiling."""
+    labels = {m.group(1) for m in _CASE_LABEL.finditer(text)}
+    labels = {n for n in labels if (row := table.lookup(n)) is not None and row.kind == "enum_constant"}
+    if not labels:
+        return set()
+    return labels - _words(_CASE_LABEL.sub(" ", text))
 
 
 def _words(text: str) -> set[str]:

@@ -4,11 +4,12 @@ A shared helper header (``cublas_utils.h``) may define one function for the few 
 that use an API HIP lacks; translated as it is, that function breaks every program that
 includes the header. The project model knows who uses what (``ProjectFacts``):
 
-- a declaration of this file that needs a missing API and that no file uses is disabled
-  visibly, behind ``#if defined(HIPIFY_ENABLE_<name>)`` with a comment naming the missing
-  APIs (HPY010); its own findings are summed up in that one;
-- a use of such a declaration that is used somewhere is a blocker, reported at the use
-  (HPY111): that code needs porting by hand.
+- a declaration of a header that needs a missing API is disabled visibly, behind
+  ``#if defined(HIPIFY_ENABLE_<name>)`` with a comment naming the missing APIs (HPY010); its
+  own findings are summed up in that one. The files that include the header and do not use
+  it then compile; those that use it could not compile either way;
+- each use of such a declaration is a blocker, reported at the use (HPY111): that code needs
+  porting by hand.
 """
 
 from __future__ import annotations
@@ -81,13 +82,13 @@ def _disable(ctx: Context, decl: Declaration, missing: list[str]) -> Iterator[Fi
     needs = ", ".join(missing)
     yield Diagnostic(
         "HPY010",
-        f"{decl.name} needs {needs}, which HIP lacks, and nothing HIP can compile uses it: disabled "
-        f"(define {ENABLE_PREFIX}{decl.name} to compile it)",
+        f"{decl.name} needs {needs}, which HIP lacks: disabled so that the files including this one compile; "
+        f"each use is reported (HPY111) (define {ENABLE_PREFIX}{decl.name} to compile it)",
         decl.name_at if decl.name_at >= 0 else decl.start,
         severity=Severity.WARNING,
         subject=decl.name,
     )
-    comment = f"{decl.name} needs {needs} (HIP lacks it) and nothing HIP can compile uses it"
+    comment = f"{decl.name} needs {needs} (HIP lacks it): disabled so that the files including this one compile"
     yield from wrap(ctx.text, ctx.newline, decl, comment, condition, "HPY010")
 
 
