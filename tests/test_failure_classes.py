@@ -44,6 +44,15 @@ static const char *fft_error(cufftResult error) {
 }
 #endif
 
+__device__ inline float warp_sum(float val) {
+#if __CUDACC_VER_MAJOR__ >= 9
+    val += __shfl_down_sync(0xffffffff, val, 1);
+#else
+    val += __shfl_down(val, 1);
+#endif
+    return val;
+}
+
 static const char *error_name(cudaError_t error) { return cudaGetErrorName(error); }
 static const char *error_name(CUresult error) {
     const char *name = nullptr;
@@ -55,7 +64,7 @@ MAIN_CU = """\
 #include <cuda.h>
 #include "utils.h"
 
-__global__ void fill(float *x) { x[threadIdx.x] = max(1.0f, 2.0f); }
+__global__ void fill(float *x) { x[threadIdx.x] = warp_sum(max(1.0f, 2.0f)); }
 
 int main() {
     float *x = nullptr;
@@ -95,6 +104,8 @@ def test_unused_helper_needing_a_missing_api_is_disabled_visibly(tmp_path: Path)
     assert "cudaEmulationMantissaControl" in block.split("\n")[0]  # names the missing API
     assert "#endif  // defined(HIPIFY_ENABLE_workspace_bytes)" in block
     assert "print_status(hipError_t e)" in text  # helpers HIP has stay as they are
+    # a missing name in a directive keeps nothing from compiling: the other branch is compiled
+    assert "HIPIFY_ENABLE_warp_sum" not in text
 
 
 def test_a_used_helper_needing_a_missing_api_is_disabled_too_and_reported_at_the_use(

@@ -175,15 +175,30 @@ def _blocked_and_uses(
     missing_names -= compat_provided(options)  # the compatibility header provides them
     blocked: list[BlockedDeclaration] = []
     unused = list(code)
+    # A missing name in a directive (``#if __CUDACC_VER_MAJOR__ >= 9``) does not keep the code from compiling:
+    # an undefined macro is 0 there, and the other branch is compiled.
+    statements = _without_directives(code, directives) if missing_names else code
     for d in top_level_declarations(code, directives):
         if d.name_at >= 0:  # declaring a name is not using it
             unused[d.name_at : d.name_at + len(d.name)] = " " * len(d.name)
-        inside = _words(code[d.start : d.end]) if missing_names else set()
+        inside = _words(statements[d.start : d.end]) if missing_names else set()
         missing = sorted((missing_names & inside) - _only_case_labels(code[d.start : d.end], table))
         if missing:
             blocked.append(BlockedDeclaration(d.name, tuple(missing), frozenset(inside - {d.name})))
             unused[d.start : d.end] = " " * (d.end - d.start)
     return tuple(blocked), frozenset(_words("".join(unused)))
+
+
+def _without_directives(code: str, directives: tuple[tuple[int, int], ...]) -> str:
+    """``code`` with each directive blanked (same length, newlines kept)."""
+    parts: list[str] = []
+    at = 0
+    for start, end in directives:
+        parts.append(code[at:start])
+        parts.append(re.sub(r"[^\n]", " ", code[start:end]))
+        at = end
+    parts.append(code[at:])
+    return "".join(parts)
 
 
 _CASE_LABEL = re.compile(r"(?<![\w$])case\s+([A-Za-z_]\w*)\s*:(?!:)")
