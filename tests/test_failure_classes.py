@@ -80,6 +80,21 @@ EMULATION_CU = """\
 int main() { return (int)workspace_bytes(4, CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC); }
 """
 
+# A host-only source of the same program: it includes a header that defines a one-letter macro, then one with
+# device code but no CUDA include (its translation includes the HIP runtime, which must not see ``T``).
+CONFIG_H = "#pragma once\n#define T int\n"
+PARTITION_H = """\
+#pragma once
+__device__ inline int gpu_first(int x) { return x + blockIdx.x; }
+inline int cpu_first(int x) { return x; }
+"""
+HOST_CPP = """\
+#include <vector>
+#include "config.h"
+#include "partition.h"
+T host_first(int x) { return cpu_first(x); }
+"""
+
 
 @pytest.fixture(autouse=True)
 def isolated_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -141,6 +156,13 @@ def test_host_fallback_for_other_compilers_stays_off_under_hipcc(tmp_path: Path)
     assert "#ifndef __HIPCC__\ninline float max" in (out / "utils.h").read_text()
 
 
+def test_a_host_source_including_device_code_gets_the_hip_runtime_first(tmp_path: Path) -> None:
+    out, _ = _translate(tmp_path, {"config.h": CONFIG_H, "partition.h": PARTITION_H, "host.cpp": HOST_CPP})
+    host = (out / "host.cpp").read_text()
+    assert host.index("#include <hip/hip_runtime.h>") < host.index("#include <vector>")
+    assert "#include <hip/hip_runtime.h>" in (out / "partition.h").read_text()
+
+
 def test_second_run_changes_nothing(tmp_path: Path) -> None:
     out, _ = _translate(tmp_path, {"utils.h": UTILS_H, "main.cu": MAIN_CU})
     again = tmp_path / "again"
@@ -161,11 +183,13 @@ def test_the_translated_tree_compiles_with_rocm(tmp_path: Path, engine: str) -> 
     base = Path(tc.chroot) / "tmp" if tc.chroot else tmp_path
     work = base / f"hipify-classes-{engine}-{os.getpid()}"
     try:
-        out, code = _translate(work, {"utils.h": UTILS_H, "main.cu": MAIN_CU}, engine)
+        files = {"utils.h": UTILS_H, "main.cu": MAIN_CU, "config.h": CONFIG_H, "partition.h": PARTITION_H}
+        out, code = _translate(work, {**files, "host.cpp": HOST_CPP}, engine)
         assert code == 0
-        source = tc.inner_path(str(out / "main.cu"))
-        cmd = [*tc.hipcc, "--offload-arch=gfx90a", "-std=c++17", "-x", "hip", "-c", source, "-o", "/dev/null"]
-        proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **tc.env}, timeout=600)
-        assert proc.returncode == 0, proc.stdout + proc.stderr
+        for name in ("main.cu", "host.cpp"):
+            source = tc.inner_path(str(out / name))
+            cmd = [*tc.hipcc, "--offload-arch=gfx90a", "-std=c++17", "-x", "hip", "-c", source, "-o", "/dev/null"]
+            proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **tc.env}, timeout=600)
+            assert proc.returncode == 0, name + ": " + proc.stdout + proc.stderr
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -104,7 +104,9 @@ class ProjectModel:
                     needed.update(m for f, roc, m in self.scans[k].flavoured if roc != (f in self.hip_families))
             defines = tuple(sorted(needed - scan.defines))
             hip = key.endswith((".cu", ".cuh")) or any(
-                self.scans[k].uses_cuda_headers or k.endswith((".cu", ".cuh")) for k in closure if k in self.scans
+                s.uses_cuda_headers or s.uses_cuda_features or k.endswith((".cu", ".cuh"))
+                for k in closure
+                if (s := self.scans.get(k)) is not None
             )
         dirs = tuple(dict.fromkeys(d for k in closure for d in self.found_in.get(k, ())))
         renames = tuple(

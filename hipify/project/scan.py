@@ -20,7 +20,7 @@ from ..lexing.text_facts import INCLUDE, after_macro_name, declares, directives_
 from ..options import Options
 from ..rewrite.availability import compat_provided, is_missing
 from ..rewrite.flavour import roc_gap, wants_roc
-from ..rewrite.index import CUDA_LIKE, TableIndex, index_of, macro_needed, required_macros
+from ..rewrite.index import CUDA_LIKE, DEVICE_MARKERS, RUNTIME_APIS, TableIndex, index_of, macro_needed, required_macros
 from ..rewrite.status import decide, has_hip_names
 from ..table import MappingTable
 
@@ -66,6 +66,9 @@ class FileScan:
     # tells whether a blocked declaration anywhere is used.
     uses: frozenset[str] = frozenset()
     uses_cuda_headers: bool = False  # it includes a CUDA header (one the table maps to HIP's)
+    # It uses CUDA device or runtime features (``__device__``, a launch, a runtime call), so its translation
+    # includes the HIP runtime if it does not already (active or not: an over-approximation is safe).
+    uses_cuda_features: bool = False
     readable: bool = True
 
 
@@ -120,7 +123,22 @@ def scan_text(path: str, text: str, table: MappingTable, options: Options) -> Fi
         blocked,
         uses,
         any((row := table.lookup(i.name)) is not None and row.kind == "header" for i in includes),
+        _uses_cuda_features(code_text, words, table),
     )
+
+
+def _uses_cuda_features(code: str, words: set[str], table: MappingTable) -> bool:
+    """Device markers, a kernel launch, or a runtime, driver or device API that HIP renames (or a built-in such as
+    ``__shfl_sync``): what makes a file's translation include the HIP runtime."""
+    if words & DEVICE_MARKERS or "<<<" in code:
+        return True
+    for word in words:
+        row = table.lookup(word)
+        if row is None or row.api not in RUNTIME_APIS or row.kind in ("header", "field"):
+            continue
+        if row.hip != row.cuda or row.cuda.startswith("__"):
+            return True
+    return False
 
 
 def _required(
