@@ -200,7 +200,7 @@ class Emitter:
         try:
             data = output_bytes(result)
         except SourceError as err:
-            message(f"{result.display}: {err.code} {err.message}; nothing written")
+            message(failure_line(result.display, f"{err.message}; nothing written", err.code))
             return Outcome.FAILED
         if mode == OutputMode.STDOUT:
             write_stdout(result, data=data)
@@ -210,13 +210,13 @@ class Emitter:
         try:
             written = write_result(result, dest, data)
         except OSError as exc:
-            message(f"{result.display}: HPY306 cannot write output: {_reason(exc)}; the original is unchanged")
+            message(failure_line(result.display, f"cannot write output: {_reason(exc)}; the original is unchanged"))
             return Outcome.FAILED
         if written.backup is not None and not self.settings.quiet:
-            message(
-                f"{result.display}: HPY310 {dest.backup} differs from the file being replaced: kept it; "
-                f"the file was saved as {written.backup}"
+            text = (
+                f"{dest.backup} differs from the file being replaced: kept it; the file was saved as {written.backup}"
             )
+            message(failure_line(result.display, text, "HPY310", "warning"))
         return Outcome.OK
 
     def emit_compat_header(self, path: Path, shown: str, text: str) -> Outcome:
@@ -232,7 +232,7 @@ class Emitter:
             try:
                 write_atomic(path, text.encode("utf-8"))
             except OSError as exc:
-                message(f"{shown}: HPY306 cannot write the compatibility header: {exc}")
+                message(failure_line(shown, f"cannot write the compatibility header: {_reason(exc)}"))
                 return Outcome.FAILED
             return Outcome.OK
         if mode == OutputMode.DIFF:
@@ -255,7 +255,7 @@ class Emitter:
         try:
             copy_file(src, dst)
         except OSError as exc:
-            message(f"{src}: HPY306 cannot copy to {dst}: {_reason(exc)}")
+            message(failure_line(str(src), f"cannot copy to {dst}: {_reason(exc)}"))
             return Outcome.FAILED
         return Outcome.OK
 
@@ -275,7 +275,7 @@ class Emitter:
             try:
                 copy_file(Path(result.path), copy_to)
             except OSError as exc:
-                message(f"{result.display}: HPY306 cannot copy to {copy_to}: {_reason(exc)}")
+                message(failure_line(result.display, f"cannot copy to {copy_to}: {_reason(exc)}"))
                 return Outcome.FAILED
             return Outcome.OK
         if self.settings.mode in (OutputMode.STDOUT, OutputMode.OUTPUT_FILE):
@@ -283,6 +283,11 @@ class Emitter:
         if failed_file(error):
             return Outcome.FAILED
         return Outcome.FAILED if error.severity == Severity.ERROR and explicit else Outcome.OK
+
+
+def failure_line(path: str, text: str, code: str = "HPY306", severity: str = "error") -> str:
+    """An output or input failure, in the findings' form (``path: error: message [HPY306]``)."""
+    return f"{path}: {severity}: {text} [{code}]"
 
 
 def failed_file(diag: Diagnostic) -> bool:

@@ -24,6 +24,7 @@ from .emit import (
     Emitter,
     Outcome,
     OutputMode,
+    failure_line,
     message,
     write_report,
 )
@@ -171,7 +172,7 @@ def _run_stdin(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
     try:
         decoded = decode(config.stdin or b"", config.encoding)
     except SourceError as err:
-        message(f"<stdin>: {err.code} {err.message}")
+        message(failure_line("<stdin>", err.message, err.code))
         return Outcome.FAILED
     task = FileTask(
         STDIN, "<stdin>", config.options, config.encoding, config.max_size, ProjectFacts(), config.cache_dir

@@ -163,6 +163,21 @@ def test_a_host_source_including_device_code_gets_the_hip_runtime_first(tmp_path
     assert "#include <hip/hip_runtime.h>" in (out / "partition.h").read_text()
 
 
+def test_compat_header_and_defines_never_go_inside_a_ports_own_branch(tmp_path: Path) -> None:
+    # A header that already has a HIP branch (taken only when the port defines USE_ROCM) and a CUDA one.
+    header = (
+        "#pragma once\n#ifdef USE_ROCM\n#include <hip/hip_runtime.h>\n#define SHFL(v, m) __shfl_xor(v, m)\n"
+        "#else\n#define SHFL(v, m) __shfl_xor_sync(uint32_t(-1), v, m)\n#endif\n"
+        "__device__ inline float twice(float v) { return v + SHFL(v, 1); }\n"
+    )
+    main_cu = '#include <cstdint>\n#include "compat.h"\n__global__ void k(float *x) { x[0] = twice(x[0]); }\n'
+    out, _ = _translate(tmp_path, {"compat.h": header, "main.cu": main_cu})
+    text = (out / "compat.h").read_text()
+    branch = text.index("#ifdef USE_ROCM")
+    assert text.index('#include "hipify_compat.h"') < branch, text
+    assert "HIP_ENABLE_WARP_SYNC_BUILTINS" not in text[branch : text.index("#endif", branch)], text
+
+
 def test_second_run_changes_nothing(tmp_path: Path) -> None:
     out, _ = _translate(tmp_path, {"utils.h": UTILS_H, "main.cu": MAIN_CU})
     again = tmp_path / "again"

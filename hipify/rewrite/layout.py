@@ -131,6 +131,22 @@ def translation_unit_anchor(text: str, directives: Sequence[Directive], comments
     return None
 
 
+def unconditional(text: str, directives: Sequence[Directive], comments: Sequence[Span], offset: int) -> bool:
+    """Is ``offset`` outside every ``#if`` of the file (an include guard aside)? Code there is compiled whatever
+    the macros: what must follow or precede it can be put beside it."""
+    active = [d for d in directives if d.region is not Region.INACTIVE]
+    guard = _include_guard(text, active, comments)
+    depth = 0
+    for d in active:
+        if d.start >= offset:
+            break
+        if d.keyword in _OPEN:
+            depth += 1
+        elif d.keyword == "endif" and depth:
+            depth -= 1
+    return depth == (1 if guard is not None and guard.start < offset else 0)
+
+
 def _include_guard(text: str, active: Sequence[Directive], comments: Sequence[Span]) -> Directive | None:
     """The ``#define X`` of an ``#ifndef X`` / ``#define X`` pair that opens the file."""
     if len(active) < 2:

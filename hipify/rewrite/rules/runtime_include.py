@@ -19,7 +19,7 @@ from ...facts import Region
 from ...model import Edit, Origin
 from ..context import Context
 from ..index import DEVICE_MARKERS, RUNTIME_APIS
-from ..layout import Anchor, insertion_anchor, line_start, translation_unit_anchor
+from ..layout import Anchor, insertion_anchor, line_start, translation_unit_anchor, unconditional
 from ..registry import Finding, register
 from ..requirements import missing_defines
 from .compat import compat_use
@@ -50,6 +50,11 @@ def uses_cuda_features(ctx: Context) -> bool:
 @register("runtime_include")
 def runtime_include(ctx: Context) -> Iterator[Finding]:
     runtime_line = include_plan(ctx).runtime_line
+    # Beside the file's own HIP runtime include only when it is compiled whatever the macros: one inside
+    # ``#ifdef USE_ROCM`` (a port's own branch) may be skipped.
+    beside_runtime = runtime_line >= 0 and unconditional(
+        ctx.text, ctx.facts.directives, ctx.facts.comments, runtime_line
+    )
     include = runtime_line < 0 and ctx.options.insert_runtime_include
     include = include and (ctx.is_cuda_source or uses_cuda_features(ctx))
     macros = missing_defines(ctx)
@@ -60,7 +65,7 @@ def runtime_include(ctx: Context) -> Iterator[Finding]:
         return
     nl = ctx.newline
     include_at = first or insertion_anchor(ctx.text, ctx.facts.directives, ctx.facts.comments)
-    define_at = _define_anchor(ctx, runtime_line)
+    define_at = _define_anchor(ctx, runtime_line if beside_runtime else -1)
     if macros and define_at is not None and not (include and include_at.offset <= define_at.offset):
         # Before the first include of a translation unit's main file, or before the HIP runtime include.
         for macro in macros:
@@ -68,7 +73,7 @@ def runtime_include(ctx: Context) -> Iterator[Finding]:
             yield Edit(define_at.offset, define_at.offset, text, "HPY006", Origin.TEXT, subject=macro)
         macros = []
     compat_line = (f'#include "{ctx.source.project.compat_include}"', "HPY012", HEADER_NAME)
-    if compat and runtime_line >= 0:  # right after the file's own HIP runtime include
+    if compat and beside_runtime:  # right after the file's own HIP runtime include
         end = ctx.text.find("\n", runtime_line)
         end = len(ctx.text) if end < 0 else (end - 1 if end and ctx.text[end - 1] == "\r" else end)
         yield Edit(end, end, nl + compat_line[0], "HPY012", Origin.TEXT, subject=HEADER_NAME)
