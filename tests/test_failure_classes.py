@@ -44,6 +44,13 @@ static const char *fft_error(cufftResult error) {
 }
 #endif
 
+struct precision_info {
+    int bits = 24;
+#if CUDART_VERSION >= 13000
+    cudaEmulationMantissaControl control = CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC;
+#endif
+};
+
 __device__ inline float warp_sum(float val) {
 #if __CUDACC_VER_MAJOR__ >= 9
     val += __shfl_down_sync(0xffffffff, val, 1);
@@ -121,6 +128,8 @@ def test_unused_helper_needing_a_missing_api_is_disabled_visibly(tmp_path: Path)
     assert "print_status(hipError_t e)" in text  # helpers HIP has stay as they are
     # a missing name in a directive keeps nothing from compiling: the other branch is compiled
     assert "HIPIFY_ENABLE_warp_sum" not in text
+    # nor one in a branch HIP skips: no CUDA version macro is defined under HIP
+    assert "HIPIFY_ENABLE_precision_info" not in text
 
 
 def test_a_used_helper_needing_a_missing_api_is_disabled_too_and_reported_at_the_use(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from hipify.lexing.conditionals import value_without
 from hipify.lexing.lexer import Kind, iter_tokens, lex
 
 
@@ -103,3 +104,20 @@ def test_never_raises_on_fragments(text: str) -> None:
     lexed = lex(text)
     assert len(lexed.masked) == len(text)
     list(iter_tokens(text))
+
+
+@pytest.mark.parametrize(
+    ("condition", "value"),
+    [
+        ("CUDART_VERSION >= 11000", False),
+        ("CUDART_VERSION < 11000", True),
+        ("!(__CUDA_ARCH__ >= 700) && 1", True),
+        ("__CUDA_ARCH__ >= 700 || CUDART_VERSION >= 12000", False),
+        ("defined(CUDART_VERSION)", None),  # defined() is the translation's business, not a value
+        ("OTHER > 1", None),  # a name that may be defined
+        ("1 / 0", None),
+        ("1 << 2", None),  # not in the small arithmetic understood: unknown, never wrong
+    ],
+)
+def test_conditions_with_macros_hip_never_defines(condition: str, value: bool | None) -> None:
+    assert value_without(condition, frozenset({"CUDART_VERSION", "__CUDA_ARCH__"})) is value

@@ -7,8 +7,9 @@ the regex engine cannot see the headers that might define it.
 
 from __future__ import annotations
 
+import ast
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..model import Span
@@ -59,8 +60,15 @@ def evaluate(keyword: str, argument: str, defines: dict[str, str]) -> bool | Non
     return None
 
 
-def inactive_spans(directives: Sequence[CondDirective], defines: dict[str, str]) -> list[Span]:
-    """Spans of text (from the end of a directive line to the next branch directive) that are skipped."""
+def inactive_spans(
+    directives: Sequence[CondDirective],
+    defines: dict[str, str],
+    decide: Callable[[str, str], bool | None] | None = None,
+) -> list[Span]:
+    """Spans of text (from the end of a directive line to the next branch directive) that are skipped.
+    ``decide(keyword, argument)`` replaces :func:`evaluate` against ``defines``."""
+    if decide is None:
+        decide = lambda keyword, argument: evaluate(keyword, argument, defines)  # noqa: E731
     # Frame: [parent_inactive, some_branch_certainly_taken, this_branch_inactive]
     stack: list[list[bool]] = []
     spans: list[Span] = []
@@ -73,11 +81,11 @@ def inactive_spans(directives: Sequence[CondDirective], defines: dict[str, str])
         before = now_inactive()
         kw = d.keyword
         if kw in ("if", "ifdef", "ifndef"):
-            value = evaluate(kw, d.argument, defines) if not before else None
+            value = decide(kw, d.argument) if not before else None
             stack.append([before, value is True, before or value is False])
         elif kw == "elif" and stack:
             frame = stack[-1]
-            value = evaluate("if", d.argument, defines) if not (frame[0] or frame[1]) else None
+            value = decide("if", d.argument) if not (frame[0] or frame[1]) else None
             frame[2] = frame[0] or frame[1] or value is False
             frame[1] = frame[1] or value is True
         elif kw == "else" and stack:
@@ -96,3 +104,52 @@ def inactive_spans(directives: Sequence[CondDirective], defines: dict[str, str])
     if now_inactive() and inactive_from >= 0:
         spans.append((inactive_from, -1))  # unterminated: to the end of the file
     return spans
+
+
+_CONDITION_TOKEN = re.compile(r"\s*(?:(\d+)[uUlL]*|([A-Za-z_]\w*)|(&&|\|\||==|!=|<=|>=|[()<>!+\-*/%]))")
+_PYTHON_OPERATOR = {"&&": " and ", "||": " or ", "!": " not ", "/": "//"}
+_ALLOWED_NODES = (
+    ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.USub, ast.UAdd, ast.BinOp, ast.Add,
+    ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.Compare, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE,
+    ast.Constant,
+)  # fmt: skip
+
+
+def value_without(argument: str, undefined: frozenset[str]) -> bool | None:
+    """The value of an ``#if``/``#elif`` condition whose every name is one of ``undefined`` (each 0 there, as the
+    preprocessor counts an undefined macro), e.g. ``CUDART_VERSION >= 11000``; None when another name, a
+    ``defined``, or anything else than integer arithmetic and comparisons appears."""
+    out: list[str] = []
+    at = 0
+    text = argument.strip()
+    while at < len(text):
+        m = _CONDITION_TOKEN.match(text, at)
+        if m is None:
+            return None
+        number, name, operator = m.groups()
+        if name is not None and name not in undefined:
+            return None
+        out.append(number or ("0" if name else _PYTHON_OPERATOR.get(operator, operator)))
+        at = m.end()
+    try:
+        tree = ast.parse("".join(out).strip() or "x", mode="eval")
+    except SyntaxError:
+        return None
+    if not all(isinstance(node, _ALLOWED_NODES) for node in ast.walk(tree)):
+        return None
+    try:
+        return bool(
+            eval(compile(tree, "<condition>", "eval"), {"__builtins__": {}})
+        )  # the AST holds only integer arithmetic
+    except ArithmeticError:
+        return None
+
+
+def skipped_without(directives: Sequence[CondDirective], undefined: frozenset[str]) -> list[Span]:
+    """Spans certainly skipped when the ``undefined`` macros are not defined (``#if CUDART_VERSION >= 11000``
+    under HIP); every other condition counts as unknown."""
+    return inactive_spans(directives, {}, lambda keyword, argument: _skipped_value(keyword, argument, undefined))
+
+
+def _skipped_value(keyword: str, argument: str, undefined: frozenset[str]) -> bool | None:
+    return value_without(argument, undefined) if keyword == "if" else None

@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ..compat import is_generated
 from ..fileio import DEFAULT_MAX_SIZE, SourceError, read_source
+from ..lexing.conditionals import skipped_without
 from ..lexing.declarations import top_level_declarations
 from ..lexing.lexer import lex
 from ..lexing.text_facts import INCLUDE, after_macro_name, declares, directives_of, next_token, prev_token
@@ -90,7 +91,8 @@ def scan_text(path: str, text: str, table: MappingTable, options: Options) -> Fi
     includes: list[IncludeRef] = []
     defines: set[str] = set()
     code = list(masked)  # directive lines blanked below: their words are not uses
-    for d in directives_of(text, lexed):
+    directives = directives_of(text, lexed)
+    for d in directives:
         if d.keyword in _INCLUDE_KEYWORDS:
             m = INCLUDE.match(text, d.start, d.end)
             if m is not None:
@@ -108,7 +110,8 @@ def scan_text(path: str, text: str, table: MappingTable, options: Options) -> Fi
     enumerators = _enumerators(masked) if cuda_like else set()
     declared = {w for w in cuda_like if w in defines or w in enumerators or _declared_in(masked, w)}
     shadows = (defines & table.by_name.keys()) | _declared_names(masked, words & table.by_name.keys())
-    blocked, uses = _blocked_and_uses(code_text, lexed.directives, words, table, options)
+    skipped = skipped_without(directives, _undefined_under_hip(table))
+    blocked, uses = _blocked_and_uses(code_text, lexed.directives, skipped, words, table, options)
     return FileScan(
         path,
         hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
@@ -182,6 +185,7 @@ def _roc_gaps(words: set[str], table: MappingTable, index: TableIndex, options: 
 def _blocked_and_uses(
     code: str,
     directives: tuple[tuple[int, int], ...],
+    skipped: list[tuple[int, int]],
     words: set[str],
     table: MappingTable,
     options: Options,
@@ -195,7 +199,8 @@ def _blocked_and_uses(
     unused = list(code)
     # A missing name in a directive (``#if __CUDACC_VER_MAJOR__ >= 9``) does not keep the code from compiling:
     # an undefined macro is 0 there, and the other branch is compiled.
-    statements = _without_directives(code, directives) if missing_names else code
+    # Nor does one in a branch HIP skips (``#if CUDART_VERSION >= 11000``: no CUDA version macro is defined).
+    statements = _blanked(code, [*directives, *skipped]) if missing_names else code
     for d in top_level_declarations(code, directives):
         if d.name_at >= 0:  # declaring a name is not using it
             unused[d.name_at : d.name_at + len(d.name)] = " " * len(d.name)
@@ -207,16 +212,39 @@ def _blocked_and_uses(
     return tuple(blocked), frozenset(_words("".join(unused)))
 
 
-def _without_directives(code: str, directives: tuple[tuple[int, int], ...]) -> str:
-    """``code`` with each directive blanked (same length, newlines kept)."""
+def _blanked(code: str, spans: list[tuple[int, int]]) -> str:
+    """``code`` with each span blanked (same length, newlines kept; an end of -1 is the end of the file)."""
     parts: list[str] = []
     at = 0
-    for start, end in directives:
+    for start, end in sorted((s, len(code) if e < 0 else e) for s, e in spans):
+        if end <= at:
+            continue
+        start = max(start, at)
         parts.append(code[at:start])
         parts.append(re.sub(r"[^\n]", " ", code[start:end]))
         at = end
     parts.append(code[at:])
     return "".join(parts)
+
+
+_UNDEFINED: dict[str, frozenset[str]] = {}
+
+
+def _undefined_under_hip(table: MappingTable) -> frozenset[str]:
+    """CUDA macros no HIP compiler defines and the translation leaves as written where their value is used: the
+    version numbers (CUDART_VERSION, __CUDA_ARCH__: ``defined_only`` rows) and nvcc's own (__CUDACC_VER_MAJOR__)."""
+    found = _UNDEFINED.get(table.digest)
+    if found is None:
+        found = _UNDEFINED[table.digest] = frozenset(
+            row.cuda
+            for row in table
+            if row.kind == "macro"
+            and (
+                (row.transform is not None and row.transform.kind == "defined_only")
+                or (row.api == "compiler" and not row.hip and row.hip_status == "unsupported")
+            )
+        )
+    return found
 
 
 _CASE_LABEL = re.compile(r"(?<![\w$])case\s+([A-Za-z_]\w*)\s*:(?!:)")
