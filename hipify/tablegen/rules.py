@@ -90,7 +90,7 @@ def hip_candidates(api: str, name: str, kind: str) -> list[str]:
                 ("cusolverSp", "hipsolverSp"),
                 ("cusolverRf", "hipsolverRf"),
                 ("cusolver", "hipsolver"),
-                ("CUSOLVER_", "HIPSOLVER_"),
+                ("CUSOLVER", "HIPSOLVER"),  # CUSOLVER_STATUS_*, CUSOLVERDN_GETRF
             ),
         )
         out += _swap(name, (("cusolverDn", "hipsolver"),))
