@@ -265,6 +265,13 @@ def _cell(text: object) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
+def _markdown_table(title: str, columns: list[str], rows: list[list[str]]) -> list[str]:
+    """A section: its title, then a table (a column named ``x:`` is right-aligned, as numbers are)."""
+    head = "| " + " | ".join(c.rstrip(":") for c in columns) + " |"
+    rule = "|" + "|".join("---:" if c.endswith(":") else "---" for c in columns) + "|"
+    return [f"## {title}", "", head, rule, *("| " + " | ".join(r) + " |" for r in rows), ""]
+
+
 def _markdown(report: Report) -> str:
     s = report.to_dict()["summary"]
     assert isinstance(s, dict)
@@ -282,34 +289,22 @@ def _markdown(report: Report) -> str:
         f"Effort rule: {EFFORT_RULE}.",
         "",
     ]
-    if items["hand"]:
-        lines += ["## Needs hand work", "", "| API | count | hint | first use |", "|---|---:|---|---|"]
-        lines += [f"| `{_cell(i.subject)}` | {i.count} | {_cell(i.hint)} | {_cell(i.where)} |" for i in items["hand"]]
-        lines.append("")
-    if items["flag"]:
-        lines += ["## Needs a flag", "", "| API | flag | count |", "|---|---|---:|"]
-        lines += [f"| `{_cell(i.subject)}` | `{_cell(i.flag)}` | {i.count} |" for i in items["flag"]]
-        lines.append("")
-    if items["environment"]:
-        lines += ["## Environment only", "", "| finding | count | what to do |", "|---|---:|---|"]
-        lines += [f"| {_cell(i.subject)} | {i.count} | {_cell(i.hint)} |" for i in items["environment"]]
-        lines.append("")
-    if items["review"]:
-        lines += ["## Worth a review", "", "| what | count | why |", "|---|---:|---|"]
-        lines += [f"| `{_cell(i.subject)}` | {i.count} | {_cell(i.hint)} |" for i in items["review"]]
-        lines.append("")
-    if report.per_file:
-        lines += ["## Files", "", "| file | effort |", "|---|---|"]
-        lines += [f"| {_cell(e['path'])} | {e['effort']} |" for e in report.per_file]
-        lines.append("")
-    if report.unconverted:
-        lines += ["## Unconverted CUDA APIs", "", "| API | count |", "|---|---:|"]
-        lines += [f"| `{name}` | {n} |" for name, n in report.unconverted.most_common()]
-        lines.append("")
-    if report.converted:
-        lines += ["## Converted CUDA APIs", "", "| API | count |", "|---|---:|"]
-        lines += [f"| `{name}` | {n} |" for name, n in report.converted.most_common()]
-        lines.append("")
+    sections: list[tuple[str, list[str], list[list[str]]]] = [
+        ("Needs hand work", ["API", "count:", "hint", "first use"],
+         [[f"`{_cell(i.subject)}`", str(i.count), _cell(i.hint), _cell(i.where)] for i in items["hand"]]),
+        ("Needs a flag", ["API", "flag", "count:"],
+         [[f"`{_cell(i.subject)}`", f"`{_cell(i.flag)}`", str(i.count)] for i in items["flag"]]),
+        ("Environment only", ["finding", "count:", "what to do"],
+         [[_cell(i.subject), str(i.count), _cell(i.hint)] for i in items["environment"]]),
+        ("Worth a review", ["what", "count:", "why"],
+         [[f"`{_cell(i.subject)}`", str(i.count), _cell(i.hint)] for i in items["review"]]),
+        ("Files", ["file", "effort"], [[_cell(e["path"]), str(e["effort"])] for e in report.per_file]),
+        ("Unconverted CUDA APIs", ["API", "count:"], [[f"`{n}`", str(c)] for n, c in report.unconverted.most_common()]),
+        ("Converted CUDA APIs", ["API", "count:"], [[f"`{n}`", str(c)] for n, c in report.converted.most_common()]),
+    ]  # fmt: skip
+    for title, columns, rows in sections:
+        if rows:
+            lines += _markdown_table(title, columns, rows)
     if report.validation:
         lines += [
             "## Compile validation (hipify-py validate)",
