@@ -109,7 +109,8 @@ def scan_text(path: str, text: str, table: MappingTable, options: Options) -> Fi
     cuda_like = {w for w in words if w[:1] in ("c", "C") and w not in table and CUDA_LIKE.match(w)}
     enumerators = _enumerators(masked) if cuda_like else set()
     declared = {w for w in cuda_like if w in defines or w in enumerators or _declared_in(masked, w)}
-    shadows = (defines & table.by_name.keys()) | _declared_names(masked, words & table.by_name.keys())
+    telling = _telling_names(table, options)
+    shadows = (defines & telling) | _declared_names(masked, words & telling)
     skipped = skipped_without(directives, _undefined_under_hip(table))
     blocked, uses = _blocked_and_uses(code_text, lexed.directives, skipped, words, table, options)
     return FileScan(
@@ -225,6 +226,29 @@ def _blanked(code: str, spans: list[tuple[int, int]]) -> str:
         at = end
     parts.append(code[at:])
     return "".join(parts)
+
+
+_TELLING: dict[tuple[str, Options], frozenset[str]] = {}
+
+
+def _telling_names(table: MappingTable, options: Options) -> frozenset[str]:
+    """Table names whose translation changes the text or says something (renamed, transformed, reported, needing
+    a macro, provided by the compatibility header): only for those does it matter that the project declares one
+    itself. ``max``, ``norm`` or ``warpSize``, which HIP spells the same, are the project's business."""
+    key = (table.digest, options)
+    found = _TELLING.get(key)
+    if found is None:
+        provided = compat_provided(options)
+        found = _TELLING[key] = frozenset(
+            row.cuda
+            for row in table
+            if row.hip != row.cuda
+            or row.transform is not None
+            or row.hip_status != "supported"
+            or row.hip_requires
+            or row.cuda in provided
+        )
+    return found
 
 
 _UNDEFINED: dict[str, frozenset[str]] = {}
