@@ -9,10 +9,11 @@ the report and findings (:class:`hipify.report.FileEntry`), the other files that
 and, in the writing modes, what the output looked like once written. The project model's scans
 are kept beside it, in a second file read only when something changed.
 
-A record is trusted only while every fact still holds and the file's modification and change
-times are older than the manifest itself: a file changed in the same clock tick as it was
-recorded (a change ``stat`` cannot see) is read again. Anything unreadable, of another version
-or under another key is no manifest at all: the run takes the ordinary path.
+A record is trusted only while every fact still holds and the file had last changed a clock tick
+before the run that recorded it looked at it: a change made later in that same tick would leave
+every fact as it was (the "racy clean" case of git's index), so such a file is read again by the
+next run. Anything unreadable, of another version or under another key is no manifest at all: the
+run takes the ordinary path.
 """
 
 from __future__ import annotations
@@ -21,8 +22,9 @@ import contextlib
 import hashlib
 import os
 import pickle
+import time
 from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -50,6 +52,9 @@ class Record:
     compat: tuple[str, ...] = ()  # the compatibility header's entries it relies on
     inputs: tuple[Stamp, ...] = ()  # other files its translation read (a clang parse's headers)
     output: FileStat | None = None  # its output once written (--out-dir, -o)
+    # The output's digest, when it was written so shortly before the run ended that a change in the same clock
+    # tick could hide behind its times: the next run compares the content instead.
+    output_digest: str = ""
 
 
 @dataclass(frozen=True)
@@ -60,8 +65,9 @@ class Manifest:
     records: dict[str, Record]  # the inputs whose result can be reused, by path as found
     scanned: dict[str, FileStat | None]  # every file the project model scanned, by file key, before it was read
     resolved: Resolved  # how the project's includes resolved
+    started_ns: int = 0  # the clock when the run started, before it looked at any input
+    finished_ns: int = 0  # the clock once it had written every output
     format: int = _FORMAT
-    written_ns: int = field(default=0, compare=False)  # the manifest file's modification time, once loaded
 
 
 def run_key(parts: Iterable[str]) -> str:
@@ -85,7 +91,6 @@ class ManifestStore:
         path = self._path(key, "manifest")
         try:
             with open(path, "rb") as handle:
-                written_ns = os.fstat(handle.fileno()).st_mtime_ns
                 manifest = pickle.load(handle)
         except FileNotFoundError:
             return None
@@ -95,7 +100,7 @@ class ManifestStore:
         if not isinstance(manifest, Manifest) or manifest.format != _FORMAT or manifest.key != key:
             _discard(path)
             return None
-        return replace(manifest, written_ns=written_ns)
+        return manifest
 
     def load_scans(self, key: str) -> dict[str, tuple[FileStat, FileScan]]:
         """The scans the manifest's run made (by the path they were asked for); {} when unreadable."""
@@ -118,6 +123,25 @@ class ManifestStore:
             pass
 
 
+def written_output(path: Path) -> tuple[FileStat | None, str]:
+    """What to record of an output just written: its stat, and its digest while a change could hide behind it."""
+    stat = current_stat(path)
+    if stat is None or settled(stat, time.time_ns()):
+        return stat, ""
+    return stat, file_digest(path)
+
+
+def file_digest(path: Path) -> str:
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as handle:
+            while chunk := handle.read(1 << 20):
+                digest.update(chunk)
+    except OSError:
+        return ""
+    return digest.hexdigest()
+
+
 def current_stat(path: str | Path) -> FileStat | None:
     try:
         return FileStat.of(os.stat(path))
@@ -125,18 +149,37 @@ def current_stat(path: str | Path) -> FileStat | None:
         return None
 
 
+# How far a file's times may lag the clock: the kernel stamps changes with a clock that advances by ticks
+# (10 ms at the coarsest); file systems that keep whole seconds (FAT keeps two) lag by up to that much.
+_TICK_NS = 20_000_000
+_WHOLE_SECONDS_NS = 2_000_000_000
+
+
+def settled(stat: FileStat, looked_ns: int) -> bool:
+    """Was the file last changed long enough before ``looked_ns`` that any later change shows in its times?"""
+    lag = _WHOLE_SECONDS_NS if stat.ctime_ns % 1_000_000_000 == 0 else _TICK_NS
+    return max(stat.mtime_ns, stat.ctime_ns) < looked_ns - lag
+
+
 class Trust:
     """Which recorded facts still hold, for one manifest (stamps of shared inputs are taken once)."""
 
-    def __init__(self, manifest: Manifest) -> None:
+    def __init__(self, manifest: Manifest | None) -> None:
         self.manifest = manifest
         self._stamps: dict[str, Stamp] = {}
 
     def holds(self, recorded: FileStat | None, now: FileStat | None) -> bool:
-        """The file is as recorded, and was last changed before the manifest was written (else a change in
-        the same clock tick as the recording could hide behind equal times)."""
-        written = self.manifest.written_ns
-        return recorded is not None and recorded == now and recorded.mtime_ns < written and recorded.ctime_ns < written
+        """An input (or a file the project model scanned) is as recorded, and was settled when recorded."""
+        started = self.manifest.started_ns if self.manifest is not None else 0
+        return recorded is not None and recorded == now and settled(recorded, started)
+
+    def output_holds(self, record: Record, path: Path) -> bool:
+        """The output at ``path`` is what the recorded run wrote there."""
+        recorded = record.output
+        if recorded is None or recorded != current_stat(path):
+            return False
+        finished = self.manifest.finished_ns if self.manifest is not None else 0
+        return settled(recorded, finished) or (bool(record.output_digest) and file_digest(path) == record.output_digest)
 
     def inputs_hold(self, inputs: tuple[Stamp, ...]) -> bool:
         for stamp in inputs:

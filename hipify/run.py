@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -34,7 +35,7 @@ from .emit import (
 from .engines import engine_environment
 from .fileio import DEFAULT_MAX_SIZE, SourceError, decode, read_regular
 from .findings import DEFAULT_MAX_FINDINGS, IncludeHints
-from .manifest import Manifest, ManifestStore, Record, Trust, current_stat, run_key
+from .manifest import Manifest, ManifestStore, Record, Trust, current_stat, run_key, written_output
 from .model import FileResult, FileTask, ProjectFacts, Severity
 from .options import Options
 from .project.graph import ProjectModel, file_key
@@ -49,6 +50,8 @@ if TYPE_CHECKING:  # the pipeline's imports (engines, planner) are loaded only w
     from .project.scan import FileScan
 
 STDIN = "-"
+# Modes whose outputs are other files than the inputs: a warm run checks they are still what was written.
+_MIRRORED = (OutputMode.OUT_DIR, OutputMode.OUTPUT_FILE)
 
 
 class UsageError(Exception):
@@ -194,6 +197,7 @@ def _run_stdin(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
 def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Supervisor) -> tuple[Outcome, int]:
     """Translate the files; returns the outcome and how many other files were copied into the mirror."""
     out_dir = Path(config.out_dir).absolute() if config.out_dir else None
+    warm = _WarmStart.of(config)  # before the inputs are looked at
     found, problems = discover([Path(p) for p in config.paths], config.extensions, config.exclude, config.use_gitignore)
     if out_dir is not None:
         found = _without_own_output(found, out_dir)
@@ -225,7 +229,6 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
         raise UsageError(f"--out-dir {config.out_dir} is the input directory; use --in-place to rewrite files there")
     compat_header = _compat_header_path(config, found, out_dir, dest_root)
     compat: set[str] = set()
-    warm = _WarmStart.of(config, found)
 
     def final_facts(item: Found, facts: ProjectFacts) -> ProjectFacts:
         output = _output_path(item, config, out_dir, dest_root, renames)
@@ -265,9 +268,12 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
         emitted = emitter.emit(result, dest, item.explicit)
         outcome = max(outcome, emitted)
         if warm is not None and result.error is None and item.stat is not None:
-            written = current_stat(dest.path) if dest is not None and emitted != Outcome.FAILED else None
+            written, digest = (
+                written_output(dest.path) if dest is not None and emitted != Outcome.FAILED else (None, "")
+            )
             inputs = stamps(result.inputs)
-            records[str(item.path)] = Record(item.stat, facts[str(item.path)], entry, result.compat, inputs, written)
+            path = str(item.path)
+            records[path] = Record(item.stat, facts[path], entry, result.compat, inputs, written, digest)
     if warm is not None and (tasks or project.scans is not None or warm.previous is None):
         warm.save(found, facts, records, project)
     if compat:
@@ -443,10 +449,11 @@ class _WarmStart:
         self.key = key
         self.previous = previous
         self.include_dirs = include_dirs
-        self.trust = Trust(previous or Manifest(key, (), {}, {}, {}, {}))
+        self.trust = Trust(previous)
+        self.started_ns = time.time_ns()  # before any input is looked at
 
     @classmethod
-    def of(cls, config: RunConfig, found: list[Found]) -> _WarmStart | None:
+    def of(cls, config: RunConfig) -> _WarmStart | None:
         """None where a run cannot use a manifest: no cache, or a selection of files by git."""
         if not config.cache_dir or not config.options.use_cache or config.changed_since or config.staged:
             return None
@@ -477,12 +484,13 @@ class _WarmStart:
             return None
         if not self.trust.inputs_hold(record.inputs):
             return None
-        holds = dest is not None and self.trust.holds(record.output, current_stat(dest.path))
+        holds = dest is not None and self.trust.output_holds(record, dest.path)
         return record if reusable(mode, record.entry, holds) else None
 
     def save(
         self, found: list[Found], facts: dict[str, ProjectFacts], records: dict[str, Record], project: _ProjectFacts
     ) -> None:
+        finished_ns = time.time_ns()  # every output written
         previous = self.previous
         if project.model is not None and project.scans is not None:
             scanned = {p: st for p, (st, _) in project.scans.items()}  # None (no stat): rebuilt every time
@@ -491,7 +499,8 @@ class _WarmStart:
             scanned, resolved = previous.scanned, previous.resolved
         else:
             return
-        manifest = Manifest(self.key, tuple(str(f.path) for f in found), facts, records, scanned, resolved)
+        found_paths = tuple(str(f.path) for f in found)
+        manifest = Manifest(self.key, found_paths, facts, records, scanned, resolved, self.started_ns, finished_ns)
         scans = {p: (st, s) for p, (st, s) in project.scans.items() if st is not None} if project.scans else None
         self.store.save(manifest, scans)
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,6 +28,12 @@ B = '#include "mid.h"\nvoid b() { cudaStream_t s; cudaStreamCreate(&s); sync_all
 C = "#include <cuda_runtime.h>\nvoid c() { cudaEvent_t e; cudaEventCreate(&e); cudaEventDestroy(e); }\n"
 
 
+def settle() -> None:
+    """Let the clock move past the files' times: a file changed in the clock tick a run looks at it could change
+    again unseen, so the manifest does not vouch for it and the next run reads it again."""
+    time.sleep(0.05)
+
+
 @dataclass(frozen=True)
 class Run:
     code: int
@@ -41,6 +48,7 @@ def tree(tmp_path: Path) -> Path:
     src.mkdir()
     for name, text in (("common.cuh", COMMON), ("mid.h", MID), ("a.cu", A), ("b.cu", B), ("c.cu", C)):
         (src / name).write_text(text)
+    settle()
     return src
 
 
@@ -117,6 +125,7 @@ def test_a_warm_run_sends_no_job_and_prints_writes_and_reports_what_a_run_withou
 
 def test_a_diff_sends_only_the_files_whose_diff_it_prints(hipify: HipifyRunner, tree: Path) -> None:
     (tree / "plain.h").write_text("int plain(void);\n")  # nothing to translate: no diff
+    settle()
     cold = hipify("--diff", tree)
     warm = hipify("--diff", tree)
     assert processed(warm) == {"common.cuh", "mid.h", "a.cu", "b.cu", "c.cu"}
@@ -129,6 +138,7 @@ def test_touching_a_header_translates_again_exactly_the_files_that_include_it(
     hipify("--out-dir", "mirror", tree)
     with (tree / "common.cuh").open("a") as handle:
         handle.write("// touched\n")
+    settle()
     again = hipify("--out-dir", "mirror", "--report", "again.json", tree)
     assert scanned(again) == {"common.cuh"}
     # mid.h includes it, b.cu includes mid.h; c.cu includes neither
@@ -177,6 +187,7 @@ def test_a_header_appearing_where_an_include_is_searched_first_is_seen(
     second.mkdir()
     (second / "cfg.h").write_text("#define USE_STREAMS 1\n")
     (tree / "c.cu").write_text('#include "cfg.h"\n' + C)
+    settle()
     flags = ("-I", first, "-I", second, "--out-dir", "mirror", tree)
     hipify(*flags)
     assert hipify(*flags).jobs == ()
@@ -204,6 +215,7 @@ def test_a_damaged_manifest_is_ignored_and_replaced(
     assert manifests
     for path in manifests:
         data = path.read_bytes()
+        assert data
         path.write_bytes({"garbage": b"not a pickle", "truncated": data[: len(data) // 2], "empty": b""}[damage])
     fallback = hipify("--out-dir", "mirror", tree)
     assert processed(fallback) == {"common.cuh", "mid.h", "a.cu", "b.cu", "c.cu"}  # the ordinary path
@@ -228,8 +240,18 @@ def test_no_cache_keeps_no_manifest(hipify: HipifyRunner, tree: Path) -> None:
 
 def test_in_place_reuses_files_it_left_unchanged(hipify: HipifyRunner, tree: Path) -> None:
     hipify("--in-place", "--no-backup", tree)  # rewrites every file: their stat changes
+    settle()
     hipify("--in-place", "--no-backup", tree)  # translates the translations: nothing changes
     translated = contents(tree)
     third = hipify("--in-place", "--no-backup", tree)
     assert third.jobs == ()
     assert contents(tree) == translated
+
+
+def test_a_file_changed_as_the_run_looked_at_it_is_read_again(hipify: HipifyRunner, tree: Path) -> None:
+    target = tree / "c.cu"
+    target.write_text(C + "\n")
+    soon = time.time_ns() + 200_000_000  # as if it changed while the run looked at it
+    os.utime(target, ns=(soon, soon))
+    hipify("--out-dir", "mirror", tree)  # cannot vouch for c.cu
+    assert processed(hipify("--out-dir", "mirror", tree)) == {"c.cu"}
