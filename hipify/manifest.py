@@ -23,14 +23,15 @@ import hashlib
 import os
 import pickle
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from . import __version__
 from .cache import Stamp, stamps
-from .discover import FileStat
+from .discover import FileStat, Found
+from .emit import Destination, OutputMode, reusable
 from .model import ProjectFacts
 from .report import FileEntry
 from .writing import write_atomic
@@ -189,6 +190,72 @@ class Trust:
             if self._stamps[path] != stamp:
                 return False
         return True
+
+
+class WarmStart:
+    """The manifest of the last run with the same settings, and what of it still holds."""
+
+    def __init__(self, store: ManifestStore, key: str, previous: Manifest | None, include_dirs: Sequence[str]) -> None:
+        self.store = store
+        self.key = key
+        self.previous = previous
+        self.include_dirs = include_dirs
+        self.trust = Trust(previous)
+        self.started_ns = time.time_ns()  # before any input is looked at
+
+    @classmethod
+    def open(cls, cache_dir: Path, key: str, include_dirs: Sequence[str]) -> WarmStart:
+        store = ManifestStore(cache_dir)
+        return cls(store, key, store.load(key), include_dirs)
+
+    def model_holds(self, found: list[Found]) -> bool:
+        """The same inputs, every file the model was built from unchanged, every include resolving as it did."""
+        previous = self.previous
+        if previous is None or previous.found != tuple(str(f.path) for f in found):
+            return False
+        known = {str(f.path): f.stat for f in found}
+        for path, recorded in previous.scanned.items():
+            if not self.trust.holds(recorded, known[path] if path in known else current_stat(path)):
+                return False
+        from .project.graph import resolutions_hold
+
+        return resolutions_hold(previous.resolved, self.include_dirs, frozenset(f.real for f in found))
+
+    def earlier_scans(self) -> dict[str, tuple[FileStat, FileScan]]:
+        return self.store.load_scans(self.key) if self.previous is not None else {}
+
+    def reusable(self, item: Found, facts: ProjectFacts, dest: Destination | None, mode: OutputMode) -> Record | None:
+        """The recorded result of ``item`` when it can be emitted again as it is."""
+        record = self.previous.records.get(str(item.path)) if self.previous is not None else None
+        if record is None or record.facts != facts or not self.trust.holds(record.stat, item.stat):
+            return None
+        if not self.trust.inputs_hold(record.inputs):
+            return None
+        holds = dest is not None and self.trust.output_holds(record, dest.path)
+        return record if reusable(mode, record.entry, holds) else None
+
+    def save(
+        self,
+        found: Sequence[Found],
+        facts: dict[str, ProjectFacts],
+        records: dict[str, Record],
+        resolved: Resolved | None,
+        scans: dict[str, tuple[FileStat | None, FileScan]] | None,
+    ) -> None:
+        """Record this run: with the model's scans and include resolutions when it built one, else the last
+        manifest's (the model was taken from it)."""
+        finished_ns = time.time_ns()  # every output written
+        previous = self.previous
+        if resolved is not None and scans is not None:
+            scanned = {p: st for p, (st, _) in scans.items()}  # None (no stat): the model is rebuilt every time
+        elif previous is not None:
+            scanned, resolved = previous.scanned, previous.resolved
+        else:
+            return
+        found_paths = tuple(str(f.path) for f in found)
+        manifest = Manifest(self.key, found_paths, facts, records, scanned, resolved, self.started_ns, finished_ns)
+        kept = {p: (st, s) for p, (st, s) in scans.items() if st is not None} if scans is not None else None
+        self.store.save(manifest, kept)
 
 
 def _discard(path: Path) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import sys
-import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -29,13 +28,12 @@ from .emit import (
     OutputMode,
     failure_line,
     message,
-    reusable,
     write_report,
 )
 from .engines import engine_environment
 from .fileio import DEFAULT_MAX_SIZE, SourceError, decode, read_regular
 from .findings import DEFAULT_MAX_FINDINGS, IncludeHints
-from .manifest import Manifest, ManifestStore, Record, Trust, current_stat, run_key, written_output
+from .manifest import Record, WarmStart, current_stat, run_key, written_output
 from .model import FileResult, FileTask, ProjectFacts, Severity
 from .options import Options
 from .project.graph import ProjectModel, file_key
@@ -197,7 +195,7 @@ def _run_stdin(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
 def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Supervisor) -> tuple[Outcome, int]:
     """Translate the files; returns the outcome and how many other files were copied into the mirror."""
     out_dir = Path(config.out_dir).absolute() if config.out_dir else None
-    warm = _WarmStart.of(config)  # before the inputs are looked at
+    warm = _warm_start(config)  # before the inputs are looked at
     found, problems = discover([Path(p) for p in config.paths], config.extensions, config.exclude, config.use_gitignore)
     if out_dir is not None:
         found = _without_own_output(found, out_dir)
@@ -275,7 +273,7 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
             path = str(item.path)
             records[path] = Record(item.stat, facts[path], entry, result.compat, inputs, written, digest)
     if warm is not None and (tasks or project.scans is not None or warm.previous is None):
-        warm.save(found, facts, records, project)
+        warm.save(found, facts, records, project.model.resolved if project.model else None, project.scans)
     if compat:
         for text in [*earlier_compat.values(), _generated_compat(compat_header)]:
             compat.update(entries_in(text or ""))
@@ -399,7 +397,7 @@ def _project_facts(
     found: list[Found],
     renames: dict[str, str],
     workers: Supervisor,
-    warm: _WarmStart | None,
+    warm: WarmStart | None,
     final: Callable[[Found, ProjectFacts], ProjectFacts],
 ) -> _ProjectFacts:
     """Each input's project facts: the manifest's when nothing the model is built from changed, else from
@@ -413,7 +411,7 @@ def _project_facts(
 
 
 def _project_model(
-    config: RunConfig, found: list[Found], renames: dict[str, str], workers: Supervisor, warm: _WarmStart | None
+    config: RunConfig, found: list[Found], renames: dict[str, str], workers: Supervisor, warm: WarmStart | None
 ) -> tuple[ProjectModel, dict[str, tuple[FileStat | None, FileScan]]]:
     """Scan every input (and the project headers they reach) and build the include graph; returns the model
     and each file's scan with what ``stat`` said before it was read."""
@@ -441,68 +439,12 @@ def _project_model(
     return build_model(first, scan_more, config.options.include_dirs, include_renames), scans
 
 
-class _WarmStart:
-    """The manifest of the last run with the same settings, and what of it still holds."""
-
-    def __init__(self, store: ManifestStore, key: str, previous: Manifest | None, include_dirs: Sequence[str]) -> None:
-        self.store = store
-        self.key = key
-        self.previous = previous
-        self.include_dirs = include_dirs
-        self.trust = Trust(previous)
-        self.started_ns = time.time_ns()  # before any input is looked at
-
-    @classmethod
-    def of(cls, config: RunConfig) -> _WarmStart | None:
-        """None where a run cannot use a manifest: no cache, or a selection of files by git."""
-        if not config.cache_dir or not config.options.use_cache or config.changed_since or config.staged:
-            return None
-        store = ManifestStore(Path(config.cache_dir))
-        key = run_key(_run_key_parts(config))
-        return cls(store, key, store.load(key), config.options.include_dirs)
-
-    def model_holds(self, found: list[Found]) -> bool:
-        """The same inputs, every file the model was built from unchanged, every include resolving as it did."""
-        previous = self.previous
-        if previous is None or previous.found != tuple(str(f.path) for f in found):
-            return False
-        known = {str(f.path): f.stat for f in found}
-        for path, recorded in previous.scanned.items():
-            if not self.trust.holds(recorded, known[path] if path in known else current_stat(path)):
-                return False
-        from .project.graph import resolutions_hold
-
-        return resolutions_hold(previous.resolved, self.include_dirs, frozenset(f.real for f in found))
-
-    def earlier_scans(self) -> dict[str, tuple[FileStat, FileScan]]:
-        return self.store.load_scans(self.key) if self.previous is not None else {}
-
-    def reusable(self, item: Found, facts: ProjectFacts, dest: Destination | None, mode: OutputMode) -> Record | None:
-        """The recorded result of ``item`` when it can be emitted again as it is."""
-        record = self.previous.records.get(str(item.path)) if self.previous is not None else None
-        if record is None or record.facts != facts or not self.trust.holds(record.stat, item.stat):
-            return None
-        if not self.trust.inputs_hold(record.inputs):
-            return None
-        holds = dest is not None and self.trust.output_holds(record, dest.path)
-        return record if reusable(mode, record.entry, holds) else None
-
-    def save(
-        self, found: list[Found], facts: dict[str, ProjectFacts], records: dict[str, Record], project: _ProjectFacts
-    ) -> None:
-        finished_ns = time.time_ns()  # every output written
-        previous = self.previous
-        if project.model is not None and project.scans is not None:
-            scanned = {p: st for p, (st, _) in project.scans.items()}  # None (no stat): rebuilt every time
-            resolved = project.model.resolved
-        elif previous is not None:
-            scanned, resolved = previous.scanned, previous.resolved
-        else:
-            return
-        found_paths = tuple(str(f.path) for f in found)
-        manifest = Manifest(self.key, found_paths, facts, records, scanned, resolved, self.started_ns, finished_ns)
-        scans = {p: (st, s) for p, (st, s) in project.scans.items() if st is not None} if project.scans else None
-        self.store.save(manifest, scans)
+def _warm_start(config: RunConfig) -> WarmStart | None:
+    """The last manifest of a run with these settings; None where a run cannot use one (no cache, or a selection
+    of files by git)."""
+    if not config.cache_dir or not config.options.use_cache or config.changed_since or config.staged:
+        return None
+    return WarmStart.open(Path(config.cache_dir), run_key(_run_key_parts(config)), config.options.include_dirs)
 
 
 def _progress(results: Iterable[FileResult], total: int, show: bool) -> Iterator[FileResult]:

@@ -255,3 +255,16 @@ def test_a_file_changed_as_the_run_looked_at_it_is_read_again(hipify: HipifyRunn
     os.utime(target, ns=(soon, soon))
     hipify("--out-dir", "mirror", tree)  # cannot vouch for c.cu
     assert processed(hipify("--out-dir", "mirror", tree)) == {"c.cu"}
+
+
+def test_an_output_file_is_reused_while_it_is_what_was_written(
+    hipify: HipifyRunner, tree: Path, tmp_path: Path
+) -> None:
+    first = hipify("-o", "out.cu", tree / "c.cu")
+    second = hipify("-o", "out.cu", tree / "c.cu")
+    assert second.jobs == ()
+    assert (second.code, second.out, second.err) == (first.code, first.out, first.err)
+    written = (tmp_path / "out.cu").read_bytes()
+    (tmp_path / "out.cu").unlink()
+    assert processed(hipify("-o", "out.cu", tree / "c.cu")) == {"c.cu"}
+    assert (tmp_path / "out.cu").read_bytes() == written
