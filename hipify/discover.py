@@ -11,6 +11,7 @@ import os
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -46,7 +47,7 @@ class Found:
     real: str = ""  # the path with symbolic links and ".." resolved (os.path.realpath), found without a lookup
     stat: FileStat | None = None  # taken before the file is read: a change after it shows in the next run
 
-    @property
+    @cached_property
     def resolved(self) -> Path:
         """``path.resolve()``, from what the walk already knew."""
         return Path(self.real) if self.real else self.path.resolve()
@@ -81,7 +82,7 @@ def discover(
     found: list[Found] = []
     problems: list[Problem] = []
     exclude_spec = _exclude_spec(exclude)
-    seen_files: set[Path] = set()
+    seen_files: set[str] = set()  # real paths
     for arg in paths:
         try:
             st = os.stat(arg)
@@ -94,15 +95,14 @@ def discover(
             continue
         if stat.S_ISDIR(st.st_mode):
             for item in _walk(arg, extensions, exclude_spec, use_gitignore, problems):
-                key = item.resolved
-                if key not in seen_files:
-                    seen_files.add(key)
+                if item.real not in seen_files:
+                    seen_files.add(item.real)
                     found.append(item)
         else:  # named by the user: read (or refused, with a finding) like any input
-            key = arg.resolve()
+            key = str(arg.resolve())
             if key not in seen_files:
                 seen_files.add(key)
-                found.append(Found(arg, arg.parent, Path(arg.name), True, str(key), FileStat.of(st)))
+                found.append(Found(arg, arg.parent, Path(arg.name), True, key, FileStat.of(st)))
     return found, problems
 
 

@@ -470,7 +470,10 @@ def _display(found: Found) -> str:
 
 
 def _inside(path: Path, directory: Path) -> bool:
-    return path == directory or directory in path.parents
+    """``path`` is ``directory`` or lies under it (both absolute and normalized; compared as text, which is what
+    ``directory in path.parents`` does, without building every parent)."""
+    inner, outer = str(path), str(directory)
+    return inner == outer or inner.startswith(outer if outer.endswith(os.sep) else outer + os.sep)
 
 
 def _absolute(path: Path) -> Path:
@@ -548,7 +551,7 @@ def _copy_others(
 ) -> tuple[Outcome, int]:
     """Mirror every other file of the input directories (build files, data), so the mirror builds; returns the
     outcome and how many files the mirror holds."""
-    sources = {f.resolved for f in found}
+    sources = {f.real for f in found}
     real_out = out_dir.resolve()
     directories = [Path(p) for p in config.paths if os.path.isdir(p)]
     others, problems = discover(directories, (), config.exclude, config.use_gitignore)
@@ -558,8 +561,7 @@ def _copy_others(
         if not config.quiet or problem.fatal:
             message(f"{problem.path}: {'error' if problem.fatal else 'note'}: {problem.message}")
     for item in others:
-        real = item.resolved
-        if real in sources or _inside(real, real_out):
+        if item.real in sources or _inside(item.resolved, real_out):
             continue
         target = out_dir / _absolute(item.path).relative_to(dest_root)
         if not _same_copy(item.path, target):  # a mirror kept up to date copies only what changed
