@@ -211,8 +211,8 @@ class Emitter:
 
     def emit_reused(self, entry: FileEntry, dest: Destination | None = None) -> Outcome:
         """What :meth:`emit` does for the same result, when :func:`reusable` says nothing is to be written."""
-        if dest is not None and self.settings.mode in WRITING_MODES:
-            self._sweep(dest.path.parent)  # as a write there would
+        if dest is not None and self.settings.mode in (OutputMode.OUT_DIR, OutputMode.OUTPUT_FILE):
+            self._sweep(dest.path.parent)  # as the write :meth:`emit` would have made
         self.findings.pairs.extend((entry.path, d) for d in entry.diagnostics)
         failed = Outcome.FAILED if any(failed_file(d) for d in entry.diagnostics) else Outcome.OK
         if self.settings.mode == OutputMode.CHECK:

@@ -268,3 +268,14 @@ def test_an_output_file_is_reused_while_it_is_what_was_written(
     (tmp_path / "out.cu").unlink()
     assert processed(hipify("-o", "out.cu", tree / "c.cu")) == {"c.cu"}
     assert (tmp_path / "out.cu").read_bytes() == written
+
+
+def test_what_an_interrupted_run_left_in_the_mirror_is_removed_as_a_write_would(
+    hipify: HipifyRunner, tree: Path, tmp_path: Path
+) -> None:
+    hipify("--out-dir", "mirror", tree)
+    # A temporary file of a run that died (pid 2**22 + 1 is above Linux's pid_max: no such process).
+    leftover = tmp_path / "mirror" / f".a.cu.{2**22 + 1}.abcdefgh.hipify-tmp"
+    leftover.write_text("half a file")
+    assert hipify("--out-dir", "mirror", tree).jobs == ()
+    assert not leftover.exists()
