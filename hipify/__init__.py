@@ -2,9 +2,25 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
 
-from .api import Result, compat_header, translate, translate_files
-from .options import Options
-
 __all__ = ["Options", "Result", "__version__", "compat_header", "translate", "translate_files"]
+
+if TYPE_CHECKING:
+    from .api import Result, compat_header, translate, translate_files
+    from .options import Options
+
+
+def __getattr__(name: str) -> Any:
+    """The library's API, imported on first use: the command line's warm runs need none of the engines."""
+    if name == "Options":
+        from .options import Options
+
+        return Options
+    if name in __all__:
+        from . import api
+
+        return getattr(api, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

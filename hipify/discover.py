@@ -11,15 +11,31 @@ import os
 import stat
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
-
-import pathspec
+from typing import TYPE_CHECKING, NamedTuple
 
 from .fileio import SourceError, file_kind, read_regular
 from .writing import TEMP_SUFFIX
 
+if TYPE_CHECKING:
+    import pathspec
+
 DEFAULT_EXTENSIONS = (".cu", ".cuh", ".cpp", ".cc", ".cxx", ".c", ".h", ".hpp", ".hxx", ".inl")
 ALWAYS_SKIPPED_DIRS = {".git", ".hg", ".svn", "__pycache__"}
+
+
+class FileStat(NamedTuple):
+    """What ``stat`` says of a file: a later run that sees the same facts may trust what it recorded."""
+
+    size: int
+    mtime_ns: int
+    inode: int
+    ctime_ns: int
+
+    @classmethod
+    def of(cls, st: os.stat_result) -> FileStat:
+        return cls(st.st_size, st.st_mtime_ns, st.st_ino, st.st_ctime_ns)
 
 
 @dataclass(frozen=True)
@@ -28,6 +44,13 @@ class Found:
     root: Path  # the argument it was found under (for mirrors)
     relative: Path  # path relative to root (file name alone for explicit files)
     explicit: bool  # named on the command line
+    real: str = ""  # the path with symbolic links and ".." resolved (os.path.realpath), found without a lookup
+    stat: FileStat | None = None  # taken before the file is read: a change after it shows in the next run
+
+    @cached_property
+    def resolved(self) -> Path:
+        """``path.resolve()``, from what the walk already knew."""
+        return Path(self.real) if self.real else self.path.resolve()
 
 
 @dataclass(frozen=True)
@@ -45,6 +68,8 @@ def _gitignore_spec(directory: Path) -> pathspec.PathSpec | None:
         raw = read_regular(directory / ".gitignore", _GITIGNORE_MAX)
     except SourceError:
         return None
+    import pathspec  # only where a tree has ignore files (an import of some 40 ms)
+
     return pathspec.GitIgnoreSpec.from_lines(raw.decode("utf-8", "replace").splitlines())
 
 
@@ -56,8 +81,8 @@ def discover(
 ) -> tuple[list[Found], list[Problem]]:
     found: list[Found] = []
     problems: list[Problem] = []
-    exclude_spec = pathspec.GitIgnoreSpec.from_lines(exclude) if exclude else None
-    seen_files: set[Path] = set()
+    exclude_spec = _exclude_spec(exclude)
+    seen_files: set[str] = set()  # real paths
     for arg in paths:
         try:
             st = os.stat(arg)
@@ -70,16 +95,23 @@ def discover(
             continue
         if stat.S_ISDIR(st.st_mode):
             for item in _walk(arg, extensions, exclude_spec, use_gitignore, problems):
-                key = item.path.resolve()
-                if key not in seen_files:
-                    seen_files.add(key)
+                if item.real not in seen_files:
+                    seen_files.add(item.real)
                     found.append(item)
         else:  # named by the user: read (or refused, with a finding) like any input
-            key = arg.resolve()
+            key = str(arg.resolve())
             if key not in seen_files:
                 seen_files.add(key)
-                found.append(Found(arg, arg.parent, Path(arg.name), True))
+                found.append(Found(arg, arg.parent, Path(arg.name), True, key, FileStat.of(st)))
     return found, problems
+
+
+def _exclude_spec(exclude: tuple[str, ...]) -> pathspec.PathSpec | None:
+    if not exclude:
+        return None
+    import pathspec
+
+    return pathspec.GitIgnoreSpec.from_lines(exclude)
 
 
 def _walk(
@@ -90,10 +122,11 @@ def _walk(
     problems: list[Problem],
 ) -> Iterator[Found]:
     visited: set[tuple[int, int]] = set()
-    # Stack of (directory, [(base_dir, spec), ...]) — each level inherits its parents' ignore specs.
-    stack: list[tuple[Path, list[tuple[Path, pathspec.PathSpec]]]] = [(root, [])]
+    # Stack of (directory, its real path, [(base_dir, spec), ...]) — each level inherits its parents' ignore specs.
+    # A real path is looked up once per directory reached through a symbolic link, not once per file.
+    stack: list[tuple[Path, str, list[tuple[Path, pathspec.PathSpec]]]] = [(root, os.path.realpath(root), [])]
     while stack:
-        directory, specs = stack.pop()
+        directory, real_dir, specs = stack.pop()
         try:
             st = directory.stat()
         except OSError as exc:
@@ -112,7 +145,7 @@ def _walk(
         except OSError as exc:
             problems.append(Problem(directory, f"cannot list directory: {exc.strerror}"))
             continue
-        subdirs: list[Path] = []
+        subdirs: list[tuple[Path, str]] = []
         for entry in entries:
             path = Path(entry.path)
             relative = path.relative_to(root)
@@ -124,14 +157,14 @@ def _walk(
                 continue
             if is_dir:
                 if entry.name not in ALWAYS_SKIPPED_DIRS:
-                    subdirs.append(path)
+                    subdirs.append((path, _real(entry, real_dir)))
                 continue
             if extensions and path.suffix.lower() not in extensions:
                 continue  # an empty extension list means every file (--copy-other-files)
             if entry.name.endswith(TEMP_SUFFIX):
                 continue  # an interrupted write's leftover, removed by the next run writing here
             try:
-                mode = entry.stat().st_mode
+                st = entry.stat()
             except OSError as exc:
                 broken = isinstance(exc, FileNotFoundError) and entry.is_symlink()
                 problems.append(
@@ -142,12 +175,21 @@ def _walk(
                     )
                 )
                 continue
-            if not stat.S_ISREG(mode):
-                problems.append(Problem(path, f"not a regular file ({file_kind(mode)}); skipped", fatal=False))
+            if not stat.S_ISREG(st.st_mode):
+                problems.append(Problem(path, f"not a regular file ({file_kind(st.st_mode)}); skipped", fatal=False))
                 continue
-            yield Found(path, root, relative, False)
-        for sub in reversed(subdirs):
-            stack.append((sub, specs))
+            yield Found(path, root, relative, False, _real(entry, real_dir), FileStat.of(st))
+        for sub, real_sub in reversed(subdirs):
+            stack.append((sub, real_sub, specs))
+
+
+def _real(entry: os.DirEntry[str], real_dir: str) -> str:
+    """The real path of a directory entry: its name under its directory's real path, unless it is a link."""
+    try:
+        link = entry.is_symlink()
+    except OSError:
+        link = True
+    return os.path.realpath(entry.path) if link else os.path.join(real_dir, entry.name)
 
 
 def _ignored(

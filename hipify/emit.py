@@ -19,6 +19,7 @@ from .codes import ENGINE_CODES, UNCONVERTED_CODES
 from .fileio import SourceError, encode_translation, read_regular
 from .findings import DEFAULT_MAX_FINDINGS, FindingsLog
 from .model import Diagnostic, FileResult, Severity
+from .report import FileEntry
 from .writing import copy_atomic, remove_stale_temps, write_atomic
 
 
@@ -160,11 +161,24 @@ def message(text: str) -> None:
     print(text, file=sys.stderr)
 
 
-def check_outcome(result: FileResult) -> Outcome:
+def check_outcome(result: FileResult | FileEntry) -> Outcome:
     """--check fails for a file that would change or that keeps untranslated CUDA APIs."""
     if result.changed or any(d.code in UNCONVERTED_CODES for d in result.diagnostics):
         return Outcome.FOUND
     return Outcome.OK
+
+
+def reusable(mode: OutputMode, entry: FileEntry, output_holds: bool) -> bool:
+    """Can a result an earlier run emitted be emitted again from its entry alone (no text)? In the modes that
+    print nothing per file, yes; a diff only when there is none; a writing mode only while what it wrote is
+    still there (in place: nothing was written)."""
+    if entry.error is not None or mode == OutputMode.STDOUT:
+        return False
+    if mode in (OutputMode.DIFF, OutputMode.IN_PLACE):
+        return not entry.changed
+    if mode in (OutputMode.OUT_DIR, OutputMode.OUTPUT_FILE):
+        return output_holds
+    return True
 
 
 class Emitter:
@@ -193,6 +207,16 @@ class Emitter:
             return max(failed, check_outcome(result))  # the files that would change are named at the end
         elif mode != OutputMode.EXAMINE and (mode != OutputMode.IN_PLACE or result.changed):
             return max(failed, self._write(result, dest))
+        return failed
+
+    def emit_reused(self, entry: FileEntry, dest: Destination | None = None) -> Outcome:
+        """What :meth:`emit` does for the same result, when :func:`reusable` says nothing is to be written."""
+        if dest is not None and self.settings.mode in (OutputMode.OUT_DIR, OutputMode.OUTPUT_FILE):
+            self._sweep(dest.path.parent)  # as the write :meth:`emit` would have made
+        self.findings.pairs.extend((entry.path, d) for d in entry.diagnostics)
+        failed = Outcome.FAILED if any(failed_file(d) for d in entry.diagnostics) else Outcome.OK
+        if self.settings.mode == OutputMode.CHECK:
+            return max(failed, check_outcome(entry))
         return failed
 
     def _write(self, result: FileResult, dest: Destination | None) -> Outcome:

@@ -30,6 +30,20 @@ def clang_status() -> tuple[bool, str]:
     return clang_available()
 
 
+def engine_environment(options: Options) -> str:
+    """What, besides the options and the text, a result depends on: for the clang engine, libclang
+    and the CUDA headers it parses against (where they are, and a fingerprint of their content)."""
+    if options.engine == "regex":
+        return "regex"
+    usable, reason = clang_status()
+    if not usable:
+        return f"clang:False:{reason}"
+    from .clang_mode.environment import detect_cuda, fingerprint, resource_dir
+
+    env = detect_cuda(options.cuda_path)
+    return f"clang:{reason}:{env.describe()}:{fingerprint(env)}:{resource_dir()}"
+
+
 def run_engine(source: SourceFile, table: MappingTable, options: Options) -> EngineResult:
     """Run the chosen engine; never raises. ``auto`` and ``clang`` fall back to regex per file
     (one the clang engine fails on; one over its work limits is translated from text alone)."""

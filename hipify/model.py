@@ -208,6 +208,7 @@ class FileResult:
     error: Diagnostic | None = None
     cached: bool = False
     compat: tuple[str, ...] = ()  # entries of the compatibility header the translation relies on
+    inputs: tuple[str, ...] = ()  # other files the translation read (see EngineResult.inputs)
 
     @property
     def changed(self) -> bool:

@@ -15,26 +15,11 @@ from .api import Result, translate
 from .cache import ResultCache, cache_key
 from .codes import ENGINE_FALLBACK, TRANSLATION_FAILED
 from .compat import load_catalog
-from .engines import clang_status
+from .engines import engine_environment
 from .fileio import DecodedSource, SourceError, read_source
 from .model import Diagnostic, FileResult, FileTask, Severity
-from .options import Options
 from .project.scan import FileScan, scan_text
 from .table import table_for
-
-
-def _engine_environment(options: Options) -> str:
-    """What, besides the options and the text, a result depends on: for the clang engine, libclang
-    and the CUDA headers it parses against (where they are, and a fingerprint of their content)."""
-    if options.engine == "regex":
-        return "regex"
-    usable, reason = clang_status()
-    if not usable:
-        return f"clang:False:{reason}"
-    from .clang_mode.environment import detect_cuda, fingerprint, resource_dir
-
-    env = detect_cuda(options.cuda_path)
-    return f"clang:{reason}:{env.describe()}:{fingerprint(env)}:{resource_dir()}"
 
 
 def scan(task: FileTask) -> FileScan:
@@ -117,7 +102,7 @@ def translate_decoded(task: FileTask, decoded: DecodedSource) -> FileResult:
             Path(task.path).suffix,
             table.digest + load_catalog().digest,
             task.options.cache_key() + repr(task.project),
-            _engine_environment(task.options),
+            engine_environment(task.options),
         )
         hit = cache.get(key, Result)
         if isinstance(hit, Result):
@@ -143,4 +128,5 @@ def translate_decoded(task: FileTask, decoded: DecodedSource) -> FileResult:
         None,
         cached,
         result.compat,
+        result.inputs,
     )

@@ -6,7 +6,7 @@ import csv
 import io
 import json
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from importlib import resources
 
@@ -34,6 +34,58 @@ class WorkItem:
     where: str = ""  # path:line of the first occurrence
 
 
+@dataclass(frozen=True)
+class FileEntry:
+    """All the report (and the run's findings) keep of one file's result: what a later run that
+    reuses the result needs, without its text."""
+
+    path: str
+    display: str
+    error: Diagnostic | None = None
+    changed: bool = False
+    cached: bool = False
+    engine: str = ""
+    edits: int = 0
+    rules: tuple[tuple[str, int], ...] = ()  # edits per rule code, first seen first
+    converted: tuple[tuple[str, int], ...] = ()  # translated CUDA names and how often, first seen first
+    diagnostics: tuple[Diagnostic, ...] = ()
+    source_lines: tuple[tuple[tuple[str, int], str], ...] = ()  # ((path, line), text) of the findings' lines
+
+    @classmethod
+    def of(cls, result: FileResult) -> FileEntry:
+        if result.error is not None:
+            return cls(result.path, result.display, result.error)
+        rules: Counter[str] = Counter()
+        converted: Counter[str] = Counter()
+        for edit in result.edits:
+            rules[edit.code] += 1
+            if edit.subject and edit.code not in SUPPORT_EDIT_CODES:
+                converted[edit.subject] += 1
+        lines = result.original.splitlines() if result.diagnostics else []
+        source_lines = {
+            (d.path, d.line): lines[d.line - 1].rstrip()[:MAX_SOURCE_LINE]
+            for d in result.diagnostics
+            if 0 < d.line <= len(lines)
+        }
+        return cls(
+            result.path,
+            result.display,
+            None,
+            result.changed,
+            result.cached,
+            result.engine,
+            len(result.edits),
+            tuple(rules.items()),
+            tuple(converted.items()),
+            result.diagnostics,
+            tuple(source_lines.items()),
+        )
+
+    def reused(self) -> FileEntry:
+        """The entry of the same result, taken from a cache."""
+        return replace(self, cached=True)
+
+
 @dataclass
 class Report:
     files: int = 0
@@ -58,38 +110,36 @@ class Report:
     converted_in: dict[str, Counter[str]] = field(default_factory=dict)
 
     def add(self, result: FileResult) -> None:
+        self.add_entry(FileEntry.of(result))
+
+    def add_entry(self, entry: FileEntry) -> None:
         self.files += 1
-        if result.error is not None:
-            self.errors += result.error.severity == Severity.ERROR
-            self.diagnostics.append(result.error)
-            failed = result.error.severity == Severity.ERROR
+        if entry.error is not None:
+            self.errors += entry.error.severity == Severity.ERROR
+            self.diagnostics.append(entry.error)
+            failed = entry.error.severity == Severity.ERROR
             self.per_file.append(
                 {
-                    "path": result.display,
-                    "error": result.error.message,
-                    "code": result.error.code,
+                    "path": entry.display,
+                    "error": entry.error.message,
+                    "code": entry.error.code,
                     "effort": effort(0, True, False, failed),
                 }
             )
             return
-        self.changed += result.changed
-        self.cached += result.cached
-        self.engines[result.engine] += 1
-        converted: Counter[str] = Counter()
-        for edit in result.edits:
-            self.converted_by_rule[edit.code] += 1
-            if edit.subject and edit.code not in SUPPORT_EDIT_CODES:
-                converted[edit.subject] += 1
+        self.changed += entry.changed
+        self.cached += entry.cached
+        self.engines[entry.engine] += 1
+        self.converted_by_rule.update(dict(entry.rules))
+        converted: Counter[str] = Counter(dict(entry.converted))
         self.converted.update(converted)
-        self.converted_in[result.display] = converted
+        self.converted_in[entry.display] = converted
+        self.source_lines.update(entry.source_lines)
         unconverted = 0
-        lines = result.original.splitlines() if result.diagnostics else []
         kinds: Counter[str] = Counter()
         hand: set[str] = set()
-        for diag in result.diagnostics:
+        for diag in entry.diagnostics:
             self.diagnostics.append(diag)
-            if 0 < diag.line <= len(lines):
-                self.source_lines[(diag.path, diag.line)] = lines[diag.line - 1].rstrip()[:MAX_SOURCE_LINE]
             kind = work_kind(diag.code)
             kinds[kind] += 1
             if kind == "hand":
@@ -97,13 +147,13 @@ class Report:
             if diag.code in UNCONVERTED_CODES:
                 unconverted += 1
                 self.unconverted[diag.subject or diag.message] += 1
-        failed = any(d.severity == Severity.ERROR for d in result.diagnostics)
+        failed = any(d.severity == Severity.ERROR for d in entry.diagnostics)
         self.per_file.append(
             {
-                "path": result.display,
-                "engine": result.engine,
-                "changed": result.changed,
-                "edits": len(result.edits),
+                "path": entry.display,
+                "engine": entry.engine,
+                "changed": entry.changed,
+                "edits": entry.edits,
                 "unconverted": unconverted,
                 "effort": effort(len(hand), bool(kinds["flag"] or kinds["environment"]), bool(kinds["review"]), failed),
                 "work": {k: kinds[k] for k in WORK_KINDS if k != "translated"}

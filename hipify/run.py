@@ -10,13 +10,15 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
+from .cache import stamps
 from .compat import HEADER_NAME, entries_in, is_generated, load_catalog
 from .compat import render as render_compat
-from .discover import DEFAULT_EXTENSIONS, Found, Problem, discover
+from .discover import DEFAULT_EXTENSIONS, FileStat, Found, Problem, discover
 from .emit import (
     WRITING_MODES,
     Destination,
@@ -28,21 +30,26 @@ from .emit import (
     message,
     write_report,
 )
+from .engines import engine_environment
 from .fileio import DEFAULT_MAX_SIZE, SourceError, decode, read_regular
 from .findings import DEFAULT_MAX_FINDINGS, IncludeHints
+from .manifest import Record, WarmStart, current_stat, run_key, written_output
 from .model import FileResult, FileTask, ProjectFacts, Severity
 from .options import Options
-from .pipeline import Fallback, failed, fallback, process, process_decoded, scan
-from .project.graph import ProjectModel, build_model, file_key
-from .project.scan import FileScan
-from .report import Report
+from .project.graph import ProjectModel, file_key
+from .report import FileEntry, Report
 from .report_render import FORMATS, render
 from .summary import RunSummary, check_lines, held_back_line, summary_line
 from .supervise import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S, Failure, Job, Limits, Supervisor
-from .table import table_for
+from .table import shipped_digest, table_for
 from .vcs import VcsError, changed_files
 
+if TYPE_CHECKING:  # the pipeline's imports (engines, planner) are loaded only when a worker has a job
+    from .project.scan import FileScan
+
 STDIN = "-"
+# Modes whose outputs are other files than the inputs: a warm run checks they are still what was written.
+_MIRRORED = (OutputMode.OUT_DIR, OutputMode.OUTPUT_FILE)
 
 
 class UsageError(Exception):
@@ -87,7 +94,6 @@ class RunConfig:
 
 def run(config: RunConfig) -> int:
     _check(config)
-    table_for(config.options)  # load once in the parent: forked workers share it
     limit = 0 if config.verbose else config.max_findings
     emitter = Emitter(EmitSettings(config.mode, config.quiet, config.verbose, limit))
     report = Report(options=config.options)
@@ -169,6 +175,9 @@ def _check(config: RunConfig) -> None:
 
 
 def _run_stdin(config: RunConfig, emitter: Emitter, report: Report, workers: Supervisor) -> Outcome:
+    from .pipeline import process_decoded
+
+    table_for(config.options)  # load once in the parent: forked workers share it
     try:
         decoded = decode(config.stdin or b"", config.encoding)
     except SourceError as err:
@@ -186,6 +195,7 @@ def _run_stdin(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
 def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Supervisor) -> tuple[Outcome, int]:
     """Translate the files; returns the outcome and how many other files were copied into the mirror."""
     out_dir = Path(config.out_dir).absolute() if config.out_dir else None
+    warm = _warm_start(config)  # before the inputs are looked at
     found, problems = discover([Path(p) for p in config.paths], config.extensions, config.exclude, config.use_gitignore)
     if out_dir is not None:
         found = _without_own_output(found, out_dir)
@@ -217,22 +227,53 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
         raise UsageError(f"--out-dir {config.out_dir} is the input directory; use --in-place to rewrite files there")
     compat_header = _compat_header_path(config, found, out_dir, dest_root)
     compat: set[str] = set()
-    model = _project_model(config, found, renames, workers)
-    selected = _changed(config, found, model) if config.changed_since or config.staged else found
-    tasks = []
-    for f in selected:
-        facts = model.facts_for(str(f.path))
-        output = _output_path(f, config, out_dir, dest_root, renames)
-        facts = replace(facts, compat_include=_relative_include(compat_header, output))
-        tasks.append(_task(config, str(f.path), _display(f), facts))
+
+    def final_facts(item: Found, facts: ProjectFacts) -> ProjectFacts:
+        output = _output_path(item, config, out_dir, dest_root, renames)
+        return replace(facts, compat_include=_relative_include(compat_header, output))
+
+    project = _project_facts(config, found, renames, workers, warm, final_facts)
+    selected = found
+    if config.changed_since or config.staged:
+        assert project.model is not None, "a selection by git never uses the manifest"
+        selected = _changed(config, found, project.model)
+    facts = project.facts
+    destinations = [_destination(item, config, out_dir, dest_root, renames) for item in selected]
+    reused = [
+        warm.reusable(item, facts[str(item.path)], dest, config.mode) if warm else None
+        for item, dest in zip(selected, destinations, strict=True)
+    ]
+    tasks = [
+        _task(config, str(item.path), _display(item), facts[str(item.path)])
+        for item, record in zip(selected, reused, strict=True)
+        if record is None
+    ]
     show_progress = len(tasks) > 20 and config.progress and not config.quiet and sys.stderr.isatty()
-    jobs = [Job(process, t) for t in tasks]
-    results = _progress(workers.map(jobs, _translation_failed), len(tasks), show_progress)
-    for item, result in zip(selected, results, strict=True):
-        report.add(result)
+    results = _progress(_translate(config, workers, tasks), len(tasks), show_progress)
+    records: dict[str, Record] = {}
+    for item, dest, record in zip(selected, destinations, reused, strict=True):
+        if record is not None:  # an earlier run's result, whose output is still in place: nothing to read or write
+            entry = record.entry.reused()
+            report.add_entry(entry)
+            compat.update(record.compat)
+            outcome = max(outcome, emitter.emit_reused(entry, dest))
+            records[str(item.path)] = record
+            continue
+        result = next(results)
+        entry = FileEntry.of(result)
+        report.add_entry(entry)
         compat.update(result.compat)
-        dest = _destination(item, config, out_dir, dest_root, renames)
-        outcome = max(outcome, emitter.emit(result, dest, item.explicit))
+        emitted = emitter.emit(result, dest, item.explicit)
+        outcome = max(outcome, emitted)
+        if warm is not None and result.error is None and item.stat is not None:
+            written, digest = (
+                written_output(dest.path) if dest is not None and emitted != Outcome.FAILED else (None, "")
+            )
+            inputs = stamps(result.inputs)
+            path = str(item.path)
+            records[path] = Record(item.stat, facts[path], entry, result.compat, inputs, written, digest)
+    if warm is not None and (tasks or project.scans is not None or warm.previous is None):
+        warm.save(found, facts, records, project.model.resolved if project.model else None, project.scans)
     if compat:
         for text in [*earlier_compat.values(), _generated_compat(compat_header)]:
             compat.update(entries_in(text or ""))
@@ -246,6 +287,21 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
         copy_outcome, copied = _copy_others(config, found, out_dir, dest_root, emitter)
         outcome = max(outcome, copy_outcome)
     return outcome, copied
+
+
+def _run_key_parts(config: RunConfig) -> Iterator[str]:
+    """Everything besides the files that decides a run's output (what its manifest is keyed by)."""
+    from .compat import load_catalog
+
+    options = config.options
+    yield shipped_digest() + load_catalog().digest
+    yield options.cache_key()
+    yield engine_environment(options)
+    yield os.getcwd()  # the files' names in messages are relative to it
+    yield repr((config.paths, config.mode.value, os.path.abspath(config.output) if config.output else ""))
+    yield repr((os.path.abspath(config.out_dir) if config.out_dir else "", config.backup_suffix, config.renames))
+    yield repr((config.copy_other_files, config.extensions, config.exclude, config.use_gitignore))
+    yield repr((config.encoding, config.max_size))
 
 
 def _changed(config: RunConfig, found: list[Found], model: ProjectModel) -> list[Found]:
@@ -280,7 +336,7 @@ def _output_path(
         return Path(config.output).resolve()
     if out_dir is not None:
         return out_dir / _renamed(_absolute(item.path).relative_to(dest_root), renames)
-    return item.path.resolve()
+    return item.resolved
 
 
 def _relative_include(header: Path, output: Path) -> str:
@@ -297,6 +353,8 @@ def _shown(path: Path) -> str:
 def _translation_failed(job: Job[FileResult], failure: Failure) -> Job[FileResult] | FileResult:
     """A worker crashed, ran out of time or memory on a file: retry it with the regex engine once,
     else report the file as failed."""
+    from .pipeline import Fallback, failed, fallback, process_decoded
+
     if job.fn is fallback:
         first: Fallback = job.arg
         return failed(first.task, f"{first.reason}; then the regex engine: {failure.describe()}")
@@ -307,6 +365,8 @@ def _translation_failed(job: Job[FileResult], failure: Failure) -> Job[FileResul
 
 
 def _scan_failed(job: Job[FileScan], failure: Failure) -> FileScan:
+    from .project.scan import FileScan
+
     return FileScan(job.arg.path, readable=False)  # its translation runs (and reports) separately
 
 
@@ -316,15 +376,75 @@ def _task(config: RunConfig, path: str, display: str, project: ProjectFacts | No
     )
 
 
-def _project_model(config: RunConfig, found: list[Found], renames: dict[str, str], workers: Supervisor) -> ProjectModel:
-    """Scan every input (and the project headers they reach) and build the include graph."""
+def _translate(config: RunConfig, workers: Supervisor, tasks: list[FileTask]) -> Iterator[FileResult]:
+    if not tasks:
+        return iter(())
+    table_for(config.options)  # load once in the parent: forked workers share it
+    from .pipeline import process
+
+    return workers.map([Job(process, t) for t in tasks], _translation_failed)
+
+
+@dataclass(frozen=True)
+class _ProjectFacts:
+    facts: dict[str, ProjectFacts]  # each input's, by path as found
+    model: ProjectModel | None = None  # None: taken from the manifest, not built
+    scans: dict[str, tuple[FileStat | None, FileScan]] | None = None  # what the model was built from
+
+
+def _project_facts(
+    config: RunConfig,
+    found: list[Found],
+    renames: dict[str, str],
+    workers: Supervisor,
+    warm: WarmStart | None,
+    final: Callable[[Found, ProjectFacts], ProjectFacts],
+) -> _ProjectFacts:
+    """Each input's project facts: the manifest's when nothing the model is built from changed, else from
+    the model, built from the scans of the files that changed and the manifest's scans of the others."""
+    if warm is not None and warm.model_holds(found):
+        assert warm.previous is not None
+        return _ProjectFacts(dict(warm.previous.facts))
+    model, scans = _project_model(config, found, renames, workers, warm)
+    facts = {str(f.path): final(f, model.facts_for(str(f.path))) for f in found}
+    return _ProjectFacts(facts, model, scans)
+
+
+def _project_model(
+    config: RunConfig, found: list[Found], renames: dict[str, str], workers: Supervisor, warm: WarmStart | None
+) -> tuple[ProjectModel, dict[str, tuple[FileStat | None, FileScan]]]:
+    """Scan every input (and the project headers they reach) and build the include graph; returns the model
+    and each file's scan with what ``stat`` said before it was read."""
+    from .project.graph import build_model
+
+    known = {str(f.path): f.stat for f in found}
+    earlier = warm.earlier_scans() if warm is not None else {}
+    scans: dict[str, tuple[FileStat | None, FileScan]] = {}
 
     def scan_more(paths: Sequence[str]) -> list[FileScan]:
-        return list(workers.map([Job(scan, _task(config, p, p)) for p in paths], _scan_failed))
+        stats = {p: known[p] if p in known else current_stat(p) for p in paths}
+        kept = {p: earlier[p][1] for p in paths if warm and p in earlier and warm.trust.holds(earlier[p][0], stats[p])}
+        todo = [p for p in paths if p not in kept]
+        if todo:
+            table_for(config.options)  # load once in the parent: forked workers share it
+        from .pipeline import scan
 
-    scans = scan_more([str(f.path) for f in found])
+        fresh = workers.map([Job(scan, _task(config, p, p)) for p in todo], _scan_failed)
+        done = [kept[p] if p in kept else next(fresh) for p in paths]
+        scans.update((p, (stats[p], s)) for p, s in zip(paths, done, strict=True))
+        return done
+
+    first = scan_more([str(f.path) for f in found])
     include_renames = dict(_include_renames(found, renames))
-    return build_model(scans, scan_more, config.options.include_dirs, include_renames)
+    return build_model(first, scan_more, config.options.include_dirs, include_renames), scans
+
+
+def _warm_start(config: RunConfig) -> WarmStart | None:
+    """The last manifest of a run with these settings; None where a run cannot use one (no cache, or a selection
+    of files by git)."""
+    if not config.cache_dir or not config.options.use_cache or config.changed_since or config.staged:
+        return None
+    return WarmStart.open(Path(config.cache_dir), run_key(_run_key_parts(config)), config.options.include_dirs)
 
 
 def _progress(results: Iterable[FileResult], total: int, show: bool) -> Iterator[FileResult]:
@@ -350,7 +470,10 @@ def _display(found: Found) -> str:
 
 
 def _inside(path: Path, directory: Path) -> bool:
-    return path == directory or directory in path.parents
+    """``path`` is ``directory`` or lies under it (both absolute and normalized; compared as text, which is what
+    ``directory in path.parents`` does, without building every parent)."""
+    inner, outer = str(path), str(directory)
+    return inner == outer or inner.startswith(outer if outer.endswith(os.sep) else outer + os.sep)
 
 
 def _absolute(path: Path) -> Path:
@@ -370,15 +493,11 @@ def _mirror_root(found: list[Found]) -> Path:
 def _without_own_output(found: list[Found], out_dir: Path) -> list[Found]:
     """Leave out an earlier run's output when --out-dir lies inside a tree being walked."""
     real_out = out_dir.resolve()
+    roots = {root: root.resolve() for root in {item.root for item in found}}
     kept = []
     for item in found:
-        root = item.root.resolve()
-        if (
-            not item.explicit
-            and real_out != root
-            and _inside(real_out, root)
-            and _inside(item.path.resolve(), real_out)
-        ):
+        root = roots[item.root]
+        if not item.explicit and real_out != root and _inside(real_out, root) and _inside(item.resolved, real_out):
             continue
         kept.append(item)
     return kept
@@ -388,9 +507,10 @@ def _inside_walked_trees(found: list[Found]) -> tuple[list[Found], list[Problem]
     """In place, a walk follows a symbolic link only to a file inside the tree it walks (HPY309)."""
     kept: list[Found] = []
     outside: list[Problem] = []
+    roots = {root: root.resolve() for root in {item.root for item in found}}
     for item in found:
-        real = item.path.resolve()
-        if item.explicit or _inside(real, item.root.resolve()):
+        real = item.resolved
+        if item.explicit or _inside(real, roots[item.root]):
             kept.append(item)
         else:
             outside.append(
@@ -418,7 +538,7 @@ def _destination(
     if mode == OutputMode.OUTPUT_FILE:
         return Destination(Path(config.output))
     if mode == OutputMode.IN_PLACE:  # a symbolic link is followed: its target is translated, the link stays
-        real = item.path.resolve()
+        real = item.resolved
         suffix = config.backup_suffix
         return Destination(real, real.with_name(real.name + suffix) if suffix else None, in_place=True)
     assert out_dir is not None
@@ -431,7 +551,7 @@ def _copy_others(
 ) -> tuple[Outcome, int]:
     """Mirror every other file of the input directories (build files, data), so the mirror builds; returns the
     outcome and how many files the mirror holds."""
-    sources = {f.path.resolve() for f in found}
+    sources = {f.real for f in found}
     real_out = out_dir.resolve()
     directories = [Path(p) for p in config.paths if os.path.isdir(p)]
     others, problems = discover(directories, (), config.exclude, config.use_gitignore)
@@ -441,8 +561,7 @@ def _copy_others(
         if not config.quiet or problem.fatal:
             message(f"{problem.path}: {'error' if problem.fatal else 'note'}: {problem.message}")
     for item in others:
-        real = item.path.resolve()
-        if real in sources or _inside(real, real_out):
+        if item.real in sources or _inside(item.resolved, real_out):
             continue
         target = out_dir / _absolute(item.path).relative_to(dest_root)
         if not _same_copy(item.path, target):  # a mirror kept up to date copies only what changed

@@ -16,13 +16,15 @@ import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
 from .codes import CODES
 from .model import Diagnostic
 from .options import Options
-from .rewrite.index import index_of
-from .rewrite.status import decide, family
 from .table import MappingTable, Row
+
+if TYPE_CHECKING:
+    from .rewrite.status import Decision
 
 WORK_KINDS = ("translated", "flag", "hand", "review", "environment")
 WORK_TITLES = {
@@ -70,6 +72,8 @@ class Advisor:
     """Hints and flags from the table, for the options the run used."""
 
     def __init__(self, table: MappingTable, options: Options) -> None:
+        from .rewrite.index import index_of  # the planner's package: only a report that gives advice needs it
+
         self.table = table
         self.options = options
         self.releases = index_of(table).releases
@@ -92,6 +96,8 @@ class Advisor:
         if row is None:
             return ""
         if code == "HPY108":
+            from .rewrite.status import family
+
             return {"dnn": "--miopen"}.get(family(row), "")
         if code == "HPY106":
             since = row.roc_since if self.options.roc and row.roc_since else row.hip_since
@@ -118,12 +124,17 @@ class Advisor:
             return "no HIP equivalent; HIP offers nearby: " + ", ".join(offers)
         return f"no HIP equivalent in the {row.api} API: rewrite it, or keep it for CUDA builds only (#ifdef)"
 
+    def _decide(self, row: Row) -> Decision:
+        from .rewrite.status import decide
+
+        return decide(row, self.options, self.releases)
+
     def since(self, cuda_name: str) -> str:
         """The ROCm release that first declares the name this CUDA name was translated to ('' if unknown)."""
         row = self.table.lookup(cuda_name)
         if row is None:
             return ""
-        decision = decide(row, self.options, self.releases)
+        decision = self._decide(row)
         if not decision.target:
             return ""
         if decision.target == row.roc and row.roc != row.hip:
@@ -135,7 +146,7 @@ class Advisor:
         row = self.table.lookup(cuda_name)
         if row is None:
             return ""
-        decision = decide(row, self.options, self.releases)
+        decision = self._decide(row)
         on_roc = bool(decision.target) and decision.target == row.roc and row.roc != row.hip
         status, diff = (
             (row.roc_signature, row.roc_signature_diff) if on_roc else (row.hip_signature, row.hip_signature_diff)

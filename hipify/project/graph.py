@@ -15,15 +15,19 @@ import hashlib
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from ..model import ProjectFacts
-from .scan import FileScan, IncludeRef
+
+if TYPE_CHECKING:  # the scan's imports (lexer, planner) are not needed to use a model
+    from .scan import FileScan, IncludeRef
 
 # Files a compiler is given (translation units), as opposed to headers they include.
 ROOT_SUFFIXES = (".cu", ".cpp", ".cc", ".cxx", ".c", ".hip", ".cpp2")
 
 ADJACENT = "<adjacent>"  # resolve(): found next to the includer, though included with <...>
-ScanMore = Callable[[Sequence[str]], Sequence[FileScan]]
+ScanMore = Callable[[Sequence[str]], Sequence["FileScan"]]
+Resolved = dict[tuple[str, str, bool], tuple[str, str]]  # (includer's directory, name, angled) -> resolve()
 
 
 def file_key(path: str) -> str:
@@ -47,6 +51,8 @@ class ProjectModel:
     not_regular: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # --roc: families some project file cannot write with ROC-side names -> why (the first file's reason, by path)
     hip_families: dict[str, str] = field(default_factory=dict)
+    # How every include resolved: a later run that finds the same answers (and the same files) has the same model.
+    resolved: Resolved = field(default_factory=dict)
     _closures: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _containing: dict[str, frozenset[str]] | None = None
 
@@ -165,6 +171,7 @@ def build_model(
             model.scans[file_key(s.path)] = s
         pending = [file_key(s.path) for s in new]
     model.quoted = {k: tuple(sorted(v)) for k, v in resolver.adjacent.items()}
+    model.resolved = dict(resolver.seen)
     model.declared = frozenset().union(*(s.declares for s in model.scans.values()))
     model.shadows = frozenset().union(*(s.shadows for s in model.scans.values()))
     # A translation unit's own blocked declarations are never disabled: what they use is used.
@@ -183,6 +190,13 @@ def build_model(
     return model
 
 
+def resolutions_hold(resolved: Resolved, include_dirs: Sequence[str], translated: frozenset[str]) -> bool:
+    """Every include of ``resolved`` still resolves where it did (no header appeared, moved or went away
+    where the search looks), for the same files being translated and the same ``-I`` directories."""
+    resolver = _Resolver([file_key(os.path.abspath(d)) for d in include_dirs], translated)
+    return all(resolver.resolve(*include) == found for include, found in resolved.items())
+
+
 class _Resolver:
     def __init__(self, include_dirs: list[str], tree: frozenset[str]) -> None:
         self.include_dirs = include_dirs
@@ -190,7 +204,7 @@ class _Resolver:
         self.by_name: dict[str, list[str]] = {}
         for key in sorted(tree):
             self.by_name.setdefault(os.path.basename(key), []).append(key)
-        self._seen: dict[tuple[str, str, bool], tuple[str, str]] = {}
+        self.seen: Resolved = {}
         self.adjacent: dict[str, set[str]] = {}  # file -> its angled includes found only next to it
         self.not_regular: dict[str, set[str]] = {}  # file key -> paths (see ProjectModel.not_regular)
 
@@ -199,7 +213,7 @@ class _Resolver:
         dirs: dict[str, None] = {}
         here = os.path.dirname(key)
         for inc in includes:
-            target, directory = self.resolve(here, inc)
+            target, directory = self.resolve(here, inc.name, inc.angled)
             if target:
                 edges[target] = None
                 if directory == ADJACENT:
@@ -208,19 +222,18 @@ class _Resolver:
                     dirs[directory] = None
         return tuple(edges), tuple(dirs)
 
-    def resolve(self, here: str, inc: IncludeRef) -> tuple[str, str]:
+    def resolve(self, here: str, name: str, angled: bool) -> tuple[str, str]:
         """(file key, tree directory it was inferred from or ""); ("", "") when not a project file."""
-        memo = (here, inc.name, inc.angled)
-        found = self._seen.get(memo)
+        memo = (here, name, angled)
+        found = self.seen.get(memo)
         if found is None:
-            found = self._seen[memo] = self._resolve(here, inc)
+            found = self.seen[memo] = self._resolve(here, name.strip(), angled)
         return found
 
-    def _resolve(self, here: str, inc: IncludeRef) -> tuple[str, str]:
-        name = inc.name.strip()
+    def _resolve(self, here: str, name: str, angled: bool) -> tuple[str, str]:
         if not name or os.path.isabs(name):
             return "", ""
-        searched = ([] if inc.angled else [here]) + self.include_dirs
+        searched = ([] if angled else [here]) + self.include_dirs
         for directory in searched:
             candidate = os.path.join(directory, name)
             if os.path.isfile(candidate):
@@ -229,7 +242,7 @@ class _Resolver:
                 key = file_key(candidate)
                 self.not_regular.setdefault(key, set()).update((os.path.normpath(candidate), key))
                 return key, ""
-        if inc.angled and os.path.isfile(os.path.join(here, name)):
+        if angled and os.path.isfile(os.path.join(here, name)):
             return file_key(os.path.join(here, name)), ADJACENT  # <x.h> that only a quoted include finds
         # Not found where a compiler without the project's build flags would look: a tree file
         # whose path ends with the included name, nearest to the including file.
