@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.1.0"
+from .version import __version__
 
 __all__ = ["Options", "Result", "__version__", "compat_header", "translate", "translate_files"]
 

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import __version__
+from .version import __version__
 
 Stamp = tuple[str, int, int]  # (path, size, mtime_ns); size -1 = the file did not exist
 

@@ -8,7 +8,6 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from . import __version__
 from .cache import default_cache_dir
 from .config import ConfigError, find_config, load_config
 from .discover import DEFAULT_EXTENSIONS
@@ -20,6 +19,7 @@ from .options import Options, parse_rocm_version
 from .report_render import FORMATS
 from .run import STDIN, RunConfig, UsageError, run
 from .supervise import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S
+from .version import __version__
 
 EXIT_OK, EXIT_FOUND, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
 SUBCOMMANDS = ("tables", "explain", "validate")

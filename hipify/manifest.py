@@ -28,12 +28,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from . import __version__
 from .cache import Stamp, stamps
 from .discover import FileStat, Found
 from .emit import Destination, OutputMode, reusable
 from .model import ProjectFacts
 from .report import FileEntry
+from .version import __version__
 from .writing import write_atomic
 
 if TYPE_CHECKING:

@@ -10,11 +10,11 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from importlib import resources
 
-from . import __version__
 from .codes import CODES, SUPPORT_EDIT_CODES, UNCONVERTED_CODES
 from .model import Diagnostic, FileResult, Severity
 from .options import Options
 from .table import table_for
+from .version import __version__
 from .work import EFFORT_RULE, EFFORTS, WORK_KINDS, Advisor, effort, minimum_rocm, work_kind
 
 MAX_SOURCE_LINE = 240  # characters of a finding's source line kept in the report

@@ -11,10 +11,10 @@ import html
 from collections import Counter
 from collections.abc import Iterable, Sequence
 
-from . import __version__
 from .codes import CODES
 from .model import Diagnostic
 from .report import Report, WorkItem
+from .version import __version__
 from .work import EFFORT_RULE, EFFORTS, WORK_KINDS, WORK_TITLES, work_kind
 
 COLORS = {
