@@ -73,3 +73,16 @@ def test_clang_engine_on_token_soups(seed: int, opts: Options) -> None:
 def test_clang_engine_on_programs_agrees_with_regex(seed: int, opts: Options) -> None:
     text = program(random.Random(seed))
     assert failures(text, _clang(opts), TABLE, compare=True) == [], text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # cases the long run (bench/fuzz.py) found: deleting every calling-convention macro before a '#' on its
+        # line would make that '#' start a directive, which the next translation would then read
+        "x;\nCUDART_CB\tCUDART_CB #include <cuda_runtime.h>\nint y;\n",
+        "x;\nCUDART_CB\tCUBLASAPI#include <cuda_runtime.h>\nint y;\n",
+    ],
+)
+def test_long_run_findings_stay_fixed(text: str) -> None:
+    assert failures(text, Options(engine="regex", use_cache=False), TABLE) == []

@@ -67,6 +67,9 @@ def _row_plan(ctx: Context, row: Row) -> _RowPlan:
     return _RowPlan(_RENAME, is_field, target, decision)
 
 
+_WORD = re.compile(r"[A-Za-z_$][\w$]*")
+
+
 @register("renames")
 def renames(ctx: Context) -> list[Finding]:
     out: list[Finding] = []
@@ -168,8 +171,8 @@ def _removal(ctx: Context, ident: Identifier, row: Row) -> Edit | None:
         guard = ctx.index.header_guards.get(row.cuda_header, ident.name)
         return Edit(ident.start, ident.end, guard, "HPY001", ident.origin, row.cuda)
     text = ctx.text
-    if not ident.directive and _opens_line_before_hash(text, ctx.facts.comments, ident):
-        return None  # deleting it would make the '#' after it start a directive line
+    if not ident.directive and _opens_line_before_hash(text, ctx.facts.comments, ident, ctx.index.removed):
+        return None  # deleting it (and its like on the line) would make the '#' after it start a directive line
     before = text[ident.start - 1] if ident.start else " "
     after = text[ident.end] if ident.end < len(text) else " "
     # A blank keeps the neighbours two tokens (x/CUBLASAPI*y must not become x/*y).
@@ -177,14 +180,17 @@ def _removal(ctx: Context, ident: Identifier, row: Row) -> Edit | None:
     return Edit(ident.start, ident.end, " " if glue else "", "HPY009", ident.origin, row.cuda)
 
 
-def _opens_line_before_hash(text: str, comments: Sequence[Span], ident: Identifier) -> bool:
-    """Is ``ident`` the first token of its line, and a ``#`` the next one?"""
+def _opens_line_before_hash(text: str, comments: Sequence[Span], ident: Identifier, removed: frozenset[str]) -> bool:
+    """Would ``#`` start the line once ``ident`` and the other deleted macros before it (``CUDART_CB CUBLASAPI #``)
+    are gone?"""
     line_end = text.find("\n", ident.end)
     hash_at = text.find("#", ident.end, len(text) if line_end < 0 else line_end)
     if hash_at < 0:
         return False
     line_start = text.rfind("\n", 0, ident.start) + 1
-    return only_blank(text, comments, line_start, ident.start) and only_blank(text, comments, ident.end, hash_at)
+    # The line up to the '#' with every deleted macro blanked (same length: the comments' offsets hold).
+    blanked = _WORD.sub(lambda m: " " * len(m.group()) if m.group() in removed else m.group(), text[line_start:hash_at])
+    return only_blank(text[:line_start] + blanked + text[hash_at:], comments, line_start, hash_at)
 
 
 def _target_for(ident: Identifier, row: Row, target: str) -> str:
