@@ -82,6 +82,8 @@ def test_clang_engine_on_programs_agrees_with_regex(seed: int, opts: Options) ->
         # line would make that '#' start a directive, which the next translation would then read
         "x;\nCUDART_CB\tCUDART_CB #include <cuda_runtime.h>\nint y;\n",
         "x;\nCUDART_CB\tCUBLASAPI#include <cuda_runtime.h>\nint y;\n",
+        # deleting it would make the word before it a qualifier (cub ::x), which the next translation renames
+        "x;\n ] cudaFree cub CUBLASAPI ::#if 0\nint y;\n",
     ],
 )
 def test_long_run_findings_stay_fixed(text: str) -> None:

@@ -68,6 +68,8 @@ def _row_plan(ctx: Context, row: Row) -> _RowPlan:
 
 
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
+# Tokens that, right after a word, make it something else: a qualifier, a call, a template, a launch.
+_JOINS_A_WORD = frozenset(("::", "(", "<", "<<<"))
 
 
 @register("renames")
@@ -173,6 +175,8 @@ def _removal(ctx: Context, ident: Identifier, row: Row) -> Edit | None:
     text = ctx.text
     if not ident.directive and _opens_line_before_hash(text, ctx.facts.comments, ident, ctx.index.removed):
         return None  # deleting it (and its like on the line) would make the '#' after it start a directive line
+    if ident.prev_token[:1].isidentifier() and ident.next_token in _JOINS_A_WORD:
+        return None  # ``cub CUBLASAPI ::x`` must not become ``cub ::x``, which a second translation reads anew
     before = text[ident.start - 1] if ident.start else " "
     after = text[ident.end] if ident.end < len(text) else " "
     # A blank keeps the neighbours two tokens (x/CUBLASAPI*y must not become x/*y).
