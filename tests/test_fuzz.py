@@ -88,3 +88,17 @@ def test_clang_engine_on_programs_agrees_with_regex(seed: int, opts: Options) ->
 )
 def test_long_run_findings_stay_fixed(text: str) -> None:
     assert failures(text, Options(engine="regex", use_cache=False), TABLE) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # a kernel reached through an object is no name for hipLaunchKernelGGL: rewriting it moved the '->' out
+        # of the expression, and the next translation renamed what the '->' had kept a member
+        "p->\ncudaSuccess :: k<<<g, b, 0, s>>>();\n",
+        "x;\n# cudaMemcpyHostToDevice->k /* c */ <<<1,2>>> (x, y);\n",
+        "cuInit\n#include <cuda_runtime.h>\n\t->\tns::k<float><<<1,1>>>(p);\n",
+    ],
+)
+def test_long_run_launch_findings_stay_fixed(text: str) -> None:
+    assert failures(text, Options(engine="regex", use_cache=False, hip_kernel_syntax=True), TABLE) == []

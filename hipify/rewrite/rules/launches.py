@@ -13,12 +13,14 @@ import bisect
 from collections.abc import Iterator, Sequence
 
 from ...facts import Launch
+from ...lexing.text_facts import prev_token
 from ...model import Diagnostic, Edit, Severity, Span
 from ..context import Context
 from ..registry import Finding, register
 
 LAUNCHER = "hipLaunchKernelGGL"
 TEMPLATE_WRAPPER = "HIP_KERNEL_NAME"
+_MEMBER_ACCESS = ("->", ".")
 
 
 @register("launches")
@@ -30,6 +32,8 @@ def launches(ctx: Context) -> Iterator[Finding]:
             continue
         if ctx.suppression.covers(launch.end - 1):
             continue
+        if _member_access(ctx.masked, launch):
+            continue  # ``p->k<<<...>>>``: the kernel is not a name hipLaunchKernelGGL can take; HIP compiles <<<>>>
         if _ends_in_line_comment(ctx.text, launch):
             yield Diagnostic(
                 "HPY109",
@@ -39,6 +43,13 @@ def launches(ctx: Context) -> Iterator[Finding]:
             )
             continue
         yield from launch_edits(ctx.text, launch, ctx.facts.comments)
+
+
+def _member_access(masked: str, launch: Launch) -> bool:
+    """Is the kernel reached through an object (``p->k``, ``s.k``), before or inside the kernel expression?"""
+    start, end = launch.kernel
+    kernel = masked[start:end]
+    return prev_token(masked, start)[0] in _MEMBER_ACCESS or "->" in kernel or "." in kernel
 
 
 def _ends_in_line_comment(text: str, launch: Launch) -> bool:
