@@ -84,6 +84,8 @@ def test_clang_engine_on_programs_agrees_with_regex(seed: int, opts: Options) ->
         "x;\nCUDART_CB\tCUBLASAPI#include <cuda_runtime.h>\nint y;\n",
         # deleting it would make the word before it a qualifier (cub ::x), which the next translation renames
         "x;\n ] cudaFree cub CUBLASAPI ::#if 0\nint y;\n",
+        # the macros around one are decided together: deleting the first must not change the second's neighbours
+        "x;\n\t[\tCUBLASAPI\nCUDART_CB\r\n( cudaMemcpy\n",
     ],
 )
 def test_long_run_findings_stay_fixed(text: str) -> None:

@@ -16,6 +16,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ...facts import CONDITION_DIRECTIVES, Identifier, rejoin_template_commas
+from ...lexing.text_facts import next_token, prev_token
 from ...model import Diagnostic, Edit, Origin, Severity, Span
 from ...options import Options
 from ...table import MappingTable, Row
@@ -175,13 +176,25 @@ def _removal(ctx: Context, ident: Identifier, row: Row) -> Edit | None:
     text = ctx.text
     if not ident.directive and _opens_line_before_hash(text, ctx.facts.comments, ident, ctx.index.removed):
         return None  # deleting it (and its like on the line) would make the '#' after it start a directive line
-    if ident.prev_token[:1].isidentifier() and ident.next_token in _JOINS_A_WORD:
+    if _joins_neighbours(ctx.masked, ident, ctx.index.removed):
         return None  # ``cub CUBLASAPI ::x`` must not become ``cub ::x``, which a second translation reads anew
     before = text[ident.start - 1] if ident.start else " "
     after = text[ident.end] if ident.end < len(text) else " "
     # A blank keeps the neighbours two tokens (x/CUBLASAPI*y must not become x/*y).
     glue = not before.isspace() and not after.isspace()
     return Edit(ident.start, ident.end, " " if glue else "", "HPY009", ident.origin, row.cuda)
+
+
+def _joins_neighbours(masked: str, ident: Identifier, removed: frozenset[str]) -> bool:
+    """Would deleting ``ident`` and the deleted macros around it (``CUDART_CB CUBLASAPI``, decided together so that a
+    second translation decides the same) leave a word right before ``::``, ``(``, ``<`` or ``<<<``?"""
+    before, at = prev_token(masked, ident.start)
+    while before in removed:
+        before, at = prev_token(masked, at)
+    after, at = next_token(masked, ident.end)
+    while after in removed:
+        after, at = next_token(masked, at + len(after))
+    return before[:1].isidentifier() and after in _JOINS_A_WORD
 
 
 def _opens_line_before_hash(text: str, comments: Sequence[Span], ident: Identifier, removed: frozenset[str]) -> bool:
