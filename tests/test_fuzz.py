@@ -86,6 +86,8 @@ def test_clang_engine_on_programs_agrees_with_regex(seed: int, opts: Options) ->
         "x;\n ] cudaFree cub CUBLASAPI ::#if 0\nint y;\n",
         # the macros around one are decided together: deleting the first must not change the second's neighbours
         "x;\n\t[\tCUBLASAPI\nCUDART_CB\r\n( cudaMemcpy\n",
+        # a word of another line's directive is no neighbour: translation adds directive lines
+        "#pragma once\n CUBLASAPI\t::\tblockIdx;\n",
     ],
 )
 def test_long_run_findings_stay_fixed(text: str) -> None:

@@ -10,6 +10,7 @@ translated and reported (HPY102).
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
@@ -176,7 +177,7 @@ def _removal(ctx: Context, ident: Identifier, row: Row) -> Edit | None:
     text = ctx.text
     if not ident.directive and _opens_line_before_hash(text, ctx.facts.comments, ident, ctx.index.removed):
         return None  # deleting it (and its like on the line) would make the '#' after it start a directive line
-    if _joins_neighbours(ctx.masked, ident, ctx.index.removed):
+    if _joins_neighbours(ctx.masked, ident, ctx.index.removed, ctx.code_directives):
         return None  # ``cub CUBLASAPI ::x`` must not become ``cub ::x``, which a second translation reads anew
     before = text[ident.start - 1] if ident.start else " "
     after = text[ident.end] if ident.end < len(text) else " "
@@ -185,16 +186,28 @@ def _removal(ctx: Context, ident: Identifier, row: Row) -> Edit | None:
     return Edit(ident.start, ident.end, " " if glue else "", "HPY009", ident.origin, row.cuda)
 
 
-def _joins_neighbours(masked: str, ident: Identifier, removed: frozenset[str]) -> bool:
+def _joins_neighbours(masked: str, ident: Identifier, removed: frozenset[str], directives: Sequence[Span]) -> bool:
     """Would deleting ``ident`` and the deleted macros around it (``CUDART_CB CUBLASAPI``, decided together so that a
-    second translation decides the same) leave a word right before ``::``, ``(``, ``<`` or ``<<<``?"""
+    second translation decides the same) leave a word right before ``::``, ``(``, ``<`` or ``<<<``? Tokens of
+    another line's directive are no neighbours (translation may add or change directive lines)."""
+    own = _directive_of(directives, ident.start)
     before, at = prev_token(masked, ident.start)
     while before in removed:
         before, at = prev_token(masked, at)
+    if _directive_of(directives, at) != own:
+        before = ""
     after, at = next_token(masked, ident.end)
     while after in removed:
         after, at = next_token(masked, at + len(after))
+    if _directive_of(directives, at) != own:
+        after = ""
     return before[:1].isidentifier() and after in _JOINS_A_WORD
+
+
+def _directive_of(directives: Sequence[Span], pos: int) -> int:
+    """The index of the directive line holding ``pos``, -1 when it is code."""
+    i = bisect.bisect_right(directives, (pos, float("inf"))) - 1
+    return i if i >= 0 and directives[i][0] <= pos < directives[i][1] else -1
 
 
 def _opens_line_before_hash(text: str, comments: Sequence[Span], ident: Identifier, removed: frozenset[str]) -> bool:
