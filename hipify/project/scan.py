@@ -21,7 +21,7 @@ from ..lexing.text_facts import INCLUDE, after_macro_name, declares, directives_
 from ..options import Options
 from ..rewrite.availability import compat_provided, is_missing
 from ..rewrite.flavour import roc_gap, wants_roc
-from ..rewrite.index import CUDA_LIKE, DEVICE_MARKERS, RUNTIME_APIS, TableIndex, index_of, macro_needed, required_macros
+from ..rewrite.index import CUDA_LIKE, DEVICE_MARKERS, TableIndex, index_of, macro_needed, required_macros
 from ..rewrite.status import decide, has_hip_names
 from ..table import MappingTable
 
@@ -109,9 +109,11 @@ def scan_text(path: str, text: str, table: MappingTable, options: Options) -> Fi
     cuda_like = {w for w in words if w[:1] in ("c", "C") and w not in table and CUDA_LIKE.match(w)}
     enumerators = _enumerators(masked) if cuda_like else set()
     declared = {w for w in cuda_like if w in defines or w in enumerators or _declared_in(masked, w)}
-    telling = _telling_names(table, options)
+    # Only names whose translation changes or says something (index.names): a project declaring max or norm,
+    # which HIP spells the same, is its own business.
+    telling = index.names & table.by_name.keys()
     shadows = (defines & telling) | _declared_names(masked, words & telling)
-    skipped = skipped_without(directives, _undefined_under_hip(table))
+    skipped = skipped_without(directives, index.undefined_macros)
     blocked, uses = _blocked_and_uses(code_text, lexed.directives, skipped, words, table, options)
     return FileScan(
         path,
@@ -127,22 +129,8 @@ def scan_text(path: str, text: str, table: MappingTable, options: Options) -> Fi
         blocked,
         uses,
         any((row := table.lookup(i.name)) is not None and row.kind == "header" for i in includes),
-        _uses_cuda_features(code_text, words, table),
+        bool(words & (DEVICE_MARKERS | index.runtime_features)) or "<<<" in code_text,
     )
-
-
-def _uses_cuda_features(code: str, words: set[str], table: MappingTable) -> bool:
-    """Device markers, a kernel launch, or a runtime, driver or device API that HIP renames (or a built-in such as
-    ``__shfl_sync``): what makes a file's translation include the HIP runtime."""
-    if words & DEVICE_MARKERS or "<<<" in code:
-        return True
-    for word in words:
-        row = table.lookup(word)
-        if row is None or row.api not in RUNTIME_APIS or row.kind in ("header", "field"):
-            continue
-        if row.hip != row.cuda or row.cuda.startswith("__"):
-            return True
-    return False
 
 
 def _required(
@@ -226,49 +214,6 @@ def _blanked(code: str, spans: list[tuple[int, int]]) -> str:
         at = end
     parts.append(code[at:])
     return "".join(parts)
-
-
-_TELLING: dict[tuple[str, Options], frozenset[str]] = {}
-
-
-def _telling_names(table: MappingTable, options: Options) -> frozenset[str]:
-    """Table names whose translation changes the text or says something (renamed, transformed, reported, needing
-    a macro, provided by the compatibility header): only for those does it matter that the project declares one
-    itself. ``max``, ``norm`` or ``warpSize``, which HIP spells the same, are the project's business."""
-    key = (table.digest, options)
-    found = _TELLING.get(key)
-    if found is None:
-        provided = compat_provided(options)
-        found = _TELLING[key] = frozenset(
-            row.cuda
-            for row in table
-            if row.hip != row.cuda
-            or row.transform is not None
-            or row.hip_status != "supported"
-            or row.hip_requires
-            or row.cuda in provided
-        )
-    return found
-
-
-_UNDEFINED: dict[str, frozenset[str]] = {}
-
-
-def _undefined_under_hip(table: MappingTable) -> frozenset[str]:
-    """CUDA macros no HIP compiler defines and the translation leaves as written where their value is used: the
-    version numbers (CUDART_VERSION, __CUDA_ARCH__: ``defined_only`` rows) and nvcc's own (__CUDACC_VER_MAJOR__)."""
-    found = _UNDEFINED.get(table.digest)
-    if found is None:
-        found = _UNDEFINED[table.digest] = frozenset(
-            row.cuda
-            for row in table
-            if row.kind == "macro"
-            and (
-                (row.transform is not None and row.transform.kind == "defined_only")
-                or (row.api == "compiler" and not row.hip and row.hip_status == "unsupported")
-            )
-        )
-    return found
 
 
 _CASE_LABEL = re.compile(r"(?<![\w$])case\s+([A-Za-z_]\w*)\s*:(?!:)")

@@ -105,6 +105,12 @@ class TableIndex:
     # Calling-convention macros the translation deletes (CUDART_CB): never the type of a
     # declaration (``CUDART_CB name;`` declares nothing), or a second run would read it otherwise.
     removed: frozenset[str] = frozenset()
+    # Runtime, driver and device names whose use makes a file need the HIP runtime: renamed APIs and built-ins
+    # (__shfl_sync), not identity rows such as min() that plain C++ also has.
+    runtime_features: frozenset[str] = frozenset()
+    # CUDA macros no HIP compiler defines and the translation leaves as written where their value is used: the
+    # version numbers (CUDART_VERSION, __CUDA_ARCH__: ``defined_only`` rows) and nvcc's own (__CUDACC_VER_MAJOR__).
+    undefined_macros: frozenset[str] = frozenset()
 
     def report_once(self) -> frozenset[str]:
         """Names whose presence matters, not each use: device markers (``threadIdx``) and
@@ -260,4 +266,20 @@ def _build(table: MappingTable) -> TableIndex:
         signature_findings=frozenset(signature_findings),
         wanted=NameFilter(frozenset(names | DEVICE_MARKERS)),
         removed=frozenset(r.cuda for r in table if r.transform is not None and r.transform.kind == "remove"),
+        runtime_features=frozenset(
+            r.cuda
+            for r in table
+            if r.api in RUNTIME_APIS
+            and r.kind not in ("header", "field")
+            and (r.hip != r.cuda or r.cuda.startswith("__"))
+        ),
+        undefined_macros=frozenset(
+            r.cuda
+            for r in table
+            if r.kind == "macro"
+            and (
+                (r.transform is not None and r.transform.kind == "defined_only")
+                or (r.api == "compiler" and not r.hip and r.hip_status == "unsupported")
+            )
+        ),
     )

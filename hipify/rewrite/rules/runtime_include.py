@@ -18,7 +18,7 @@ from ...compat import HEADER_NAME
 from ...facts import Region
 from ...model import Edit, Origin
 from ..context import Context
-from ..index import DEVICE_MARKERS, RUNTIME_APIS
+from ..index import DEVICE_MARKERS
 from ..layout import Anchor, insertion_anchor, line_start, translation_unit_anchor, unconditional
 from ..registry import Finding, register
 from ..requirements import missing_defines
@@ -38,11 +38,7 @@ def uses_cuda_features(ctx: Context) -> bool:
     for ident, row in ctx.resolved:
         if ident.region is Region.INACTIVE or ident.user_declared or ident.prev_token in (".", "->"):
             continue
-        if row.api not in RUNTIME_APIS or row.kind in ("header", "field"):
-            continue
-        # A renamed API, or a device built-in (__shfl_sync); not identity rows such as min()
-        # that plain C++ also has.
-        if row.hip != row.cuda or row.cuda.startswith("__"):
+        if row.cuda in ctx.index.runtime_features:
             return True
     return False
 
