@@ -8,6 +8,7 @@ the regex engine cannot see the headers that might define it.
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -60,6 +61,10 @@ def evaluate(keyword: str, argument: str, defines: dict[str, str]) -> bool | Non
     return None
 
 
+def _evaluate_against(defines: dict[str, str], keyword: str, argument: str) -> bool | None:
+    return evaluate(keyword, argument, defines)
+
+
 def inactive_spans(
     directives: Sequence[CondDirective],
     defines: dict[str, str],
@@ -68,7 +73,7 @@ def inactive_spans(
     """Spans of text (from the end of a directive line to the next branch directive) that are skipped.
     ``decide(keyword, argument)`` replaces :func:`evaluate` against ``defines``."""
     if decide is None:
-        decide = lambda keyword, argument: evaluate(keyword, argument, defines)  # noqa: E731
+        decide = functools.partial(_evaluate_against, defines)
     # Frame: [parent_inactive, some_branch_certainly_taken, this_branch_inactive]
     stack: list[list[bool]] = []
     spans: list[Span] = []

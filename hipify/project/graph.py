@@ -45,7 +45,6 @@ class ProjectModel:
     declared: frozenset[str] = frozenset()  # CUDA-looking names the project declares itself
     shadows: frozenset[str] = frozenset()  # table names some project file declares itself
     quoted: dict[str, tuple[str, ...]] = field(default_factory=dict)  # file -> <includes> to quote
-    used: frozenset[str] = frozenset()  # names used anywhere outside blocked declarations
     blocked: dict[str, tuple[str, ...]] = field(default_factory=dict)  # blocked declaration -> missing APIs
     # Include targets that exist but are not regular files (FIFOs, devices): key -> the paths it was reached by.
     not_regular: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -174,9 +173,6 @@ def build_model(
     model.resolved = dict(resolver.seen)
     model.declared = frozenset().union(*(s.declares for s in model.scans.values()))
     model.shadows = frozenset().union(*(s.shadows for s in model.scans.values()))
-    # A translation unit's own blocked declarations are never disabled: what they use is used.
-    root_blocked = (b.uses for k, s in model.scans.items() if model.is_root(k) for b in s.blocked)
-    model.used = frozenset().union(*(s.uses for s in model.scans.values()), *root_blocked)
     missing: dict[str, set[str]] = {}
     for s in model.scans.values():
         for b in s.blocked:
