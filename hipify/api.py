@@ -46,9 +46,7 @@ def translate(
     fixed = apply(text, engine_result.edits)
     all_diagnostics = engine_result.diagnostics + fixed.diagnostics
     index = LineIndex.of(text) if any(not d.line for d in all_diagnostics) else LineIndex()
-    diagnostics = tuple(
-        replace(located(d, index), path=path) if not d.line else replace(d, path=path) for d in all_diagnostics
-    )
+    diagnostics = tuple(located(d, index, path) for d in all_diagnostics)
     diagnostics = tuple(sorted(diagnostics, key=lambda d: (d.line, d.col, d.code)))
     return Result(
         fixed.text, fixed.applied, diagnostics, engine_result.engine, engine_result.compat, engine_result.inputs

@@ -163,10 +163,12 @@ class LineIndex:
         return self.starts[line - 1] + col - 1
 
 
-def located(diag: Diagnostic, index: LineIndex) -> Diagnostic:
-    """Fill line/col of a diagnostic from its offset."""
+def located(diag: Diagnostic, index: LineIndex, path: str) -> Diagnostic:
+    """The diagnostic in ``path``, with line/col filled from its offset (unless it has them)."""
+    if diag.line:
+        return replace(diag, path=path)
     line, col = index.line_col(diag.offset)
-    return replace(diag, line=line, col=col)
+    return replace(diag, line=line, col=col, path=path)
 
 
 @dataclass(frozen=True)

@@ -353,43 +353,56 @@ def _identifiers(
 def _occurrences(code: str, wanted: Wanted | None, once: frozenset[str] = frozenset()) -> list[tuple[int, str]]:
     """(start, name) of each identifier that ``wanted`` accepts (all if None), in order.
 
-    The file's words, in order, come from one ``str.translate`` + ``split`` (C speed; a
-    third of a regex ``findall``'s time); ``wanted`` is asked once per distinct word; only
-    the accepted occurrences are then located, in order, with ``str.find`` (a hit inside a
-    longer identifier, like cudaMalloc in mycudaMalloc, is skipped).
+    The file's words, in order, come from one ``str.translate`` + ``split`` (C speed; a third of
+    a regex ``findall``'s time); ``wanted`` is asked once per distinct word; the accepted ones
+    are then located, in order, with ``str.find`` of `` word `` in the translated text, where
+    every non-word character is a blank: a hit is a whole identifier (never cudaMalloc inside
+    mycudaMalloc), and the search goes on from the last hit.
     """
     if wanted is None:
         return [(m.start(), m.group()) for m in _IDENT.finditer(code)]
-    # Non-ASCII letters end identifiers (as in _IDENT), which split() would not see.
-    every = code.translate(_WORDS_ONLY).split() if code.isascii() else _IDENT.findall(code)
-    select = getattr(wanted, "select", None)
-    if select is not None:
-        keep = select(set(every))
-    else:
-        keep = {name for name in set(every) if name[0] not in _DIGITS and wanted(name)}
+    if not code.isascii():  # non-ASCII letters end identifiers (as in _IDENT), which split() would not see
+        return _occurrences_by_regex(code, wanted, once)
+    # Blanks around the file too, so that the first and last words have blanks on both sides;
+    # an offset in ``words`` is the offset in ``code`` of the word after that blank.
+    words = " " + code.translate(_WORDS_ONLY) + " "
+    every = words.split()
+    keep = _select(set(every), wanted)
     if not keep:
         return []
-    word = _WORD
-    size = len(code)
-    find = code.find
-    found = []
-    cursor = 0
     selected = [name for name in every if name in keep]
     if once:
         seen: set[str] = set()
         add = seen.add
         selected = [n for n in selected if n not in once or not (n in seen or add(n))]
+    needles = {name: " " + name + " " for name in keep}
+    found: list[tuple[int, str]] = []
+    append = found.append
+    find = words.find
+    cursor = 0
     for name in selected:
-        pos = find(name, cursor)
-        while pos >= 0:
-            end = pos + len(name)
-            if (pos == 0 or code[pos - 1] not in word) and (end == size or code[end] not in word):
-                break
-            pos = find(name, pos + 1)
-        if pos < 0:  # cannot happen for words split() found; stay safe
-            continue
-        found.append((pos, name))
-        cursor = pos + len(name)
+        pos = find(needles[name], cursor)  # the word's next occurrence: ``selected`` is in file order
+        append((pos, name))
+        cursor = pos + len(name) + 1  # the blank after a word may be the blank before the next one
+    return found
+
+
+def _select(words: set[str], wanted: Wanted) -> set[str]:
+    select = getattr(wanted, "select", None)
+    if select is not None:
+        return select(words)
+    return {name for name in words if name[0] not in _DIGITS and wanted(name)}
+
+
+def _occurrences_by_regex(code: str, wanted: Wanted, once: frozenset[str]) -> list[tuple[int, str]]:
+    keep = _select(set(_IDENT.findall(code)), wanted)
+    seen: set[str] = set()
+    found = []
+    for m in _IDENT.finditer(code):
+        name = m.group()
+        if name in keep and not (name in once and name in seen):
+            seen.add(name)
+            found.append((m.start(), name))
     return found
 
 

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from functools import cached_property, lru_cache
+from itertools import chain
 from typing import TypeVar, cast
 
 from ..compat import load_catalog
@@ -25,6 +26,7 @@ _MEMBER = (".", "->")
 _WORD_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$")
 CUDA_SOURCE_SUFFIXES = (".cu", ".cuh")
 T = TypeVar("T")
+Use = tuple[Identifier, Row]  # an identifier and the table row it names
 
 
 class Context:
@@ -104,12 +106,13 @@ class Context:
         return self._split[1]
 
     @cached_property
-    def _split(self) -> tuple[tuple[tuple[Identifier, Row], ...], tuple[Identifier, ...]]:
+    def _split(self) -> tuple[tuple[tuple[Identifier, Row], ...], tuple[Identifier, ...], dict[str, list[Use]]]:
         lookup = self.table.by_name.get
         row_for = self.row_for
         keywords = CPP_KEYWORDS
         pairs = []
         unknown = []
+        by_row: dict[str, list[Use]] = {}
         for ident in self.facts.identifiers:
             name = ident.name
             if name in keywords:
@@ -121,13 +124,45 @@ class Context:
             if row is None:
                 unknown.append(ident)
             else:
-                pairs.append((ident, row))
-        return tuple(pairs), tuple(unknown)
+                pair = (ident, row)
+                pairs.append(pair)
+                group = by_row.get(row.cuda)
+                if group is None:
+                    by_row[row.cuda] = [pair]
+                else:
+                    group.append(pair)
+        return tuple(pairs), tuple(unknown), by_row
 
     @cached_property
     def used_rows(self) -> frozenset[str]:
         """The CUDA names of the rows this file's identifiers name."""
-        return frozenset(row.cuda for _, row in self.resolved)
+        return frozenset(self.uses_by_row)
+
+    @property
+    def uses_by_row(self) -> dict[str, list[Use]]:
+        """The identifiers that name a table row, grouped by the row's CUDA name, in file order."""
+        return self._split[2]
+
+    def uses_of(self, rows: Collection[str]) -> list[Use]:
+        """The identifiers naming one of ``rows`` (CUDA names), with their row, in file order: a rule that cares
+        about a few rows reads their uses instead of every identifier of the file."""
+        by_row = self._split[2]
+        groups = [by_row[name] for name in by_row.keys() & rows]
+        if len(groups) == 1:
+            return list(groups[0])
+        return sorted(chain.from_iterable(groups), key=_start_of_use)
+
+    @cached_property
+    def identifiers_by_name(self) -> dict[str, list[Identifier]]:
+        """Every identifier of the facts, grouped by its name, in file order."""
+        out: dict[str, list[Identifier]] = {}
+        for ident in self.facts.identifiers:
+            group = out.get(ident.name)
+            if group is None:
+                out[ident.name] = [ident]
+            else:
+                group.append(ident)
+        return out
 
     @cached_property
     def allows_everything(self) -> bool:
@@ -182,6 +217,10 @@ class Context:
         if found is None:
             found = self._decisions[(row.cuda, roc)] = decide(row, self.options, self.index.releases, roc)
         return found
+
+
+def _start_of_use(use: Use) -> int:
+    return use[0].start
 
 
 @lru_cache(maxsize=64)

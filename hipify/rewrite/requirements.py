@@ -35,7 +35,7 @@ def find_pairs(ctx: Context) -> list[tuple[Identifier, Row]]:
 def _find_pairs(ctx: Context) -> list[tuple[Identifier, Row]]:
     index = ctx.index
     wanted = set(index.requires) | set(index.roc_requires) | index.mask_functions
-    return [] if ctx.used_rows.isdisjoint(wanted) else [p for p in ctx.resolved if p[1].cuda in wanted]
+    return ctx.uses_of(wanted)
 
 
 def _required_uses(ctx: Context) -> dict[str, list[Identifier]]:

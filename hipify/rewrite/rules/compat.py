@@ -41,8 +41,10 @@ def _find(ctx: Context) -> CompatUse:
     entries: set[str] = set()
     by_name = False
     unresolved: frozenset[str] | None = None
-    for ident in ctx.facts.identifiers:
-        if ident.name not in names or ident.user_declared or ident.prev_token in _MEMBER or ident.qualifier:
+    occurrences = ctx.identifiers_by_name
+    uses = (ident for name in sorted(names & occurrences.keys()) for ident in occurrences[name])
+    for ident in uses:
+        if ident.user_declared or ident.prev_token in _MEMBER or ident.qualifier:
             continue
         if ident.name in ctx.index.mask_functions and _supported(ctx, ident.name):
             # ROCm has it with a 64-bit mask: the compatibility overload only serves a 32-bit mask

@@ -25,14 +25,16 @@ _COLLAPSING_KINDS = ("type", "enum")
 def _collapsing_types(ctx: Context) -> bool:
     """Does the file use two CUDA types that HIP spells the same (the only way overloads collapse)?"""
     by_target: dict[str, set[str]] = {}
-    for ident, row in ctx.resolved:
-        if row.kind in _COLLAPSING_KINDS and not ident.user_declared:
-            target = ctx.decide(row).target
-            if target:
-                names = by_target.setdefault(target, set())
-                names.add(row.cuda)
-                if len(names) > 1:
-                    return True
+    for cuda, uses in ctx.uses_by_row.items():
+        row = uses[0][1]
+        if row.kind not in _COLLAPSING_KINDS or all(ident.user_declared for ident, _ in uses):
+            continue
+        target = ctx.decide(row).target
+        if target:
+            names = by_target.setdefault(target, set())
+            names.add(cuda)
+            if len(names) > 1:
+                return True
     return False
 
 

@@ -35,10 +35,8 @@ def uses_cuda_features(ctx: Context) -> bool:
     for ident in ctx.unresolved:
         if ident.name in DEVICE_MARKERS and ident.region is not Region.INACTIVE:
             return True
-    for ident, row in ctx.resolved:
-        if ident.region is Region.INACTIVE or ident.user_declared or ident.prev_token in (".", "->"):
-            continue
-        if row.cuda in ctx.index.runtime_features:
+    for ident, _ in ctx.uses_of(ctx.index.runtime_features):
+        if not (ident.region is Region.INACTIVE or ident.user_declared or ident.prev_token in (".", "->")):
             return True
     return False
 

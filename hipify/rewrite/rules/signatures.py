@@ -18,10 +18,8 @@ from ..registry import Finding, register
 @register("signatures")
 def signatures(ctx: Context) -> Iterator[Finding]:
     wanted = ctx.index.signature_findings
-    if ctx.used_rows.isdisjoint(wanted):
-        return
-    for ident, row in ctx.resolved:
-        if row.cuda not in wanted or not ctx.emits(ident, row):
+    for ident, row in ctx.uses_of(wanted):
+        if not ctx.emits(ident, row):
             continue
         decision = ctx.decide(row)
         target = decision.target
