@@ -286,7 +286,7 @@ def _identifiers(
     code_region, directive_region, inactive_region = Region.CODE, Region.DIRECTIVE, Region.INACTIVE
     size = len(masked)
     simple_next = _SIMPLE_NEXT
-    for start, name in _occurrences(code, wanted, report_once):
+    for start, name in name_occurrences(code, wanted, report_once):
         end = start + len(name)
         c = code[end] if end < size else ""
         if c in simple_next and c:  # fast path: 'name(' 'name,' 'name;' ...
@@ -350,7 +350,7 @@ def _identifiers(
     return tuple(raw)
 
 
-def _occurrences(code: str, wanted: Wanted | None, once: frozenset[str] = frozenset()) -> list[tuple[int, str]]:
+def name_occurrences(code: str, wanted: Wanted | None, once: frozenset[str] = frozenset()) -> list[tuple[int, str]]:
     """(start, name) of each identifier that ``wanted`` accepts (all if None), in order.
 
     The file's words, in order, come from one ``str.translate`` + ``split`` (C speed; a third of
