@@ -146,8 +146,7 @@ class Context:
     def uses_of(self, rows: Collection[str]) -> list[Use]:
         """The identifiers naming one of ``rows`` (CUDA names), with their row, in file order: a rule that cares
         about a few rows reads their uses instead of every identifier of the file."""
-        by_row = self._split[2]
-        groups = [by_row[name] for name in by_row.keys() & rows]
+        groups = [uses for name, uses in self._split[2].items() if name in rows]  # a file uses few rows
         if len(groups) == 1:
             return list(groups[0])
         return sorted(chain.from_iterable(groups), key=_start_of_use)
