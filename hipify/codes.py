@@ -82,6 +82,10 @@ CODES: dict[str, Code] = {c.code: c for c in (
          "The register storage class was removed.",
          "C++17 removed it; nvcc only warns, hipcc (clang, C++17) rejects it. It has had no effect for decades.",
          "Nothing."),
+    Code("HPY014", "builtin-redefinition", "safe", "support",
+         "A device function the code defines itself with the parameter types of one HIP's headers define (atomicAdd(double*, double) for old GPUs, atomicMin(float*, float)) was put behind #if !defined(__HIP_PLATFORM_AMD__).",
+         "Under HIP for AMD GPUs it would redefine HIP's own, and the file would not compile; HIP's does what the CUDA name says.",
+         "Nothing, unless the definition does something else than its name says: then rename it and its calls."),
     # Findings (HPY1xx)
     Code("HPY101", "unsupported", "report", "unconverted",
          "A CUDA API has no HIP equivalent and was left as written.",

@@ -97,6 +97,9 @@ class Row:
     hip_signature_diff: str = ""
     roc_signature: str = ""
     roc_signature_diff: str = ""
+    # Device functions: the parameter lists HIP's headers define the target for, ``(float*, float) (double*, double)``
+    # (lexing.parameters' spelling); a user definition of one of them is a redefinition under HIP.
+    hip_definitions: str = ""
     transform: Transform | None = None
     source: str = ""  # how the pair was found: nvidia_detail, naming, override, ...
     note: str = ""

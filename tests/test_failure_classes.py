@@ -67,11 +67,55 @@ static const char *error_name(CUresult error) {
     return name;
 }
 """
+# Device functions written for GPUs or CUDA versions without them, which HIP's headers define: the CUDA programming
+# guide's atomicAdd on doubles (for the device pass of GPUs before sm_60, which HIP's device pass takes too) and an
+# atomicMin on floats. Those in a namespace, for the host or with other parameter types are the code's own.
+ATOMICS_CUH = """\
+#pragma once
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 600
+#else
+__device__ double atomicAdd(double* address, double val)
+{
+    unsigned long long int* address_as_ull = (unsigned long long int*)address;
+    unsigned long long int old = *address_as_ull, assumed;
+    do {
+        assumed = old;
+        old = atomicCAS(address_as_ull, assumed, __double_as_longlong(val + __longlong_as_double(assumed)));
+    } while (assumed != old);
+    return __longlong_as_double(old);
+}
+#endif
+
+__device__ __forceinline__
+float atomicMin(float *addr, float value)
+{
+  unsigned *ptr = (unsigned *)addr;
+  unsigned ret = *ptr;
+  while (value < __uint_as_float(ret)) {
+    unsigned old = ret;
+    if ((ret = atomicCAS(ptr, old, __float_as_uint(value))) == old) break;
+  }
+  return __uint_as_float(ret);
+}
+
+__device__ short atomicMin(short *addr, short value) { return *addr < value ? *addr : (*addr = value); }
+inline float atomicMax(float *addr, float value) { return *addr > value ? *addr : (*addr = value); }
+
+namespace mine {
+__device__ float atomicMax(float *addr, float value) { return ::atomicMax(addr, value); }
+}
+"""
 MAIN_CU = """\
 #include <cuda.h>
 #include "utils.h"
+#include "atomics.cuh"
 
 __global__ void fill(float *x) { x[threadIdx.x] = warp_sum(max(1.0f, 2.0f)); }
+__global__ void gather(double *sum, float *low, short *s) {
+    atomicAdd(sum, 1.0);
+    atomicMin(low, mine::atomicMax(low + 1, 2.0f));
+    atomicMin(s, (short)1);
+}
 
 int main() {
     float *x = nullptr;
@@ -118,7 +162,7 @@ def _translate(tmp_path: Path, files: dict[str, str], engine: str = "regex") -> 
 
 
 def test_unused_helper_needing_a_missing_api_is_disabled_visibly(tmp_path: Path) -> None:
-    out, code = _translate(tmp_path, {"utils.h": UTILS_H, "main.cu": MAIN_CU})
+    out, code = _translate(tmp_path, {"utils.h": UTILS_H, "atomics.cuh": ATOMICS_CUH, "main.cu": MAIN_CU})
     assert code == 0
     text = (out / "utils.h").read_text()
     block = text[text.index("// hipify-py: workspace_bytes needs") :]
@@ -144,7 +188,7 @@ def test_a_used_helper_needing_a_missing_api_is_disabled_too_and_reported_at_the
 
 
 def test_case_on_an_enumerator_hip_lacks_is_disabled(tmp_path: Path) -> None:
-    out, _ = _translate(tmp_path, {"utils.h": UTILS_H, "main.cu": MAIN_CU})
+    out, _ = _translate(tmp_path, {"utils.h": UTILS_H, "atomics.cuh": ATOMICS_CUH, "main.cu": MAIN_CU})
     text = (out / "utils.h").read_text()
     assert "#ifdef HIPFFT_H_" in text  # the guard of the header that replaces cufft.h
     assert "/* hipify-py: HIP has no CUFFT_MISSING_DEPENDENCY: case CUFFT_MISSING_DEPENDENCY: */" in text
@@ -153,15 +197,29 @@ def test_case_on_an_enumerator_hip_lacks_is_disabled(tmp_path: Path) -> None:
 
 
 def test_overloads_hip_makes_one_function_keep_the_first(tmp_path: Path) -> None:
-    out, _ = _translate(tmp_path, {"utils.h": UTILS_H, "main.cu": MAIN_CU})
+    out, _ = _translate(tmp_path, {"utils.h": UTILS_H, "atomics.cuh": ATOMICS_CUH, "main.cu": MAIN_CU})
     text = (out / "utils.h").read_text()
     assert text.count("error_name(hipError_t error)") == 2
     second = text.index("error_name(hipError_t error)", text.index("error_name(hipError_t error)") + 1)
     assert text.rfind("#if 0", 0, second) > text.index("error_name(hipError_t error)")
 
 
+def test_device_functions_hip_defines_are_kept_off_amd_gpus(tmp_path: Path) -> None:
+    out, _ = _translate(tmp_path, {"utils.h": UTILS_H, "atomics.cuh": ATOMICS_CUH, "main.cu": MAIN_CU})
+    text = (out / "atomics.cuh").read_text()
+    guard = "#if !defined(__HIP_PLATFORM_AMD__)\n"
+    assert text.count(guard) == 2, text
+    assert guard + "__device__ double atomicAdd(double* address, double val)" in text
+    assert guard + "__device__ __forceinline__\nfloat atomicMin(float *addr, float value)" in text
+    assert "HIP's headers define atomicMin(float*, float) for AMD GPUs" in text
+    assert "#endif  // !defined(__HIP_PLATFORM_AMD__)\n#endif\n" in text  # inside the CUDA_ARCH branch
+    # Not HIP's: another parameter type, a host function, a namespace's own.
+    assert "\n__device__ short atomicMin" in text and "\ninline float atomicMax" in text
+    assert "{\n__device__ float atomicMax" in text
+
+
 def test_host_fallback_for_other_compilers_stays_off_under_hipcc(tmp_path: Path) -> None:
-    out, _ = _translate(tmp_path, {"utils.h": UTILS_H, "main.cu": MAIN_CU})
+    out, _ = _translate(tmp_path, {"utils.h": UTILS_H, "atomics.cuh": ATOMICS_CUH, "main.cu": MAIN_CU})
     assert "#ifndef __HIPCC__\ninline float max" in (out / "utils.h").read_text()
 
 
@@ -188,10 +246,10 @@ def test_compat_header_and_defines_never_go_inside_a_ports_own_branch(tmp_path: 
 
 
 def test_second_run_changes_nothing(tmp_path: Path) -> None:
-    out, _ = _translate(tmp_path, {"utils.h": UTILS_H, "main.cu": MAIN_CU})
+    out, _ = _translate(tmp_path, {"utils.h": UTILS_H, "atomics.cuh": ATOMICS_CUH, "main.cu": MAIN_CU})
     again = tmp_path / "again"
     assert main([str(out), "--out-dir", str(again), "--engine", "regex", "-q"]) == 0
-    for name in ("utils.h", "main.cu"):
+    for name in ("utils.h", "atomics.cuh", "main.cu"):
         assert (again / name).read_text() == (out / name).read_text(), name
 
 
@@ -207,7 +265,8 @@ def test_the_translated_tree_compiles_with_rocm(tmp_path: Path, engine: str) -> 
     base = Path(tc.chroot) / "tmp" if tc.chroot else tmp_path
     work = base / f"hipify-classes-{engine}-{os.getpid()}"
     try:
-        files = {"utils.h": UTILS_H, "main.cu": MAIN_CU, "config.h": CONFIG_H, "partition.h": PARTITION_H}
+        files = {"utils.h": UTILS_H, "atomics.cuh": ATOMICS_CUH, "main.cu": MAIN_CU, "config.h": CONFIG_H}
+        files["partition.h"] = PARTITION_H
         out, code = _translate(work, {**files, "host.cpp": HOST_CPP}, engine)
         assert code == 0
         for name in ("main.cu", "host.cpp"):

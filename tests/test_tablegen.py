@@ -134,6 +134,13 @@ def test_device_rows_and_warp_sync_requirement(rows) -> None:
     assert rows["__shfl_sync"].hip_requires == "HIP_ENABLE_WARP_SYNC_BUILTINS"
 
 
+def test_device_functions_carry_the_parameter_lists_hip_defines(rows) -> None:
+    # Read from the fixture's amd_device_functions.h: a body, parameter names and defaults dropped.
+    assert rows["__syncthreads"].hip_definitions == "()"
+    assert rows["__shfl_sync"].hip_definitions == "(unsigned long long, int, int, int)"
+    assert all(not r.hip_definitions for r in rows.values() if r.kind != "device_function")
+
+
 def test_guard_of_preincluded_headers_maps_to_the_forwarded_callee(rows) -> None:
     # hip/clang/__clang_hip_math.h (pre-included by hipcc) declares __fadd_rz only under OCML_BASIC_ROUNDED_OPERATIONS;
     # its body only forwards its parameters to __ocml_add_rtz_f32, declared without a user macro

@@ -33,6 +33,7 @@ class Declaration:
     kind: str  # "function" (a definition), "prototype", "type", "typedef", "variable", "other"
     name: str  # the declared name ("" when not found)
     name_at: int = -1  # offset of the declared name's token (-1 when not found)
+    in_namespace: bool = False  # inside a namespace (named or not), not the global one (extern "C" is global)
 
     @property
     def span(self) -> Span:
@@ -58,7 +59,7 @@ def top_level_declarations(masked: str, directives: tuple[Span, ...] | list[Span
             gaps.append((cursor, ds))
         cursor = max(cursor, de)
     gaps.append((cursor, size))
-    scopes = 0  # open transparent scopes (namespace, extern "C")
+    scopes: list[bool] = []  # open transparent scopes: is each a namespace (else extern "C")
     skip_to = 0  # a definition's body may run past directive lines
     for gap_start, gap_end in gaps:
         i = max(gap_start, skip_to)
@@ -70,7 +71,7 @@ def top_level_declarations(masked: str, directives: tuple[Span, ...] | list[Span
                     break
                 i = m.start()
                 if masked[i] == "}" and scopes:
-                    scopes -= 1
+                    scopes.pop()
                     i += 1
                     continue
                 start = i
@@ -80,12 +81,13 @@ def top_level_declarations(masked: str, directives: tuple[Span, ...] | list[Span
             i = m.start()
             c = masked[i]
             if c == ";":
-                out.append(_declaration(masked, start, i + 1, i + 1, ";"))
+                out.append(_declaration(masked, start, i + 1, i + 1, ";", any(scopes)))
                 start = -1
                 i += 1
             elif c == "{":
-                if _SCOPE_HEAD.search(masked, start, i):
-                    scopes += 1
+                scope = _SCOPE_HEAD.search(masked, start, i)
+                if scope:
+                    scopes.append("namespace" in scope.group())
                     start = -1
                     i += 1
                     continue
@@ -93,7 +95,7 @@ def top_level_declarations(masked: str, directives: tuple[Span, ...] | list[Span
                 after = _SEMICOLON_AFTER.match(masked, end)
                 if after and not _is_function_head(masked[start:i]):
                     end = after.end()
-                out.append(_declaration(masked, start, end, i, "{"))
+                out.append(_declaration(masked, start, end, i, "{", any(scopes)))
                 start = -1
                 i = skip_to = end
             elif c in "([":
@@ -101,7 +103,7 @@ def top_level_declarations(masked: str, directives: tuple[Span, ...] | list[Span
             else:  # a stray closer
                 i += 1
         if start >= 0 and masked[start:gap_end].strip():
-            out.append(_declaration(masked, start, gap_end, gap_end, ";"))  # cut by a directive
+            out.append(_declaration(masked, start, gap_end, gap_end, ";", any(scopes)))  # cut by a directive
     return out
 
 
@@ -137,7 +139,7 @@ def _is_function_head(head: str) -> bool:
     return head.rstrip().endswith(")") or bool(re.search(r"\)\s*(?:const|noexcept|override|final|->[^{]*)?\s*$", head))
 
 
-def _declaration(masked: str, start: int, end: int, head_end: int, closer: str) -> Declaration:
+def _declaration(masked: str, start: int, end: int, head_end: int, closer: str, scoped: bool) -> Declaration:
     head = masked[start:head_end]
 
     def make(kind: str, name: str, within: tuple[int, int]) -> Declaration:
@@ -147,7 +149,7 @@ def _declaration(masked: str, start: int, end: int, head_end: int, closer: str) 
             for m in _IDENT.finditer(masked, *within):
                 if m.group() == name:
                     at = m.start()
-        return Declaration(start, end, head_end, kind, name, at)
+        return Declaration(start, end, head_end, kind, name, at, scoped)
 
     if head.lstrip().startswith("typedef"):
         names = [w for w in _IDENT.findall(masked, start, end) if w not in _SPECIFIERS]
@@ -162,7 +164,7 @@ def _declaration(masked: str, start: int, end: int, head_end: int, closer: str) 
             return make("prototype", name, (start, start + paren))
     m = _TYPE_HEAD.search(head)
     if m is not None and (closer == "{" or head.rstrip(" \t\r\n;").endswith(m.group(2))):
-        return Declaration(start, end, head_end, "type", m.group(2), start + m.start(2))
+        return Declaration(start, end, head_end, "type", m.group(2), start + m.start(2), scoped)
     declarator = re.split(r"[=\[;{(]", head, maxsplit=1)[0]
     names = [w for w in _IDENT.findall(declarator) if w not in _SPECIFIERS]
     return make("variable" if names else "other", names[-1] if names else "", (start, start + len(declarator)))

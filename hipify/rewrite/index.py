@@ -99,6 +99,8 @@ class TableIndex:
     # Function rows whose HIP or ROC target does not take what the translated call passes as CUDA 13 declares it
     # (signature ``differs`` or ``older``): their uses are reported.
     signature_findings: frozenset[str] = frozenset()
+    # Device functions HIP's headers define -> the parameter lists they define them for (``Row.hip_definitions``).
+    defined_by_hip: Mapping[str, frozenset[tuple[str, ...]]] = field(default_factory=dict)
     # The identifier filter both engines' text facts use (``wanted``): table names, device
     # markers and CUDA-looking names.
     wanted: NameFilter = field(default_factory=lambda: NameFilter(frozenset()))
@@ -200,6 +202,12 @@ def _roc_headers(table: MappingTable) -> tuple[dict[str, str], dict[str, str]]:
 
 
 _SIGNATURE_FINDINGS = ("differs", "older")
+_PARAMETER_LIST = re.compile(r"\(([^()]*)\)")
+
+
+def hip_definitions(row: Row) -> frozenset[tuple[str, ...]]:
+    """The parameter lists of ``row.hip_definitions`` (``(float*, float) (double*, double)``)."""
+    return frozenset(tuple(p.split(", ")) if p else () for p in _PARAMETER_LIST.findall(row.hip_definitions))
 
 
 def _build(table: MappingTable) -> TableIndex:
@@ -249,6 +257,7 @@ def _build(table: MappingTable) -> TableIndex:
     names.update(n for n in load_catalog().by_provided_name if "::" not in n)
     markers -= masks | set(requires) | set(roc_requires) | signature_findings
     families, libraries = _roc_headers(table)
+    defined_by_hip = {r.cuda: hip_definitions(r) for r in table if r.hip_definitions and r.cuda not in CPP_KEYWORDS}
     releases = tuple(sorted({_version(v) for r in table for v in (r.hip_since, r.roc_since) if v}))
     return TableIndex(
         names=frozenset(names),
@@ -264,7 +273,8 @@ def _build(table: MappingTable) -> TableIndex:
         header_families=families,
         roc_libraries=libraries,
         signature_findings=frozenset(signature_findings),
-        wanted=NameFilter(frozenset(names | DEVICE_MARKERS)),
+        defined_by_hip=defined_by_hip,
+        wanted=NameFilter(frozenset(names | DEVICE_MARKERS | defined_by_hip.keys())),
         removed=frozenset(r.cuda for r in table if r.transform is not None and r.transform.kind == "remove"),
         runtime_features=frozenset(
             r.cuda

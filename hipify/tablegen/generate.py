@@ -11,6 +11,7 @@ from pathlib import Path
 from ..table import Row
 from .aliases import same_value_aliases
 from .compiler_macros import DEFAULT_MACROS, compiler_rows, hipcc_predefined, load_macros
+from .definitions import with_hip_definitions
 from .errors import GenerationError
 from .family import api_rows
 from .fetch import log
@@ -90,6 +91,7 @@ def generate(
     claimed = pair_types_by_signature(claimed, cache, matcher)
     apply_overrides(claimed, load_overrides(overrides_path), matcher)
     claimed = same_value_aliases(claimed, cache, specs)
+    claimed = with_hip_definitions(claimed, hip.current)
     if signatures:
         claimed = verify_signatures(claimed, cache, hip, matcher)
     by_api: dict[str, list[Row]] = defaultdict(list)

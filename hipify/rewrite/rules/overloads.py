@@ -47,11 +47,11 @@ def overloads(ctx: Context) -> Iterator[Finding]:
     for decl in ctx.declarations:
         if decl.kind != "function" or not decl.name or decl.name_at < 0:
             continue
-        params = _parameter_span(ctx.masked, decl)
+        params = parameter_span(ctx.masked, decl)
         if params is None:
             continue
         cuda_key = _parameter_types(ctx.text[params[0] : params[1]])
-        hip_key = _parameter_types(_translated(ctx, params))
+        hip_key = _parameter_types(translated_span(ctx, params))
         first = seen.setdefault((decl.name, hip_key), (decl, cuda_key))
         if first[0] is decl or first[1] == cuda_key:
             continue  # the first of its HIP signature, or the same CUDA signature (not ours to judge)
@@ -65,14 +65,14 @@ def overloads(ctx: Context) -> Iterator[Finding]:
         yield from wrap(ctx.text, ctx.newline, decl, why, condition, "HPY011")
 
 
-def _parameter_span(masked: str, decl: Declaration) -> tuple[int, int] | None:
+def parameter_span(masked: str, decl: Declaration) -> tuple[int, int] | None:
     """The text between the parentheses after the function's name."""
     open_at = masked.find("(", decl.name_at, decl.head_end)
     close_at = masked.rfind(")", open_at, decl.head_end)
     return (open_at + 1, close_at) if 0 <= open_at < close_at else None
 
 
-def _translated(ctx: Context, span: tuple[int, int]) -> str:
+def translated_span(ctx: Context, span: tuple[int, int]) -> str:
     """The span's text with each table name replaced by its HIP target (as the renames rule does)."""
     pieces: list[str] = []
     cursor = span[0]

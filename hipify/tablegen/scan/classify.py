@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ...lexing.parameters import parameter_types
 from .decl import Decl
 from .enums import enum_constants
 from .marks import (
@@ -200,6 +201,7 @@ def _function(
             defined=st.is_definition,
             param_names=names,
             param_types=param_types(params),
+            exact_param_types=parameter_types(",".join(" ".join(t.text for t in p) for p in params)),
         )
     return None
 

@@ -20,6 +20,8 @@ class Decl:
     params: int = -1  # parameter count of a function (-1 unknown / variadic)
     param_names: tuple[str, ...] = ()
     param_types: tuple[str, ...] = ()  # base type and pointer depth of each parameter ('' when not plain)
+    # The parameter types spelled as lexing.parameters spells them (None when one is not a plain type).
+    exact_param_types: tuple[str, ...] | None = None
     defined: bool = False  # function with a body
     value: str = ""  # an enum constant's integer value, when it is a literal
     replacement: str = ""  # the successor a deprecation names: HIP_DEPRECATED("use hipHostMalloc instead")
