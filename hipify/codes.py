@@ -87,6 +87,10 @@ CODES: dict[str, Code] = {c.code: c for c in (
          "Under HIP for AMD GPUs it would redefine HIP's own, and the file would not compile; HIP's does what the CUDA name says.",
          "Nothing, unless the definition does something else than its name says: then rename it and its calls."),
     # Findings (HPY1xx)
+    Code("HPY015", "vector-operator", "safe", "support",
+         "A __host__ __device__ operator * or / of two CUDA vectors, or a compound assignment (+=, *=, ...), computing component-wise what HIP's vector types already define, was put behind #if !defined(__HIP_PLATFORM_AMD__).",
+         "HIP's vector types define these operators for host and device: with the code's own (helper_math.h), every such expression is ambiguous under HIP and the file does not compile. HIP's computes the same.",
+         "Nothing."),
     Code("HPY101", "unsupported", "report", "unconverted",
          "A CUDA API has no HIP equivalent and was left as written.",
          "HIP does not provide it (the table row says unsupported).",
@@ -147,6 +151,10 @@ CODES: dict[str, Code] = {c.code: c for c in (
          "A library translated only with a flag (cuDNN with --miopen) is used here with names its target lacks or calls whose arguments differ: the file needs hand work.",
          "The library has no HIP names to fall back on: what has an equivalent is translated, the rest is reported at each use.",
          "Port the listed names by hand (MIOpen's API differs from cuDNN's in places)."),
+    Code("HPY116", "vector-operator-clash", "report", "review",
+         "A __host__ __device__ operator * or / of two CUDA vectors, or a compound assignment, computes something else than HIP's component-wise operator of the same types (a complex product on float2, say).",
+         "HIP's vector types define the operator too: every such expression is ambiguous under HIP, and the file does not compile.",
+         "Rename the operator into a function (cmul(a, b)) and call that."),
     # Engine and input problems (HPY2xx)
     Code("HPY201", "engine-fallback", "report", "engine",
          "The clang engine was unavailable or failed; the regex engine was used.",

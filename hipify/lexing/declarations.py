@@ -170,10 +170,18 @@ def _declaration(masked: str, start: int, end: int, head_end: int, closer: str, 
     return make("variable" if names else "other", names[-1] if names else "", (start, start + len(declarator)))
 
 
+_OPERATOR_SYMBOL = re.compile(r"\boperator\s*(?:\(\s*\)|\[\s*\]|[-+*/%^&|~!=<>,]+)")
+
+
 def _top_level_paren(head: str) -> int:
-    """Offset of the first '(' outside template brackets; -1 when an initializer ('=') comes first."""
+    """Offset of the first '(' outside template brackets; -1 when an initializer ('=') comes first. The symbol of an
+    operator's name (``operator*=``, ``operator<``, ``operator()``) is no initializer and no bracket."""
     angle = 0
+    symbol = _OPERATOR_SYMBOL.search(head)
+    skip = range(symbol.start(), symbol.end()) if symbol else range(0)
     for i, c in enumerate(head):
+        if i in skip:
+            continue
         if c == "<":
             angle += 1
         elif c == ">" and angle:

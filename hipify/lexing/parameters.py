@@ -37,6 +37,22 @@ def parameter_types(parameters: str) -> tuple[str, ...] | None:
     return tuple(out)
 
 
+def parameter_names(parameters: str) -> tuple[str, ...] | None:
+    """The names of a parameter list's parameters ('' for an unnamed one); None when a type is not plain."""
+    parts = _split_commas(parameters)
+    if parts is None or parameter_types(parameters) is None:
+        return None
+    if len(parts) == 1 and parts[0].strip() in ("", "void"):
+        return ()
+    names = []
+    for part in parts:
+        tokens = [t for t in _TOKEN.findall(part.split("=", 1)[0]) if t not in _IGNORED]
+        last = tokens[-1]
+        named = len(tokens) > 1 and (last[0].isalpha() or last[0] in "_$") and last not in _TYPE_WORDS
+        names.append(last if named else "")
+    return tuple(names)
+
+
 def _split_commas(text: str) -> list[str] | None:
     depth = 0
     parts, start = [], 0
