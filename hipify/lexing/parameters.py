@@ -53,7 +53,8 @@ def parameter_names(parameters: str) -> tuple[str, ...] | None:
     return tuple(names)
 
 
-def _split_commas(text: str) -> list[str] | None:
+def split_top_level(text: str) -> list[str]:
+    """``text`` cut at its commas outside brackets."""
     depth = 0
     parts, start = [], 0
     for i, c in enumerate(text):
@@ -65,7 +66,12 @@ def _split_commas(text: str) -> list[str] | None:
             parts.append(text[start:i])
             start = i + 1
     parts.append(text[start:])
-    return parts if depth == 0 else None
+    return parts
+
+
+def _split_commas(text: str) -> list[str] | None:
+    balanced = sum(map(text.count, "(<[{")) == sum(map(text.count, ")>]}"))
+    return split_top_level(text) if balanced else None
 
 
 def _parameter_type(text: str) -> str | None:

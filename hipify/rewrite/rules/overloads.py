@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 
 from ...lexing.declarations import Declaration
+from ...lexing.parameters import split_top_level
 from ...model import Diagnostic, LineIndex, Severity
 from ..context import Context
 from ..registry import Finding, register
@@ -90,23 +91,9 @@ def translated_span(ctx: Context, span: tuple[int, int]) -> str:
 def _parameter_types(parameters: str) -> tuple[str, ...]:
     """Each parameter's tokens without its name (``const hipError_t err = x`` -> ``const hipError_t``)."""
     out = []
-    for parameter in _split_top_level(parameters):
+    for parameter in (p for p in split_top_level(parameters) if p.strip()):
         tokens = _TOKEN.findall(parameter.split("=", 1)[0])
         if len(tokens) > 1 and re.fullmatch(r"[A-Za-z_$][\w$]*", tokens[-1]) and tokens[-2] != ":":
             tokens = tokens[:-1]
         out.append(" ".join(tokens))
     return tuple(out)
-
-
-def _split_top_level(text: str) -> list[str]:
-    parts, depth, start = [], 0, 0
-    for i, c in enumerate(text):
-        if c in "(<[{":
-            depth += 1
-        elif c in ")>]}":
-            depth -= 1
-        elif c == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    parts.append(text[start:])
-    return [p for p in parts if p.strip()]
