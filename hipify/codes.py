@@ -155,6 +155,10 @@ CODES: dict[str, Code] = {c.code: c for c in (
          "A __host__ __device__ operator * or / of two CUDA vectors, or a compound assignment, computes something else than HIP's component-wise operator of the same types (a complex product on float2, say).",
          "HIP's vector types define the operator too: every such expression is ambiguous under HIP, and the file does not compile.",
          "Rename the operator into a function (cmul(a, b)) and call that."),
+    Code("HPY117", "inline-ptx", "report", "unconverted",
+         "Inline PTX assembly (asm(\"mov.u32 %0, %%laneid;\" ...)) was left as written.",
+         "PTX is NVIDIA's virtual instruction set: AMD GPUs do not run it, and hipcc rejects it in device code.",
+         "Write what it does with a HIP builtin or plain code (the message names the instruction, and a HIP counterpart where one is known)."),
     # Engine and input problems (HPY2xx)
     Code("HPY201", "engine-fallback", "report", "engine",
          "The clang engine was unavailable or failed; the regex engine was used.",

@@ -581,3 +581,47 @@ def test_cuda_version_comparisons_are_reported_not_translated() -> None:
     result = translate(src, path="a.cpp", options=Options(engine="regex", use_cache=False))
     assert "#ifdef HIP_VERSION\n" in result.text and "#if CUDA_VERSION >= 12080\n" in result.text
     assert [d.subject for d in result.diagnostics if d.code == "HPY110"] == ["CUDA_VERSION"]
+
+
+# --- inline PTX ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("src", "message"),
+    [
+        ('__device__ int lane() { int id; asm volatile("mov.u32 %0, %%laneid;" : "=r"(id)); return id; }',
+         "inline PTX assembly (laneid): AMD GPUs do not run PTX; HIP has __lane_id()"),
+        ('__device__ float r(float x) { float y; asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }',
+         "inline PTX assembly (rcp.approx.ftz.f32): AMD GPUs do not run PTX; HIP has __frcp_rn()"),
+        ('#define COMMIT() asm volatile("cp.async.commit_group;\\n" ::)\n',
+         "inline PTX assembly (cp.async.commit_group): AMD GPUs do not run PTX; write it with a HIP builtin or plain code"),
+    ],
+)  # fmt: skip
+def test_inline_ptx_is_reported_with_what_hip_has(tx, src: str, message: str) -> None:
+    result = tx(src)
+    assert [d.message for d in result.diagnostics if d.code == "HPY117"] == [message]
+    assert result.text == src  # reported, never rewritten
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        'static inline unsigned long long cycles() { unsigned hi, lo; asm volatile("rdtsc" : "=a"(lo), "=d"(hi)); '
+        "return ((unsigned long long)hi << 32) | lo; }",
+        '__device__ void fence() { asm volatile("" ::: "memory"); }',
+        '// asm("mov.u32 %0, %%laneid;")\nconst char *s = "asm(\\"mov.u32\\")";',
+        "int plasma(int asm_level) { return asm_level; }",
+    ],
+)
+def test_host_assembly_barriers_comments_and_strings_are_not_ptx(tx, src: str) -> None:
+    assert "HPY117" not in codes(tx(src))
+
+
+def test_inline_ptx_inside_an_if_branch_is_the_builds_choice(tx) -> None:
+    src = (
+        '__device__ unsigned lane() {\n#ifdef PTX\n  unsigned r;\n  asm("mov.u32 %0, %%laneid;" : "=r"(r));\n'
+        "  return r;\n#else\n  return threadIdx.x % warpSize;\n#endif\n}\n"
+    )
+    assert "HPY117" not in codes(tx(src))
+    guarded = "#ifndef LANE_H\n#define LANE_H\n" + src.replace("#ifdef PTX\n", "").split("#else")[0] + "}\n#endif\n"
+    assert "HPY117" in codes(tx(guarded))  # an include guard is no choice
