@@ -27,14 +27,16 @@ CONDITION = "!defined(__HIP_PLATFORM_AMD__)"
 @register("builtin_definitions")
 def builtin_definitions(ctx: Context) -> Iterator[Finding]:
     defined = ctx.index.defined_by_hip
-    occurrences = ctx.identifiers_by_name
-    if not defined or occurrences.keys().isdisjoint(defined):
+    uses = ctx.uses_by_row
+    # Only a file declaring such a name itself (most files just call atomicAdd or __syncthreads): the file's few
+    # used rows are read, not HIP's many definitions, and top-level declarations are found only then.
+    if not any(name in defined and any(i.user_declared for i, _ in found) for name, found in uses.items()):
         return
     for decl in ctx.declarations:
         lists = defined.get(decl.name) if decl.kind == "function" and not decl.in_namespace else None
         if not lists or "__device__" not in ctx.masked[decl.start : decl.name_at].split():
             continue
-        at_name = next((i for i in occurrences.get(decl.name, ()) if i.start == decl.name_at), None)
+        at_name = next((i for i, _ in uses.get(decl.name, ()) if i.start == decl.name_at), None)
         span = parameter_span(ctx.masked, decl)
         if at_name is None or span is None or not ctx.allowed(at_name.start, at_name.region):
             continue
