@@ -172,6 +172,31 @@ def test_user_functions_named_like_cuda_apis(options: Options) -> None:
     assert not any(i.user_declared for i in _named(f, USER_NAMES, "cudaError_t"))
 
 
+def test_an_error_elsewhere_keeps_the_ast_verdicts(options: Options) -> None:
+    text = USER_NAMES + "void broken() { this is not C++ @@@; }\n"
+    f = _facts(text, options)
+    hosts = _named(f, text, "cudaMallocHost")
+    assert [h.user_declared for h in hosts] == [True, True, False]
+    assert all(h.origin == Origin.AST for h in hosts)
+
+
+# Garbage the parser reads as a variable CUresult of type CUresult, then reports an error right after it.
+RECOVERED = "#include <cuda.h>\nCUresult CUresult 'c';\nCUresult r;\n"
+
+
+def test_a_declaration_made_up_in_error_recovery_gives_no_verdict() -> None:
+    """After translation the same garbage reads as nothing (hipError_t may not be declared yet): the
+    text decides whose the name is, the same way both times."""
+    from hipify.table import load_table
+
+    f = facts(SourceFile("t.cu", RECOVERED), load_table(), Options(cuda_path="none"))
+    assert [(i.user_declared, i.origin) for i in _named(f, RECOVERED, "CUresult")] == [
+        (False, Origin.AST),
+        (False, Origin.TOKEN),
+        (False, Origin.AST),
+    ]
+
+
 MACRO_LAUNCHES = """\
 #define LAUNCH(kernel, n) kernel<<<(n + 255) / 256, 256>>>(n)
 #define CHECK(x) (x)

@@ -106,3 +106,22 @@ def test_long_run_findings_stay_fixed(text: str) -> None:
 )
 def test_long_run_launch_findings_stay_fixed(text: str) -> None:
     assert failures(text, Options(engine="regex", use_cache=False, hip_kernel_syntax=True), TABLE) == []
+
+
+@pytest.mark.clang
+@pytest.mark.parametrize(
+    "text",
+    [
+        # garbage the parser reads as a declaration of the second name (type CUresult) before translation, and
+        # as nothing once the type is hipError_t (declared only after the HIP include translation adds)
+        "CUresult CUresult \n#pragma once",
+        # declarations the parser rejects on the second run only (its recovery from earlier errors reads the
+        # same line differently once a neighbour is renamed): the text decides whose the name is, both times
+        "dim3\n#include\ncudaGetErrorString cudaError_t,",
+        '"cudaMalloc"\n#include\ncub cublasSgemm,',
+    ],
+)
+@pytest.mark.parametrize("flags", [{}, {"hip_kernel_syntax": True}, {"roc": True}])
+def test_long_run_clang_findings_stay_fixed(text: str, flags: dict[str, bool]) -> None:
+    opts = _clang(replace(Options(engine="regex", use_cache=False), **flags))
+    assert failures(text, opts, TABLE, compare=True) == []

@@ -8,7 +8,8 @@ see the same spans. libclang then decides what the text cannot know:
 - for every identifier token, the cursor it belongs to (one ``clang_annotateTokens`` pass
   over the whole file; macro arguments resolve to their expansion's cursors): whether it
   names the user's own declaration (``user_declared``) and whether the AST resolved it
-  (``Origin.AST``) or only the token is known (``Origin.TOKEN``);
+  (``Origin.AST``) or only the token is known (``Origin.TOKEN``); a declaration the parser
+  made up while recovering from an error gives no verdict, and the text's stands;
 - for calls, the number of written arguments (default arguments excluded), which checks
   and, when text and AST disagree, replaces the text's argument spans;
 - for launches, that ``<<<`` really is the config call and whether the kernel is a
@@ -97,7 +98,7 @@ def build_facts(parsed: Parsed, text: str, table: MappingTable, options: Options
     stream = tokenize(parsed.tu, parsed.path, len(parsed.data))
     inactive = _inactive_spans(parsed, text, to_char)
     regions = RegionMap(lexed.directives, inactive)
-    resolver = _Resolver(parsed.system_dirs, table)
+    resolver = _Resolver(parsed, table)
     positions = _TokenPositions(stream, to_char, parsed.data, text)
     diagnostics: list[Diagnostic] = []
 
@@ -172,13 +173,20 @@ class _TokenPositions:
 
 
 class _Resolver:
-    """Is a declaration the user's own, or CUDA's / the system's / our prelude's?"""
+    """Is a declaration the user's own, or CUDA's / the system's / our prelude's (None: no verdict)?"""
 
-    def __init__(self, system_dirs: tuple[str, ...], table: MappingTable) -> None:
+    def __init__(self, parsed: Parsed, table: MappingTable) -> None:
         self.table = table
         self.namespaced_names = index_of(table).namespaced_names
-        self._system = tuple(d.rstrip("/") + "/" for d in system_dirs if d)
-        self._memo: dict[int, bool] = {}  # by cursor hash: the same API is referenced many times
+        self._system = tuple(d.rstrip("/") + "/" for d in parsed.system_dirs if d)
+        self._path = parsed.path
+        # Where the parser reported errors in the file itself (byte offsets, sorted).
+        self._errors = sorted(
+            e.location.offset
+            for e in parsed.errors
+            if e.location.file is not None and e.location.file.name == parsed.path
+        )
+        self._memo: dict[int, bool | None] = {}  # by cursor hash: the same API is referenced many times
 
     def namespaced(self, name: str, space: str = "") -> bool:
         """Does the table key ``name`` under a namespace (any, or ``space``)?"""
@@ -186,26 +194,40 @@ class _Resolver:
             return f"{space}::{name}" in self.table
         return name in self.namespaced_names
 
-    def is_user(self, decl: ci.Cursor) -> bool:
+    def is_user(self, decl: ci.Cursor) -> bool | None:
         key = decl.hash
-        known = self._memo.get(key)
-        if known is None:
-            known = self._memo[key] = self._decide(decl)
-        return known
+        if key not in self._memo:
+            self._memo[key] = self._decide(decl)
+        return self._memo[key]
 
-    def _decide(self, decl: ci.Cursor) -> bool:
+    def _decide(self, decl: ci.Cursor) -> bool | None:
         # The canonical (first) declaration decides: a user redeclaration of a CUDA function
         # is still CUDA's function; a user overload is a different entity, and the user's.
         canonical = decl.canonical if decl.kind != _MACRO_DEF else decl
-        if canonical.kind == ci.CursorKind.VAR_DECL and is_invalid_declaration(canonical):
-            # A variable the parser made up from broken code and rejected (``cudaFree;`` read
-            # as an implicit int) is no user entity: the name keeps its CUDA meaning.
-            return False
+        if self._recovered(decl) or self._recovered(canonical):
+            return None
         location = canonical.location
         file = location.file
         if file is None:
             return False  # builtins
         return not (location.is_in_system_header or file.name.startswith(self._system))
+
+    def _recovered(self, decl: ci.Cursor) -> bool:
+        """Is this a declaration the parser made up while recovering from an error in the file
+        (rejected, or with an error inside it or right after it)? How the parser recovers
+        depends on the names around the broken code, which translation renames: ``CUresult
+        CUresult 'c'`` declares a variable before translation and nothing after it. Such a
+        declaration says nothing about whose the name is; the text decides, as for a name the
+        parser did not resolve."""
+        if is_invalid_declaration(decl):
+            return True
+        if not self._errors:
+            return False
+        extent = decl.extent
+        if extent.start.file is None or extent.start.file.name != self._path:
+            return False
+        i = bisect.bisect_left(self._errors, extent.start.offset)
+        return i < len(self._errors) and self._errors[i] <= extent.end.offset
 
 
 def _with(ident: Identifier, region: Region, origin: Origin, user: bool | None = None) -> Identifier:
@@ -230,18 +252,18 @@ def _refine_identifier(
     kind = cursor.kind
     if kind == _MACRO_DEF:
         # A '#define' line: its first identifier is the macro's own (user) name.
-        if _names_token(cursor, ident.start, positions):
-            return _with(ident, region, Origin.AST, resolver.is_user(cursor))
-        return _with(ident, region, Origin.TOKEN)
+        user = resolver.is_user(cursor) if _names_token(cursor, ident.start, positions) else None
+        return _with(ident, region, Origin.TOKEN) if user is None else _with(ident, region, Origin.AST, user)
     if region == Region.DIRECTIVE:
         return _with(ident, region, Origin.TOKEN)
     if kind.is_declaration() and cursor.spelling == ident.name and _names_token(cursor, ident.start, positions):
-        return _with(ident, region, Origin.AST, resolver.is_user(cursor))
+        user = resolver.is_user(cursor)
+        return _with(ident, region, Origin.TOKEN) if user is None else _with(ident, region, Origin.AST, user)
     if kind == _OVERLOADED:
         # An unresolved call (an argument did not parse, or the call is dependent): the
         # candidates are known even though none was chosen.
         verdicts = {resolver.is_user(d) for d in _overloaded_decls(cursor)}
-        if len(verdicts) != 1:
+        if len(verdicts) != 1 or None in verdicts:
             return _with(ident, region, Origin.TOKEN)
         return _with(ident, region, Origin.AST, verdicts.pop())
     referenced = (
@@ -252,6 +274,8 @@ def _refine_identifier(
     if referenced is None or referenced.spelling != ident.name:
         return _with(ident, region, Origin.TOKEN)
     user = resolver.is_user(referenced)
+    if user is None:
+        return _with(ident, region, Origin.TOKEN)
     call_args = _ast_call_args(ident, index, positions, diagnostics)
     refined = _with(ident, region, Origin.AST, user)._replace(call_args=call_args)
     if not ident.qualifier and resolver.namespaced(ident.name):
