@@ -37,9 +37,7 @@ def parse_reason(source: SourceFile, facts: FileFacts, table: MappingTable, inde
     transformed = index.transformed
     for ident in facts.identifiers:
         name = ident.name
-        # A device function HIP defines too (atomicMin) is renamed to itself: the builtin_definitions rule, not the
-        # AST, decides about the user's definition.
-        if ident.user_declared and name in table and (name in index.names or name not in index.defined_by_hip):
+        if ident.user_declared and name in table:
             return f"the file declares {name} itself"
         if name in index.namespaces and ident.next_token != "::" and not ident.qualifier:
             return f"namespace {name} used without qualification"

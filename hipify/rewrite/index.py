@@ -274,7 +274,7 @@ def _build(table: MappingTable) -> TableIndex:
         roc_libraries=libraries,
         signature_findings=frozenset(signature_findings),
         defined_by_hip=defined_by_hip,
-        wanted=NameFilter(frozenset(names | DEVICE_MARKERS | defined_by_hip.keys())),
+        wanted=NameFilter(frozenset(names | DEVICE_MARKERS)),
         removed=frozenset(r.cuda for r in table if r.transform is not None and r.transform.kind == "remove"),
         runtime_features=frozenset(
             r.cuda

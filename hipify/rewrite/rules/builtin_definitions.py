@@ -12,6 +12,7 @@ function of the code's own namespace is the code's own.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 from ...lexing.parameters import parameter_types
@@ -24,21 +25,25 @@ from .overloads import parameter_span, translated_span
 CONDITION = "!defined(__HIP_PLATFORM_AMD__)"
 
 
+# A function declared for the device: its name is the word right before the first '(' after __device__.
+_DEVICE_FUNCTION = re.compile(r"__device__[^;{}()]*?([A-Za-z_$][\w$]*)\s*\(")
+
+
 @register("builtin_definitions")
 def builtin_definitions(ctx: Context) -> Iterator[Finding]:
     defined = ctx.index.defined_by_hip
-    uses = ctx.uses_by_row
-    # Only a file declaring such a name itself (most files just call atomicAdd or __syncthreads): the file's few
-    # used rows are read, not HIP's many definitions, and top-level declarations are found only then.
-    if not any(name in defined and any(i.user_declared for i, _ in found) for name, found in uses.items()):
+    if not defined or "__device__" not in ctx.text:
+        return
+    # Top-level declarations are found only in a file that declares such a name for the device (most files only
+    # call atomicAdd or __syncthreads).
+    if not any(m.group(1) in defined for m in _DEVICE_FUNCTION.finditer(ctx.masked)):
         return
     for decl in ctx.declarations:
         lists = defined.get(decl.name) if decl.kind == "function" and not decl.in_namespace else None
         if not lists or "__device__" not in ctx.masked[decl.start : decl.name_at].split():
             continue
-        at_name = next((i for i, _ in uses.get(decl.name, ()) if i.start == decl.name_at), None)
         span = parameter_span(ctx.masked, decl)
-        if at_name is None or span is None or not ctx.allowed(at_name.start, at_name.region):
+        if span is None or not ctx.allowed(decl.name_at):
             continue
         types = parameter_types(translated_span(ctx, span))
         if types not in lists or already_wrapped(ctx.text, decl, CONDITION):

@@ -30,13 +30,14 @@ _VECTOR = re.compile(r"(?:u?char|u?short|u?int|u?long|u?longlong|float|double)([
 _BINARY = frozenset(("*", "/"))  # HIP's non-template operators of two vectors
 _COMPOUND = frozenset(("+=", "-=", "*=", "/=", "%=", "^=", "|=", "&=", "<<=", ">>="))  # HIP's members
 _OPERATOR = re.compile(r"\boperator\s*(<<=|>>=|[-+*/%^|&]=|[*/])\s*\(")
+_DEFINES_ONE = re.compile(r"operator\s*(?:<<=|>>=|[-+*/%^|&]=|[*/])\s*\(")  # no \b: a leading literal scans fast
 _FIELDS = "xyzw"
 
 
 @register("vector_operators")
 def vector_operators(ctx: Context) -> Iterator[Finding]:
-    if "operator" not in ctx.text:
-        return
+    if "operator" not in ctx.text or not _defines_one(ctx.masked):
+        return  # top-level declarations are found only in a file that defines such an operator
     for decl in ctx.declarations:
         if decl.kind != "function" or decl.name != "operator" or decl.in_namespace:
             continue
@@ -61,6 +62,15 @@ def vector_operators(ctx: Context) -> Iterator[Finding]:
         yield Diagnostic("HPY015", f"{why}; disabled there", decl.name_at, severity=Severity.WARNING,
                          subject=f"operator{op}")  # fmt: skip
         yield from wrap(ctx.text, ctx.newline, decl, why, CONDITION, "HPY015")
+
+
+def _defines_one(masked: str) -> bool:
+    """Does a host-and-device operator of the kind HIP defines appear (a cheap test on the text)?"""
+    for m in _DEFINES_ONE.finditer(masked):
+        head = masked[max(masked.rfind(c, 0, m.start()) for c in ";{}") + 1 : m.start()].split()
+        if "__host__" in head and "__device__" in head:
+            return True
+    return False
 
 
 def _clash(ctx: Context, decl: Declaration) -> tuple[str, str, bool] | None:
