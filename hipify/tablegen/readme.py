@@ -35,6 +35,7 @@ exactly one row of one file (duplicates fail generation).
 | `roc_requires` | the same for the `roc` target (`ROCM_MATHLIBS_API_USE_HIP_COMPLEX`, which makes rocBLAS take HIP's complex types) |
 | `hip_signature`, `roc_signature` | function rows: does the target take what the translated call passes (see "Signatures" below)? `same`, `sibling`, `define`, `older`, `differs`, `unchecked`; empty for other rows |
 | `hip_signature_diff`, `roc_signature_diff` | for `differs`: how the target's declaration differs, parameter by parameter |
+| `hip_definitions` | device-function rows: the parameter lists HIP's AMD headers define the target for (`(float*, float) (double*, double)`); a `__device__` definition of one of them in the translated code would redefine HIP's, so it is kept off AMD GPUs (HPY014) |
 | `transform` | rewrite: `{"kind": "wrap_arg", "arg": N, "wrapper": W}` (argument N becomes `W(arg)`; W is `HIP_SYMBOL` or `reinterpret_cast<const void*>`), `{"kind": "by_arity", "arity": {"N": "name"}}` (target chosen by argument count), or `{"kind": "remove"}` (the identifier is deleted: `hip` is empty and `hip_status` supported) |
 | `source` | how the pair was found (see below) |
 | `note` | reason of an override, or a remark |
