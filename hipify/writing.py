@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import stat
 import tempfile
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from .fileio import file_kind
@@ -43,24 +46,39 @@ def write_atomic(
     if keep_links and replaced is not None and stat.S_ISREG(replaced.st_mode) and replaced.st_nlink > 1:
         rewrite_inode(path, data)
         return
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=TEMP_SUFFIX, dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if meta is not None:
-            os.chmod(tmp, stat.S_IMODE(meta.st_mode))
-            owned = not keep_owner or _give_owner(tmp, meta)
-            if not owned and keep_links and replaced is not None and stat.S_ISREG(replaced.st_mode):
+    with _interrupt_deferred():
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=TEMP_SUFFIX, dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            if meta is not None:
+                os.chmod(tmp, stat.S_IMODE(meta.st_mode))
+                owned = not keep_owner or _give_owner(tmp, meta)
+                if not owned and keep_links and replaced is not None and stat.S_ISREG(replaced.st_mode):
+                    os.unlink(tmp)
+                    rewrite_inode(path, data)  # the only way to keep an owner we cannot give
+                    return
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
                 os.unlink(tmp)
-                rewrite_inode(path, data)  # the only way to keep an owner we cannot give
-                return
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+            raise
+
+
+@contextlib.contextmanager
+def _interrupt_deferred() -> Iterator[None]:
+    """Ctrl-C (SIGINT) arrives after the block, not inside it: a KeyboardInterrupt raised between creating a
+    temporary file and the ``try`` that removes it (inside ``mkstemp``, say) would leave the file behind."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def _give_owner(path: str, meta: os.stat_result) -> bool:
@@ -116,20 +134,21 @@ def copy_atomic(src: Path, dst: Path) -> None:
         if not stat.S_ISREG(meta.st_mode):
             raise OSError(f"{src} is {file_kind(meta.st_mode)}; not copied")
         dst.parent.mkdir(parents=True, exist_ok=True)
-        out, tmp = tempfile.mkstemp(prefix=f".{dst.name}.{os.getpid()}.", suffix=TEMP_SUFFIX, dir=dst.parent)
-        try:
-            with os.fdopen(out, "wb") as handle:
-                while chunk := os.read(fd, _CHUNK):
-                    handle.write(chunk)
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.chmod(tmp, stat.S_IMODE(meta.st_mode))
-            os.utime(tmp, ns=(meta.st_atime_ns, meta.st_mtime_ns))
-            os.replace(tmp, dst)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(tmp)
-            raise
+        with _interrupt_deferred():
+            out, tmp = tempfile.mkstemp(prefix=f".{dst.name}.{os.getpid()}.", suffix=TEMP_SUFFIX, dir=dst.parent)
+            try:
+                with os.fdopen(out, "wb") as handle:
+                    while chunk := os.read(fd, _CHUNK):
+                        handle.write(chunk)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                os.chmod(tmp, stat.S_IMODE(meta.st_mode))
+                os.utime(tmp, ns=(meta.st_atime_ns, meta.st_mtime_ns))
+                os.replace(tmp, dst)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+                raise
     finally:
         os.close(fd)
 
