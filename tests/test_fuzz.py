@@ -119,6 +119,15 @@ def test_long_run_launch_findings_stay_fixed(text: str) -> None:
         # same line differently once a neighbour is renamed): the text decides whose the name is, both times
         "dim3\n#include\ncudaGetErrorString cudaError_t,",
         '"cudaMalloc"\n#include\ncub cublasSgemm,',
+        # valid declarations after an earlier error (a parameter, a variable), which read otherwise once the names
+        # before them are renamed: after the file's first error, its own declarations give no verdict either
+        "curandCreateGenerator (\n#include <vector>\n\r\ncudaStream_t\tcudaMemcpyHostToDevice <\t#else\n "
+        "cudaGetErrorString\ndim3\t#define F(x) cudaMalloc(x)\n\r\n__global__\t,/**/::\n__global__\r\n#define E\n\n*\t"
+        "k<<<1, 2>>>(a);\n",
+        'curandCreateGenerator dim3\t(cudaError_t\ncublasSgemm\tstruct S\tcudaEvent_t u8"s"\n< .\r\n#include <vector>\n'
+        "\nint\tcudaFree CUDART_CB\tns::k<float><<<1,1>>>(p); threadIdxCUresult\n__syncthreads\t->\n#\n#if 0\n\n"
+        "template <typename T>\n]return\n< & \\\r\n\t;/**/\n__global__\r\n#include <cublas_v2.h>\n { [\n"
+        "k /* c */ <<<1,2>>> (x, y);\r\ncudaEvent_t\t&; <\ncudaEvent_t\n",
     ],
 )
 @pytest.mark.parametrize("flags", [{}, {"hip_kernel_syntax": True}, {"roc": True}])

@@ -213,21 +213,25 @@ class _Resolver:
         return not (location.is_in_system_header or file.name.startswith(self._system))
 
     def _recovered(self, decl: ci.Cursor) -> bool:
-        """Is this a declaration the parser made up while recovering from an error in the file
-        (rejected, or with an error inside it or right after it)? How the parser recovers
-        depends on the names around the broken code, which translation renames: ``CUresult
-        CUresult 'c'`` declares a variable before translation and nothing after it. Such a
-        declaration says nothing about whose the name is; the text decides, as for a name the
-        parser did not resolve."""
+        """Is this a declaration the parser may have made up while recovering from an error in the
+        file (rejected, or in the file itself with an error of the file before its end)? How the
+        parser recovers depends on the names around the broken code, which translation renames:
+        ``CUresult CUresult 'c'`` declares a variable before translation and nothing after it, and
+        an error before a declaration can change how it reads (``(cudaError_t cublasSgemm`` is a
+        parameter until ``hipError_t`` is declared only further down). Such a declaration says
+        nothing about whose the name is; the text decides, as for a name the parser did not
+        resolve. Declarations in headers (CUDA's, the project's), and those before the file's
+        first error, keep their verdict."""
         if is_invalid_declaration(decl):
             return True
         if not self._errors:
             return False
         extent = decl.extent
-        if extent.start.file is None or extent.start.file.name != self._path:
-            return False
-        i = bisect.bisect_left(self._errors, extent.start.offset)
-        return i < len(self._errors) and self._errors[i] <= extent.end.offset
+        return (
+            extent.start.file is not None
+            and extent.start.file.name == self._path
+            and self._errors[0] <= extent.end.offset
+        )
 
 
 def _with(ident: Identifier, region: Region, origin: Origin, user: bool | None = None) -> Identifier:
