@@ -1,0 +1,58 @@
+"""Build files (GNU make, CMake) translated in the same run as the sources.
+
+A build file never learns C++, and a source engine never learns make: what a build file's
+translation needs from the rest of the project comes in as a :class:`BuildContext` value (the API
+families the project's sources use, the sources renamed by an option, the GPU targets chosen), and
+it returns the same values the source engines do (``Edit`` in the file's original coordinates,
+``Diagnostic`` in gcc's form), so the one splice routine, the outputs and the report need nothing new.
+
+Contract (each format is one module with ``translate(text, path, context) -> BuildResult``):
+- pure: no I/O, no printing, never raises on bad input (a problem becomes a diagnostic);
+- idempotent: translating its own output again gives no edit;
+- a file with no CUDA in it gives no edit;
+- comments, and strings of shell commands that are not the CUDA compiler, are never edited.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import PurePath
+
+from ..model import Diagnostic, Edit
+
+# GPU targets when neither an option nor the configuration names one.
+DEFAULT_OFFLOAD_ARCH: tuple[str, ...] = ("gfx90a",)
+
+MAKE = "make"
+CMAKE = "cmake"
+
+
+@dataclass(frozen=True)
+class BuildContext:
+    """What a build file's translation needs to know about the rest of the project."""
+
+    # API families (the table's family names: "blas", "fft", "rand", ...) the project's sources use.
+    families: tuple[str, ...] = ()
+    # (old basename, new basename) of sources renamed by --rename-extensions (a.cu -> a.hip).
+    renamed: tuple[tuple[str, str], ...] = ()
+    # AMD GPU targets for --offload-arch / HIP_ARCHITECTURES.
+    offload_arch: tuple[str, ...] = DEFAULT_OFFLOAD_ARCH
+    # --roc: link the ROC libraries (rocblas, ...) instead of the HIP ones (hipblas, ...).
+    roc: bool = False
+
+
+@dataclass(frozen=True)
+class BuildResult:
+    edits: tuple[Edit, ...] = ()
+    diagnostics: tuple[Diagnostic, ...] = ()
+
+
+def build_kind(path: str) -> str | None:
+    """``"make"``, ``"cmake"`` or None: whether a path names a build file this package translates."""
+    name = PurePath(path).name
+    lower = name.lower()
+    if name in ("Makefile", "makefile", "GNUmakefile") or lower.endswith(".mk") or lower.startswith("makefile."):
+        return MAKE
+    if name == "CMakeLists.txt" or lower.endswith(".cmake"):
+        return CMAKE
+    return None
