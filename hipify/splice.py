@@ -22,9 +22,9 @@ class FixResult:
 
 def _sort_key(edit: Edit) -> tuple[int, int, bool]:
     # Insertions (start == end) at a position go before a replacement starting there; of the
-    # insertions there, whole lines (ending in a newline) first: the others belong to the
+    # insertions there, whole lines (ending in a line end: LF, or CR in an old Mac file) first: the others belong to the
     # code that follows (an inserted #include must not land inside a rewritten launch).
-    return (edit.start, edit.end, not (edit.start == edit.end and edit.replacement.endswith("\n")))
+    return (edit.start, edit.end, not (edit.start == edit.end and edit.replacement.endswith(("\n", "\r"))))
 
 
 def apply(text: str, edits: tuple[Edit, ...] | list[Edit]) -> FixResult:

@@ -7,8 +7,14 @@ launches and line splices, with random blanks and line endings between them.
 
 Checks (``failures``): the translation raises nothing and reports no internal error or
 refused edit; every comment and literal of the input survives byte for byte, in order;
-translating the output again changes nothing; and, for soups whose regex translation is
-rename-only and that the parser reads without errors, the clang engine produces the same text.
+translating the output again changes nothing; and, with ``compare`` (the clang cases), our
+lexer reads the comments and literals of the input and of the output as clang's own lexer
+does, and for soups whose regex translation is rename-only and that the parser reads without
+errors, the clang engine produces the same text.
+
+Soups include the lexer's edges: ill-formed literals (``''``, a quote left open before
+``/*``, digit separators beside quotes, ud-suffixes), lone CRs and mixed line ends, splices
+with blanks before the line end, and non-ASCII characters in names.
 """
 
 from __future__ import annotations
@@ -17,6 +23,8 @@ import random
 import re
 from collections.abc import Sequence
 from dataclasses import replace
+
+import clang_lexing
 
 from hipify.api import Result, translate
 from hipify.lexing.lexer import lex
@@ -59,6 +67,11 @@ COMMENTS = (
     "// splice \\\n more\n",
 )
 LITERALS = ('"cudaMalloc"', '"a\\"b"', "'x'", "'\\''", 'u8"s"', 'R"(cudaFree)"', "L'c'", '""')
+# Ill-formed and unusual literals, read as clang reads them: an empty character literal, quotes left open
+# (before a '/*', at a line end, after a backslash), digit separators next to quotes, ud-suffixes.
+ILL_FORMED = ("''", "'", '"', "'/*", '"/*', "1'", "1''", "0x1'f'", "'\\", "'a'b'", '"s"_x', "'c'é", '"s"sv', "1'é")
+# Non-ASCII characters in names (C++ allows them): a name is never split there.
+NON_ASCII = ("curand_log_normal4é", "é", "cudaMallocé", "\u03b1cudaFree", "名前", "cudaFree_ü(")
 DIRECTIVES = (
     "#include <cuda_runtime.h>\n",
     '#include "cuda.h"\n',
@@ -107,9 +120,10 @@ CODE = (
     "struct S",
     "#",
 )
-SPLICES = ("\\\n", "\\\r\n")
-BLANKS = (" ", " ", "\n", "\n", "\t", "\r\n", "")
-FRAGMENTS = CUDA_NAMES + COMMENTS + LITERALS + DIRECTIVES + LAUNCHES + CODE + SPLICES
+SPLICES = ("\\\n", "\\\r\n", "\\\r", "\\ \n")
+# Line ends: LF, CRLF and a lone CR (old Mac files; mixed files), which clang reads as a line end too.
+BLANKS = (" ", " ", "\n", "\n", "\t", "\r\n", "\r", "")
+FRAGMENTS = CUDA_NAMES + COMMENTS + LITERALS + ILL_FORMED + NON_ASCII + DIRECTIVES + LAUNCHES + CODE + SPLICES
 # Internal errors and refused (overlapping) edits: a translation must never report these.
 BROKEN = ("HPY202", "HPY204", "HPY205")
 _INCLUDE = re.compile(r"#\s*(?:include|include_next|import)\b")
@@ -215,6 +229,8 @@ def failures(
         problems.append("not idempotent")
     if compare:
         problems += _disagreement(text, result, options, table, path)
+        # clang's lexer is the reference for what is a comment, a literal and a line end
+        problems += [f"lexer: {p}" for p in clang_lexing.differences(text) + clang_lexing.differences(result.text)]
     return problems
 
 

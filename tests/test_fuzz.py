@@ -17,6 +17,7 @@ from fuzzing import failures, program, soup
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from hipify.api import translate
 from hipify.engines import clang_status
 from hipify.options import Options
 from hipify.table import load_table
@@ -134,3 +135,57 @@ def test_long_run_launch_findings_stay_fixed(text: str) -> None:
 def test_long_run_clang_findings_stay_fixed(text: str, flags: dict[str, bool]) -> None:
     opts = _clang(replace(Options(engine="regex", use_cache=False), **flags))
     assert failures(text, opts, TABLE, compare=True) == []
+
+
+# The lexer's edges, each a shape the long run covers from now on: ill-formed literals, lone CRs and mixed line
+# ends, non-ASCII characters in names, calling-convention macros before '::', a '#' or a launch.
+EDGES = [
+    # an empty character literal, a quote left open before '/*', digit separators beside quotes
+    "char c = ''; cudaFree(p); /* c */\n",
+    "int a = '/* x;\ncudaFree(p); // */\n",
+    "int n = 1'/*'; cudaFree(p); /* */\n",
+    "int n = 1''; cudaMalloc(&p, 1'000);\n",
+    "1'k/**/<<<1,2>>>();\n",  # 1'k is one number: no kernel k
+    # ud-suffixes: a launch right after a literal must not lengthen its suffix
+    '""s<<<1,1>>>();\n',
+    '""s::k<<<1,1>>>();\n',
+    "'c'\u00e9::<f><<<1,1>>>();\n",
+    # lone CRs: a // comment ends there; an include goes on a line of its own, with the file's line end
+    "// c\rcudaFree(p);\r#include <cuda_runtime.h>\r",
+    "k<<<1,2>>>();\r",
+    "'\\\na\r#include <vector>\r",
+    "x;\r// c cudaMalloc\rcudaFree(p);\r\n#include <cublas_v2.h>\n",
+    # non-ASCII names are never split
+    "float f = curand_log_normal4\u00e9(s, 1, 2); cudaMalloc\u00e9(p); cudaFree_\u00fc(p);\n",
+    # calling-convention macros before a '#' (on a CR-only line, or after a comment spanning lines), '::', a launch
+    "*\rCUBLASAPI#include <cublas_v2.h>\r",
+    '=\rCUBLASAPI#include "',
+    "CUBLASAPI/*\n*/#include <cuda_runtime.h>\n",
+    "x;\nCUDART_CB/*\n*/ #include <cuda_runtime.h>\n",
+    "void CUDART_CB ::f(); CUDART_CB k<<<1,2>>>(a); CUDART_CB::x;\n",
+]
+
+
+@pytest.mark.parametrize("text", EDGES)
+@pytest.mark.parametrize("flags", [{}, {"hip_kernel_syntax": True}])
+def test_lexer_edges_stay_fixed(text: str, flags: dict[str, bool]) -> None:
+    assert failures(text, Options(engine="regex", use_cache=False, **flags), TABLE) == []
+
+
+@pytest.mark.clang
+@pytest.mark.parametrize("text", EDGES)
+def test_lexer_edges_stay_fixed_with_clang(text: str) -> None:
+    assert failures(text, _clang(Options(engine="regex", use_cache=False)), TABLE, compare=True) == []
+
+
+def test_lexer_edges_translate_as_clang_reads_them() -> None:
+    def out(text: str) -> str:
+        return translate(text, "edge.cu", Options(engine="regex", use_cache=False), TABLE).text
+
+    assert "hipFree(p)" in out("int n = 1'/*'; cudaFree(p); /* */\n")
+    assert "curand_log_normal4\u00e9(s" in out("f = curand_log_normal4\u00e9(s);\n")
+    assert "hipMalloc \u00e9" in out("cudaMalloc \u00e9;\n")
+    # a CR-only file: the include line ends in CR, on a line of its own, after no comment
+    text = out("// c\rcudaFree(p);\r#include <cuda_runtime.h>\r")
+    assert text == "// c\rhipFree(p);\r#include <hip/hip_runtime.h>\r"
+    assert out("cudaFree(p);\r") == "#include <hip/hip_runtime.h>\r\rhipFree(p);\r"

@@ -1,8 +1,15 @@
-"""The regex engine's lexer: literals, comments, directives, and never raising."""
+"""The regex engine's lexer: literals, comments, directives, and never raising; clang's lexer as the reference."""
 
 from __future__ import annotations
 
+import os
+import random
+
+import clang_lexing
 import pytest
+from fuzzing import soup
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hipify.lexing.conditionals import value_without
 from hipify.lexing.lexer import Kind, iter_tokens, lex
@@ -121,3 +128,81 @@ def test_never_raises_on_fragments(text: str) -> None:
 )
 def test_conditions_with_macros_hip_never_defines(condition: str, value: bool | None) -> None:
     assert value_without(condition, frozenset({"CUDART_VERSION", "__CUDA_ARCH__"})) is value
+
+
+# --- the lexer's edges, with clang's lexer as the reference -----------------------------------------------------
+
+# (text, comments, literals) as clang reads them; each also checked against libclang itself below.
+CLANG_READS = [
+    # an empty character literal is one (invalid) token: nothing after it is inside a literal
+    ("c = ''; x /* y */", ["/* y */"], ["''"]),
+    # a quote left open ends at its line end: a '/*' inside it opens no comment
+    ("a = '/* x;\nf(); // */\n", ["// */"], ["'/* x;"]),
+    # a quote after a number is a digit separator only before a letter, digit or '_'
+    ("n = 1'/*'; f(); /* c */", ["/* c */"], ["'/*'"]),
+    ("n = 1''; m = 1'000'000;", [], ["''"]),
+    ("n = 0x1'f; m = 1.5e+1'0;", [], []),
+    ("n = 1'u8'x' ;", [], ["' ;"]),  # u8 continues the number: no prefix
+    ("n = x.1'2;", [], []),  # .1'2 is a number after the name x
+    # a lone CR is a line end: it ends a // comment and an unterminated literal
+    ("// c\rf();\r", ["// c"], []),
+    ('s = "a\rb";\r', [], ['"a', '";']),
+    ("c = 'a\r'b';", [], ["'a", "'b'"]),
+    # a backslash at the end of the file, or before a line end with blanks between (a splice, for clang)
+    ("c = '\\", [], ["'\\"]),
+    ("// c \\  \nstill comment\nx", ["// c \\  \nstill comment"], []),
+    ("/\\\n/ c\nx", ["/\\\n/ c"], []),
+    ("/\\\n* c *\\\n/ x", ["/\\\n* c *\\\n/"], []),
+    ("s = 'a\\\\\r\n\n", [], ["'a\\\\\r\n"]),  # the escaped character comes after the splice: a line end
+    # ud-suffixes: '_' or a non-ASCII name character, and the standard string suffixes
+    ('s = "a"_x + "b"sv + "c"s;', [], ['"a"_x', '"b"sv', '"c"s']),
+    ("c = 'c'é + L'd'_u;", [], ["'c'é", "L'd'_u"]),
+    ('printf("%"PRIu64"\\n", n);', [], ['"%"', '"\\n"']),  # an old macro after a literal is no suffix
+    # non-ASCII names: a prefix letter at the end of a name is no prefix
+    ("xéL'a' é'b'", [], ["'a'", "'b'"]),
+]
+
+
+@pytest.mark.parametrize("text, comments, literals", CLANG_READS)
+def test_edges_read_as_clang_reads_them(text: str, comments: list[str], literals: list[str]) -> None:
+    assert spans(text, "comments") == comments
+    assert spans(text, "literals") == literals
+
+
+@pytest.mark.clang
+@pytest.mark.parametrize("text", [case[0] for case in CLANG_READS])
+def test_edges_agree_with_libclang(text: str) -> None:
+    usable, reason = clang_lexing.usable()
+    if not usable:
+        pytest.skip(reason)
+    assert clang_lexing.differences(text) == []
+
+
+@pytest.mark.parametrize(
+    "text, directives",
+    [
+        ("x;\r#define A 1\r#include <a>\r", ["#define A 1", "#include <a>"]),
+        ("x;\r\n#define A 1\n#define B \\\r  2\rint y;", ["#define A 1", "#define B \\\r  2"]),
+        ("#define A \\  \n  1\nx", ["#define A \\  \n  1"]),  # blanks between a splice's backslash and line end
+        ("#define A \\\\\nx", ["#define A \\\\\nx"]),  # the last backslash splices
+    ],
+)
+def test_directives_end_where_clang_ends_them(text: str, directives: list[str]) -> None:
+    assert spans(text, "directives") == directives
+
+
+def test_digit_separators_are_masked_as_part_of_the_number() -> None:
+    lexed = lex("a = 1'000 + 1'k;")
+    assert lexed.masked == "a = 1_000 + 1_k;"
+    assert [t.text for t in iter_tokens("a = 1'000;") if t.kind is Kind.NUMBER] == ["1'000"]
+
+
+@pytest.mark.clang
+@settings(max_examples=int(os.environ.get("HIPIFY_FUZZ_EXAMPLES", "200")) // 2, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32 - 1))
+def test_lexer_agrees_with_libclang_on_token_soups(seed: int) -> None:
+    usable, reason = clang_lexing.usable()
+    if not usable:
+        pytest.skip(reason)
+    text = soup(random.Random(seed), size=16)
+    assert clang_lexing.differences(text) == [], text

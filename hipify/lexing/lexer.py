@@ -23,28 +23,48 @@ from enum import Enum
 
 from ..model import Span
 
+# What clang reads as a line end: LF, CR (old Mac files, mixed files) or CRLF. A backslash
+# before one splices the lines, even with blanks between them (clang and GCC accept that);
+# after a backslash, clang also reads LF CR as one line end.
+_SPLICE = r"\\[ \t\f\v]*(?:\r\n|\n\r|[\r\n])"
+
 # No capture groups and a leading '/', '"' or "'" on every alternative: that lets the regex
 # engine skip ordinary code at C speed. Literal prefixes (u8, u, U, L, R) are found by
-# looking back from the quote, in Python, on the comparatively rare hits.
+# looking back from the quote, in Python, on the comparatively rare hits. An unterminated
+# literal ends before its line end, an unterminated block comment at the end of the file.
 _SCAN = re.compile(
-    r"""
-      //(?:[^\r\n\\]|\\\r\n|\\.)*\\?               # line comment, to a CR or LF; a trailing \ continues it
-    | /\*.*?(?:\*/|\Z)                                # block comment, maybe unterminated
-    | "(?:[^"\\\n]|\\\r?\n|\\.)*(?:"|(?=\n)|\Z)     # string literal, ends at the line if unterminated
-    | '(?:[^'\\\n]|\\\r?\n|\\.)*(?:'|(?=\n)|\Z)     # char literal, likewise
+    rf"""
+      /(?:{_SPLICE})*/(?:[^\r\n\\]+|{_SPLICE}|\\)*                                 # line comment
+    | /(?:{_SPLICE})*\*.*?(?:\*(?:{_SPLICE})*/|\Z)                                # block comment
+    | "(?:[^"\\\r\n]+|{_SPLICE}|\\(?:{_SPLICE})*[^\r\n]?)*(?:"|(?=[\r\n])|\Z)  # string literal
+    | '(?:[^'\\\r\n]+|{_SPLICE}|\\(?:{_SPLICE})*[^\r\n]?)*(?:'|(?=[\r\n])|\Z)  # char literal
     """,
     re.VERBOSE | re.DOTALL,
 )
 _RAW_BODY = re.compile(r'"([^()\\\s"]{0,16})\(', re.DOTALL)
 _PREFIX_BEFORE = re.compile(r"(?:u8|[uUL])?R?$")
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
+# A name right after a literal is its ud-suffix when it starts with '_' or a non-ASCII name
+# character; a string literal also takes the standard library's suffixes (C++17), as clang
+# reads them. Any other name after a literal is a separate token (an old "%"PRIu64 macro).
+_STRING_SUFFIXES = frozenset(("s", "sv", "i", "if", "il", "h", "min", "ms", "us", "ns"))
+_SUFFIX_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_DIGITS = frozenset("0123456789")
+_SEPARATED = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")  # may follow a separator
+
+
+def is_name_char(c: str) -> bool:
+    """Can ``c`` continue an identifier? ASCII letters, digits, ``_`` and ``$``, and the
+    non-ASCII characters C++ allows in names (XID_Continue, as Python's own identifiers:
+    ``curand_log_normal4é`` is one name, never ``curand_log_normal4`` and a stray ``é``)."""
+    return c in _WORD or (c > "\x7f" and ("a" + c).isidentifier())
 
 
 def _prefix_start(text: str, quote: int) -> tuple[int, bool]:
     """(start of the literal including its encoding prefix, is it a raw string)."""
     m = _PREFIX_BEFORE.search(text, max(0, quote - 3), quote)
     start = m.start() if m else quote
-    while start < quote and start > 0 and text[start - 1] in _WORD:
+    while start < quote and start > 0 and is_name_char(text[start - 1]):
         start += 1  # the letters belong to an identifier (fooL"x"): shrink the prefix
     return start, text[quote - 1] == "R" and start < quote
 
@@ -52,8 +72,8 @@ def _prefix_start(text: str, quote: int) -> tuple[int, bool]:
 # A preprocessor line: '#' first on a line (after blanks), up to a newline not escaped by '\'.
 # Anchored on the newline before it (much faster than '^' with MULTILINE); the first line
 # of the file is checked with match() at offset 0.
-_DIRECTIVE_BODY = r"[ \t\f\v]*#[^\n\\]*(?:\\(?:\r\n|.)[^\n\\]*)*\\?"
-_DIRECTIVE = re.compile(r"\n" + _DIRECTIVE_BODY, re.DOTALL)
+_DIRECTIVE_BODY = r"[ \t\f\v]*#[^\r\n\\]*(?:(?:" + _SPLICE + r"|\\)[^\r\n\\]*)*"
+_DIRECTIVE = re.compile(r"[\r\n]" + _DIRECTIVE_BODY, re.DOTALL)
 _FIRST_DIRECTIVE = re.compile(_DIRECTIVE_BODY, re.DOTALL)
 
 
@@ -78,7 +98,7 @@ class Token:
 @dataclass(frozen=True)
 class Lexed:
     text: str
-    masked: str  # comments -> spaces, literal interiors -> spaces
+    masked: str  # comments -> spaces, literal interiors -> spaces, digit separators -> "_"
     comments: tuple[Span, ...]  # '//...' (without the newline) and '/*...*/'
     literals: tuple[Span, ...]  # string and char literals, prefixes included
     directives: tuple[Span, ...]  # '#' up to the end of the logical line (before its newline)
@@ -113,18 +133,30 @@ def lex(text: str) -> Lexed:
             cursor = end
             m = search(text, end)
             continue
-        lit_start, raw = _prefix_start(text, start) if start and text[start - 1] in _WORD else (start, False)
+        lit_start, raw = _prefix_start(text, start) if start and is_name_char(text[start - 1]) else (start, False)
+        if lit_start - 1 == separator:  # 1'u8'x': the letters continue the number, they are no prefix
+            lit_start, raw = start, False
         if first == "'" and lit_start == start and _in_number(text, start, separator):
+            # A digit separator (1'000), not a char literal. Masked as '_', so that every scan of the masked text
+            # reads one number (1'k is no name k after a quote).
             separator = start
-            m = search(text, start + 1)  # a digit separator (1'000), not a char literal
+            pieces.append(text[cursor:start])
+            pieces.append("_")
+            cursor = start + 1
+            m = search(text, start + 1)
             continue
         if raw:
-            end = _raw_end(text, start)
+            end, closed = _raw_end(text, start)
+        else:
+            closed = _closed(text, start, end)
+        body_end = end
+        if closed and (first == '"' or end - start > 2):  # clang reads '' as an invalid token: no suffix
+            end = _suffix_end(text, end, first == '"')
         literals.append((lit_start, end))
         if first == "'":
             chars.append(lit_start)
         pieces.append(text[cursor:lit_start])
-        pieces.append(_blank_literal(text[lit_start:end], first))
+        pieces.append(_blank_literal(text[lit_start:body_end], first) + " " * (end - body_end))
         cursor = end
         m = search(text, end)
     pieces.append(text[cursor:])
@@ -140,26 +172,87 @@ def lex(text: str) -> Lexed:
 
 
 def _in_number(text: str, quote: int, separator: int) -> bool:
-    """Does the quote at ``quote`` follow a number (``1'000``, ``0x1'f``), making it a digit
-    separator? After a name (``return'x'``) it opens a character literal."""
-    j = quote
-    while j > 0 and (text[j - 1] in _WORD or text[j - 1] == "."):
-        j -= 1
+    """Is the quote at ``quote`` a digit separator (``1'000``, ``0x1'f``)? As clang reads it:
+    inside a number (a pp-number: it starts with a digit or ``.digit``), and followed by an
+    ASCII letter, digit or ``_``; otherwise it opens a character literal (``return'x'``,
+    ``1''``, ``1'/*'``)."""
+    if text[quote + 1 : quote + 2] not in _SEPARATED:
+        return False
+    j = quote  # back to the start of the run of name and number characters before the quote
+    while j > 0:
+        c = text[j - 1]
+        if is_name_char(c) or c == "." or (c in "+-" and j > 1 and text[j - 2] in "eEpP"):
+            j -= 1
+        else:
+            break
     if j == quote:
         return False
-    if text[j].isdigit() or (text[j] == "." and text[j + 1 : j + 2].isdigit()):
-        return True
-    return j - 1 == separator  # continues a number whose previous separator we passed (1'000'000)
+    if j - 1 == separator:
+        return True  # continues a number whose previous separator we passed (1'000'000)
+    return _ends_in_number(text, j, quote)
 
 
-def _raw_end(text: str, quote: int) -> int:
-    """End of the raw string whose opening quote is at ``quote`` (end of file if unterminated)."""
+def _ends_in_number(text: str, i: int, end: int) -> bool:
+    """Does ``text[i:end]`` (name, number, '.', '+' and '-' characters) end with a number?"""
+    number = False
+    while i < end:
+        c = text[i]
+        if c in _DIGITS or (c == "." and text[i + 1 : i + 2] in _DIGITS and i + 1 < end):
+            number = True
+            i += 1
+            while i < end and text[i] != "$":
+                if text[i] in "+-" and text[i - 1] not in "eEpP":
+                    break
+                i += 1
+        elif c in "+-.":
+            number = False
+            i += 1
+        else:  # an identifier: letters, digits, '_', '$' and non-ASCII name characters
+            number = False
+            i += 1
+            while i < end and text[i] not in "+-.":
+                i += 1
+    return number
+
+
+def _closed(text: str, quote: int, end: int) -> bool:
+    """Did the literal from ``quote`` to ``end`` end with its closing quote (an escaped quote
+    at the end of the file closes nothing)?"""
+    if end - quote < 2 or text[end - 1] != text[quote]:
+        return False
+    backslashes = 0
+    while text[end - 2 - backslashes] == "\\":
+        backslashes += 1
+    return backslashes % 2 == 0
+
+
+def _suffix_end(text: str, end: int, string: bool) -> int:
+    """End of the literal ending at ``end`` with its ud-suffix, if a name there is one."""
+    c = text[end : end + 1]
+    if c == "_" or (c > "\x7f" and is_name_char(c)):
+        end += 1
+    elif string and c in _SUFFIX_CHARS:
+        word = end
+        while word < len(text) and text[word] in _SUFFIX_CHARS:
+            word += 1
+        return word if text[end:word] in _STRING_SUFFIXES and not is_name_char(text[word : word + 1]) else end
+    else:
+        return end
+    while end < len(text) and (text[end] in _SUFFIX_CHARS or (text[end] > "\x7f" and is_name_char(text[end]))):
+        end += 1
+    return end
+
+
+def _raw_end(text: str, quote: int) -> tuple[int, bool]:
+    """(end of the raw string whose opening quote is at ``quote`` -- the end of the file if
+    unterminated --, is it terminated)."""
     m = _RAW_BODY.match(text, quote)
     if m is None:  # R"x without '(' is not a raw string: treat as an ordinary one
         ordinary = _SCAN.match(text, quote)
-        return ordinary.end() if ordinary else quote + 1
+        end = ordinary.end() if ordinary else quote + 1
+        return end, _closed(text, quote, end)
     close = text.find(")" + m.group(1) + '"', m.end())
-    return len(text) if close == -1 else close + len(m.group(1)) + 2
+    return (len(text), False) if close == -1 else (close + len(m.group(1)) + 2, True)
 
 
 def _directive_span(masked: str, start: int, end: int) -> Span:
@@ -201,7 +294,7 @@ def iter_tokens(text: str, lexed: Lexed | None = None) -> Iterator[Token]:
         for m in _CODE_TOKEN.finditer(lexed.masked, cursor, s):
             if m.group() == "\\":  # a line continuation or stray backslash: not a token
                 continue
-            yield Token(Kind(m.lastgroup), m.start(), m.end(), m.group(), in_directive(m.start()))
+            yield Token(Kind(m.lastgroup), m.start(), m.end(), text[m.start() : m.end()], in_directive(m.start()))
         if kind is not None:
             yield Token(kind, s, e, text[s:e], in_directive(s))
         cursor = e

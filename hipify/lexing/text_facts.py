@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 from ..facts import Directive, FileFacts, Identifier, Include, Launch, Region
 from ..model import Origin, Span
 from ..options import Options
 from .brackets import Brackets, trim
 from .conditionals import CondDirective, inactive_spans, parse_defines
-from .lexer import Lexed, lex
+from .lexer import Lexed, is_name_char, lex
 from .regions import RegionMap
 
 Wanted = Callable[[str], bool]
@@ -360,7 +360,7 @@ def name_occurrences(code: str, wanted: Wanted | None, once: frozenset[str] = fr
     mycudaMalloc), and the search goes on from the last hit.
     """
     if wanted is None:
-        return [(m.start(), m.group()) for m in _IDENT.finditer(code)]
+        return list(_names(code))
     if not code.isascii():  # non-ASCII letters end identifiers (as in _IDENT), which split() would not see
         return _occurrences_by_regex(code, wanted, once)
     # Blanks around the file too, so that the first and last words have blanks on both sides;
@@ -395,15 +395,41 @@ def _select(words: set[str], wanted: Wanted) -> set[str]:
 
 
 def _occurrences_by_regex(code: str, wanted: Wanted, once: frozenset[str]) -> list[tuple[int, str]]:
-    keep = _select(set(_IDENT.findall(code)), wanted)
+    every = list(_names(code))
+    keep = _select({name for _, name in every}, wanted)
     seen: set[str] = set()
     found = []
-    for m in _IDENT.finditer(code):
-        name = m.group()
+    for start, name in every:
         if name in keep and not (name in once and name in seen):
             seen.add(name)
-            found.append((m.start(), name))
+            found.append((start, name))
     return found
+
+
+# A run of ASCII name characters and non-ASCII characters: cut below where a non-ASCII one is no name character.
+_NAME_RUN = re.compile(r"[A-Za-z0-9_$\x80-\U0010ffff]+")
+
+
+def _names(code: str) -> Iterator[tuple[int, str]]:
+    """(start, name) of each identifier of a text with non-ASCII characters. A non-ASCII name
+    character is part of the name, as C++ (and clang) read it: ``curand_log_normal4é`` is one
+    name, which no row names, never ``curand_log_normal4`` followed by ``é``."""
+    for m in _NAME_RUN.finditer(code):
+        run, base = m.group(), m.start()
+        if run.isascii():
+            pieces = [(0, run)]
+        else:
+            pieces, piece = [], 0
+            for i, c in enumerate(run):
+                if c > "\x7f" and not is_name_char(c):
+                    if piece < i:
+                        pieces.append((piece, run[piece:i]))
+                    piece = i + 1
+            if piece < len(run):
+                pieces.append((piece, run[piece:]))
+        for offset, name in pieces:
+            if not name[0].isdigit():  # a number (1e5, 0xff), not a name
+                yield base + offset, name
 
 
 _WORDS_ONLY = str.maketrans({chr(i): " " for i in range(128) if not (chr(i).isalnum() or chr(i) in "_$")})
@@ -491,8 +517,8 @@ def _kernel_start(masked: str, end: int) -> int:
                 return -1
             i = opener
             continue
-        if c in _WORD:
-            while i > 0 and masked[i - 1] in _WORD:
+        if c in _WORD or (c > "\x7f" and is_name_char(c)):
+            while i > 0 and (masked[i - 1] in _WORD or (masked[i - 1] > "\x7f" and is_name_char(masked[i - 1]))):
                 i -= 1
             j = i
             while j > 0 and masked[j - 1] in " \t":
@@ -553,7 +579,9 @@ def _launch_at(
     rparen = brackets.close_of(lparen)
     kernel = trim(masked, start, pos)
     kernel_text = masked[kernel[0] : kernel[1]]
-    names = _IDENT.findall(kernel_text)
+    names = [name for _, name in _names(kernel_text)]
+    if not names:
+        return None  # no kernel is named: ""s<<<1, 1>>>() (the s is the literal's suffix), ::<<<...>>>
     template = "<" in kernel_text or bool(names and names[-1] in template_kernels)
     return Launch(
         start=kernel[0],

@@ -13,6 +13,7 @@ from ..cxx import CPP_KEYWORDS
 from ..facts import FileFacts, Identifier, Region
 from ..lexing.declarations import Declaration, top_level_declarations
 from ..lexing.lexer import lex
+from ..lexing.lines import newline_of
 from ..model import SourceFile, Span
 from ..options import Options
 from ..table import MappingTable, Row
@@ -81,8 +82,7 @@ class Context:
     @cached_property
     def newline(self) -> str:
         """The file's line ending, for inserted lines."""
-        first = self.text.find("\n")
-        return "\r\n" if first > 0 and self.text[first - 1] == "\r" else "\n"
+        return newline_of(self.text)
 
     @cached_property
     def is_cuda_source(self) -> bool:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..facts import Directive, Region, Span
+from ..lexing import lines
 
 _OPEN = ("if", "ifdef", "ifndef")
 
@@ -47,12 +48,12 @@ def line_start(text: str, comments: Sequence[Span], offset: int) -> int:
     """The start of the line holding ``offset``; if a block comment spans that point (it began on
     an earlier line), the start of the comment's own line, and so on: a line inserted there is
     never inside a comment."""
-    start = text.rfind("\n", 0, offset) + 1
+    start = lines.line_start(text, offset)
     i = bisect.bisect_right(comments, (start, len(text) + 1)) - 1
     while i >= 0:
         cs, ce = comments[i]
         if cs < start < ce:
-            start = text.rfind("\n", 0, cs) + 1
+            start = lines.line_start(text, cs)
         elif ce <= start:
             break
         i -= 1
@@ -60,8 +61,7 @@ def line_start(text: str, comments: Sequence[Span], offset: int) -> int:
 
 
 def _rest_of_line_is_blank(text: str, offset: int) -> bool:
-    end = text.find("\n", offset)
-    return not text[offset : len(text) if end < 0 else end].strip(" \t\r\f\v")
+    return not text[offset : lines.line_end(text, offset)].strip(" \t\f\v")
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..lexing.lines import line_end, line_start
 from ..model import Span
 
 _MARKER = re.compile(r"hipify-py:\s*(off|on|skip-file|ignore)\b")
@@ -44,9 +45,7 @@ def find_suppression(text: str, comments: Sequence[Span]) -> Suppression:
             regions.append((off_at, end))
             off_at = -1
         elif word == "ignore":
-            line_start = text.rfind("\n", 0, start) + 1
-            line_end = text.find("\n", start)
-            regions.append((line_start, len(text) if line_end < 0 else line_end))
+            regions.append((line_start(text, start), line_end(text, start)))
     if off_at >= 0:
         regions.append((off_at, len(text)))
     return Suppression(False, tuple(_merge(sorted(regions))))

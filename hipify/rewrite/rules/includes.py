@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ...facts import Include, Region
+from ...lexing.lines import line_start as physical_line_start
 from ...model import Diagnostic, Edit, Origin, Severity
 from ...table import Row
 from ..context import Context
@@ -73,13 +74,13 @@ def _plan(ctx: Context) -> IncludePlan:
                     findings.append(Edit(inc.name[0], inc.name[1], result, "HPY002", Origin.TEXT, subject=row.cuda))
         seen.setdefault(result, []).append(path)
         if result in _RUNTIME_HEADERS and runtime_line < 0 and inc.region is not Region.INACTIVE:
-            runtime_line = text.rfind("\n", 0, inc.start) + 1
+            runtime_line = physical_line_start(text, inc.start)
     return IncludePlan(tuple(findings), runtime_line)
 
 
 def _delete(text: str, inc: Include, subject: str) -> Edit:
     """Delete the directive, keeping the line (and any comment before or after it on the line)."""
-    line_start = text.rfind("\n", 0, inc.start) + 1
+    line_start = physical_line_start(text, inc.start)
     if text[line_start : inc.start].strip(" \t\f\v"):
         line_start = inc.start  # a comment (or the end of one) precedes the '#' on this line
     close = _CLOSE.match(text, inc.name[1])

@@ -70,11 +70,14 @@ def launch_edits(text: str, launch: Launch, comments: Sequence[Span] = ()) -> li
     code, origin, subject = "HPY004", launch.origin, text[launch.kernel[0] : launch.kernel[1]]
     config = list(launch.config)
     wraps = [_dim3(text[s:e]) if i < 2 else False for i, (s, e) in enumerate(config)]
+    before = text[launch.kernel[0] - 1] if launch.kernel[0] else " "
+    # Right after a word or a literal, the launcher's name would join it (""s<<<: a longer ud-suffix).
+    glue = " " if before.isalnum() or before in "_$\"'" else ""
     edits = [
         Edit(
             launch.kernel[0],
             launch.kernel[0],
-            LAUNCHER + "(" + (TEMPLATE_WRAPPER + "(" if launch.template else ""),
+            glue + LAUNCHER + "(" + (TEMPLATE_WRAPPER + "(" if launch.template else ""),
             code,
             origin,
             subject,

@@ -17,12 +17,12 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ...facts import CONDITION_DIRECTIVES, Identifier, rejoin_template_commas
+from ...lexing.lines import line_end, line_start
 from ...lexing.text_facts import next_token, prev_token
 from ...model import Diagnostic, Edit, Origin, Severity, Span
 from ...options import Options
 from ...table import MappingTable, Row
 from ..context import Context
-from ..layout import only_blank
 from ..registry import Finding, register
 from ..status import Decision
 
@@ -175,7 +175,7 @@ def _removal(ctx: Context, ident: Identifier, row: Row) -> Edit | None:
         guard = ctx.index.header_guards.get(row.cuda_header, ident.name)
         return Edit(ident.start, ident.end, guard, "HPY001", ident.origin, row.cuda)
     text = ctx.text
-    if not ident.directive and _opens_line_before_hash(text, ctx.facts.comments, ident, ctx.index.removed):
+    if not ident.directive and _opens_line_before_hash(ctx.masked, ident, ctx.index.removed):
         return None  # deleting it (and its like on the line) would make the '#' after it start a directive line
     if _joins_neighbours(ctx.masked, ident, ctx.index.removed, ctx.code_directives):
         return None  # ``cub CUBLASAPI ::x`` must not become ``cub ::x``, which a second translation reads anew
@@ -210,17 +210,16 @@ def _directive_of(directives: Sequence[Span], pos: int) -> int:
     return i if i >= 0 and directives[i][0] <= pos < directives[i][1] else -1
 
 
-def _opens_line_before_hash(text: str, comments: Sequence[Span], ident: Identifier, removed: frozenset[str]) -> bool:
+def _opens_line_before_hash(masked: str, ident: Identifier, removed: frozenset[str]) -> bool:
     """Would ``#`` start the line once ``ident`` and the other deleted macros before it (``CUDART_CB CUBLASAPI #``)
-    are gone?"""
-    line_end = text.find("\n", ident.end)
-    hash_at = text.find("#", ident.end, len(text) if line_end < 0 else line_end)
+    are gone? Read on the masked text, where a comment is blanks: a line end inside one ends no line
+    (``CUDART_CB/*<newline>*/#`` is one line to the compiler)."""
+    hash_at = masked.find("#", ident.end, line_end(masked, ident.end))
     if hash_at < 0:
         return False
-    line_start = text.rfind("\n", 0, ident.start) + 1
-    # The line up to the '#' with every deleted macro blanked (same length: the comments' offsets hold).
-    blanked = _WORD.sub(lambda m: " " * len(m.group()) if m.group() in removed else m.group(), text[line_start:hash_at])
-    return only_blank(text[:line_start] + blanked + text[hash_at:], comments, line_start, hash_at)
+    start = line_start(masked, ident.start)
+    kept = _WORD.sub(lambda m: "" if m.group() in removed else m.group(), masked[start:hash_at])
+    return not kept.strip(" \t\f\v")
 
 
 def _target_for(ident: Identifier, row: Row, target: str) -> str:

@@ -16,6 +16,8 @@ from collections.abc import Iterator
 
 from ...compat import HEADER_NAME
 from ...facts import Region
+from ...lexing.lines import line_end
+from ...lexing.lines import line_start as physical_line_start
 from ...model import Edit, Origin
 from ..context import Context
 from ..index import DEVICE_MARKERS
@@ -68,8 +70,7 @@ def runtime_include(ctx: Context) -> Iterator[Finding]:
         macros = []
     compat_line = (f'#include "{ctx.source.project.compat_include}"', "HPY012", HEADER_NAME)
     if compat and beside_runtime:  # right after the file's own HIP runtime include
-        end = ctx.text.find("\n", runtime_line)
-        end = len(ctx.text) if end < 0 else (end - 1 if end and ctx.text[end - 1] == "\r" else end)
+        end = line_end(ctx.text, runtime_line)
         yield Edit(end, end, nl + compat_line[0], "HPY012", Origin.TEXT, subject=HEADER_NAME)
         compat = False
     if not include and not macros and not compat:
@@ -122,7 +123,7 @@ def _block(ctx: Context, anchor: Anchor, lines: list[tuple[str, str, str]]) -> I
 
 
 def _line_before_is_blank(text: str, line_start: int) -> bool:
-    end = line_start - 1  # the '\n' ending the previous line
-    if end > 0 and text[end - 1] == "\r":
+    end = line_start - 1  # the CR or LF ending the previous line
+    if end > 0 and text[end] == "\n" and text[end - 1] == "\r":
         end -= 1
-    return not text[text.rfind("\n", 0, end) + 1 : end].strip("\ufeff \t\f\v")
+    return not text[physical_line_start(text, end) : end].strip("\ufeff \t\f\v")

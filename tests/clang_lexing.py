@@ -1,0 +1,89 @@
+"""clang's own lexer as the reference for what is a comment, a literal and a line end.
+
+``clang_spans`` tokenizes a text with libclang (``clang_tokenize`` lexes the file raw: every
+comment, active or not, inactive branches and directive lines included) and returns the
+character spans of its comments and of its string and character literals, the unterminated
+ones included (clang reads those as one "unknown" token up to the line end). ``differences``
+compares them with our lexer's. Shared by ``test_lexer.py`` and the fuzzing checks.
+"""
+
+from __future__ import annotations
+
+import re
+
+from hipify.lexing.lexer import lex
+from hipify.model import Span
+
+_ARGS = ["-x", "c++", "-std=c++17", "-nostdinc", "-nostdinc++", "-fsyntax-only", "-w"]
+_NAME = "lexed.cpp"
+# clang starts a token at the line splices before it (``\\<newline>"a"``): not part of it here
+_LEADING_SPLICES = re.compile(r"(?:\\[ \t\f\v]*(?:\r\n|\n\r|[\r\n]))*")
+
+
+def usable() -> tuple[bool, str]:
+    try:
+        import clang.cindex as ci
+
+        ci.Index.create()
+    except Exception as exc:  # no libclang: the tests that need it skip with this reason
+        return False, f"libclang unavailable: {exc}"
+    return True, ""
+
+
+def _is_quoted(spelling: str) -> bool:
+    """A string or character literal (with an encoding or raw prefix), not a number (``1'000``)."""
+    head = spelling.lstrip("uUL8R")
+    return head[:1] in ("'", '"') and not spelling[:1].isdigit()
+
+
+def clang_spans(text: str) -> tuple[tuple[Span, ...], tuple[Span, ...]]:
+    """(comments, literals) of ``text`` as clang's lexer reads them, in character offsets.
+
+    An unterminated block comment gives no token (clang drops the rest of the file): it is
+    returned as a comment to the end, as our lexer reads it, so the two can be compared."""
+    import clang.cindex as ci
+
+    data = text.encode("utf-8", "surrogatepass")
+    tu = ci.Index.create().parse(_NAME, args=_ARGS, unsaved_files=[(_NAME, data)], options=0)
+    # byte offset -> character offset
+    chars = [0] * (len(data) + 1)
+    at = 0
+    for i, ch in enumerate(text):
+        width = len(ch.encode("utf-8", "surrogatepass"))
+        for k in range(width):
+            chars[at + k] = i
+        at += width
+    chars[len(data)] = len(text)
+    comments: list[Span] = []
+    literals: list[Span] = []
+    last = 0
+    for token in tu.get_tokens(extent=tu.get_extent(_NAME, (0, len(data)))):
+        start = token.extent.start.offset
+        end = token.extent.end.offset
+        last = max(last, end)
+        kind = token.kind
+        begin = _LEADING_SPLICES.match(text, chars[start]).end()
+        if kind == ci.TokenKind.COMMENT:
+            comments.append((begin, chars[end]))
+        elif _is_quoted(text[begin : chars[end]]) and kind in (ci.TokenKind.LITERAL, ci.TokenKind.PUNCTUATION):
+            literals.append((begin, chars[end]))
+    tail = data.find(b"/*", last)
+    while tail != -1 and data[last:tail].strip(b" \t\r\n\f\v\\") != b"":
+        tail = -1  # something other than blanks before it: not a trailing comment
+    if tail != -1:
+        comments.append((chars[tail], len(text)))
+    return tuple(comments), tuple(literals)
+
+
+def differences(text: str) -> list[str]:
+    """How our lexer's comments and literals differ from clang's ([] when they agree)."""
+    ours = lex(text)
+    theirs = clang_spans(text)
+    problems = []
+    for what, mine, reference in (("comments", ours.comments, theirs[0]), ("literals", ours.literals, theirs[1])):
+        if tuple(mine) != reference:
+            problems.append(
+                f"{what} differ from clang's: ours {[text[s:e] for s, e in mine]!r}, "
+                f"clang {[text[s:e] for s, e in reference]!r}"
+            )
+    return problems
