@@ -145,9 +145,12 @@ def build_model(
     scan_more: ScanMore,
     include_dirs: Sequence[str] = (),
     renames: Mapping[str, str] | None = None,
+    rescan: ScanMore | None = None,
 ) -> ProjectModel:
     """Resolve the includes of ``scans`` (the files being translated), scanning the project
-    headers they reach that were not among them (``scan_more``), until nothing new is reached."""
+    headers they reach that were not among them (``scan_more``), until nothing new is reached.
+    ``rescan``: the exact scans of files whose scan is approximate (``FileScan.approximate``),
+    asked for only where the difference can matter (default: ``scan_more``)."""
     by_key = {file_key(s.path): s for s in scans}
     model = ProjectModel(dict(by_key), frozenset(by_key), renames=dict(renames or {}))
     user_dirs = [file_key(os.path.abspath(d)) for d in include_dirs]
@@ -179,6 +182,18 @@ def build_model(
             if b.name:
                 missing.setdefault(b.name, set()).update(b.missing)
     model.blocked = {name: tuple(sorted(apis)) for name, apis in missing.items()}
+    # An approximate scan's uses include the names it only declares: exact where it meets no blocked
+    # declaration and no shadowed table name (the only names its uses are asked about).
+    vague = [
+        s.path
+        for k, s in model.scans.items()
+        if s.approximate
+        and not (s.uses.isdisjoint(model.blocked.keys()) and s.uses.isdisjoint(model._shadows_around(k)))
+    ]
+    if vague:
+        for s in (rescan or scan_more)(vague):
+            if s.readable:
+                model.scans[file_key(s.path)] = s
     model.not_regular = {key: tuple(sorted(paths)) for key, paths in resolver.not_regular.items()}
     for key in sorted(model.scans):
         for family, why in model.scans[key].roc_gaps:
