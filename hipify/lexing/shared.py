@@ -45,6 +45,10 @@ def take(text: str) -> Lexed:
     return found
 
 
+def is_kept(text: str) -> bool:
+    return text in _kept
+
+
 def clear() -> None:
     global _kept_chars
     _kept.clear()
