@@ -290,3 +290,13 @@ def test_the_scan_keeps_its_lexing_for_the_translation_of_the_same_text() -> Non
     first = translate(text, "k.cu", options, table)
     assert not shared.is_kept(text)
     assert first == translate(text, "k.cu", options, table)
+
+
+def test_a_name_after_a_directive_line_is_not_declared_by_its_keyword() -> None:
+    table, options = load_table(), Options()
+    text = "void f(float* p) {\n#ifdef DEBUG\n  g();\n#endif\n  cudaFree(p);\n#endif\n  cudaCheckState(p);\n}\n"
+    scan = scan_text("a.cu", text, table, options)
+    assert scan.shadows == frozenset() and scan.declares == frozenset()  # ``endif cudaFree(`` is no declaration
+    own = "cudaError_t cudaFree(void* p);\nint cudaCheckState(float* p);\n#define X 1\nint cudaOther(int);\n"
+    scan = scan_text("b.cu", own, table, options)
+    assert "cudaFree" in scan.shadows and {"cudaCheckState", "cudaOther"} <= scan.declares

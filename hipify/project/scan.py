@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -22,6 +22,7 @@ from ..lexing.declarations import top_level_declarations
 from ..lexing.lexer import Lexed
 from ..lexing.shared import lex_kept
 from ..lexing.text_facts import INCLUDE, after_macro_name, declares, directives_of, next_token, prev_token
+from ..model import Span
 from ..options import Options
 from ..rewrite.availability import compat_provided, is_missing
 from ..rewrite.flavour import roc_gap, wants_roc
@@ -128,11 +129,11 @@ def scan_text(
     enumerators = _enumerators(masked) if cuda_like else set()
     declared = {w for w in cuda_like if w in defines or w in enumerators} if cuda_like else set()
     if cuda_like - declared:
-        declared |= _declared_in(masked, cuda_like - declared)
+        declared |= _declared_in(masked, cuda_like - declared, lexed.directives)
     # Only names whose translation changes or says something (index.names): a project declaring max or norm,
     # which HIP spells the same, is its own business.
     telling = _telling(table)
-    shadows = (defines & telling) | _declared_names(masked, known & telling)
+    shadows = (defines & telling) | _declared_names(masked, known & telling, lexed.directives)
     missing = _missing_names(known, table, options)
     if missing or exact:
         skipped = skipped_without(directives, index.undefined_macros) if missing else []
@@ -336,18 +337,43 @@ def _words(text: str) -> set[str]:
     return set(text.translate(_WORDS_ONLY).split()) if text.isascii() else set(_IDENT.findall(text))
 
 
-def _declared_names(masked: str, names: set[str]) -> set[str]:
+def _declared_names(masked: str, names: set[str], directives: Sequence[Span]) -> set[str]:
     """Those of ``names`` that some occurrence declares (``hipError_t cudaMallocHost(int)``)."""
     found: set[str] = set()
+    lines = _Lines(directives)
     for name, start in _occurrences(masked, names, found):
         # A declared name follows a word (a type, ``define``, ``struct``): after any other token
         # (``(cudaMalloc``, ``= cudaMalloc``) it is a use, seen without reading the tokens around.
         if start and masked[start - 1] not in _BEFORE_DECLARED:
             continue
-        prev, _ = prev_token(masked, start)
-        if prev and declares(prev, next_token(masked, start + len(name))[0], name):
+        prev, prev_at = prev_token(masked, start)
+        nxt, next_at = next_token(masked, start + len(name))
+        prev, nxt = lines.neighbours(start, prev, prev_at, nxt, next_at)
+        if prev and declares(prev, nxt, name):
             found.add(name)
     return found
+
+
+class _Lines:
+    """Tokens never pair across a directive line's boundary (as in the text facts): the code after ``#endif``
+    does not follow ``endif``, and the line after ``#define M v`` does not continue ``v``."""
+
+    def __init__(self, directives: Sequence[Span]) -> None:
+        self.directives = directives
+        self.starts = [s for s, _ in directives]
+
+    def neighbours(self, at: int, prev: str, prev_at: int, nxt: str, next_at: int) -> tuple[str, str]:
+        """``prev`` and ``nxt`` (the tokens around the name at ``at``), each "" where it lies beyond a boundary."""
+        i = bisect.bisect_right(self.starts, at) - 1
+        if i >= 0 and at < self.directives[i][1]:  # inside directive i
+            floor, limit = self.directives[i]
+            if next_at >= limit:
+                nxt = ""
+        else:
+            floor = self.directives[i][1] if i >= 0 else 0
+            if i + 1 < len(self.starts) and self.starts[i + 1] < next_at:
+                nxt = ""
+        return ("" if prev_at < floor else prev), nxt
 
 
 # What can come right before a declared name: the end of a word, or what prev_token skips to reach one.
@@ -417,12 +443,14 @@ def _enumerators(masked: str) -> set[str]:
     return names
 
 
-def _declared_in(masked: str, names: set[str]) -> set[str]:
+def _declared_in(masked: str, names: set[str], directives: Sequence[Span]) -> set[str]:
     """Those of ``names`` that some occurrence looks like a declaration of (``int cudaCheck(``)."""
     found: set[str] = set()
+    lines = _Lines(directives)
     for name, start in _occurrences(masked, names, found):
         prev, prev_at = prev_token(masked, start)
-        nxt, _ = next_token(masked, start + len(name))
+        nxt, next_at = next_token(masked, start + len(name))
+        prev, nxt = lines.neighbours(start, prev, prev_at, nxt, next_at)
         if prev and declares(prev, nxt, name) and not after_macro_name(masked, prev_at):
             found.add(name)
         elif prev in _DECLARATOR_MARKS and nxt in ("=", ";", ",", "["):
