@@ -424,6 +424,7 @@ def _project_model(
     """Scan every input (and the project headers they reach) and build the include graph; returns the model
     and each file's scan with what ``stat`` said before it was read."""
     from .project.graph import build_model
+    from .project.scan import prepare_scan
 
     known = {str(f.path): f.stat for f in found}
     earlier = warm.earlier_scans() if warm is not None else {}
@@ -440,9 +441,10 @@ def _project_model(
             and not (exact and earlier[p][1].approximate)
         }
         todo = [p for p in paths if p not in kept]
-        if todo:
-            table_for(config.options)  # load once in the parent: forked workers share it
         from .pipeline import scan, scan_exact
+
+        if todo:  # load the table and what the scan derives from it once, in the parent: forked workers share them
+            prepare_scan(table_for(config.options))
 
         job = scan_exact if exact else scan
         fresh = workers.map([Job(job, _task(config, p, p), home=p) for p in todo], _scan_failed)

@@ -160,6 +160,12 @@ def scan_text(
     )
 
 
+def prepare_scan(table: MappingTable) -> None:
+    """Build what scans derive from ``table`` now (before worker processes are forked, which then share it)."""
+    _telling(table)
+    _features(table)
+
+
 def text_digest(text: str) -> str:
     """The digest of a file's decoded text: what its dependents' cache keys cover."""
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
