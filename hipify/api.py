@@ -9,6 +9,7 @@ from pathlib import Path
 
 from .compat import HEADER_NAME, load_catalog, render
 from .engines import run_engine
+from .lexing.shared import clear as forget_lexings
 from .model import Diagnostic, Edit, LineIndex, ProjectFacts, SourceFile, located
 from .options import Options
 from .project.graph import build_model
@@ -76,10 +77,13 @@ def translate_files(
         compat_dir = os.path.commonpath([os.path.dirname(os.path.abspath(p)) for p in texts]) if texts else "."
     header = os.path.join(compat_dir, HEADER_NAME)
     out = {}
-    for path, text in texts.items():
-        include = Path(os.path.relpath(header, os.path.dirname(os.path.abspath(path)))).as_posix()
-        project = replace(model.facts_for(path), compat_include=include)
-        out[path] = translate(text, path, options, table, project)
+    try:
+        for path, text in texts.items():
+            include = Path(os.path.relpath(header, os.path.dirname(os.path.abspath(path)))).as_posix()
+            project = replace(model.facts_for(path), compat_include=include)
+            out[path] = translate(text, path, options, table, project)
+    finally:
+        forget_lexings()  # what the scan kept for the translations (and the headers only scanned)
     return out
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 import difflib
 import os
 import sys
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from enum import Enum, IntEnum
 from pathlib import Path
@@ -67,6 +69,10 @@ class EmitSettings:
     quiet: bool = False  # only errors on stderr
     show_info: bool = False  # notes (info-level findings) too: -v
     max_findings: int = DEFAULT_MAX_FINDINGS  # findings printed at most (0 = all)
+    # Threads writing files (0: each write done before emit returns). A write waits for its data to reach the
+    # disk (fsync) before it replaces the file; writes in flight together share the file system's journal
+    # commits, which is what makes a tree's many small files cheap. See Emitter.finish_writes.
+    write_threads: int = 0
 
 
 def unified_diff(result: FileResult, label: str) -> str:
@@ -190,6 +196,48 @@ class Emitter:
         self._swept: set[Path] = set()
         # Findings are printed at the end of the run, one per root cause (see hipify.findings).
         self.findings = FindingsLog(settings.show_info, settings.quiet, settings.max_findings)
+        self._pool: ThreadPoolExecutor | None = None
+        self._in_flight: list[tuple[Path, Future[tuple[Outcome, list[str]]]]] = []
+        self.failed_destinations: set[Path] = set()  # written files whose write failed (known after finish_writes)
+
+    def __enter__(self) -> Emitter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Stop the writing threads: a write under way completes (atomically), the ones not begun are dropped."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+    def finish_writes(self) -> Outcome:
+        """Wait for the writes under way; print what they report, in input order; the worst outcome."""
+        outcome = Outcome.OK
+        for path, future in self._in_flight:
+            done, lines = future.result()
+            for line in lines:
+                message(line)
+            if done == Outcome.FAILED:
+                self.failed_destinations.add(path)
+            outcome = max(outcome, done)
+        self._in_flight = []
+        return outcome
+
+    def _run_write(self, path: Path, write: Callable[[], tuple[Outcome, list[str]]]) -> Outcome:
+        """Run ``write`` now, or hand it to a writing thread (its outcome then comes from :meth:`finish_writes`)."""
+        if self.settings.write_threads <= 0:
+            done, lines = write()
+            for line in lines:
+                message(line)
+            if done == Outcome.FAILED:
+                self.failed_destinations.add(path)
+            return done
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(self.settings.write_threads, thread_name_prefix="hipify-write")
+        self._in_flight.append((path, self._pool.submit(write)))
+        return Outcome.OK
 
     def emit(self, result: FileResult, dest: Destination | None = None, explicit: bool = True) -> Outcome:
         """``dest`` is required by the writing modes; ``explicit``: the user named this input."""
@@ -231,17 +279,20 @@ class Emitter:
             return Outcome.OK
         assert dest is not None, f"{mode.value} needs a destination"
         self._sweep(dest.path.parent)
+        return self._run_write(dest.path, lambda: self._write_file(result, dest, data))
+
+    def _write_file(self, result: FileResult, dest: Destination, data: bytes) -> tuple[Outcome, list[str]]:
         try:
             written = write_result(result, dest, data)
         except OSError as exc:
-            message(failure_line(result.display, f"cannot write output: {_reason(exc)}; the original is unchanged"))
-            return Outcome.FAILED
+            text = f"cannot write output: {_reason(exc)}; the original is unchanged"
+            return Outcome.FAILED, [failure_line(result.display, text)]
         if written.backup is not None and not self.settings.quiet:
             text = (
                 f"{dest.backup} differs from the file being replaced: kept it; the file was saved as {written.backup}"
             )
-            message(failure_line(result.display, text, "HPY310", "warning"))
-        return Outcome.OK
+            return Outcome.OK, [failure_line(result.display, text, "HPY310", "warning")]
+        return Outcome.OK, []
 
     def emit_compat_header(self, path: Path, shown: str, text: str) -> Outcome:
         """The compatibility header the translated files include, per the output mode."""
@@ -276,12 +327,7 @@ class Emitter:
     def copy_as_is(self, src: Path, dst: Path) -> Outcome:
         """Copy a file that is not translated (``--copy-other-files``) into the mirror."""
         self._sweep(dst.parent)
-        try:
-            copy_file(src, dst)
-        except OSError as exc:
-            message(failure_line(str(src), f"cannot copy to {dst}: {_reason(exc)}"))
-            return Outcome.FAILED
-        return Outcome.OK
+        return self._run_write(dst, lambda: _copy(src, dst))
 
     def _sweep(self, directory: Path) -> None:
         """Remove what interrupted runs left in a directory we write to (once per directory)."""
@@ -307,6 +353,14 @@ class Emitter:
         if failed_file(error):
             return Outcome.FAILED
         return Outcome.FAILED if error.severity == Severity.ERROR and explicit else Outcome.OK
+
+
+def _copy(src: Path, dst: Path) -> tuple[Outcome, list[str]]:
+    try:
+        copy_file(src, dst)
+    except OSError as exc:
+        return Outcome.FAILED, [failure_line(str(src), f"cannot copy to {dst}: {_reason(exc)}")]
+    return Outcome.OK, []
 
 
 def failure_line(path: str, text: str, code: str = "HPY306", severity: str = "error") -> str:

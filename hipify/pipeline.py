@@ -23,7 +23,17 @@ from .table import table_for
 
 
 def scan(task: FileTask) -> FileScan:
-    """The project scan of one file (cached by content like translations)."""
+    """The project scan of one file (cached by content like translations); approximate where that is cheaper
+    (``FileScan.approximate``: the model asks for :func:`scan_exact` where it matters)."""
+    return _scan(task, exact=False)
+
+
+def scan_exact(task: FileTask) -> FileScan:
+    """The project scan of one file, its uses exact."""
+    return _scan(task, exact=True)
+
+
+def _scan(task: FileTask, exact: bool) -> FileScan:
     table = table_for(task.options)
     try:
         decoded = read_source(Path(task.path), task.encoding, task.max_size)
@@ -32,11 +42,12 @@ def scan(task: FileTask) -> FileScan:
     cache = ResultCache(Path(task.cache_dir)) if task.cache_dir and task.options.use_cache else None
     key = ""
     if cache is not None:
-        key = cache_key(decoded.text, "scan:" + task.path, table.digest, task.options.cache_key(), "scan")
+        kind = "scan" if exact else "scan-approximate"
+        key = cache_key(decoded.text, "scan:" + task.path, table.digest, task.options.cache_key(), kind)
         hit = cache.get(key, FileScan)
         if isinstance(hit, FileScan):
             return hit
-    found = scan_text(task.path, decoded.text, table, task.options)
+    found = scan_text(task.path, decoded.text, table, task.options, exact=exact)
     if cache is not None:
         cache.put(key, found)
     return found

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from .cache import stamps
+from .cache import Stamp, stamps
 from .compat import HEADER_NAME, entries_in, is_generated, load_catalog
 from .compat import render as render_compat
 from .discover import DEFAULT_EXTENSIONS, FileStat, Found, Problem, discover
@@ -50,6 +50,8 @@ if TYPE_CHECKING:  # the pipeline's imports (engines, planner) are loaded only w
 STDIN = "-"
 # Modes whose outputs are other files than the inputs: a warm run checks they are still what was written.
 _MIRRORED = (OutputMode.OUT_DIR, OutputMode.OUTPUT_FILE)
+# Threads writing a tree's files (--out-dir, --in-place): their waits for the disk overlap.
+_WRITE_THREADS = 8
 
 
 class UsageError(Exception):
@@ -95,10 +97,11 @@ class RunConfig:
 def run(config: RunConfig) -> int:
     _check(config)
     limit = 0 if config.verbose else config.max_findings
-    emitter = Emitter(EmitSettings(config.mode, config.quiet, config.verbose, limit))
+    threads = _WRITE_THREADS if config.mode in (OutputMode.IN_PLACE, OutputMode.OUT_DIR) else 0
+    emitter = Emitter(EmitSettings(config.mode, config.quiet, config.verbose, limit, threads))
     report = Report(options=config.options)
     copied = 0
-    with Supervisor(config.jobs, Limits(config.timeout, config.max_memory)) as workers:
+    with emitter, Supervisor(config.jobs, Limits(config.timeout, config.max_memory)) as workers:
         if config.paths == (STDIN,):
             outcome = _run_stdin(config, emitter, report, workers)
         else:
@@ -251,6 +254,8 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
     show_progress = len(tasks) > 20 and config.progress and not config.quiet and sys.stderr.isatty()
     results = _progress(_translate(config, workers, tasks), len(tasks), show_progress)
     records: dict[str, Record] = {}
+    # What a record needs besides the written output, which is looked at once every write is done.
+    unrecorded: list[tuple[Found, Destination | None, FileEntry, tuple[str, ...], tuple[Stamp, ...], Outcome]] = []
     for item, dest, record in zip(selected, destinations, reused, strict=True):
         if record is not None:  # an earlier run's result, whose output is still in place: nothing to read or write
             entry = record.entry.reused()
@@ -266,12 +271,14 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
         emitted = emitter.emit(result, dest, item.explicit)
         outcome = max(outcome, emitted)
         if warm is not None and result.error is None and item.stat is not None:
-            written, digest = (
-                written_output(dest.path) if dest is not None and emitted != Outcome.FAILED else (None, "")
-            )
-            inputs = stamps(result.inputs)
-            path = str(item.path)
-            records[path] = Record(item.stat, facts[path], entry, result.compat, inputs, written, digest)
+            unrecorded.append((item, dest, entry, result.compat, stamps(result.inputs), emitted))
+    outcome = max(outcome, emitter.finish_writes())
+    for item, dest, entry, compat_entries, inputs, emitted in unrecorded:
+        assert item.stat is not None
+        ok = dest is not None and emitted != Outcome.FAILED and dest.path not in emitter.failed_destinations
+        written, digest = written_output(dest.path) if ok and dest is not None else (None, "")
+        path = str(item.path)
+        records[path] = Record(item.stat, facts[path], entry, compat_entries, inputs, written, digest)
     if warm is not None and (tasks or project.scans is not None or warm.previous is None):
         warm.save(found, facts, records, project.model.resolved if project.model else None, project.scans)
     if compat:
@@ -382,7 +389,8 @@ def _translate(config: RunConfig, workers: Supervisor, tasks: list[FileTask]) ->
     table_for(config.options)  # load once in the parent: forked workers share it
     from .pipeline import process
 
-    return workers.map([Job(process, t) for t in tasks], _translation_failed)
+    # Each file goes to the worker that scanned it, which kept the scan's lexing of its text.
+    return workers.map([Job(process, t, home=t.path) for t in tasks], _translation_failed)
 
 
 @dataclass(frozen=True)
@@ -416,27 +424,40 @@ def _project_model(
     """Scan every input (and the project headers they reach) and build the include graph; returns the model
     and each file's scan with what ``stat`` said before it was read."""
     from .project.graph import build_model
+    from .project.scan import prepare_scan
 
     known = {str(f.path): f.stat for f in found}
     earlier = warm.earlier_scans() if warm is not None else {}
     scans: dict[str, tuple[FileStat | None, FileScan]] = {}
 
-    def scan_more(paths: Sequence[str]) -> list[FileScan]:
+    def scan_more(paths: Sequence[str], exact: bool = False) -> list[FileScan]:
         stats = {p: known[p] if p in known else current_stat(p) for p in paths}
-        kept = {p: earlier[p][1] for p in paths if warm and p in earlier and warm.trust.holds(earlier[p][0], stats[p])}
+        kept = {
+            p: earlier[p][1]
+            for p in paths
+            if warm
+            and p in earlier
+            and warm.trust.holds(earlier[p][0], stats[p])
+            and not (exact and earlier[p][1].approximate)
+        }
         todo = [p for p in paths if p not in kept]
-        if todo:
-            table_for(config.options)  # load once in the parent: forked workers share it
-        from .pipeline import scan
+        from .pipeline import scan, scan_exact
 
-        fresh = workers.map([Job(scan, _task(config, p, p)) for p in todo], _scan_failed)
+        if todo:  # load the table and what the scan derives from it once, in the parent: forked workers share them
+            prepare_scan(table_for(config.options))
+
+        job = scan_exact if exact else scan
+        fresh = workers.map([Job(job, _task(config, p, p), home=p) for p in todo], _scan_failed)
         done = [kept[p] if p in kept else next(fresh) for p in paths]
         scans.update((p, (stats[p], s)) for p, s in zip(paths, done, strict=True))
         return done
 
+    def rescan(paths: Sequence[str]) -> list[FileScan]:
+        return scan_more(paths, exact=True)
+
     first = scan_more([str(f.path) for f in found])
     include_renames = dict(_include_renames(found, renames))
-    return build_model(first, scan_more, config.options.include_dirs, include_renames), scans
+    return build_model(first, scan_more, config.options.include_dirs, include_renames, rescan), scans
 
 
 def _warm_start(config: RunConfig) -> WarmStart | None:
@@ -567,7 +588,7 @@ def _copy_others(
         if not _same_copy(item.path, target):  # a mirror kept up to date copies only what changed
             outcome = max(outcome, emitter.copy_as_is(item.path, target))
         copied += 1
-    return outcome, copied
+    return max(outcome, emitter.finish_writes()), copied
 
 
 def _same_copy(src: Path, dst: Path) -> bool:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import contextlib
 import faulthandler
+import itertools
 import os
 import signal
 import time
@@ -36,6 +37,7 @@ DEFAULT_TIMEOUT_S = 120.0
 DEFAULT_MEMORY_MB = 4096
 _EXIT_GRACE_S = 2.0  # how long an idle worker has to exit once its connection is closed
 _QUEUE_PER_WORKER = 2  # jobs handed to a worker ahead, so it never waits for the parent
+_LOOK_AHEAD = 8  # waiting jobs looked through for one whose home is the worker with room
 
 
 @dataclass(frozen=True)
@@ -59,6 +61,9 @@ class Failure:
 class Job(Generic[R]):
     fn: Callable[..., R]
     arg: Any
+    # Jobs with the same home go to the worker that ran the last one, where it can (that worker keeps what the
+    # earlier job left in its memory: the project scan's lexing of the file its translation reads again).
+    home: str = ""
 
 
 # What to do when a job fails: another job to run instead, or the final result.
@@ -99,6 +104,7 @@ class Supervisor:
         self._workers: list[_Worker] = []
         self._pending: deque[int] = deque()
         self._current: dict[int, Job[Any]] = {}
+        self._homes: dict[str, int] = {}  # Job.home -> the pid of the worker that last ran a job of that home
 
     def __enter__(self) -> Supervisor:
         return self
@@ -173,7 +179,7 @@ class Supervisor:
     def _dispatch(self) -> None:
         for worker in sorted(self._workers, key=lambda w: len(w.queue)):
             while self._pending and len(worker.queue) < _QUEUE_PER_WORKER:
-                job_id = self._pending.popleft()
+                job_id = self._pick(worker)
                 job = self._current[job_id]
                 if not worker.queue:
                     worker.deadline = self._deadline()
@@ -182,6 +188,18 @@ class Supervisor:
                     worker.conn.send((job_id, job.fn, job.arg))
                 except OSError:
                     break  # the worker is gone: collecting sees it, and the job fails with it
+
+    def _pick(self, worker: _Worker) -> int:
+        """The next waiting job for ``worker``: the first (of a few) at home there or nowhere else alive; else
+        the first, which keeps every worker busy (the results come back in order all the same)."""
+        if self._homes:
+            alive = {w.pid for w in self._workers}
+            for i, job_id in enumerate(itertools.islice(self._pending, _LOOK_AHEAD)):
+                home = self._homes.get(self._current[job_id].home) if self._current[job_id].home else None
+                if home is None or home == worker.pid or home not in alive:
+                    del self._pending[i]
+                    return job_id
+        return self._pending.popleft()
 
     def _deadline(self) -> float:
         return time.monotonic() + self.limits.timeout_s if self.limits.timeout_s else float("inf")
@@ -217,6 +235,9 @@ class Supervisor:
             worker.queue.popleft()
             worker.deadline = self._deadline()  # its next queued job starts now
             if kind == "ok":
+                home = self._current[job_id].home
+                if home:
+                    self._homes[home] = worker.pid
                 done.append((job_id, value))
                 continue
             done.append((job_id, Failure(kind, value)))

@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import os
 import shutil
+from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from hipify import Options, translate_files
+from hipify import Options, translate, translate_files
 from hipify.cli import main
+from hipify.lexing import shared
 from hipify.project.graph import build_model
-from hipify.project.scan import scan_file, scan_text
+from hipify.project.scan import FileScan, scan_file, scan_text
 from hipify.table import load_table
 
 WARP = "HIP_ENABLE_WARP_SYNC_BUILTINS"
@@ -215,3 +218,85 @@ def test_an_angled_include_found_only_next_to_the_file_is_quoted(tmp_path: Path)
     assert main([str(root), "--out-dir", str(out), "--engine", "regex", "-q"]) == 0
     text = (out / "main.cu").read_text()
     assert '#include "boost/numeric/interval.hpp"\n#include <vector>\n' in text
+
+
+# --- approximate scans -------------------------------------------------------------------------
+
+BLOCKED_H = """\
+#pragma once
+#include <cuda_runtime.h>
+size_t workspace_bytes(int m, cudaEmulationMantissaControl control) {
+    return control == CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC ? 2 * m : m;
+}
+"""
+# Names workspace_bytes only where it declares its own function of that name (not a use of the header's).
+DECLARES_ONLY_CU = """\
+#include "blocked.h"
+static size_t workspace_bytes(int m) { return (size_t)m; }
+int main() { return 0; }
+"""
+USES_CU = """\
+#include "blocked.h"
+int main() { return (int)workspace_bytes(4, CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC); }
+"""
+PLAIN_CPP = "#include <vector>\nint workspace_total(const std::vector<int>& v) { return (int)v.size(); }\n"
+
+
+def test_an_approximate_scan_differs_from_the_exact_one_only_in_its_uses() -> None:
+    table, options = load_table(), Options(engine="regex")
+    for text in (MAIN_CU, REDUCE_CUH, CHECK_H, USES_CHECK_CU, DECLARES_ONLY_CU, PLAIN_CPP):
+        exact = scan_text("f.cu", text, table, options)
+        approximate = scan_text("f.cu", text, table, options, exact=False)
+        assert approximate.approximate and not exact.approximate
+        assert approximate.uses >= exact.uses  # every word, the names it only declares too
+        assert replace(approximate, uses=exact.uses, approximate=False) == exact
+    # A file using an API HIP lacks reads its declarations either way (it has blocked ones).
+    blocked = scan_text("b.h", BLOCKED_H, table, options, exact=False)
+    assert not blocked.approximate and [b.name for b in blocked.blocked] == ["workspace_bytes"]
+
+
+def test_the_model_asks_for_exact_scans_where_they_can_change_the_facts(tmp_path: Path) -> None:
+    root = _tree(tmp_path, {"blocked.h": BLOCKED_H, "own.cu": DECLARES_ONLY_CU, "uses.cu": USES_CU, "p.cpp": PLAIN_CPP})
+    table, options = load_table(), Options(engine="regex")
+    paths = sorted(str(p) for p in root.rglob("*") if p.is_file())
+    exact = build_model([scan_file(p, table, options) for p in paths], lambda more: [])
+    rescanned: list[str] = []
+
+    def rescan(more: Sequence[str]) -> list[FileScan]:
+        rescanned.extend(more)
+        return [scan_file(p, table, options) for p in more]
+
+    approximate = [scan_text(p, Path(p).read_text(), table, options, exact=False) for p in paths]
+    model = build_model(approximate, lambda more: [], rescan=rescan)
+    # own.cu spells workspace_bytes, the name of a blocked declaration: only it is read again
+    assert rescanned == [str(root / "own.cu")]
+    for path in paths:
+        assert model.facts_for(path) == exact.facts_for(path)
+    assert model.facts_for(str(root / "uses.cu")).blocked_uses  # the use is still seen
+    assert not model.facts_for(str(root / "own.cu")).blocked_uses  # declaring its own is no use
+
+
+def test_the_scan_keeps_its_lexing_for_the_translation_of_the_same_text() -> None:
+    table, options = load_table(), Options(engine="regex")
+    shared.clear()
+    text = MAIN_CU + "// kept\n"
+    scan_text("k.cu", text, table, options)
+    kept = shared.take(text)  # the scan's lexing, handed over once
+    assert kept is not shared.take(text)  # no longer kept: a second reader lexes afresh
+    assert kept == shared.take(text)
+    # The translation of a scanned text takes the kept lexing, and gives what a fresh one gives.
+    scan_text("k.cu", text, table, options)
+    assert shared.is_kept(text)
+    first = translate(text, "k.cu", options, table)
+    assert not shared.is_kept(text)
+    assert first == translate(text, "k.cu", options, table)
+
+
+def test_a_name_after_a_directive_line_is_not_declared_by_its_keyword() -> None:
+    table, options = load_table(), Options()
+    text = "void f(float* p) {\n#ifdef DEBUG\n  g();\n#endif\n  cudaFree(p);\n#endif\n  cudaCheckState(p);\n}\n"
+    scan = scan_text("a.cu", text, table, options)
+    assert scan.shadows == frozenset() and scan.declares == frozenset()  # ``endif cudaFree(`` is no declaration
+    own = "cudaError_t cudaFree(void* p);\nint cudaCheckState(float* p);\n#define X 1\nint cudaOther(int);\n"
+    scan = scan_text("b.cu", own, table, options)
+    assert "cudaFree" in scan.shadows and {"cudaCheckState", "cudaOther"} <= scan.declares

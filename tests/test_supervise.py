@@ -97,3 +97,16 @@ def test_workers_are_gone_after_close() -> None:
     for worker_pid in pids:
         with pytest.raises(ProcessLookupError):
             os.kill(worker_pid, 0)
+
+
+def test_a_job_goes_to_the_worker_that_ran_the_last_job_of_its_home() -> None:
+    with Supervisor(2) as workers:
+        # Both workers start idle: the first takes the first two jobs, the second the next two.
+        first = list(workers.map([Job(pid, 0, home=h) for h in "abcd"], report))
+        ran_on = dict(zip("abcd", first, strict=True))
+        assert ran_on["a"] == ran_on["b"] != ran_on["c"] == ran_on["d"]
+        # In another order, each goes back where its home is (the first idle worker no longer takes c and d).
+        again = list(workers.map([Job(pid, 0, home=h) for h in "cdab"], report))
+        assert again == [ran_on[h] for h in "cdab"]
+        # Jobs without a home go to any worker.
+        assert len(list(workers.map([Job(pid, 0) for _ in range(6)], report))) == 6

@@ -42,7 +42,7 @@ def run(source: SourceFile, table: MappingTable, options: Options) -> EngineResu
     from_text = text_facts(source, table, options)
     if options.clang_parse != "always" and not parse_reason(source, from_text, table, index_of(table), options):
         return plan(source, from_text, table, options, engine="clang")  # the AST would change nothing
-    breach = clang_breach(source.text, lex(source.text).masked)
+    breach = clang_breach(source.text, from_text.masked or lex(source.text).masked)
     if breach is not None:  # the parser could crash or swamp the run: the text facts decide
         result = plan(source, from_text, table, options, engine="regex")
         note = Diagnostic(

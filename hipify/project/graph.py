@@ -53,6 +53,7 @@ class ProjectModel:
     # How every include resolved: a later run that finds the same answers (and the same files) has the same model.
     resolved: Resolved = field(default_factory=dict)
     _closures: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    _keys: dict[str, str] = field(default_factory=dict)  # path -> file_key(path), each asked of the disk once
     _containing: dict[str, frozenset[str]] | None = None
 
     def closure(self, key: str) -> tuple[str, ...]:
@@ -92,8 +93,15 @@ class ProjectModel:
     def is_root(self, key: str) -> bool:
         return key in self.translated and key.endswith(ROOT_SUFFIXES)
 
+    def key_of(self, path: str) -> str:
+        """``file_key(path)``, remembered (a model is built and used within one run)."""
+        key = self._keys.get(path)
+        if key is None:
+            key = self._keys[path] = file_key(path)
+        return key
+
     def facts_for(self, path: str) -> ProjectFacts:
-        key = file_key(path)
+        key = self.key_of(path)
         scan = self.scans.get(key)
         if scan is None:
             return ProjectFacts()
@@ -145,11 +153,15 @@ def build_model(
     scan_more: ScanMore,
     include_dirs: Sequence[str] = (),
     renames: Mapping[str, str] | None = None,
+    rescan: ScanMore | None = None,
 ) -> ProjectModel:
     """Resolve the includes of ``scans`` (the files being translated), scanning the project
-    headers they reach that were not among them (``scan_more``), until nothing new is reached."""
-    by_key = {file_key(s.path): s for s in scans}
-    model = ProjectModel(dict(by_key), frozenset(by_key), renames=dict(renames or {}))
+    headers they reach that were not among them (``scan_more``), until nothing new is reached.
+    ``rescan``: the exact scans of files whose scan is approximate (``FileScan.approximate``),
+    asked for only where the difference can matter (default: ``scan_more``)."""
+    keys: dict[str, str] = {}
+    by_key = {keys.setdefault(s.path, file_key(s.path)): s for s in scans}
+    model = ProjectModel(dict(by_key), frozenset(by_key), renames=dict(renames or {}), _keys=keys)
     user_dirs = [file_key(os.path.abspath(d)) for d in include_dirs]
     resolver = _Resolver(user_dirs, model.translated)
     # Headers outside the tree (and outside the user's own -I directories under it) are not the
@@ -167,8 +179,8 @@ def build_model(
             reached.update((k, None) for k in edges if k not in model.scans and _under(k, mine))
         new = [s for s in scan_more(list(reached)) if s.readable]
         for s in new:
-            model.scans[file_key(s.path)] = s
-        pending = [file_key(s.path) for s in new]
+            model.scans[model.key_of(s.path)] = s
+        pending = [model.key_of(s.path) for s in new]
     model.quoted = {k: tuple(sorted(v)) for k, v in resolver.adjacent.items()}
     model.resolved = dict(resolver.seen)
     model.declared = frozenset().union(*(s.declares for s in model.scans.values()))
@@ -179,6 +191,18 @@ def build_model(
             if b.name:
                 missing.setdefault(b.name, set()).update(b.missing)
     model.blocked = {name: tuple(sorted(apis)) for name, apis in missing.items()}
+    # An approximate scan's uses include the names it only declares: exact where it meets no blocked
+    # declaration and no shadowed table name (the only names its uses are asked about).
+    vague = [
+        s.path
+        for k, s in model.scans.items()
+        if s.approximate
+        and not (s.uses.isdisjoint(model.blocked.keys()) and s.uses.isdisjoint(model._shadows_around(k)))
+    ]
+    if vague:
+        for s in (rescan or scan_more)(vague):
+            if s.readable:
+                model.scans[model.key_of(s.path)] = s
     model.not_regular = {key: tuple(sorted(paths)) for key, paths in resolver.not_regular.items()}
     for key in sorted(model.scans):
         for family, why in model.scans[key].roc_gaps:

@@ -7,17 +7,22 @@ into the facts each file's translation needs.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 
 from ..compat import is_generated
 from ..fileio import DEFAULT_MAX_SIZE, SourceError, read_source
 from ..lexing.conditionals import skipped_without
 from ..lexing.declarations import top_level_declarations
-from ..lexing.lexer import lex
+from ..lexing.lexer import Lexed
+from ..lexing.shared import lex_kept
 from ..lexing.text_facts import INCLUDE, after_macro_name, declares, directives_of, next_token, prev_token
+from ..model import Span
 from ..options import Options
 from ..rewrite.availability import compat_provided, is_missing
 from ..rewrite.flavour import roc_gap, wants_roc
@@ -71,6 +76,9 @@ class FileScan:
     # includes the HIP runtime if it does not already (active or not: an over-approximation is safe).
     uses_cuda_features: bool = False
     readable: bool = True
+    # ``uses`` holds every word of the file, the names it only declares too (a scan with ``exact=False``);
+    # exact for every name but the file's own top-level declarations.
+    approximate: bool = False
 
 
 def scan_file(
@@ -83,54 +91,113 @@ def scan_file(
     return scan_text(path, decoded.text, table, options)
 
 
-def scan_text(path: str, text: str, table: MappingTable, options: Options) -> FileScan:
+def scan_text(
+    path: str, text: str, table: MappingTable, options: Options, lexed: Lexed | None = None, exact: bool = True
+) -> FileScan:
+    """The scan of ``text``; ``lexed``: its lexing, when the caller has it (one lex per file and run).
+
+    ``exact=False``: a file that uses no API HIP lacks (so has no blocked declaration) gets every word it spells as
+    its ``uses``, without reading its top-level declarations to take out the names it only declares (the slowest
+    part of a scan); the model asks for the exact scan of the few such files whose words meet a blocked
+    declaration or a shadowed table name of the project (:attr:`FileScan.approximate`)."""
     if is_generated(text):  # the compatibility header an earlier run wrote: ours, declares nothing of the project's
-        return FileScan(path, hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest())
-    lexed = lex(text)
+        return FileScan(path, text_digest(text))
+    lexed = lexed if lexed is not None else lex_kept(text)  # kept for the file's translation
     masked = lexed.masked
     includes: list[IncludeRef] = []
     defines: set[str] = set()
-    code = list(masked)  # directive lines blanked below: their words are not uses
+    include_lines: list[tuple[int, int]] = []  # blanked in the code below: their words are not uses
     directives = directives_of(text, lexed)
     for d in directives:
         if d.keyword in _INCLUDE_KEYWORDS:
             m = INCLUDE.match(text, d.start, d.end)
             if m is not None:
                 includes.append(IncludeRef(m.group(2), m.group(1) == "<"))
-            code[d.start : d.end] = " " * (d.end - d.start)
+            include_lines.append((d.start, d.end))
         elif d.keyword == "define":
             defined = _MACRO_NAME.match(d.argument)
             if defined is not None:
                 defines.add(defined.group())
-    code_text = "".join(code)
-    words = set(code_text.translate(_WORDS_ONLY).split()) if code_text.isascii() else set(_IDENT.findall(code_text))
+    code_text = _spaced(masked, include_lines)
+    words = _words(code_text)
     index = index_of(table)
-    required, flavoured = _required(words, table, index, options)
-    cuda_like = {w for w in words if w[:1] in ("c", "C") and w not in table and CUDA_LIKE.match(w)}
+    known = words & table.by_name.keys()
+    # A file that spells no name of the table and nothing CUDA-looking needs nothing and declares nothing the
+    # translation cares about: only its uses (of blocked declarations elsewhere) are left to find.
+    cuda_like = {w for w in words if w[:1] in _CUDA_INITIALS and w not in table and CUDA_LIKE.match(w)}
+    required, flavoured = _required(known, table, index, options) if known else (set(), set())
     enumerators = _enumerators(masked) if cuda_like else set()
-    declared = {w for w in cuda_like if w in defines or w in enumerators or _declared_in(masked, w)}
+    declared = {w for w in cuda_like if w in defines or w in enumerators} if cuda_like else set()
+    if cuda_like - declared:
+        declared |= _declared_in(masked, cuda_like - declared, lexed.directives)
     # Only names whose translation changes or says something (index.names): a project declaring max or norm,
     # which HIP spells the same, is its own business.
-    telling = index.names & table.by_name.keys()
-    shadows = (defines & telling) | _declared_names(masked, words & telling)
-    skipped = skipped_without(directives, index.undefined_macros)
-    blocked, uses = _blocked_and_uses(code_text, lexed.directives, skipped, words, table, options)
+    telling = _telling(table)
+    shadows = (defines & telling) | _declared_names(masked, known & telling, lexed.directives)
+    missing = _missing_names(known, table, options)
+    if missing or exact:
+        skipped = skipped_without(directives, index.undefined_macros) if missing else []
+        blocked, uses = _blocked_and_uses(code_text, lexed.directives, skipped, missing, words, table)
+        approximate = False
+    else:
+        blocked, uses, approximate = (), frozenset(words), True
     return FileScan(
         path,
-        hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest(),
+        text_digest(text),
         tuple(includes),
         frozenset(defines),
         frozenset(required),
         frozenset(flavoured),
-        _roc_gaps(words, table, index, options),
+        _roc_gaps(known, table, index, options) if known else (),
         frozenset(cuda_like),
         frozenset(declared | (defines & cuda_like)),
         frozenset(shadows),
         blocked,
         uses,
         any((row := table.lookup(i.name)) is not None and row.kind == "header" for i in includes),
-        bool(words & (DEVICE_MARKERS | index.runtime_features)) or "<<<" in code_text,
+        bool(words & _features(table)) or "<<<" in code_text,
+        approximate=approximate,
     )
+
+
+def prepare_scan(table: MappingTable) -> None:
+    """Build what scans derive from ``table`` now (before worker processes are forked, which then share it)."""
+    _telling(table)
+    _features(table)
+
+
+def text_digest(text: str) -> str:
+    """The digest of a file's decoded text: what its dependents' cache keys cover."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+_CUDA_INITIALS = ("c", "C")
+
+
+@lru_cache(maxsize=8)
+def _features(table: MappingTable) -> frozenset[str]:
+    """Names that show CUDA device or runtime features (``FileScan.uses_cuda_features``)."""
+    return frozenset(DEVICE_MARKERS | index_of(table).runtime_features)
+
+
+@lru_cache(maxsize=8)
+def _telling(table: MappingTable) -> frozenset[str]:
+    """The table's names whose translation changes or says something (built once per table)."""
+    return frozenset(index_of(table).names & table.by_name.keys())
+
+
+def _spaced(text: str, spans: list[tuple[int, int]]) -> str:
+    """``text`` with each span (sorted, disjoint) turned into as many spaces."""
+    if not spans:
+        return text
+    parts: list[str] = []
+    at = 0
+    for start, end in spans:
+        parts.append(text[at:start])
+        parts.append(" " * (end - start))
+        at = end
+    parts.append(text[at:])
+    return "".join(parts)
 
 
 def _required(
@@ -171,34 +238,75 @@ def _roc_gaps(words: set[str], table: MappingTable, index: TableIndex, options: 
     return tuple(sorted(gaps.items()))
 
 
+def _missing_names(known: set[str], table: MappingTable, options: Options) -> set[str]:
+    """The names of ``known`` (the file's words the table knows) whose APIs HIP lacks (the compatibility header's
+    not counted: it provides them)."""
+    if not known:
+        return set()
+    verdicts = _missing_verdicts(table, options)
+    releases = index_of(table).releases
+    missing: set[str] = set()
+    for name in known:
+        verdict = verdicts.get(name)
+        if verdict is None:
+            row = table.lookup(name)
+            verdict = verdicts[name] = row is not None and is_missing(row, options, releases)
+        if verdict:
+            missing.add(name)
+    return missing - compat_provided(options) if missing else missing
+
+
+@lru_cache(maxsize=8)
+def _missing_verdicts(table: MappingTable, options: Options) -> dict[str, bool]:
+    """Each name's :func:`is_missing` verdict under ``options``, filled as names are met (a run asks about the
+    same few hundred names in every file)."""
+    return {}
+
+
 def _blocked_and_uses(
     code: str,
     directives: tuple[tuple[int, int], ...],
     skipped: list[tuple[int, int]],
+    missing_names: set[str],
     words: set[str],
     table: MappingTable,
-    options: Options,
 ) -> tuple[tuple[BlockedDeclaration, ...], frozenset[str]]:
-    index = index_of(table)
-    missing_names = {
-        w for w in words if (row := table.lookup(w)) is not None and is_missing(row, options, index.releases)
-    }
-    missing_names -= compat_provided(options)  # the compatibility header provides them
+    """The declarations that use ``missing_names`` (APIs HIP lacks), and the names used outside them and outside
+    declared-name positions (``words``: every word of ``code``)."""
     blocked: list[BlockedDeclaration] = []
-    unused = list(code)
+    unused: list[tuple[int, int]] = []  # spans blanked before the uses are read
     # A missing name in a directive (``#if __CUDACC_VER_MAJOR__ >= 9``) does not keep the code from compiling:
     # an undefined macro is 0 there, and the other branch is compiled.
     # Nor does one in a branch HIP skips (``#if CUDART_VERSION >= 11000``: no CUDA version macro is defined).
     statements = _blanked(code, [*directives, *skipped]) if missing_names else code
+    # Where the missing names occur: only the declarations holding one are read word by word.
+    hits = sorted(at for _, at in _word_occurrences(statements, missing_names))
     for d in top_level_declarations(code, directives):
         if d.name_at >= 0:  # declaring a name is not using it
-            unused[d.name_at : d.name_at + len(d.name)] = " " * len(d.name)
-        inside = _words(statements[d.start : d.end]) if missing_names else set()
+            unused.append((d.name_at, d.name_at + len(d.name)))
+        first = bisect.bisect_left(hits, d.start)
+        if first == len(hits) or hits[first] >= d.end:
+            continue
+        inside = _words(statements[d.start : d.end])
         missing = sorted((missing_names & inside) - _only_case_labels(code[d.start : d.end], table))
         if missing:
             blocked.append(BlockedDeclaration(d.name, tuple(missing), frozenset(inside - {d.name})))
-            unused[d.start : d.end] = " " * (d.end - d.start)
-    return tuple(blocked), frozenset(_words("".join(unused)))
+            unused.append((d.start, d.end))
+    if not unused:
+        return tuple(blocked), frozenset(words)
+    return tuple(blocked), frozenset(_words(_spaced(code, _merged(unused))))
+
+
+def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sorted, overlapping spans joined."""
+    out: list[tuple[int, int]] = []
+    for start, end in sorted(spans):
+        if out and start <= out[-1][1]:
+            if end > out[-1][1]:
+                out[-1] = (out[-1][0], end)
+        else:
+            out.append((start, end))
+    return out
 
 
 def _blanked(code: str, spans: list[tuple[int, int]]) -> str:
@@ -222,6 +330,8 @@ _CASE_LABEL = re.compile(r"(?<![\w$])case\s+([A-Za-z_]\w*)\s*:(?!:)")
 def _only_case_labels(text: str, table: MappingTable) -> set[str]:
     """Enumerators ``text`` names only as ``case X:`` labels: translation disables such a label on one HIP lacks
     (it can never be taken), so it does not keep the code around it from compiling."""
+    if "case" not in text:
+        return set()
     labels = {m.group(1) for m in _CASE_LABEL.finditer(text)}
     labels = {n for n in labels if (row := table.lookup(n)) is not None and row.kind == "enum_constant"}
     if not labels:
@@ -233,23 +343,83 @@ def _words(text: str) -> set[str]:
     return set(text.translate(_WORDS_ONLY).split()) if text.isascii() else set(_IDENT.findall(text))
 
 
-def _declared_names(masked: str, names: set[str]) -> set[str]:
-    """Those of ``names`` that some occurrence declares (``hipError_t cudaMallocHost(int)``); one pass."""
-    if not names:
-        return set()
-    pattern = re.compile(
-        r"(?<![\w$])(?:" + "|".join(map(re.escape, sorted(names, key=len, reverse=True))) + r")(?![\w$])"
-    )
+def _declared_names(masked: str, names: set[str], directives: Sequence[Span]) -> set[str]:
+    """Those of ``names`` that some occurrence declares (``hipError_t cudaMallocHost(int)``)."""
     found: set[str] = set()
-    for m in pattern.finditer(masked):
-        name = m.group()
-        if name in found:
+    lines = _Lines(directives)
+    for name, start in _occurrences(masked, names, found):
+        # A declared name follows a word (a type, ``define``, ``struct``): after any other token
+        # (``(cudaMalloc``, ``= cudaMalloc``) it is a use, seen without reading the tokens around.
+        if start and masked[start - 1] not in _BEFORE_DECLARED:
             continue
-        prev, _ = prev_token(masked, m.start())
-        nxt, _ = next_token(masked, m.end())
+        prev, prev_at = prev_token(masked, start)
+        nxt, next_at = next_token(masked, start + len(name))
+        prev, nxt = lines.neighbours(start, prev, prev_at, nxt, next_at)
         if prev and declares(prev, nxt, name):
             found.add(name)
     return found
+
+
+class _Lines:
+    """Tokens never pair across a directive line's boundary (as in the text facts): the code after ``#endif``
+    does not follow ``endif``, and the line after ``#define M v`` does not continue ``v``."""
+
+    def __init__(self, directives: Sequence[Span]) -> None:
+        self.directives = directives
+        self.starts = [s for s, _ in directives]
+
+    def neighbours(self, at: int, prev: str, prev_at: int, nxt: str, next_at: int) -> tuple[str, str]:
+        """``prev`` and ``nxt`` (the tokens around the name at ``at``), each "" where it lies beyond a boundary."""
+        i = bisect.bisect_right(self.starts, at) - 1
+        if i >= 0 and at < self.directives[i][1]:  # inside directive i
+            floor, limit = self.directives[i]
+            if next_at >= limit:
+                nxt = ""
+        else:
+            floor = self.directives[i][1] if i >= 0 else 0
+            if i + 1 < len(self.starts) and self.starts[i + 1] < next_at:
+                nxt = ""
+        return ("" if prev_at < floor else prev), nxt
+
+
+# What can come right before a declared name: the end of a word, or what prev_token skips to reach one.
+_BEFORE_DECLARED = frozenset(_WORD_CHARS | set(" \t\r\n\f\v\\"))
+
+
+def _word_occurrences(text: str, names: set[str]) -> Iterator[tuple[str, int]]:
+    """(name, offset) of each occurrence of ``names`` among the words :func:`_words` reads."""
+    if not names:
+        return
+    if text.isascii():
+        yield from _occurrences(text, names)
+        return
+    for m in _IDENT.finditer(text):
+        if m.group() in names:
+            yield m.group(), m.start()
+
+
+def _occurrences(masked: str, names: set[str], done: set[str] | None = None) -> Iterator[tuple[str, int]]:
+    """(name, offset) of each whole-word occurrence of ``names`` in ``masked``, name by name (``str.find`` in the
+    text whose every non-word character is a blank: a hit with blanks around it is a whole identifier). A name
+    the caller adds to ``done`` is not looked for further."""
+    if not names:
+        return
+    done = set() if done is None else done
+    if not masked.isascii():  # non-ASCII letters end identifiers, which a blank-split would not see
+        for name in sorted(names):
+            for m in re.finditer(rf"(?<![\w$]){re.escape(name)}(?![\w$])", masked):
+                if name in done:
+                    break
+                yield name, m.start()
+        return
+    spaced = " " + masked.translate(_WORDS_ONLY) + " "
+    find = spaced.find
+    for name in sorted(names):
+        needle = " " + name + " "
+        at = find(needle)
+        while at >= 0 and name not in done:
+            yield name, at  # the blank before the name is at offset ``at`` of ``spaced``: the name at ``at`` here
+            at = find(needle, at + len(name) + 1)
 
 
 _ENUM_HEAD = re.compile(r"(?<![\w$])enum(?:\s+(?:class|struct))?(?:\s+[A-Za-z_]\w*)?(?:\s*:[^{;()]*)?\s*\{")
@@ -279,21 +449,24 @@ def _enumerators(masked: str) -> set[str]:
     return names
 
 
-def _declared_in(masked: str, name: str) -> bool:
-    """Does some occurrence of ``name`` look like its declaration (``int cudaCheck(``)?"""
-    for m in re.finditer(rf"(?<![\w$]){re.escape(name)}(?![\w$])", masked):
-        prev, prev_at = prev_token(masked, m.start())
-        nxt, _ = next_token(masked, m.end())
+def _declared_in(masked: str, names: set[str], directives: Sequence[Span]) -> set[str]:
+    """Those of ``names`` that some occurrence looks like a declaration of (``int cudaCheck(``)."""
+    found: set[str] = set()
+    lines = _Lines(directives)
+    for name, start in _occurrences(masked, names, found):
+        prev, prev_at = prev_token(masked, start)
+        nxt, next_at = next_token(masked, start + len(name))
+        prev, nxt = lines.neighbours(start, prev, prev_at, nxt, next_at)
         if prev and declares(prev, nxt, name) and not after_macro_name(masked, prev_at):
-            return True
-        if prev in _DECLARATOR_MARKS and nxt in ("=", ";", ",", "["):
+            found.add(name)
+        elif prev in _DECLARATOR_MARKS and nxt in ("=", ";", ",", "["):
             # a pointer or reference declarator: ``char *cuda_path = ...``, ``T &cudaState;``
             at = prev_at
             while prev in _DECLARATOR_MARKS:
                 prev, at = prev_token(masked, at)
             if prev and declares(prev, "=", name):
-                return True
-    return False
+                found.add(name)
+    return found
 
 
 _DECLARATOR_MARKS = frozenset(("*", "&", "&&", "const", "volatile", "__restrict__", "__restrict"))

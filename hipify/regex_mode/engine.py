@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..codes import INTERNAL_ERROR
 from ..facts import FileFacts
+from ..lexing.shared import take
 from ..lexing.text_facts import extract_facts
 from ..model import Diagnostic, EngineResult, Severity, SourceFile
 from ..options import Options
@@ -24,6 +25,7 @@ def text_facts(source: SourceFile, table: MappingTable, options: Options) -> Fil
     return extract_facts(
         source.text,
         options,
+        lexed=take(source.text),  # the project scan's lexing of this text, if it kept one in this process
         wanted=index.wanted,
         wants_args=index.wants_args(),
         report_once=index.report_once(),
