@@ -36,7 +36,11 @@ def test_comments_hide_commands_and_arguments() -> None:
 
 def test_nested_parentheses_are_not_arguments_and_keep_their_depth() -> None:
     assert _args("if((A AND B) OR C)") == [
-        (UNQUOTED, "A", 1), (UNQUOTED, "AND", 1), (UNQUOTED, "B", 1), (UNQUOTED, "OR", 0), (UNQUOTED, "C", 0)
+        (UNQUOTED, "A", 1),
+        (UNQUOTED, "AND", 1),
+        (UNQUOTED, "B", 1),
+        (UNQUOTED, "OR", 0),
+        (UNQUOTED, "C", 0),
     ]
 
 
@@ -69,5 +73,9 @@ def test_bad_text_is_reported_not_raised(text: str, problem: str) -> None:
 
 def test_references_and_lists() -> None:
     refs = references("a${CMAKE_CUDA_FLAGS}b$ENV{CUDA_PATH}${x${y}}", offset=10)
-    assert [(r.name, r.scope, r.start) for r in refs] == [("CMAKE_CUDA_FLAGS", "", 11), ("CUDA_PATH", "ENV", 31), ("y", "", 49)]
+    assert [(r.name, r.scope, r.start) for r in refs] == [
+        ("CMAKE_CUDA_FLAGS", "", 11),
+        ("CUDA_PATH", "ENV", 31),
+        ("y", "", 49),
+    ]
     assert split_list("a;;b\\;c;[x;y];") == [(0, 1), (3, 7), (8, 13)]

@@ -26,7 +26,7 @@ _BRACKET_OPEN = re.compile(r"\[(=*)\[")
 _MAKEVAR = re.compile(r"\$\([A-Za-z0-9_]*\)")
 _SPACE = " \t\r\n"
 # Characters that end an unquoted argument (a '"' inside one is the legacy quoted part).
-_UNQUOTED_STOP = frozenset(" \t\r\n()#\"\\")
+_UNQUOTED_STOP = frozenset(' \t\r\n()#"\\')
 
 
 @dataclass(frozen=True)
