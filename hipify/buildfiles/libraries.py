@@ -109,7 +109,8 @@ def library_change(name: str, context: BuildContext) -> LibraryChange | None:
         return None
     if family in _RUNTIME_FAMILIES:
         return LibraryChange("", f"lib{name}: hipcc links the HIP runtime by itself")
-    library = family_libraries(context.roc).get(family, "")
+    roc = context.roc and family not in context.hip_families
+    library = family_libraries(roc).get(family, "")
     if not library:
         return LibraryChange(name, f"no ROCm library translates the {family} family of lib{name}", True)
     return LibraryChange(library, f"lib{name} -> lib{library} (the library the table maps the {family} family to)")
