@@ -309,3 +309,24 @@ def test_a_host_compiler_link_gets_the_hip_runtime(
     assert "-L/opt/rocm/lib -lamdhip64" in text and "\t$(CXX) -O2 -c main.cpp" in text
     built = _make(make, inner / "mixed")
     assert built.returncode == 0, built.stdout + built.stderr
+
+
+def test_discovery_finds_build_files_but_not_their_backups(tmp_path: Path) -> None:
+    from hipify.discover import discover
+
+    for name in ("Makefile", "rules.mk", "sub/GNUmakefile", "Makefile.prehip", "Makefile~", "notes.txt", "a.cu"):
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text("")
+    found, _ = discover([tmp_path], build_files=True)
+    names = sorted(str(f.relative) for f in found)
+    assert names == ["Makefile", "a.cu", "rules.mk", "sub/GNUmakefile"]
+    found, _ = discover([tmp_path])
+    assert sorted(str(f.relative) for f in found) == ["a.cu"]
+
+
+def test_the_python_api_translates_a_makefile_by_its_name() -> None:
+    import hipify
+
+    result = hipify.translate("app: a.cu\n\tnvcc -arch=sm_70 a.cu -o app\n", path="src/Makefile")
+    assert result.engine == "make" and "\thipcc --offload-arch=$(HIP_ARCH) a.cu -o app\n" in result.text
+    assert hipify.translate("x = nvcc\n", path="notes.txt").text == "x = nvcc\n"
