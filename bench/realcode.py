@@ -36,6 +36,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from realcode_build import BuildCache, BuildResult, BuildUnit, build_key, build_unit, cmake_units, make_units
 from realcode_compile import (
     CompileSettings,
     ProgramResult,
@@ -108,6 +109,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--keep", type=Path, metavar="DIR", help="keep the extracted and translated trees in DIR")
     p.add_argument("-q", "--quiet", action="store_true", help="no per-program progress lines")
+    builds = p.add_argument_group("whole programs, built with their own (translated) build files")
+    builds.add_argument("--no-build", action="store_true", help="only the per-file compile")
+    builds.add_argument(
+        "--ports-only",
+        action="store_true",
+        help="only build HeCBench's hand-written ports (no translation; fills the build cache)",
+    )
     return p
 
 
@@ -251,6 +259,79 @@ def compile_all(
     return [results[i] for i in range(len(tasks))], timing
 
 
+BuildTask = tuple[BuildUnit, Path, str]
+
+
+def build_all(
+    tasks: list[BuildTask],
+    settings: CompileSettings,
+    cache: BuildCache,
+    jobs: int,
+    build_root: Path,
+    progress: Callable[[str], None],
+) -> tuple[list[BuildResult], dict[str, float]]:
+    """Build every (unit, tree, kind) with its own build files, ``jobs`` builds at a time (each make or
+    cmake --build runs one job); cached verdicts are reused. Every key is computed before the first build
+    writes objects into a tree."""
+    start = time.perf_counter()
+    roots = {root for _, root, kind in tasks if kind == "translated"}
+    shared = {root: shared_digest(root, [u.program for u, r, _ in tasks if r == root]) for root in roots}
+    keys = [build_key(settings, unit, root, shared.get(root, "")) for unit, root, _ in tasks]
+    results: dict[int, BuildResult] = {}
+    pending = []
+    for i, (unit, _root, kind) in enumerate(tasks):
+        hit = cache.get(keys[i], unit, kind)
+        if hit:
+            results[i] = hit
+        else:
+            pending.append(i)
+    progress(f"build: {len(results)} cached, {len(pending)} to build ({jobs} at a time, under nice)")
+    build_root.mkdir(parents=True, exist_ok=True)
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        futures = {
+            pool.submit(build_unit, settings, tasks[i][0], tasks[i][1], tasks[i][2], build_root): i for i in pending
+        }
+        for done, future in enumerate(as_completed(futures), 1):
+            i = futures[future]
+            result = future.result()
+            cache.put(keys[i], result)
+            results[i] = result
+            state = (
+                "built"
+                if result.built
+                else f"FAIL at {result.stage}: {result.error.message[:120] if result.error else ''}"
+            )
+            progress(f"  [{done}/{len(pending)}] build {result.kind} {result.name}: {state} ({result.seconds:.0f} s)")
+    built = [results[i] for i in pending]
+    timing = {"wall": time.perf_counter() - start, "built": len(built), "cached": len(tasks) - len(built)}
+    return [results[i] for i in range(len(tasks))], timing
+
+
+def build_tasks(prepared: list[Corpus]) -> list[BuildTask]:
+    tasks: list[BuildTask] = []
+    for c in prepared:
+        if c.name == "hecbench":
+            tasks += [(u, c.translated, "translated") for u in make_units(c.programs, c.translated)]
+            tasks += [(u, c.original, "ported") for u in make_units(c.ports, c.original)]
+        else:
+            tasks += [(u, c.translated, "translated") for u in cmake_units(c.programs, c.translated)]
+    return tasks
+
+
+def build_ports_only(args: argparse.Namespace, settings: CompileSettings, work: Path) -> int:
+    """Build HeCBench's hand-written ports alone: they do not depend on the translator, and they are the
+    long part of a run, so they can be built (and cached) while the translator is being worked on."""
+    root = extract(args.realcode / ARCHIVES["hecbench"], work / "original" / "hecbench")
+    ports = select(hecbench_programs(root, "-hip"), args.only, args.limit)
+    tasks: list[BuildTask] = [(u, root, "ported") for u in make_units(ports, root)]
+    cache = BuildCache(None if args.no_cache else args.cache_dir)
+    results, timing = build_all(
+        tasks, settings, cache, args.jobs, work / "builds", (lambda m: None) if args.quiet else log
+    )
+    print(f"ports built: {sum(r.built for r in results)} of {len(results)} ({timing['wall']:.0f} s)")
+    return 0
+
+
 def archive_digest(path: Path) -> str:
     h = hashlib.sha256()
     with path.open("rb") as fh:
@@ -350,6 +431,11 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(tempfile.mkdtemp(prefix="hipify-realcode-", dir=tc.work_root()))
     log(f"realcode: {tc.describe()}; work folder {work}")
     started = time.perf_counter()
+    if args.ports_only:
+        try:
+            return build_ports_only(args, settings, work)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
     try:
         prepared = [prepare(name, args, work) for name in corpora]
         tasks: list[Task] = []
