@@ -7,6 +7,8 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from .build_phase import default_context
+from .buildfiles.dispatch import kind_of, translator
 from .compat import HEADER_NAME, load_catalog, render
 from .engines import run_engine
 from .model import Diagnostic, Edit, LineIndex, ProjectFacts, SourceFile, located
@@ -40,6 +42,9 @@ def translate(
 ) -> Result:
     """Translate CUDA source text to HIP. Diagnostics carry line/column and ``path``."""
     options = options or Options()
+    build = kind_of(path)
+    if build is not None:  # a Makefile or CMakeLists.txt: its own translator, the same splice and findings
+        return _translate_build(text, path, build, options, project)
     table = table_for(options) if table is None else table  # an empty table is falsy, and still the one asked for
     source = SourceFile(path, text, project or ProjectFacts())
     engine_result = run_engine(source, table, options)
@@ -51,6 +56,20 @@ def translate(
     return Result(
         fixed.text, fixed.applied, diagnostics, engine_result.engine, engine_result.compat, engine_result.inputs
     )
+
+
+def _translate_build(text: str, path: str, kind: str, options: Options, project: ProjectFacts | None) -> Result:
+    context = project.build if project is not None and project.build is not None else default_context(options)
+    translate_build = translator(kind)
+    assert translate_build is not None  # kind_of names only formats with a translator
+    built = translate_build(text, path, context)
+    fixed = apply(text, built.edits)
+    all_diagnostics = built.diagnostics + fixed.diagnostics
+    index = LineIndex.of(text) if any(not d.line for d in all_diagnostics) else LineIndex()
+    diagnostics = tuple(
+        sorted((located(d, index, path) for d in all_diagnostics), key=lambda d: (d.line, d.col, d.code))
+    )
+    return Result(fixed.text, fixed.applied, diagnostics, kind)
 
 
 def translate_files(

@@ -15,7 +15,7 @@ from .emit import OutputMode, message
 from .engines import ENGINE_NAMES
 from .fileio import DEFAULT_MAX_SIZE
 from .findings import DEFAULT_MAX_FINDINGS
-from .options import Options, parse_rocm_version
+from .options import DEFAULT_OFFLOAD_ARCH, Options, parse_offload_arch, parse_rocm_version
 from .report_render import FORMATS
 from .run import STDIN, RunConfig, UsageError, run
 from .supervise import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S
@@ -154,6 +154,20 @@ def build_parser() -> argparse.ArgumentParser:
     )
     tr.add_argument("--rocm", default="6.4", metavar="X.Y", help="target ROCm version (default 6.4)")
     tr.add_argument(
+        "--offload-arch",
+        default=",".join(DEFAULT_OFFLOAD_ARCH),
+        metavar="GFX[,GFX]",
+        help=f"AMD GPU targets of the translated build files (default {','.join(DEFAULT_OFFLOAD_ARCH)}; "
+        "make: HIP_ARCH overrides it when building)",
+    )
+    tr.add_argument(
+        "--build-files",
+        action=flag,
+        default=True,
+        help="translate the build files found with the sources: Makefile, *.mk, CMakeLists.txt, *.cmake "
+        "(default; --no-build-files copies them as they are)",
+    )
+    tr.add_argument(
         "--runtime-include",
         action=flag,
         default=True,
@@ -241,6 +255,7 @@ def build_parser() -> argparse.ArgumentParser:
 def options_from_args(args: argparse.Namespace, clang_args: Sequence[str] = ()) -> Options:
     try:
         rocm = parse_rocm_version(args.rocm)
+        offload_arch = parse_offload_arch(args.offload_arch)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     return Options(
@@ -257,6 +272,7 @@ def options_from_args(args: argparse.Namespace, clang_args: Sequence[str] = ()) 
         compat_header=args.compat_header,
         warn_unknown=args.warn_unknown,
         rename_extensions=args.rename_extensions,
+        offload_arch=offload_arch,
         defines=tuple(args.defines),
         include_dirs=tuple(args.include_dirs),
         clang_args=tuple(clang_args),
@@ -322,6 +338,7 @@ def config_from_args(
         backup_suffix="" if args.no_backup else args.backup_suffix,
         renames=_renames(args),
         copy_other_files=(bool(args.out_dir) and not args.sources_only) or args.copy_other_files,
+        build_files=args.build_files and not (args.out_dir and args.sources_only),
         print_stats=args.print_stats,
         report=args.report or "",
         report_format=args.report_format or "",

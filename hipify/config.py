@@ -22,7 +22,7 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 from .engines import ENGINE_NAMES
-from .options import parse_rocm_version
+from .options import parse_offload_arch, parse_rocm_version
 
 CONFIG_NAME = ".hipify-py.toml"
 PYPROJECT = "pyproject.toml"
@@ -77,6 +77,15 @@ def _rocm(value: object, _: Path) -> object:
     if not isinstance(value, str):
         raise _expect('a ROCm version as a string, e.g. "6.4"')
     parse_rocm_version(value)  # raises ValueError with what was expected
+    return value
+
+
+def _offload_arch(value: object, _: Path) -> object:
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        value = ",".join(value)
+    if not isinstance(value, str):
+        raise _expect('AMD GPU targets, e.g. "gfx90a" or ["gfx90a", "gfx942"]')
+    parse_offload_arch(value)  # raises ValueError with what was expected
     return value
 
 
@@ -137,6 +146,8 @@ KEYS: dict[str, tuple[str, Check]] = {
     "amap": ("amap", _bool),
     "skip-excluded-preprocessor-conditional-blocks": ("skip_excluded_preprocessor_conditional_blocks", _bool),
     "rocm": ("rocm", _rocm),
+    "offload-arch": ("offload_arch", _offload_arch),
+    "build-files": ("build_files", _bool),
     "runtime-include": ("runtime_include", _bool),
     "compat-header": ("compat_header", _bool),
     "warn-unknown": ("warn_unknown", _bool),

@@ -15,6 +15,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
+from .buildfiles.dispatch import kind_of
 from .fileio import SourceError, file_kind, read_regular
 from .writing import TEMP_SUFFIX
 
@@ -78,7 +79,10 @@ def discover(
     extensions: tuple[str, ...] = DEFAULT_EXTENSIONS,
     exclude: tuple[str, ...] = (),
     use_gitignore: bool = True,
+    build_files: bool = False,
 ) -> tuple[list[Found], list[Problem]]:
+    """The files under ``paths`` with one of ``extensions`` (every file when empty); with ``build_files``, the
+    build files a translator exists for too (Makefile, *.mk, CMakeLists.txt, ...: ``hipify.buildfiles``)."""
     found: list[Found] = []
     problems: list[Problem] = []
     exclude_spec = _exclude_spec(exclude)
@@ -94,7 +98,7 @@ def discover(
             problems.append(Problem(arg, f"cannot access: {exc.strerror or exc}"))
             continue
         if stat.S_ISDIR(st.st_mode):
-            for item in _walk(arg, extensions, exclude_spec, use_gitignore, problems):
+            for item in _walk(arg, extensions, exclude_spec, use_gitignore, problems, build_files):
                 if item.real not in seen_files:
                     seen_files.add(item.real)
                     found.append(item)
@@ -120,6 +124,7 @@ def _walk(
     exclude_spec: pathspec.PathSpec | None,
     use_gitignore: bool,
     problems: list[Problem],
+    build_files: bool = False,
 ) -> Iterator[Found]:
     visited: set[tuple[int, int]] = set()
     # Stack of (directory, its real path, [(base_dir, spec), ...]) — each level inherits its parents' ignore specs.
@@ -159,7 +164,7 @@ def _walk(
                 if entry.name not in ALWAYS_SKIPPED_DIRS:
                     subdirs.append((path, _real(entry, real_dir)))
                 continue
-            if extensions and path.suffix.lower() not in extensions:
+            if extensions and path.suffix.lower() not in extensions and not (build_files and kind_of(entry.name)):
                 continue  # an empty extension list means every file (--copy-other-files)
             if entry.name.endswith(TEMP_SUFFIX):
                 continue  # an interrupted write's leftover, removed by the next run writing here

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from .project.graph import Resolved
     from .project.scan import FileScan
 
-_FORMAT = 1  # of the pickled values below; a manifest of another format is ignored
+_FORMAT = 2  # of the pickled values below; a manifest of another format is ignored
 
 
 @dataclass(frozen=True)

@@ -10,9 +10,12 @@ import bisect
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from itertools import accumulate
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .options import Options
+
+if TYPE_CHECKING:  # buildfiles imports this module for Edit and Diagnostic
+    from .buildfiles import BuildContext
 
 # A half-open [start, end) range of character offsets into a file's text.
 Span = tuple[int, int]
@@ -123,6 +126,8 @@ class ProjectFacts:
     # --roc: API families some file of the project cannot write with their ROC library's names, with why
     # (family, reason): every file keeps their HIP names, so that types shared through headers agree.
     hip_families: tuple[tuple[str, str], ...] = ()
+    # A build file (Makefile, CMakeLists.txt): what its translation needs from the sources (None for a source).
+    build: BuildContext | None = None
 
 
 @dataclass(frozen=True)

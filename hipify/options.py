@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 DEFAULT_ROCM = (6, 4)
+# AMD GPU targets build files compile for when neither --offload-arch nor the configuration names one.
+DEFAULT_OFFLOAD_ARCH: tuple[str, ...] = ("gfx90a",)
+_OFFLOAD_ARCH = re.compile(r"gfx[0-9a-f]{2,5}(?:-generic)?(?::(?:xnack|sramecc)[+-])*")
 
 
 def parse_rocm_version(text: str) -> tuple[int, int]:
@@ -15,6 +19,23 @@ def parse_rocm_version(text: str) -> tuple[int, int]:
     major = int(parts[0])
     minor = int(parts[1]) if len(parts) > 1 else 0
     return (major, minor)
+
+
+def parse_offload_arch(values: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """'gfx90a,gfx942' (or a list of such) -> ('gfx90a', 'gfx942'). Raises ValueError on a name that is not an
+    AMD GPU target."""
+    items = [values] if isinstance(values, str) else list(values)
+    targets: list[str] = []
+    for item in items:
+        for target in item.split(","):
+            target = target.strip()
+            if not _OFFLOAD_ARCH.fullmatch(target):
+                raise ValueError(f"not an AMD GPU target: {target!r} (expected e.g. gfx90a, gfx942, gfx1100)")
+            if target not in targets:
+                targets.append(target)
+    if not targets:
+        raise ValueError("no AMD GPU target given (expected e.g. gfx90a)")
+    return tuple(targets)
 
 
 @dataclass(frozen=True)
@@ -32,6 +53,7 @@ class Options:
     compat_header: bool = True  # provide small CUDA features ROCm lacks in hipify_compat.h
     warn_unknown: bool = True  # warn about cuda*/cu*/CU* names the table lacks
     rename_extensions: bool = False  # .cu/.cuh -> .hip/.cuh includes (with --out-dir --rename)
+    offload_arch: tuple[str, ...] = DEFAULT_OFFLOAD_ARCH  # build files: the AMD GPU targets (--offload-arch)
     # Parser inputs (clang engine; the regex engine uses defines for #if evaluation only)
     defines: tuple[str, ...] = ()
     include_dirs: tuple[str, ...] = ()

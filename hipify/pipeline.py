@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .api import Result, translate
+from .buildfiles.dispatch import kind_of
 from .cache import ResultCache, cache_key
 from .codes import ENGINE_FALLBACK, TRANSLATION_FAILED
 from .compat import load_catalog
@@ -99,7 +100,7 @@ def translate_decoded(task: FileTask, decoded: DecodedSource) -> FileResult:
     if cache is not None:
         key = cache_key(
             decoded.text,
-            Path(task.path).suffix,
+            Path(task.path).suffix + ":" + (kind_of(task.display) or ""),  # a Makefile is not read as C++
             table.digest + load_catalog().digest,
             task.options.cache_key() + repr(task.project),
             engine_environment(task.options),

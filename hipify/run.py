@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .build_phase import facts_from_model, is_build_file, without_backups
 from .cache import stamps
 from .compat import HEADER_NAME, entries_in, is_generated, load_catalog
 from .compat import render as render_compat
@@ -68,6 +69,7 @@ class RunConfig:
     backup_suffix: str = ".prehip"  # --in-place backups; "" = none
     renames: tuple[tuple[str, str], ...] = ()  # (.old, .new) suffixes for --rename-extensions; () = keep names
     copy_other_files: bool = False
+    build_files: bool = True  # translate the build files found with the sources (Makefile, CMakeLists.txt)
     print_stats: bool = False
     report: str = ""
     report_format: str = ""
@@ -196,7 +198,10 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
     """Translate the files; returns the outcome and how many other files were copied into the mirror."""
     out_dir = Path(config.out_dir).absolute() if config.out_dir else None
     warm = _warm_start(config)  # before the inputs are looked at
-    found, problems = discover([Path(p) for p in config.paths], config.extensions, config.exclude, config.use_gitignore)
+    found, problems = discover(
+        [Path(p) for p in config.paths], config.extensions, config.exclude, config.use_gitignore, config.build_files
+    )
+    found = without_backups(found, config.backup_suffix)
     if out_dir is not None:
         found = _without_own_output(found, out_dir)
     # A compatibility header an earlier run wrote is ours, not the project's: not translated,
@@ -300,7 +305,7 @@ def _run_key_parts(config: RunConfig) -> Iterator[str]:
     yield os.getcwd()  # the files' names in messages are relative to it
     yield repr((config.paths, config.mode.value, os.path.abspath(config.output) if config.output else ""))
     yield repr((os.path.abspath(config.out_dir) if config.out_dir else "", config.backup_suffix, config.renames))
-    yield repr((config.copy_other_files, config.extensions, config.exclude, config.use_gitignore))
+    yield repr((config.copy_other_files, config.extensions, config.exclude, config.use_gitignore, config.build_files))
     yield repr((config.encoding, config.max_size))
 
 
@@ -405,9 +410,12 @@ def _project_facts(
     if warm is not None and warm.model_holds(found):
         assert warm.previous is not None
         return _ProjectFacts(dict(warm.previous.facts))
-    model, scans = _project_model(config, found, renames, workers, warm)
-    facts = {str(f.path): final(f, model.facts_for(str(f.path))) for f in found}
-    return _ProjectFacts(facts, model, scans)
+    sources = [f for f in found if not is_build_file(f.path)]
+    model, scans = _project_model(config, sources, renames, workers, warm)
+    facts = {str(f.path): final(f, model.facts_for(str(f.path))) for f in sources}
+    builds = [str(f.path) for f in found if str(f.path) not in facts]
+    facts.update(facts_from_model(builds, model, _include_renames(sources, renames), config.options))
+    return _ProjectFacts({str(f.path): facts[str(f.path)] for f in found}, model, scans)
 
 
 def _project_model(

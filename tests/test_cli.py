@@ -42,7 +42,7 @@ def tree(tmp_path: Path) -> Path:
     (root / "src" / "main.cu").write_text(KERNEL)
     (root / "src" / "util.cuh").write_text(UTIL)
     (root / "src" / "plain.cpp").write_text(PLAIN)
-    (root / "CMakeLists.txt").write_text("project(x CUDA)\n")
+    (root / "Makefile").write_text("app: src/main.cu\n\tnvcc -arch=sm_70 -o app src/main.cu\n")
     return root
 
 
@@ -98,9 +98,9 @@ def test_out_dir_mirrors_tree_and_leaves_input_alone(tree: Path, tmp_path: Path)
     out = tmp_path / "hip"
     assert main(["--engine", "regex", "--out-dir", str(out), str(tree)]) == 0
     # the whole tree: the build file too, so the mirror builds as it is
-    assert sorted(snapshot(out)) == ["CMakeLists.txt", "src/main.cu", "src/plain.cpp", "src/util.cuh"]
+    assert sorted(snapshot(out)) == ["Makefile", "src/main.cu", "src/plain.cpp", "src/util.cuh"]
     assert (out / "src" / "plain.cpp").read_bytes() == PLAIN.encode()
-    assert (out / "CMakeLists.txt").read_bytes() == (tree / "CMakeLists.txt").read_bytes()
+    assert "\thipcc --offload-arch=$(HIP_ARCH) -o app src/main.cu" in (out / "Makefile").read_text()
     assert "hipError_t" in (out / "src" / "util.cuh").read_text()
     assert snapshot(tree) == before
 
@@ -119,7 +119,7 @@ def test_out_dir_copy_other_files_and_rename(tree: Path, tmp_path: Path) -> None
         main(["--engine", "regex", "--out-dir", str(out), "--rename-extensions", "--copy-other-files", str(tree)]) == 0
     )
     files = sorted(snapshot(out))
-    assert files == ["CMakeLists.txt", "src/main.hip", "src/other.hip", "src/plain.cpp", "src/util.cuh"]
+    assert files == ["Makefile", "src/main.hip", "src/other.hip", "src/plain.cpp", "src/util.cuh"]
     assert '#include "other.hip"' in (out / "src" / "main.hip").read_text()
 
 
@@ -237,7 +237,7 @@ def test_examine_writes_nothing_and_prints_stats(tree: Path, capsys: pytest.Capt
     assert main(["--engine", "regex", "--examine", str(tree)]) == 0
     captured = capsys.readouterr()
     assert "CONVERTED refs" in captured.out  # the statistics are what --examine outputs
-    assert "hipify-py: 3 files scanned, 2 would change (nothing written)" in captured.err
+    assert "hipify-py: 4 files scanned, 3 would change (nothing written)" in captured.err
     assert snapshot(tree) == before
 
 
@@ -249,7 +249,7 @@ def test_reports(tree: Path, tmp_path: Path, fmt: str) -> None:
     text = report.read_text()
     if fmt == "json":
         data = json.loads(text)
-        assert data["summary"]["files"] == 4 and data["converted"]["cudaMalloc"] == 1
+        assert data["summary"]["files"] == 5 and data["converted"]["cudaMalloc"] == 1
         assert any(d["code"] == "HPY104" for d in data["diagnostics"])
     elif fmt == "sarif":
         data = json.loads(text)
@@ -266,10 +266,10 @@ def test_cache_makes_second_run_hit(tree: Path, tmp_path: Path) -> None:
         return int(json.loads(report.read_text())["summary"]["cached"])
 
     assert cached() == 0
-    assert cached() == 3
+    assert cached() == 4
     assert cached("--no-cache") == 0
     (tree / "src" / "main.cu").write_text(KERNEL + "// changed\n")
-    assert cached() == 2
+    assert cached() == 3
     assert cached("--roc") == 0  # other options, other key
 
 

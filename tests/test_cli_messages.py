@@ -65,7 +65,7 @@ API_TREE = {
     "src/a.cu": "void a() {\n    cudaArrayGetPlane(0, 0, 0);\n    cudaArrayGetPlane(0, 0, 1);\n    cudaFree(0);\n}\n",
     "src/b.cu": "void b() { cudaArrayGetPlane(0, 0, 2); cudaMyOwnHelper(); }\n",
     "src/c.cpp": "int c() { return 1; }\n",
-    "CMakeLists.txt": "project(x)\n",
+    "data/input.txt": "1 2 3\n",
 }
 
 

@@ -38,7 +38,7 @@ def repo(tmp_path: Path) -> Path:
     (root / "src" / "b.cu").write_text("void b() { cudaDeviceSynchronize(); }\n")
     (root / "src" / "c.cu").write_text("void c() { cudaDeviceReset(); }\n")
     (root / "src" / "common.cuh").write_text("#pragma once\ninline void s() { cudaStreamSynchronize(0); }\n")
-    (root / "Makefile").write_text("all:\n")
+    (root / "README").write_text("data\n")
     _git(root, "init", "-q")
     _git(root, "add", "-A")
     _git(root, "commit", "-qm", "base")
@@ -76,13 +76,13 @@ def test_changed_since_an_unknown_revision_is_a_usage_error(repo: Path, capsys: 
 def test_mirror_is_kept_up_to_date(repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     mirror = tmp_path / "mirror"
     assert main(["--engine", "regex", "--out-dir", str(mirror), str(repo)]) == 0
-    assert (mirror / "Makefile").exists() and "hipFree" in (mirror / "src" / "a.cu").read_text()
+    assert (mirror / "README").exists() and "hipFree" in (mirror / "src" / "a.cu").read_text()
     assert "1 other file mirrored" in capsys.readouterr().err
-    stamp = (mirror / "Makefile").stat().st_mtime_ns
+    stamp = (mirror / "README").stat().st_mtime_ns
     (repo / "src" / "c.cu").write_text("void c() { cudaDeviceReset(); cudaFree(0); }\n")
     assert main(["--engine", "regex", "--out-dir", str(mirror), "--changed-since", "HEAD", str(repo)]) == 0
     assert "hipFree(0)" in (mirror / "src" / "c.cu").read_text()
-    assert (mirror / "Makefile").stat().st_mtime_ns == stamp  # unchanged: not copied again
+    assert (mirror / "README").stat().st_mtime_ns == stamp  # unchanged: not copied again
     assert "hipify-py: 1 file scanned, 1 translated into" in capsys.readouterr().err
 
 

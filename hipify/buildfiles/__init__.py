@@ -19,9 +19,7 @@ from dataclasses import dataclass
 from pathlib import PurePath
 
 from ..model import Diagnostic, Edit
-
-# GPU targets when neither an option nor the configuration names one.
-DEFAULT_OFFLOAD_ARCH: tuple[str, ...] = ("gfx90a",)
+from ..options import DEFAULT_OFFLOAD_ARCH
 
 MAKE = "make"
 CMAKE = "cmake"
@@ -39,6 +37,8 @@ class BuildContext:
     offload_arch: tuple[str, ...] = DEFAULT_OFFLOAD_ARCH
     # --roc: link the ROC libraries (rocblas, ...) instead of the HIP ones (hipblas, ...).
     roc: bool = False
+    # --roc: families the sources keep with their HIP names (the project's hip_families): their HIP library.
+    hip_families: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,922 @@
+"""CMake listfiles (CMakeLists.txt, *.cmake): the CUDA language, its variables, properties, packages and
+libraries -> CMake's HIP language and ROCm's packages.
+
+Read with :mod:`.cmake_reader` (every command and argument with its span); each argument that changes is
+replaced whole, once, by the value the rules below compose, so no two edits overlap and comments, bracket
+arguments and arguments without CUDA in them are never touched. What a rule translates:
+
+- the CUDA language (``project(... CUDA)``, ``enable_language``, ``check_language``, source and linker
+  ``LANGUAGE`` properties, ``$<COMPILE_LANGUAGE:CUDA>`` and the other language generator expressions,
+  ``cuda_std_17`` compile features) -> HIP;
+- ``CMAKE_CUDA_*`` variables -> ``CMAKE_HIP_*`` (the architectures -> the AMD targets; flags through the nvcc
+  option mapping); ``CUDA_ARCHITECTURES``/``CUDA_STANDARD``/... target properties -> ``HIP_*``; separable
+  compilation -> ``-fgpu-rdc`` at compile and link;
+- ``find_package(CUDAToolkit|CUDA)`` -> ``find_package(hip)`` and the ROCm packages the file links;
+  ``CUDA::cublas``, a plain ``cublas``, ``${CUDA_CUBLAS_LIBRARIES}`` -> ``roc::hipblas`` (the library mapping
+  shared with make), with the ``find_package`` each needs where the file has none to replace;
+- ``.cu`` sources are marked ``LANGUAGE HIP`` (CMake compiles only ``.hip`` files as HIP by extension), or
+  renamed where the run renamed them;
+- FindCUDA's ``cuda_add_executable``/``cuda_add_library`` -> plain targets.
+
+What has no translation (custom commands running ptxas, cuobjdump, nvcc --ptx, nvidia-smi; PTX/cubin
+properties; NVIDIA-only libraries) is left as written and reported (HPY119).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from ..model import Diagnostic, Edit, LineIndex, Severity
+from . import BuildContext, BuildResult
+from .cmake_reader import BRACKET, QUOTED, UNQUOTED, Argument, Command, read, split_list
+from .libraries import cmake_target, library_change
+from .nvcc_options import KIND_DROPPED, KIND_HAND, KIND_RDC, RDC_FLAG, is_nvcc, translate_words
+
+EDIT = "HPY016"
+REVIEW = "HPY118"
+HAND = "HPY119"
+INTERNAL = "HPY204"
+
+# A file none of whose text says CUDA, nvcc, a .cu file or a word like a CUDA library (cublas, -lnvrtc) gets
+# no edit: the quick way out.
+_ANY_CUDA = re.compile(r"cuda|nvcc|ptxas|fatbinary|bin2c|\.cu\b|(?<![A-Za-z0-9_])(?:-l)?(?:cu|nv)[a-z]", re.IGNORECASE)
+
+# CMAKE_CUDA_<X> variables with no CMAKE_HIP_<X>: CMake's HIP language has no host compiler, separable
+# compilation or runtime choice (cmake-variables(7)); they are handled where set, or left.
+_CUDA_ONLY_SUFFIXES = (
+    "HOST_COMPILER",
+    "HOST_LINK_LAUNCHER",
+    "SEPARABLE_COMPILATION",
+    "RESOLVE_DEVICE_SYMBOLS",
+    "RUNTIME_LIBRARY",
+    "COMPILER_TOOLKIT_ROOT",
+    "COMPILER_TOOLKIT_VERSION",
+    "COMPILER_TOOLKIT_LIBRARY_ROOT",
+    "COMPILER_LIBRARY_ROOT",
+    "TOOLKIT_INCLUDE_DIRECTORIES",
+)
+# Variables of FindCUDA / FindCUDAToolkit / the CUDA language that name the toolkit's headers: HIP's
+# headers are hip_INCLUDE_DIRS of find_package(hip).
+_INCLUDE_VARIABLES = frozenset(
+    (
+        "CMAKE_CUDA_TOOLKIT_INCLUDE_DIRECTORIES",
+        "CUDA_INCLUDE_DIRS",
+        "CUDA_INCLUDE_DIR",
+        "CUDAToolkit_INCLUDE_DIRS",
+        "CUDA_TOOLKIT_INCLUDE",
+    )
+)
+_FOUND_VARIABLES = frozenset(("CUDAToolkit_FOUND", "CUDA_FOUND"))
+# FindCUDA's library variables: CUDA_LIBRARIES, CUDA_CUBLAS_LIBRARIES, CUDA_cublas_LIBRARY, ...
+_LIBRARY_VARIABLE = re.compile(r"^CUDA_(?:(?P<lib>[A-Za-z0-9_]+?)_)?LIBRAR(?:Y|IES)$")
+_CUDA_TARGET = re.compile(r"^CUDA::[A-Za-z0-9_]+$")
+_REFERENCE = re.compile(r"\$\{([A-Za-z0-9_]+)\}")
+_LANGUAGE_GENEX = re.compile(r"\$<(COMPILE_LANGUAGE|LINK_LANGUAGE|COMPILE_LANG_AND_ID|LINK_LANG_AND_ID):([A-Za-z_,]*)")
+_COMPILER_GENEX = re.compile(r"\$<CUDA_COMPILER_(ID|VERSION)\b")
+_CUDA_STD = re.compile(r"^cuda_std_([0-9]+)$")
+_ARCH_WORD = re.compile(r"^(?:sm_|compute_|lto_)?[0-9]+[a-z]?(?:-real|-virtual)?$|^(?:native|all|all-major|OFF)$")
+
+# Commands whose arguments are source files of a target (.cu among them must be compiled as HIP).
+_TARGET_SOURCES = frozenset(
+    ("add_executable", "add_library", "target_sources", "cuda_add_executable", "cuda_add_library")
+)
+# Commands in which a .cu argument is not a source compiled here (a condition, a message, a file to copy).
+_NOT_SOURCES = frozenset(
+    (
+        "if",
+        "elseif",
+        "else",
+        "endif",
+        "while",
+        "endwhile",
+        "message",
+        "install",
+        "file",
+        "configure_file",
+        "add_custom_command",
+        "add_custom_target",
+        "execute_process",
+        "string",
+        "source_group",
+        "set_source_files_properties",
+        "set_property",
+        "get_property",
+        "get_source_file_property",
+        "get_filename_component",
+        "cmake_path",
+        "add_test",
+        "set_tests_properties",
+        "find_file",
+        "find_path",
+        "return",
+        "include",
+        "option",
+        "math",
+        "function",
+        "macro",
+        "endfunction",
+        "endmacro",
+        "foreach",
+        "endforeach",
+    )
+)
+# Commands whose arguments are compile/link options (an nvcc option there is mapped to clang's).
+_OPTION_COMMANDS = frozenset(
+    ("target_compile_options", "add_compile_options", "target_link_options", "add_link_options")
+)
+# Variables whose value is nvcc options.
+_FLAG_VARIABLE = re.compile(r"^(?:CMAKE_CUDA_FLAGS(?:_[A-Z]+)?|CUDA_NVCC_FLAGS(?:_[A-Z]+)?)$")
+# Tools that make or read NVIDIA machine code, or query NVIDIA GPUs: a step calling one is hand work.
+_NVIDIA_TOOLS = re.compile(
+    r"(?:^|[/\s;\"'])(ptxas|cuobjdump|nvdisasm|fatbinary|nvlink|bin2c|nvidia-smi|nvprune|cu\+\+filt)(?:$|[\s;\"'])"
+)
+_NVCC_REFERENCE = re.compile(r"\$\{(CMAKE_CUDA_COMPILER|CUDA_NVCC_EXECUTABLE)\}|(?:^|/)nvcc$")
+_NVIDIA_MACHINE_CODE = re.compile(r"^--?(ptx|cubin|fatbin|dlink|device-link|lto-ir|optix-ir)$")
+# Header-only ROCm packages of families the library mapping does not link.
+_HEADER_PACKAGES = {"cub": "hipcub", "thrust": "rocthrust"}
+# Source-file and target properties: CUDA's -> HIP's (cmake-properties(7) lists the HIP ones).
+_PROPERTY_RENAMES = {
+    "CUDA_ARCHITECTURES": "HIP_ARCHITECTURES",
+    "CUDA_STANDARD": "HIP_STANDARD",
+    "CUDA_STANDARD_REQUIRED": "HIP_STANDARD_REQUIRED",
+    "CUDA_EXTENSIONS": "HIP_EXTENSIONS",
+}
+_PROPERTY_DROPPED = {
+    "CUDA_RESOLVE_DEVICE_SYMBOLS": "with -fgpu-rdc, HIP's device code is linked at the final link",
+    "CUDA_RUNTIME_LIBRARY": "hipcc links the HIP runtime itself",
+}
+_PROPERTY_HAND = ("CUDA_PTX_COMPILATION", "CUDA_CUBIN_COMPILATION", "CUDA_FATBIN_COMPILATION", "CUDA_OPTIX_COMPILATION")
+_BLOCK_OPEN = frozenset(("function", "macro", "if", "foreach", "while", "block"))
+_BLOCK_CLOSE = frozenset(("endfunction", "endmacro", "endif", "endforeach", "endwhile", "endblock"))
+
+
+@dataclass
+class _State:
+    text: str
+    context: BuildContext
+    edits: list[Edit] = field(default_factory=list)
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    # Packages the file's links need: package -> the commands (offsets) needing it, with their block.
+    needed: dict[str, list[tuple[int, int]]] = field(default_factory=dict)
+    block: int = -1  # start offset of the innermost open block command (-1: the file)
+    current: int = 0  # start offset of the command being translated
+    find_cuda: list[Command] = field(default_factory=list)
+    marked_hip: set[str] = field(default_factory=set)  # source arguments already marked LANGUAGE HIP
+    uses_nvcc_flags: bool = False
+    enables_cuda: bool = False  # project(... CUDA) or enable_language(CUDA) in this file
+
+    def need(self, package: str, at: int) -> None:
+        self.needed.setdefault(package, []).append((self.block, self.current))
+
+    def report(self, code: str, message: str, at: int, subject: str = "") -> None:
+        severity = Severity.WARNING if code == HAND else Severity.INFO
+        self.diagnostics.append(Diagnostic(code, message, offset=at, severity=severity, subject=subject))
+
+    def replace(self, start: int, end: int, new: str, subject: str = "") -> None:
+        if self.text[start:end] != new:
+            self.edits.append(Edit(start, end, new, EDIT, subject=subject))
+
+
+def translate(text: str, path: str, context: BuildContext) -> BuildResult:
+    """Translate a CMake listfile (see the module doc); pure, idempotent, never raises."""
+    if not _ANY_CUDA.search(text) and not _renames_apply(text, context):
+        return BuildResult()
+    try:
+        state = _State(text, context)
+        _translate(state)
+    except Exception as error:  # the contract: a failure becomes a diagnostic
+        return BuildResult((), (Diagnostic(INTERNAL, f"CMake translation failed: {error!r}", severity=Severity.ERROR),))
+    index = LineIndex.of(text)
+    located = []
+    for diag in state.diagnostics:
+        line, col = index.line_col(diag.offset)
+        located.append(Diagnostic(diag.code, diag.message, diag.offset, line, col, diag.severity, diag.subject, path))
+    return BuildResult(tuple(state.edits), tuple(located))
+
+
+def _renames_apply(text: str, context: BuildContext) -> bool:
+    return any(old in text for old, _ in context.renamed)
+
+
+def _translate(state: _State) -> None:
+    listfile = read(state.text)
+    for problem in listfile.problems:
+        state.report(REVIEW, f"CMake text not understood, left as written: {problem.message}", problem.offset)
+    commands = listfile.commands
+    for command in commands:
+        if command.key == "set_source_files_properties":
+            state.marked_hip.update(_marked_hip(command))
+        if any("CUDA_NVCC_FLAGS" in a.value for a in command.args):
+            state.uses_nvcc_flags = True
+        if command.key in ("project", "enable_language") and any(a.value == "CUDA" for a in command.args):
+            state.enables_cuda = True
+    blocks: list[int] = []
+    for command in commands:
+        key = command.key
+        if key in _BLOCK_CLOSE and blocks:
+            blocks.pop()
+        state.block = blocks[-1] if blocks else -1
+        state.current = command.start
+        _command(state, command)
+        if key in _BLOCK_OPEN:
+            blocks.append(command.start)
+    _find_packages(state)
+
+
+# --- values ---------------------------------------------------------------------------------------------
+
+
+def _target_for(state: _State, cuda_target: str, at: int) -> str | None:
+    """``CUDA::x`` -> ROCm's imported target (recording its package); None when there is none (reported)."""
+    change = cmake_target(cuda_target, state.context)
+    if change is None:
+        return None
+    if change.hand_work or not change.target:
+        state.report(HAND, f"{cuda_target} left as written: {change.reason}", at, cuda_target)
+        return None
+    if change.package:
+        state.need(change.package, at)
+    return change.target
+
+
+def _variable(state: _State, name: str, at: int, whole: bool) -> str | None:
+    """A variable's new name; ``whole``: the argument is the name itself (set(), if()), not a ${} reference."""
+    if name.startswith("CMAKE_CUDA_"):
+        suffix = name[len("CMAKE_CUDA_") :]
+        if name in _INCLUDE_VARIABLES:
+            state.need("hip", at)
+            return "hip_INCLUDE_DIRS"
+        if suffix in _CUDA_ONLY_SUFFIXES:
+            return None
+        return "CMAKE_HIP_" + suffix
+    if whole:
+        return None
+    if name in _INCLUDE_VARIABLES:
+        state.need("hip", at)
+        return "hip_INCLUDE_DIRS"
+    if name in _FOUND_VARIABLES:
+        return "hip_FOUND"
+    return None
+
+
+def _library_variable(state: _State, name: str, at: int) -> str | None:
+    """``${CUDA_LIBRARIES}``, ``${CUDA_CUBLAS_LIBRARIES}``, ``${CUDA_cufft_LIBRARY}`` -> ROCm's target."""
+    m = _LIBRARY_VARIABLE.match(name)
+    if not m:
+        return None
+    library = (m.group("lib") or "cudart").lower()
+    if library in ("cudart", "cuda"):
+        state.need("hip", at)
+        return "hip::host"
+    return _target_for(state, f"CUDA::{library}", at)
+
+
+def _rename_source(value: str, context: BuildContext) -> str:
+    for old, new in context.renamed:
+        if value == old or value.endswith("/" + old):
+            return value[: len(value) - len(old)] + new
+    return value
+
+
+def _language_genex(match: re.Match[str]) -> str:
+    kind, languages = match.group(1), match.group(2)
+    parts = languages.split(",")
+    if kind.endswith("AND_ID"):
+        parts[0] = "HIP" if parts[0] == "CUDA" else parts[0]
+    else:
+        parts = ["HIP" if p == "CUDA" else p for p in parts]
+    return f"$<{kind}:{','.join(parts)}"
+
+
+def _value(state: _State, arg: Argument, link: bool = False) -> str:
+    """An argument's value with every rule that applies to any argument: variables, imported targets,
+    library variables, language generator expressions, compile features, renamed sources. ``link``: the
+    argument is in a link list, where a plain CUDA library name is a library too."""
+    if arg.kind == BRACKET:
+        return arg.value
+    at = arg.start
+    value = arg.value
+
+    def reference(m: re.Match[str]) -> str:
+        name = m.group(1)
+        library = _library_variable(state, name, at)
+        if library is not None:
+            return library
+        new = _variable(state, name, at, whole=False)
+        return "${" + new + "}" if new else m.group(0)
+
+    value = _REFERENCE.sub(reference, value)
+    value = _LANGUAGE_GENEX.sub(_language_genex, value)
+    value = _COMPILER_GENEX.sub(lambda m: f"$<HIP_COMPILER_{m.group(1)}", value)
+    pieces = []
+    last = 0
+    for start, end in split_list(value):
+        element = value[start:end]
+        new = element
+        if _CUDA_TARGET.match(element):
+            new = _target_for(state, element, at) or element
+        elif element.startswith("CMAKE_CUDA_") and re.fullmatch(r"[A-Za-z0-9_]+", element):
+            new = _variable(state, element, at, whole=True) or element
+        elif m := _CUDA_STD.match(element):
+            new = f"hip_std_{m.group(1)}"
+        elif element in _FOUND_VARIABLES:
+            new = "hip_FOUND"
+        elif link and re.fullmatch(r"[A-Za-z0-9_]+", element):
+            new = _plain_library(state, element, at) or element
+        else:
+            new = _rename_source(element, state.context)
+        pieces.append(value[last:start] + new)
+        last = end
+    pieces.append(value[last:])
+    return "".join(pieces)
+
+
+def _plain_library(state: _State, name: str, at: int) -> str | None:
+    """``cublas`` / ``cudart`` in a link list (found through the CUDA language's link directories)."""
+    change = library_change(name, state.context)
+    if change is None:
+        return None
+    if not change.name and not change.hand_work:  # the CUDA runtime or driver
+        state.need("hip", at)
+        return "hip::host"
+    return _target_for(state, f"CUDA::{name}", at)
+
+
+def _spelled(arg: Argument, value: str) -> str:
+    """An argument's new text, with the delimiters it had."""
+    if arg.kind == QUOTED:
+        return f'"{value}"'
+    if arg.kind == UNQUOTED and re.search(r"[\s()#\"]", value) and not value.startswith('"'):
+        return f'"{value}"'
+    return value
+
+
+def _rewrite(state: _State, arg: Argument, value: str | None = None, link: bool = False) -> None:
+    new = _value(state, arg, link) if value is None else value
+    if new != arg.value:
+        state.replace(arg.start, arg.end, _spelled(arg, new))
+
+
+# --- nvcc options ---------------------------------------------------------------------------------------
+
+# Words of an option value: runs without whitespace, ';' or quotes; a generator expression's condition
+# ($<$<COMPILE_LANGUAGE:CUDA>:) and closing '>' are not part of the option.
+_WORD = re.compile(r"[^\s;\"]+")
+
+
+def _words(value: str) -> list[tuple[int, int]]:
+    spans = []
+    for m in _WORD.finditer(value):
+        start, end = m.start(), m.end()
+        word = value[start:end]
+        if "$<" in word:
+            colon = word.rfind(":")
+            if colon < word.rfind("$<"):
+                continue  # a generator expression without a value part here
+            start += colon + 1
+            word = value[start:end]
+        extra = word.count(">") - word.count("<")
+        while extra > 0 and word.endswith(">"):
+            end -= 1
+            word = word[:-1]
+            extra -= 1
+        if word:
+            spans.append((start, end))
+    return spans
+
+
+def _options(state: _State, args: list[Argument], link: bool = False) -> tuple[list[str], bool]:
+    """The arguments' values with their nvcc options mapped (an option's value may be the next argument:
+    ``-Xcompiler -fPIC``), and whether relocatable device code was asked for. A value mapped to nothing is
+    returned empty: the caller removes the argument."""
+    values = [_value(state, arg, link) for arg in args]
+    located = [(i, s, e) for i, value in enumerate(values) for s, e in _words(value)]
+    words = [values[i][s:e] for i, s, e in located]
+    changes = translate_words(words, state.context, rocm_root="${ROCM_PATH}", rocm_var="${ROCM_PATH}")
+    if not changes:
+        return values, False
+    # Per argument: (start, end, replacement) in its value.
+    pieces: dict[int, list[tuple[int, int, str]]] = {}
+    rdc = False
+    for index, change in changes:
+        rdc = rdc or change.kind == KIND_RDC
+        words_text = " ".join(words[index : index + change.consumed])
+        at = args[located[index][0]].start
+        if change.hand_work or change.kind == KIND_HAND:
+            state.report(HAND, f"{words_text}: {change.reason}", at, words_text)
+            continue
+        if change.kind == KIND_DROPPED or not change.words:
+            state.report(REVIEW, f"{words_text} dropped: {change.reason}", at, words_text)
+        for n, (i, s, e) in enumerate(located[index : index + change.consumed]):
+            arg, value = args[i], values[i]
+            joiner = " " if arg.kind == QUOTED and "$<" not in value else ";"
+            new = joiner.join(change.words) if n == 0 else ""
+            if not new:
+                # Take one separator with a dropped word, so no doubled space is left.
+                if e < len(value) and value[e] in " ;":
+                    e += 1
+                elif s > 0 and value[s - 1] in " ;":
+                    s -= 1
+            pieces.setdefault(i, []).append((s, e, new))
+    out = list(values)
+    for i, edits in pieces.items():
+        value, last, parts = values[i], 0, []
+        for s, e, new in sorted(edits):
+            s = max(s, last)
+            parts.append(value[last:s] + new)
+            last = max(e, s)
+        parts.append(value[last:])
+        out[i] = "".join(parts)
+    return out, rdc
+
+
+def _write_options(state: _State, args: list[Argument], values: list[str]) -> None:
+    """Write mapped option values back; an argument whose options all went is removed with its leading space."""
+    for arg, value in zip(args, values, strict=True):
+        if value.strip() or not arg.value.strip():
+            _rewrite(state, arg, value)
+            continue
+        start = arg.start
+        while start > 0 and state.text[start - 1] in " \t":
+            start -= 1
+        state.replace(start, arg.end, "")
+
+
+# --- commands -------------------------------------------------------------------------------------------
+
+
+def _command(state: _State, command: Command) -> None:
+    key = command.key
+    handler = _HANDLERS.get(key)
+    if handler is not None:
+        handler(state, command)
+    else:
+        for arg in command.args:
+            _rewrite(state, arg)
+    if key in _TARGET_SOURCES or key not in _NOT_SOURCES or key == "file":
+        _mark_sources(state, command)
+
+
+def _languages(state: _State, command: Command) -> None:
+    """project(), enable_language(), check_language(): the CUDA language -> HIP."""
+    args = command.args
+    first = 1 if command.key == "project" else 0
+    keywords = ("VERSION", "DESCRIPTION", "HOMEPAGE_URL", "LANGUAGES")
+    in_languages = command.key != "project" or not any(a.value in keywords for a in args)
+    for i, arg in enumerate(args):
+        if arg.value == "LANGUAGES":
+            in_languages = True
+        elif arg.value in keywords:
+            in_languages = False
+        elif i >= first and in_languages and arg.value == "CUDA" and arg.kind != BRACKET:
+            state.replace(arg.start, arg.end, _spelled(arg, "HIP"), "CUDA")
+            continue
+        _rewrite(state, arg)
+
+
+def _set(state: _State, command: Command) -> None:
+    """set(VAR value... [CACHE ...|PARENT_SCOPE]): the variable renamed, its value translated for what it is."""
+    args = command.args
+    if not args:
+        return
+    name = args[0].value
+    values = list(args[1:])
+    for i, arg in enumerate(values):
+        if arg.value in ("CACHE", "PARENT_SCOPE"):
+            values = values[:i]
+            break
+    if name == "CMAKE_CUDA_COMPILER" and values:
+        state.report(
+            HAND,
+            "CMAKE_CUDA_COMPILER left as written: CMake's HIP language needs ROCm's clang++ "
+            "(set CMAKE_HIP_COMPILER to it, or let CMake find it)",
+            command.start,
+            name,
+        )
+        return
+    if name in ("CMAKE_CUDA_SEPARABLE_COMPILATION", "CUDA_SEPARABLE_COMPILATION") and values:
+        _global_rdc(state, command, values)
+        return
+    if name in ("CMAKE_CUDA_RESOLVE_DEVICE_SYMBOLS", "CMAKE_CUDA_RUNTIME_LIBRARY", "CMAKE_CUDA_HOST_COMPILER"):
+        state.report(REVIEW, f"{name} left as written: CMake's HIP language has no such setting", command.start, name)
+        return
+    _rewrite(state, args[0])
+    if name in ("CMAKE_CUDA_ARCHITECTURES",) and values:
+        _architectures(state, values)
+        rest = args[1 + len(values) :]
+    elif _FLAG_VARIABLE.match(name):
+        _write_options(state, values, _options(state, values)[0])
+        rest = args[1 + len(values) :]
+    else:
+        rest = args[1:]
+    for arg in rest:
+        _rewrite(state, arg, link=_names_libraries(name))
+
+
+def _architectures(state: _State, values: list[Argument]) -> None:
+    """CUDA architectures (70 80-real sm_86 native) -> the AMD targets; a value computed elsewhere is reported."""
+    words = [w for arg in values for s, e in split_list(arg.value) for w in (arg.value[s:e],)]
+    if not all(_ARCH_WORD.match(w) for w in words):
+        state.report(
+            REVIEW,
+            "CUDA architectures from a variable: set CMAKE_HIP_ARCHITECTURES to AMD targets (e.g. gfx90a)",
+            values[0].start,
+        )
+        return
+    targets = ";".join(state.context.offload_arch)
+    first = values[0]
+    new = f'"{targets}"' if first.kind == QUOTED or len(state.context.offload_arch) > 1 else targets
+    state.replace(first.start, values[-1].end, new, "CUDA_ARCHITECTURES")
+
+
+def _global_rdc(state: _State, command: Command, values: list[Argument]) -> None:
+    """set(CMAKE_CUDA_SEPARABLE_COMPILATION ON) -> -fgpu-rdc in the HIP flags (they reach the link too)."""
+    if values[0].value.upper() in ("OFF", "FALSE", "0", "NO", "N"):
+        state.replace(command.start, command.end, "")
+        return
+    state.replace(command.start, command.end, f'string(APPEND CMAKE_HIP_FLAGS " {RDC_FLAG}")', "SEPARABLE_COMPILATION")
+
+
+def _string(state: _State, command: Command) -> None:
+    """string(APPEND CMAKE_CUDA_FLAGS " -arch=sm_70"): the options mapped."""
+    args = command.args
+    if len(args) >= 2 and args[0].value in ("APPEND", "PREPEND") and _FLAG_VARIABLE.match(args[1].value):
+        _rewrite(state, args[0])
+        _rewrite(state, args[1])
+        _write_options(state, list(args[2:]), _options(state, list(args[2:]))[0])
+        return
+    for arg in args:
+        _rewrite(state, arg)
+
+
+def _list(state: _State, command: Command) -> None:
+    args = command.args
+    if len(args) >= 2 and args[0].value in ("APPEND", "PREPEND", "INSERT") and _FLAG_VARIABLE.match(args[1].value):
+        for arg in args[:2]:
+            _rewrite(state, arg)
+        _write_options(state, list(args[2:]), _options(state, list(args[2:]))[0])
+        return
+    library_list = len(args) >= 2 and _names_libraries(args[1].value)
+    for arg in args:
+        _rewrite(state, arg, link=library_list)
+
+
+def _names_libraries(variable: str) -> bool:
+    """Whether a variable holds libraries to link (EXTRA_LIBS, LINK_LIBRARIES): a plain ``cublas`` in it is one."""
+    return "LIB" in variable.upper()
+
+
+def _compile_options(state: _State, command: Command) -> None:
+    """target_compile_options() and friends: nvcc options -> clang's (-rdc also at the link)."""
+    values, rdc = _options(state, list(command.args))
+    _write_options(state, list(command.args), values)
+    if rdc and command.key == "target_compile_options" and command.args:
+        _append_after(state, command, f"target_link_options({command.args[0].value} PRIVATE {RDC_FLAG})")
+
+
+def _link_libraries(state: _State, command: Command) -> None:
+    values, _ = _options(state, list(command.args), link=True)
+    _write_options(state, list(command.args), values)
+
+
+def _find_package(state: _State, command: Command) -> None:
+    if command.args and command.args[0].value in ("CUDAToolkit", "CUDA"):
+        state.find_cuda.append(command)
+        return
+    for arg in command.args:
+        _rewrite(state, arg)
+
+
+def _properties(state: _State, command: Command) -> None:
+    """set_target_properties / set_property / set_source_files_properties: CUDA's properties -> HIP's."""
+    args = command.args
+    values = [a.value for a in args]
+    if command.key == "set_property":
+        if "PROPERTY" not in values:
+            return
+        split = values.index("PROPERTY")
+        targets = (
+            [a.value for a in args[1:split] if a.value not in ("APPEND", "APPEND_STRING")]
+            if values[0] == "TARGET"
+            else []
+        )
+        pairs = [(args[split + 1], args[split + 2 :])] if split + 1 < len(args) else []
+        head = args[: split + 1]
+    else:
+        if "PROPERTIES" not in values:
+            return
+        split = values.index("PROPERTIES")
+        targets = [a.value for a in args[:split]] if command.key == "set_target_properties" else []
+        rest = args[split + 1 :]
+        pairs = [(rest[i], rest[i + 1 : i + 2]) for i in range(0, len(rest), 2)]
+        head = args[: split + 1]
+    mark = len(state.edits)
+    for arg in head:
+        _rewrite(state, arg)
+    kept = 0
+    rdc = False
+    for key_arg, value_args in pairs:
+        key = key_arg.value
+        if key in _PROPERTY_RENAMES:
+            state.replace(key_arg.start, key_arg.end, _PROPERTY_RENAMES[key], key)
+            if key == "CUDA_ARCHITECTURES" and value_args:
+                _architectures(state, list(value_args))
+            else:
+                for arg in value_args:
+                    _rewrite(state, arg)
+            kept += 1
+        elif key == "CUDA_SEPARABLE_COMPILATION" or key in _PROPERTY_DROPPED:
+            on = bool(value_args) and value_args[0].value.upper() not in ("OFF", "FALSE", "0", "NO", "N", "")
+            if key == "CUDA_SEPARABLE_COMPILATION":
+                rdc = rdc or on
+            else:
+                state.report(REVIEW, f"{key} dropped: {_PROPERTY_DROPPED[key]}", key_arg.start, key)
+            start = key_arg.start
+            while start > 0 and state.text[start - 1] in " \t":
+                start -= 1
+            end = value_args[-1].end if value_args else key_arg.end
+            state.replace(start, end, "", key)
+        elif key in _PROPERTY_HAND:
+            state.report(
+                HAND, f"{key}: NVIDIA intermediate code (PTX/cubin/fatbin) has no AMD counterpart", key_arg.start, key
+            )
+            kept += 1
+        elif key in ("LANGUAGE", "LINKER_LANGUAGE"):
+            for arg in value_args:
+                if arg.value == "CUDA":
+                    state.replace(arg.start, arg.end, _spelled(arg, "HIP"), "CUDA")
+            kept += 1
+        else:
+            _rewrite(state, key_arg)
+            for arg in value_args:
+                _rewrite(state, arg)
+            kept += 1
+    if not pairs:
+        return
+    added = "\n".join(_rdc_lines(target) for target in targets) if rdc else ""
+    if kept == 0:
+        # Nothing left to set: the command goes (its pieces' edits with it), the -fgpu-rdc lines in its place.
+        del state.edits[mark:]
+        state.replace(command.start, command.end, added, "CUDA_SEPARABLE_COMPILATION")
+    elif added:
+        _append_after(state, command, added)
+
+
+def _rdc_lines(target: str) -> str:
+    return (
+        f"target_compile_options({target} PRIVATE $<$<COMPILE_LANGUAGE:HIP>:{RDC_FLAG}>)\n"
+        f"target_link_options({target} PRIVATE {RDC_FLAG})"
+    )
+
+
+def _indent(state: _State, offset: int) -> str:
+    line_start = state.text.rfind("\n", 0, offset) + 1
+    prefix = state.text[line_start:offset]
+    return prefix if not prefix.strip() else ""
+
+
+def _append_after(state: _State, command: Command, lines: str) -> None:
+    indent = _indent(state, command.start)
+    text = "".join(f"\n{indent}{line}" for line in lines.split("\n"))
+    state.edits.append(Edit(command.end, command.end, text, EDIT))
+
+
+def _cuda_add(state: _State, command: Command) -> None:
+    """FindCUDA's cuda_add_executable/cuda_add_library -> plain targets (its OPTIONS -> compile options)."""
+    plain = command.key[len("cuda_") :]
+    state.replace(command.start, command.start + len(command.name), plain, command.name)
+    args = command.args
+    values = [a.value for a in args]
+    options: list[str] = []
+    if "OPTIONS" in values:
+        at = values.index("OPTIONS")
+        option_args = list(args[at + 1 :])
+        values, _ = _options(state, option_args)
+        options = [_spelled(arg, value) for arg, value in zip(option_args, values, strict=True) if value.strip()]
+        start = args[at].start
+        while start > 0 and state.text[start - 1] in " \t\n":
+            start -= 1
+        state.replace(start, args[-1].end, "")
+        args = args[:at]
+    for arg in args:
+        _rewrite(state, arg)
+    if not args:
+        return
+    target = args[0].value
+    lines = [f"target_link_libraries({target} hip::host)"]
+    state.need("hip", command.start)
+    if options:
+        lines.append(f"target_compile_options({target} PRIVATE {' '.join(options)})")
+    if state.uses_nvcc_flags:
+        lines.append(f'target_compile_options({target} PRIVATE "$<$<COMPILE_LANGUAGE:HIP>:${{CUDA_NVCC_FLAGS}}>")')
+    _append_after(state, command, "\n".join(lines))
+
+
+def _cuda_link_library(library: str) -> Callable[[_State, Command], None]:
+    def handle(state: _State, command: Command) -> None:
+        """cuda_add_cublas_to_target(t) -> target_link_libraries(t <ROCm's target>)."""
+        if not command.args:
+            return
+        target = _target_for(state, f"CUDA::{library}", command.start)
+        if target is None:
+            return
+        state.replace(
+            command.start, command.end, f"target_link_libraries({command.args[0].value} {target})", command.name
+        )
+
+    return handle
+
+
+def _renamed_command(new: str) -> Callable[[_State, Command], None]:
+    def handle(state: _State, command: Command) -> None:
+        state.replace(command.start, command.start + len(command.name), new, command.name)
+        for arg in command.args:
+            _rewrite(state, arg)
+
+    return handle
+
+
+def _hand_command(state: _State, command: Command) -> None:
+    """FindCUDA commands that compile to NVIDIA machine code (cuda_compile_ptx, cuda_compile_fatbin...)."""
+    state.report(
+        HAND,
+        f"{command.name}: it makes NVIDIA code (PTX/cubin/fatbin) or runs nvcc directly: port by hand",
+        command.start,
+        command.name,
+    )
+
+
+def _custom(state: _State, command: Command) -> None:
+    """add_custom_command / add_custom_target / execute_process: variables renamed, NVIDIA tools reported."""
+    for arg in command.args:
+        _rewrite(state, arg)
+    words = [w for a in command.args if a.kind != BRACKET for w in a.value.split()]
+    tool = next((m.group(1) for w in words for m in [_NVIDIA_TOOLS.search(" " + w + " ")] if m), None)
+    nvcc = any(_NVCC_REFERENCE.search(w) or is_nvcc(w) for w in words)
+    machine = next((w for w in words if _NVIDIA_MACHINE_CODE.match(w)), None)
+    if tool:
+        state.report(
+            HAND,
+            f"{command.name} runs {tool}, an NVIDIA tool with no AMD counterpart here: port the step by hand",
+            command.start,
+            tool,
+        )
+    elif nvcc:
+        why = f"nvcc {machine} makes NVIDIA code" if machine else "it runs nvcc with nvcc's options"
+        state.report(
+            HAND, f"{command.name}: {why}: port the step by hand (hipcc, clang's options)", command.start, "nvcc"
+        )
+
+
+def _find_program(state: _State, command: Command) -> None:
+    for arg in command.args:
+        _rewrite(state, arg)
+    names = {a.value for a in command.args}
+    for tool in ("nvidia-smi", "nvcc", "ptxas", "cuobjdump", "nvdisasm"):
+        if tool in names:
+            state.report(
+                HAND, f"find_program looks for {tool}, an NVIDIA tool: port what uses it by hand", command.start, tool
+            )
+            break
+
+
+_HANDLERS = {
+    "project": _languages,
+    "enable_language": _languages,
+    "check_language": _languages,
+    "set": _set,
+    "string": _string,
+    "list": _list,
+    "target_compile_options": _compile_options,
+    "add_compile_options": _compile_options,
+    "target_link_options": _compile_options,
+    "add_link_options": _compile_options,
+    "target_link_libraries": _link_libraries,
+    "link_libraries": _link_libraries,
+    "find_package": _find_package,
+    "set_target_properties": _properties,
+    "set_property": _properties,
+    "set_source_files_properties": _properties,
+    "cuda_add_executable": _cuda_add,
+    "cuda_add_library": _cuda_add,
+    "cuda_add_cublas_to_target": _cuda_link_library("cublas"),
+    "cuda_add_cufft_to_target": _cuda_link_library("cufft"),
+    "cuda_include_directories": _renamed_command("include_directories"),
+    "cuda_compile": _hand_command,
+    "cuda_compile_ptx": _hand_command,
+    "cuda_compile_fatbin": _hand_command,
+    "cuda_compile_cubin": _hand_command,
+    "cuda_wrap_srcs": _hand_command,
+    "cuda_link_separable_compilation_objects": _hand_command,
+    "add_custom_command": _custom,
+    "add_custom_target": _custom,
+    "execute_process": _custom,
+    "find_program": _find_program,
+}
+
+
+# --- sources --------------------------------------------------------------------------------------------
+
+
+def _marked_hip(command: Command) -> list[str]:
+    values = [a.value for a in command.args]
+    if "PROPERTIES" not in values:
+        return []
+    split = values.index("PROPERTIES")
+    rest = values[split + 1 :]
+    if any(rest[i] == "LANGUAGE" and i + 1 < len(rest) and rest[i + 1] == "HIP" for i in range(0, len(rest), 2)):
+        return values[:split]
+    return []
+
+
+def _is_cu(value: str) -> bool:
+    return value.endswith(".cu") and "$<" not in value
+
+
+def _mark_sources(state: _State, command: Command) -> None:
+    """.cu sources (as the run leaves them named) -> ``set_source_files_properties(... LANGUAGE HIP)`` after
+    the command that names them: CMake gives .cu files to the CUDA language only."""
+    sources = []
+    for arg in command.args if command.key != "file" else ():
+        if arg.kind == BRACKET:
+            continue
+        for start, end in split_list(arg.value):
+            element = _rename_source(arg.value[start:end], state.context)
+            if _is_cu(element) and element not in state.marked_hip and element not in sources:
+                sources.append(element)
+    if command.key == "file" and command.args and command.args[0].value in ("GLOB", "GLOB_RECURSE"):
+        # file(GLOB SRCS *.cu): the files are known when CMake runs; mark what the variable holds.
+        patterns = [
+            a.value
+            for a in command.args[2:]
+            if a.value not in ("LIST_DIRECTORIES", "RELATIVE", "CONFIGURE_DEPENDS", "FOLLOW_SYMLINKS")
+        ]
+        variable = "${" + command.args[1].value + "}" if len(command.args) > 1 else ""
+        if any(p.endswith(".cu") for p in patterns) and variable and variable not in state.marked_hip:
+            sources = [variable]
+            if not all(p.endswith((".cu", ".cuh")) for p in patterns):
+                state.report(
+                    REVIEW, f"the files of {variable} are all compiled as HIP (some .cu, some not)", command.start
+                )
+    if not sources:
+        return
+    state.marked_hip.update(sources)
+    listed = " ".join(_spelled(Argument(UNQUOTED, 0, 0, s, 0), s) for s in sources)
+    _append_after(state, command, f"set_source_files_properties({listed} PROPERTIES LANGUAGE HIP)")
+
+
+# --- packages -------------------------------------------------------------------------------------------
+
+
+def _family_packages(context: BuildContext) -> list[str]:
+    from ..families import ALIASES
+
+    packages = []
+    for family in context.families:
+        if family in _HEADER_PACKAGES:
+            packages.append(_HEADER_PACKAGES[family])
+            continue
+        aliases = ALIASES.get(family, ())
+        change = cmake_target(f"CUDA::{aliases[0]}", context) if aliases else None
+        if change is not None and change.package and not change.hand_work:
+            packages.append(change.package)
+    return packages
+
+
+def _find_packages(state: _State) -> None:
+    """find_package(CUDAToolkit|CUDA) -> find_package(hip) and every ROCm package the file links; where the
+    file has none to replace (the CUDA language found the libraries), the find_package() goes before the
+    first command of each block that needs it."""
+    needed = [p for p in state.needed if p != "hip"]
+    if state.find_cuda:
+        first = state.find_cuda[0]
+        required = any(a.value == "REQUIRED" for a in first.args)
+        suffix = " REQUIRED" if required else ""
+        lines = [f"find_package(hip{suffix})"] + [f"find_package({p}{suffix})" for p in needed]
+        if first.args[0].value == "CUDA" and not state.enables_cuda:
+            # FindCUDA compiled .cu files itself; now CMake's HIP language compiles them.
+            lines.insert(0, "enable_language(HIP)")
+        lines += [f"find_package({p} QUIET)" for p in _family_packages(state.context) if p not in needed and p != "hip"]
+        indent = _indent(state, first.start)
+        state.replace(first.start, first.end, ("\n" + indent).join(lines), first.args[0].value)
+        for other in state.find_cuda[1:]:
+            state.replace(other.start, other.end, f"find_package(hip{suffix})", other.args[0].value)
+        return
+    if not state.needed:
+        return
+    # Each block gets its packages once, all before the first of its commands that needs one.
+    by_block: dict[int, tuple[int, list[str]]] = {}
+    for package in ["hip", *needed] if "hip" in state.needed else needed:
+        for block, at in state.needed[package]:
+            earliest, packages = by_block.setdefault(block, (at, []))
+            by_block[block] = (min(earliest, at), packages)
+            if package not in packages:
+                packages.append(package)
+    for at, packages in sorted(by_block.values()):
+        line_start = state.text.rfind("\n", 0, at) + 1
+        indent = _indent(state, at)
+        insert = "".join(f"find_package({p} REQUIRED)\n{indent}" for p in packages)
+        if indent or line_start == at:
+            state.edits.append(Edit(at, at, insert, EDIT))

@@ -1,0 +1,391 @@
+"""nvcc's command-line options -> hipcc's (clang's), for every build-file format.
+
+Works on a list of words already split by the build file's reader (make's, CMake's): the reader knows what
+reaches the CUDA compiler; this module knows what each nvcc option means and what hipcc takes instead.
+
+API:
+- :func:`translate_option` ``(words, i, context, *, rocm_root, rocm_var) -> OptionChange | None``: the option
+  starting at ``words[i]``; None when it is not an nvcc option this module changes (``-O2``, ``-c``, ``-o``,
+  ``-DX``, ``-I./inc`` pass through as they are). An ``OptionChange`` replaces ``words[i:i+consumed]`` by
+  ``words`` (``()`` = dropped); ``reason`` says why (for a review note); ``hand_work`` means no translation
+  exists (``--ptx``, ``-lnvidia-ml``) and the words are left as written, to be reported; ``kind`` is one of
+  the ``KIND_*`` values below, so a reader can act on the class (add ``-fgpu-rdc`` to the link too after
+  ``KIND_RDC``; emit the GPU targets once after several ``KIND_ARCH``).
+- :func:`translate_words` ``(words, context, ...) -> tuple[(index, OptionChange), ...]``: every change in a
+  word list, the GPU targets emitted once however many ``-gencode`` options there were.
+- :func:`offload_arch_words` ``(targets) -> tuple[str, ...]``: ``("--offload-arch=gfx90a",)``; a reader that
+  keeps the targets in a variable users can override passes ``("$(HIP_ARCH)",)`` as the targets.
+- :func:`is_nvcc` ``(word) -> bool``: whether a word invokes nvcc (``nvcc``, ``/usr/local/cuda/bin/nvcc``,
+  ``$(CUDA_HOME)/bin/nvcc``).
+
+``rocm_root`` replaces a literal CUDA installation path (``/usr/local/cuda/include`` -> ``/opt/rocm/include``),
+``rocm_var`` a variable that names it (``$(CUDA_HOME)/include`` -> ``$(ROCM_PATH)/include`` in make).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from . import BuildContext
+from .libraries import is_cuda_root, library_change, rocm_path
+
+KIND_ARCH = "arch"  # GPU targets (-arch, -gencode, --gpu-architecture)
+KIND_RDC = "rdc"  # relocatable device code: -fgpu-rdc, needed at compile and at link
+KIND_LIBRARY = "library"  # -l<cuda library>
+KIND_PATH = "path"  # -I/-L under the CUDA installation
+KIND_HOST = "host"  # options nvcc forwards to the host compiler or linker
+KIND_MAPPED = "mapped"  # an nvcc option with a clang spelling
+KIND_DROPPED = "dropped"  # an nvcc option with no effect or no equivalent that matters for a build
+KIND_HAND = "hand"  # no translation: the step needs porting by hand
+
+RDC_FLAG = "-fgpu-rdc"
+
+
+@dataclass(frozen=True)
+class OptionChange:
+    consumed: int  # words of the input it replaces, from the option's first word
+    words: tuple[str, ...]  # what replaces them (() = dropped)
+    reason: str
+    hand_work: bool = False
+    kind: str = KIND_MAPPED
+
+
+def offload_arch_words(targets: Sequence[str]) -> tuple[str, ...]:
+    """clang takes several targets comma-separated in one option."""
+    return (f"--offload-arch={','.join(targets)}",) if targets else ()
+
+
+def is_nvcc(word: str) -> bool:
+    """``nvcc``, ``/usr/local/cuda/bin/nvcc``, ``$(CUDA_HOME)/bin/nvcc``, ``${CUDA_PATH}/bin/nvcc``."""
+    if word == "nvcc":
+        return True
+    if not word.endswith("/nvcc"):
+        return False
+    return is_cuda_root(word[: -len("/nvcc")].removesuffix("/bin")) or word.endswith("/bin/nvcc")
+
+
+def _unquote(value: str) -> str:
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return value[1:-1]
+    return value.replace('\\"', "")
+
+
+def _split_list(value: str) -> tuple[str, ...]:
+    """nvcc's option lists: comma- (or, quoted, space-) separated."""
+    return tuple(part for piece in _unquote(value).split() for part in piece.split(",") if part)
+
+
+# Each handler gets the option's value ("" for a flag) and the context; returns (words, reason, hand, kind).
+Handler = Callable[[str, BuildContext], tuple[tuple[str, ...], str, bool, str]]
+
+
+def _arch(value: str, context: BuildContext) -> tuple[tuple[str, ...], str, bool, str]:
+    return (
+        offload_arch_words(context.offload_arch),
+        f"NVIDIA GPU architecture {_unquote(value) or value} -> AMD GPU targets",
+        False,
+        KIND_ARCH,
+    )
+
+
+def _code(value: str, context: BuildContext) -> tuple[tuple[str, ...], str, bool, str]:
+    return (), "the NVIDIA code targets go with the architecture, now --offload-arch", False, KIND_ARCH
+
+
+def _rdc(value: str, context: BuildContext) -> tuple[tuple[str, ...], str, bool, str]:
+    if _unquote(value).lower() in ("false", "0"):
+        return (), "non-relocatable device code is hipcc's default", False, KIND_DROPPED
+    return (RDC_FLAG,), "relocatable device code: -fgpu-rdc (needed at compile and at link)", False, KIND_RDC
+
+
+def _device_c(value: str, context: BuildContext) -> tuple[tuple[str, ...], str, bool, str]:
+    return (RDC_FLAG, "-c"), "-dc compiles relocatable device code: -fgpu-rdc -c", False, KIND_RDC
+
+
+def _device_w(value: str, context: BuildContext) -> tuple[tuple[str, ...], str, bool, str]:
+    return ("-c",), "-dw compiles non-relocatable device code: -c", False, KIND_MAPPED
+
+
+def _host(value: str, context: BuildContext) -> tuple[tuple[str, ...], str, bool, str]:
+    return _split_list(value), "hipcc takes host compiler options directly", False, KIND_HOST
+
+
+def _linker(value: str, context: BuildContext) -> tuple[tuple[str, ...], str, bool, str]:
+    parts = _split_list(value)
+    return ((f"-Wl,{','.join(parts)}",) if parts else ()), "linker options: -Wl,...", False, KIND_HOST
+
+
+def _fixed(words: tuple[str, ...], reason: str, kind: str = KIND_MAPPED) -> Handler:
+    return lambda value, context: (words, reason, False, kind)
+
+
+def _drop(reason: str) -> Handler:
+    return lambda value, context: ((), reason, False, KIND_DROPPED)
+
+
+def _hand(reason: str) -> Handler:
+    return lambda value, context: ((), reason, True, KIND_HAND)
+
+
+def _bool_flag(when_true: tuple[str, ...], when_false: tuple[str, ...], reason: str) -> Handler:
+    def handle(value: str, context: BuildContext) -> tuple[tuple[str, ...], str, bool, str]:
+        truth = _unquote(value).lower() not in ("false", "0")
+        words = when_true if truth else when_false
+        return words, reason, False, (KIND_MAPPED if words else KIND_DROPPED)
+
+    return handle
+
+
+def _language(value: str, context: BuildContext) -> tuple[tuple[str, ...], str, bool, str]:
+    return ("-x", "hip"), "the CUDA language is HIP for hipcc", False, KIND_MAPPED
+
+
+def _default_stream(value: str, context: BuildContext) -> tuple[tuple[str, ...], str, bool, str]:
+    mode = _unquote(value)
+    if mode == "per-thread":
+        return (
+            ("-fgpu-default-stream=per-thread",),
+            "clang's spelling of the per-thread default stream",
+            False,
+            KIND_MAPPED,
+        )
+    return (), "the legacy default stream is hipcc's default", False, KIND_DROPPED
+
+
+def _std(value: str, context: BuildContext) -> tuple[tuple[str, ...], str, bool, str]:
+    return (f"-std={_unquote(value)}",), "clang's spelling of the language standard", False, KIND_MAPPED
+
+
+def _optimize(value: str, context: BuildContext) -> tuple[tuple[str, ...], str, bool, str]:
+    return (f"-O{_unquote(value)}",), "clang's spelling of the optimization level", False, KIND_MAPPED
+
+
+def _machine(value: str, context: BuildContext) -> tuple[tuple[str, ...], str, bool, str]:
+    return (f"-m{_unquote(value)}",), "clang's spelling of the host word size", False, KIND_MAPPED
+
+
+_PTX = "it makes NVIDIA intermediate code (PTX/cubin/fatbin), which AMD GPUs do not run: port the step by hand"
+
+# Options that take a value (``-opt value``, ``-opt=value``, ``--long-opt value``, ``--long-opt=value``).
+_VALUED: dict[str, Handler] = {}
+# Options that take none.
+_FLAGS: dict[str, Handler] = {}
+
+
+def _valued(names: str, handler: Handler) -> None:
+    for name in names.split():
+        _VALUED[name] = handler
+
+
+def _flag(names: str, handler: Handler) -> None:
+    for name in names.split():
+        _FLAGS[name] = handler
+
+
+_valued("-arch --gpu-architecture", _arch)
+_valued("-gencode --generate-code", _arch)
+_valued("-code --gpu-code", _code)
+_valued("-rdc --relocatable-device-code", _rdc)
+_valued("-Xcompiler --compiler-options", _host)
+_valued("-Xlinker --linker-options", _linker)
+_valued("-ccbin --compiler-bindir", _drop("hipcc uses clang as its host compiler"))
+_valued("-Xptxas --ptxas-options", _drop("options of NVIDIA's assembler ptxas; AMD's has none of them"))
+_valued("-Xnvlink --nvlink-options", _drop("options of NVIDIA's device linker"))
+_valued("-Xcudafe", _drop("options of nvcc's front end (diagnostic numbers): clang's differ"))
+_valued("-Xcicc -Xfatbin --fatbin-options -Xarchive --archive-options", _drop("options of an nvcc-internal tool"))
+_valued(
+    "-maxrregcount --maxrregcount",
+    _drop("NVIDIA register limit; on AMD GPUs use __launch_bounds__ to bound register use"),
+)
+_valued("-default-stream --default-stream", _default_stream)
+_valued("-std --std", _std)
+_valued("--optimize", _optimize)
+_valued("-m --machine", _machine)
+_valued("-cudart --cudart", _drop("which CUDA runtime nvcc links; hipcc links the HIP runtime"))
+_valued("-cudadevrt --cudadevrt", _drop("nvcc's device runtime library; clang needs none"))
+_valued("-t --threads -split-compile --split-compile", _drop("nvcc's parallel compilation of targets"))
+_valued("-diag-suppress --diag-suppress --diag_suppress -diag_suppress", _drop("nvcc's diagnostic numbers"))
+_valued("--diag-warn -diag-warn --diag-error -diag-error", _drop("nvcc's diagnostic numbers"))
+_valued("-keep-dir --keep-dir", _drop("where nvcc keeps its intermediate files"))
+_valued("-ftz --ftz", _bool_flag(("-fgpu-flush-denormals-to-zero",), (), "flush denormals to zero"))
+_valued("-fmad --fmad", _bool_flag((), ("-ffp-contract=off",), "fused multiply-add contraction"))
+_valued(
+    "-prec-div --prec-div -prec-sqrt --prec-sqrt",
+    _drop("clang's HIP division and square root are IEEE unless -ffast-math"),
+)
+_valued("--Werror", _drop("nvcc's warning classes (cross-execution-space-call, ...)"))
+_valued("--run-args -run-args", _drop("arguments for nvcc --run"))
+
+_flag("-dc --device-c", _device_c)
+_flag("-dw --device-w", _device_w)
+_flag("-use_fast_math --use_fast_math -use-fast-math --use-fast-math", _fixed(("-ffast-math",), "clang's fast math"))
+_flag(
+    "-lineinfo --generate-line-info",
+    _drop("line tables for NVIDIA's profilers (-gline-tables-only gives them to rocprof)"),
+)
+_flag("-G --device-debug", _fixed(("-g",), "device debug information"))
+_flag(
+    "-expt-relaxed-constexpr --expt-relaxed-constexpr",
+    _drop("clang calls constexpr functions from device code without it"),
+)
+_flag(
+    "-expt-extended-lambda --expt-extended-lambda -extended-lambda --extended-lambda",
+    _drop("clang compiles __device__ lambdas without it"),
+)
+_flag("-Wno-deprecated-gpu-targets", _drop("nvcc's warning about old NVIDIA targets"))
+_flag("-Wno-deprecated-declarations", _fixed(("-Wno-deprecated-declarations",), "the same warning in clang"))
+_flag("-res-usage --resource-usage", _drop("nvcc's register report (clang: -Rpass-analysis=kernel-resource-usage)"))
+_flag("-keep --keep -save-temps --save-temps", _drop("nvcc's intermediate files"))
+_flag("-dryrun --dryrun", _drop("nvcc's listing of its steps"))
+_flag("-time --time", _drop("nvcc's timing of its steps"))
+_flag("--disable-warnings", _fixed(("-w",), "clang's spelling"))
+_flag("-allow-unsupported-compiler --allow-unsupported-compiler", _drop("nvcc's host compiler version check"))
+_flag(
+    "-forward-unknown-to-host-compiler --forward-unknown-to-host-compiler", _drop("hipcc takes host options directly")
+)
+_flag("-forward-unknown-to-host-linker --forward-unknown-to-host-linker", _drop("hipcc takes linker options directly"))
+_flag("-dlto --dlto -lto", _drop("NVIDIA device link-time optimization (clang: -foffload-lto)"))
+_flag("-ptx --ptx -cubin --cubin -fatbin --fatbin -cuda --cuda -optix-ir --optix-ir -lto-ir", _hand(_PTX))
+_flag(
+    "-dlink --device-link",
+    _hand(
+        "an explicit device-link step: with -fgpu-rdc hipcc links device code at the final link, so drop this step and link the objects with hipcc -fgpu-rdc"
+    ),
+)
+_flag("--no-host-device-initializer-list --no-host-device-move-forward", _drop("nvcc front-end switches"))
+_flag("-src-in-ptx --source-in-ptx", _drop("annotates PTX"))
+_flag("-extra-device-vectorization --extra-device-vectorization", _drop("an nvcc optimizer switch"))
+_flag("-restrict --restrict", _drop("an nvcc optimizer hint"))
+
+
+def _split_option(word: str) -> tuple[str, str | None]:
+    if word.startswith("-") and "=" in word:
+        name, value = word.split("=", 1)
+        return name, value
+    return word, None
+
+
+def _cuda_path_change(prefix: str, path: str, rocm_root: str, rocm_var: str) -> tuple[str, ...] | None:
+    root = rocm_root if path.startswith("/") else rocm_var
+    new = rocm_path(path, root)
+    if new is None:
+        return None
+    return (f"{prefix}{new}",)
+
+
+def _path_or_library(
+    words: Sequence[str], i: int, context: BuildContext, rocm_root: str, rocm_var: str
+) -> OptionChange | None:
+    word = words[i]
+    for prefix in ("-I", "-L", "-isystem", "-idirafter", "-Xlinker=-rpath=", "-rpath="):
+        if not word.startswith(prefix):
+            continue
+        if word == prefix and i + 1 < len(words):
+            new = _cuda_path_change("", words[i + 1], rocm_root, rocm_var)
+            if new is not None:
+                return OptionChange(2, (prefix, *new), "the CUDA installation -> ROCm's", kind=KIND_PATH)
+            return None
+        new = _cuda_path_change(prefix, word[len(prefix) :], rocm_root, rocm_var)
+        if new is not None:
+            return OptionChange(1, new, "the CUDA installation -> ROCm's", kind=KIND_PATH)
+        return None
+    if word.startswith("-Wl,"):
+        parts = word[len("-Wl,") :].split(",")
+        new_parts = []
+        for part in parts:
+            prefix = "-L" if part.startswith("-L") else ""
+            new = _cuda_path_change(prefix, part[len(prefix) :], rocm_root, rocm_var)
+            new_parts.append(new[0] if new is not None else part)
+        if new_parts != parts:
+            return OptionChange(1, ("-Wl," + ",".join(new_parts),), "the CUDA installation -> ROCm's", kind=KIND_PATH)
+        return None
+    name = None
+    consumed = 1
+    if word.startswith("-l") and len(word) > 2:
+        name = word[2:]
+    elif word in ("-l", "--library") and i + 1 < len(words):
+        name, consumed = words[i + 1], 2
+    elif word.startswith("--library="):
+        name = word[len("--library=") :]
+    if name is None:
+        return None
+    change = library_change(name, context)
+    if change is None:
+        return None
+    if change.hand_work:
+        return OptionChange(consumed, tuple(words[i : i + consumed]), change.reason, True, KIND_HAND)
+    return OptionChange(consumed, (f"-l{change.name}",) if change.name else (), change.reason, kind=KIND_LIBRARY)
+
+
+def translate_option(
+    words: Sequence[str],
+    i: int,
+    context: BuildContext,
+    *,
+    rocm_root: str = "/opt/rocm",
+    rocm_var: str = "/opt/rocm",
+) -> OptionChange | None:
+    """The change for the option at ``words[i]`` (None: not an nvcc option to change; see the module doc)."""
+    word = words[i]
+    if not word.startswith("-"):
+        return None
+    path_or_library = _path_or_library(words, i, context, rocm_root, rocm_var)
+    if path_or_library is not None:
+        return path_or_library
+    if word == "-x" and i + 1 < len(words):
+        return OptionChange(2, ("-x", "hip"), "the CUDA language is HIP for hipcc") if words[i + 1] == "cu" else None
+    if word in ("-xcu", "-x=cu", "--x=cu"):
+        return OptionChange(1, ("-x", "hip"), "the CUDA language is HIP for hipcc")
+    if word == "--x" and i + 1 < len(words) and words[i + 1] == "cu":
+        return OptionChange(2, ("-x", "hip"), "the CUDA language is HIP for hipcc")
+    name, value = _split_option(word)
+    handler = _VALUED.get(name)
+    consumed = 1
+    if handler is not None:
+        if value is None:
+            if i + 1 >= len(words):
+                return None
+            value, consumed = words[i + 1], 2
+    else:
+        handler = _FLAGS.get(word)
+        if handler is None:
+            flag_handler = _FLAGS.get(name)
+            # --ftz=true style is valued; a flag never takes "=value" (except nvcc's booleans, handled above).
+            if flag_handler is None:
+                return None
+            handler = flag_handler
+        value = value or ""
+    new_words, reason, hand, kind = handler(value, context)
+    if hand:
+        new_words = tuple(words[i : i + consumed])
+    elif tuple(new_words) == tuple(words[i : i + consumed]):
+        return None  # spelled the same for both compilers (-std=c++17)
+    return OptionChange(consumed, tuple(new_words), reason, hand, kind)
+
+
+def translate_words(
+    words: Sequence[str],
+    context: BuildContext,
+    *,
+    rocm_root: str = "/opt/rocm",
+    rocm_var: str = "/opt/rocm",
+    arch_done: bool = False,
+) -> tuple[tuple[int, OptionChange], ...]:
+    """Every change in ``words``, in order; the GPU targets are emitted by the first architecture option only
+    (``arch_done``: they were emitted already, e.g. earlier on the same command)."""
+    changes: list[tuple[int, OptionChange]] = []
+    i = 0
+    while i < len(words):
+        change = translate_option(words, i, context, rocm_root=rocm_root, rocm_var=rocm_var)
+        if change is None:
+            i += 1
+            continue
+        if change.kind == KIND_ARCH:
+            if arch_done and change.words:
+                change = OptionChange(change.consumed, (), "the AMD GPU targets are given once", kind=KIND_ARCH)
+            elif change.words:
+                arch_done = True
+        changes.append((i, change))
+        i += change.consumed
+    return tuple(changes)

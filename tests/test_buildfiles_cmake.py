@@ -1,0 +1,393 @@
+"""CMake translation: each construct rewritten (tables), what has no translation reported, idempotence, files
+without CUDA untouched, and projects of our own that really configure and build with CMake's HIP language in
+the ROCm environment after translation."""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from hipify.buildfiles import BuildContext
+from hipify.buildfiles.cmake import translate
+from hipify.splice import apply
+from hipify.validate.toolchain import chroot_command, default_chroot
+
+CONTEXT = BuildContext()
+
+
+def _translated(text: str, context: BuildContext = CONTEXT) -> str:
+    result = translate(text, "CMakeLists.txt", context)
+    fixed = apply(text, result.edits)
+    assert not fixed.rejected, fixed.diagnostics
+    return fixed.text
+
+
+def _codes(text: str, context: BuildContext = CONTEXT) -> list[tuple[str, int, str]]:
+    return [(d.code, d.line, d.message) for d in translate(text, "CMakeLists.txt", context).diagnostics]
+
+
+@pytest.mark.parametrize(
+    "before, after",
+    [
+        ("project(p LANGUAGES CXX CUDA)\n", "project(p LANGUAGES CXX HIP)\n"),
+        ("project(p CUDA CXX)\n", "project(p HIP CXX)\n"),
+        (
+            'project(p VERSION 1.0 DESCRIPTION "CUDA" LANGUAGES C CUDA)\n',
+            'project(p VERSION 1.0 DESCRIPTION "CUDA" LANGUAGES C HIP)\n',
+        ),
+        ("enable_language(CUDA)\n", "enable_language(HIP)\n"),
+        ("check_language(CUDA)\nif(CMAKE_CUDA_COMPILER)\n", "check_language(HIP)\nif(CMAKE_HIP_COMPILER)\n"),
+        ("set(CMAKE_CUDA_STANDARD 17)\n", "set(CMAKE_HIP_STANDARD 17)\n"),
+        ("set(CMAKE_CUDA_ARCHITECTURES 70 80-real sm_86)\n", "set(CMAKE_HIP_ARCHITECTURES gfx90a)\n"),
+        (
+            'set(CMAKE_CUDA_ARCHITECTURES "70;80" CACHE STRING "")\n',
+            'set(CMAKE_HIP_ARCHITECTURES "gfx90a" CACHE STRING "")\n',
+        ),
+        (
+            'set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} -arch=sm_70 --expt-relaxed-constexpr -Xcompiler -Wall")\n',
+            'set(CMAKE_HIP_FLAGS "${CMAKE_HIP_FLAGS} --offload-arch=gfx90a -Wall")\n',
+        ),
+        ('string(APPEND CMAKE_CUDA_FLAGS " --use_fast_math")\n', 'string(APPEND CMAKE_HIP_FLAGS " -ffast-math")\n'),
+        ("list(APPEND CUDA_NVCC_FLAGS -O3 -Xcompiler -fPIC)\n", "list(APPEND CUDA_NVCC_FLAGS -O3 -fPIC)\n"),
+        ("set(CMAKE_CUDA_SEPARABLE_COMPILATION ON)\n", 'string(APPEND CMAKE_HIP_FLAGS " -fgpu-rdc")\n'),
+        (
+            "set_target_properties(t PROPERTIES CUDA_ARCHITECTURES 75 CUDA_STANDARD 14 POSITION_INDEPENDENT_CODE ON)\n",
+            "set_target_properties(t PROPERTIES HIP_ARCHITECTURES gfx90a HIP_STANDARD 14 POSITION_INDEPENDENT_CODE ON)\n",
+        ),
+        (
+            "set_property(TARGET t PROPERTY CUDA_ARCHITECTURES OFF)\n",
+            "set_property(TARGET t PROPERTY HIP_ARCHITECTURES gfx90a)\n",
+        ),
+        (
+            "set_target_properties(t PROPERTIES CUDA_SEPARABLE_COMPILATION ON)\n",
+            "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-fgpu-rdc>)\ntarget_link_options(t PRIVATE -fgpu-rdc)\n",
+        ),
+        (
+            "set_target_properties(t PROPERTIES CUDA_SEPARABLE_COMPILATION ON LINKER_LANGUAGE CUDA)\n",
+            "set_target_properties(t PROPERTIES LINKER_LANGUAGE HIP)\n"
+            "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-fgpu-rdc>)\ntarget_link_options(t PRIVATE -fgpu-rdc)\n",
+        ),
+        (
+            "set_source_files_properties(a.cpp PROPERTIES LANGUAGE CUDA)\n",
+            "set_source_files_properties(a.cpp PROPERTIES LANGUAGE HIP)\n",
+        ),
+        (
+            "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--use_fast_math;-lineinfo>)\n",
+            "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-ffast-math>)\n",
+        ),
+        (
+            "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-rdc=true>)\n",
+            "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-fgpu-rdc>)\ntarget_link_options(t PRIVATE -fgpu-rdc)\n",
+        ),
+        ("target_compile_features(t PUBLIC cuda_std_17)\n", "target_compile_features(t PUBLIC hip_std_17)\n"),
+        (
+            "find_package(CUDAToolkit REQUIRED)\ntarget_link_libraries(t PRIVATE CUDA::cudart CUDA::cublas)\n",
+            "find_package(hip REQUIRED)\nfind_package(hipblas REQUIRED)\ntarget_link_libraries(t PRIVATE hip::host roc::hipblas)\n",
+        ),
+        (
+            "project(p LANGUAGES CUDA)\ntarget_link_libraries(t PUBLIC cudart cufft)\n",
+            "project(p LANGUAGES HIP)\nfind_package(hip REQUIRED)\nfind_package(hipfft REQUIRED)\ntarget_link_libraries(t PUBLIC hip::host hip::hipfft)\n",
+        ),
+        (
+            "function(f t)\n  target_link_libraries(${t} PUBLIC curand)\nendfunction()\n",
+            "function(f t)\n  find_package(hiprand REQUIRED)\n  target_link_libraries(${t} PUBLIC hip::hiprand)\nendfunction()\n",
+        ),
+        (
+            "project(p CXX)\nfind_package(CUDA)\ntarget_link_libraries(t ${CUDA_LIBRARIES} ${CUDA_CUBLAS_LIBRARIES})\n",
+            "project(p CXX)\nenable_language(HIP)\nfind_package(hip)\nfind_package(hipblas)\ntarget_link_libraries(t hip::host roc::hipblas)\n",
+        ),
+        (
+            "include_directories(${CUDAToolkit_INCLUDE_DIRS})\n",
+            "find_package(hip REQUIRED)\ninclude_directories(${hip_INCLUDE_DIRS})\n",
+        ),
+        (
+            "add_executable(t main.cu util.cpp)\n",
+            "add_executable(t main.cu util.cpp)\nset_source_files_properties(main.cu PROPERTIES LANGUAGE HIP)\n",
+        ),
+        (
+            "file(GLOB K src/*.cu)\nadd_library(k ${K})\n",
+            "file(GLOB K src/*.cu)\nset_source_files_properties(${K} PROPERTIES LANGUAGE HIP)\nadd_library(k ${K})\n",
+        ),
+        (
+            "cuda_add_executable(t main.cu OPTIONS -DX=1 --use_fast_math)\n",
+            "find_package(hip REQUIRED)\nadd_executable(t main.cu)\ntarget_link_libraries(t hip::host)\n"
+            "target_compile_options(t PRIVATE -DX=1 -ffast-math)\n"
+            "set_source_files_properties(main.cu PROPERTIES LANGUAGE HIP)\n",
+        ),
+        (
+            "if(CUDAToolkit_FOUND)\n  target_link_libraries(t -lcublas)\nendif()\n",
+            "if(hip_FOUND)\n  target_link_libraries(t -lhipblas)\nendif()\n",
+        ),
+        (
+            'add_compile_options("$<$<COMPILE_LANG_AND_ID:CUDA,NVIDIA>:-G>")\n',
+            'add_compile_options("$<$<COMPILE_LANG_AND_ID:HIP,NVIDIA>:-g>")\n',
+        ),
+    ],
+)
+def test_construct_is_translated_and_stays_translated(before: str, after: str) -> None:
+    assert _translated(before) == after
+    assert _translated(after) == after
+
+
+def test_sources_renamed_by_the_run_follow_and_need_no_marking() -> None:
+    context = BuildContext(renamed=(("main.cu", "main.hip"), ("k.cuh", "k.hip.h")))
+    text = "add_executable(t src/main.cu other.cu k.cuh)\n"
+    after = _translated(text, context)
+    assert after == (
+        "add_executable(t src/main.hip other.cu k.hip.h)\nset_source_files_properties(other.cu PROPERTIES LANGUAGE HIP)\n"
+    )
+    assert _translated(after, context) == after
+
+
+def test_offload_arch_comes_from_the_context() -> None:
+    context = BuildContext(offload_arch=("gfx90a", "gfx1100"))
+    assert (
+        _translated("set(CMAKE_CUDA_ARCHITECTURES 80)\n", context) == 'set(CMAKE_HIP_ARCHITECTURES "gfx90a;gfx1100")\n'
+    )
+
+
+def test_comments_bracket_arguments_and_unrelated_strings_are_left_alone() -> None:
+    text = (
+        "# set(CMAKE_CUDA_FLAGS -arch=sm_70) CUDA::cublas\n"
+        "#[[ enable_language(CUDA) ]]\n"
+        'message(STATUS "CUDA is not needed -arch=sm_70")\n'
+        "file(WRITE x.txt [[set(CMAKE_CUDA_STANDARD 17)]])\n"
+        "project(p LANGUAGES CUDA) # CUDA\n"
+    )
+    assert _translated(text) == text.replace("LANGUAGES CUDA)", "LANGUAGES HIP)")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "cmake_minimum_required(VERSION 3.20)\nproject(p CXX)\nadd_executable(p main.cpp)\n",
+        "# a file about nothing\n",
+        "",
+        'message("not closed\n',
+        "set(X [[unterminated\n",
+    ],
+)
+def test_file_without_cuda_is_byte_identical(text: str) -> None:
+    result = translate(text, "CMakeLists.txt", CONTEXT)
+    assert result.edits == ()
+
+
+def test_bad_text_is_a_diagnostic_not_an_exception() -> None:
+    text = 'project(p CUDA)\nset(CMAKE_CUDA_FLAGS "open\n'
+    result = translate(text, "CMakeLists.txt", CONTEXT)
+    assert any(d.code == "HPY118" and "not understood" in d.message for d in result.diagnostics)
+    assert apply(text, result.edits).text.startswith("project(p HIP)")
+
+
+@pytest.mark.parametrize(
+    "text, word",
+    [
+        ("add_custom_command(OUTPUT k.sass COMMAND cuobjdump -sass k.o)\n", "cuobjdump"),
+        ("add_custom_command(OUTPUT k.ptx COMMAND ${CMAKE_CUDA_COMPILER} --ptx k.cu)\n", "--ptx"),
+        ("add_custom_target(ptx COMMAND nvcc -cubin k.cu)\n", "-cubin"),
+        ("execute_process(COMMAND nvidia-smi --query-gpu=compute_cap --format=csv)\n", "nvidia-smi"),
+        ("add_custom_command(OUTPUT k.o COMMAND ptxas k.ptx -o k.o)\n", "ptxas"),
+        ("find_program(SMI nvidia-smi)\n", "nvidia-smi"),
+        ("set_source_files_properties(k.cu PROPERTIES CUDA_PTX_COMPILATION ON)\n", "CUDA_PTX_COMPILATION"),
+        ("cuda_compile_ptx(PTX k.cu)\n", "cuda_compile_ptx"),
+        ("target_link_libraries(t CUDA::nvml)\n", "CUDA::nvml"),
+        ("target_link_libraries(t -lnvidia-ml)\n", "nvidia-ml"),
+        ("set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)\n", "CMAKE_CUDA_COMPILER"),
+    ],
+)
+def test_what_has_no_translation_is_reported_at_its_line(text: str, word: str) -> None:
+    source = "cmake_minimum_required(VERSION 3.20)\n" + text
+    hand = [(line, message) for code, line, message in _codes(source) if code == "HPY119"]
+    assert hand and hand[0][0] == 2 and word in hand[0][1], hand
+    assert _translated(_translated(source)) == _translated(source)
+
+
+def test_dropped_options_are_noted_with_why() -> None:
+    notes = [m for c, _, m in _codes('set(CMAKE_CUDA_FLAGS "-lineinfo -Xptxas -v")\n') if c == "HPY118"]
+    assert len(notes) == 2 and all("dropped" in n for n in notes)
+
+
+def test_cuda_library_samples_shape_helper_file() -> None:
+    """A helper .cmake defining a function (the shape CUDA's library samples use): packages found inside it."""
+    text = (
+        "function(add_example GROUP NAME SOURCES)\n"
+        "add_executable(${NAME} ${SOURCES})\n"
+        "set_property(TARGET ${NAME} PROPERTY CUDA_ARCHITECTURES OFF)\n"
+        "target_include_directories(${NAME} PUBLIC ${CUDA_INCLUDE_DIRS})\n"
+        "target_link_libraries(${NAME} PUBLIC cusolver cublas)\n"
+        "endfunction()\n"
+    )
+    after = _translated(text)
+    assert "find_package(hip REQUIRED)\nfind_package(hipsolver REQUIRED)\nfind_package(hipblas REQUIRED)\n" in after
+    assert "PUBLIC roc::hipsolver roc::hipblas)" in after
+    assert after.index("find_package(hip REQUIRED)") < after.index("${hip_INCLUDE_DIRS}")
+    assert _translated(after) == after
+
+
+# --- real builds ----------------------------------------------------------------------------------------
+
+
+def _cmake_environment() -> tuple[str, str]:
+    """(chroot, clang++ inside it) where CMake, hipcc and HIP's CMake packages are; else skip with why."""
+    root = default_chroot()
+    if not Path(root, "usr/bin/hipcc").exists():
+        pytest.skip(f"no ROCm environment at {root} (hipify-py validate --setup builds it)")
+    if os.geteuid() != 0 or not shutil.which("unshare"):
+        pytest.skip("entering the ROCm chroot needs root and unshare")
+    if not Path(root, "usr/bin/cmake").exists():
+        pytest.skip(f"cmake is not installed in the ROCm environment at {root}")
+    found = glob.glob(f"{root}/usr/lib/*/cmake/hip-lang/hip-lang-config.cmake") + glob.glob(
+        f"{root}/opt/rocm*/lib/cmake/hip-lang/hip-lang-config.cmake"
+    )
+    if not found:
+        pytest.skip(f"HIP's CMake package hip-lang is not installed at {root}")
+    compilers = sorted(glob.glob(f"{root}/usr/lib/llvm-*/bin/clang++")) + glob.glob(
+        f"{root}/opt/rocm*/llvm/bin/clang++"
+    )
+    if not compilers:
+        pytest.skip(f"no ROCm clang++ in {root}")
+    return root, "/" + os.path.relpath(compilers[-1], root)
+
+
+def _write(tree: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = tree / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def _translate_tree(tree: Path, context: BuildContext) -> list[str]:
+    hand = []
+    for path in sorted(tree.rglob("*")):
+        if path.name == "CMakeLists.txt" or path.suffix == ".cmake":
+            text = path.read_text()
+            result = translate(text, str(path), context)
+            hand += [d.format() for d in result.diagnostics if d.code == "HPY119"]
+            path.write_text(apply(text, result.edits).text)
+    return hand
+
+
+def _build(tree: Path, root: str, cxx: str) -> subprocess.CompletedProcess[str]:
+    inner = "/" + os.path.relpath(tree, root)
+    script = (
+        f"cd {inner} && cmake -S . -B build -DCMAKE_CXX_COMPILER={cxx} -DCMAKE_C_COMPILER={cxx[:-2]} "
+        "&& cmake --build build"
+    )
+    return subprocess.run(
+        [*chroot_command(root), "sh", "-c", script], capture_output=True, text=True, timeout=600, check=False
+    )
+
+
+_KERNELS = """#include <hip/hip_runtime.h>
+__device__ float twice(float x);
+__global__ void scale(float* p) { p[threadIdx.x] = twice(p[threadIdx.x]) * KERN_SCALE; }
+void launch(float* p) { scale<<<1, 32>>>(p); }
+"""
+_DEVICE = """#include <hip/hip_runtime.h>
+__device__ float twice(float x) { return 2.0f * x; }
+"""
+_MAIN = """#include <hip/hip_runtime.h>
+#include <hiprand/hiprand.h>
+void launch(float* p);
+int host_count();
+int main() {
+  float* d = nullptr;
+  auto f = [] __device__ (float x) { return x; };
+  (void)f;
+  if (hipMalloc(&d, 32 * sizeof(float)) != hipSuccess) return host_count();
+  hiprandGenerator_t g;
+  hiprandCreateGenerator(&g, HIPRAND_RNG_PSEUDO_DEFAULT);
+  launch(d);
+  return 0;
+}
+"""
+_HOST = """#include <hip/hip_runtime_api.h>
+int host_count() { int n = 0; (void)hipGetDeviceCount(&n); return n; }
+"""
+
+
+def test_modern_cuda_project_builds_with_hip_after_translation() -> None:
+    """CUDA language, CMAKE_CUDA_* settings, CUDAToolkit targets, a device function in another file (separable
+    compilation), .cu sources listed, globbed and renamed, a C++ file on the runtime API, nvcc options."""
+    root, cxx = _cmake_environment()
+    with tempfile.TemporaryDirectory(dir=Path(root, "tmp"), prefix="hipify-cmake-") as tmp:
+        tree = Path(tmp)
+        _write(
+            tree,
+            {
+                "CMakeLists.txt": """cmake_minimum_required(VERSION 3.18)
+project(modern LANGUAGES CXX CUDA)  # CUDA in a comment stays
+find_package(CUDAToolkit REQUIRED)
+set(CMAKE_CUDA_STANDARD 17)
+set(CMAKE_CUDA_STANDARD_REQUIRED ON)
+set(CMAKE_CUDA_ARCHITECTURES 70 80)
+set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} --expt-relaxed-constexpr --extended-lambda -Xcompiler -Wall")
+string(APPEND CMAKE_CUDA_FLAGS_RELEASE " --use_fast_math -lineinfo")
+set(KERNELS kernels.cu)
+file(GLOB MORE ${CMAKE_CURRENT_SOURCE_DIR}/more/*.cu)
+add_library(kern STATIC ${KERNELS} ${MORE})
+set_target_properties(kern PROPERTIES CUDA_SEPARABLE_COMPILATION ON CUDA_ARCHITECTURES "70;80")
+target_compile_features(kern PUBLIC cuda_std_17)
+target_compile_definitions(kern PRIVATE KERN_SCALE=2)
+target_compile_options(kern PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-Xptxas -v>)
+add_executable(modern main.cu host.cpp util.cu)
+set_target_properties(modern PROPERTIES CUDA_SEPARABLE_COMPILATION ON CUDA_RESOLVE_DEVICE_SYMBOLS ON)
+target_link_libraries(modern PRIVATE kern CUDA::cudart CUDA::curand)
+""",
+                "kernels.cu": _KERNELS,
+                "more/device.cu": _DEVICE,
+                "main.cu": _MAIN,
+                "host.cpp": "",
+                "util.hip": _HOST,  # renamed by the run: util.cu -> util.hip
+            },
+        )
+        context = BuildContext(families=("rand",), renamed=(("util.cu", "util.hip"),))
+        assert _translate_tree(tree, context) == []
+        text = (tree / "CMakeLists.txt").read_text()
+        assert "util.hip" in text and "CUDA" not in text.replace("# CUDA in a comment", "")
+        done = _build(tree, root, cxx)
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+        assert (tree / "build" / "modern").is_file()
+
+
+def test_findcuda_project_builds_with_hip_after_translation() -> None:
+    """FindCUDA: check_language/enable_language, find_package(CUDA), CUDA_NVCC_FLAGS, cuda_add_library and
+    cuda_add_executable with OPTIONS, ${CUDA_LIBRARIES} and a library variable."""
+    root, cxx = _cmake_environment()
+    with tempfile.TemporaryDirectory(dir=Path(root, "tmp"), prefix="hipify-cmake-") as tmp:
+        tree = Path(tmp)
+        _write(
+            tree,
+            {
+                "CMakeLists.txt": """cmake_minimum_required(VERSION 3.10)
+project(legacy CXX)
+include(CheckLanguage)
+check_language(CUDA)
+if(CMAKE_CUDA_COMPILER)
+  enable_language(CUDA)
+endif()
+find_package(CUDA REQUIRED)
+set(CUDA_NVCC_FLAGS ${CUDA_NVCC_FLAGS};-arch=sm_70;--expt-extended-lambda)
+list(APPEND CUDA_NVCC_FLAGS -O3 -Xcompiler -fPIC)
+include_directories(${CUDA_INCLUDE_DIRS})
+set(CUDA_SEPARABLE_COMPILATION ON)
+cuda_add_library(kern kernels.cu device.cu OPTIONS -DKERN_SCALE=2)
+cuda_add_executable(legacy main.cu host.cpp OPTIONS --use_fast_math)
+target_link_libraries(legacy kern ${CUDA_LIBRARIES} ${CUDA_curand_LIBRARY})
+""",
+                "kernels.cu": _KERNELS,
+                "device.cu": _DEVICE,
+                "main.cu": _MAIN,
+                "host.cpp": _HOST,
+            },
+        )
+        assert _translate_tree(tree, CONTEXT) == []
+        done = _build(tree, root, cxx)
+        assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+        assert (tree / "build" / "legacy").is_file()
