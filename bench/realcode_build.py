@@ -17,23 +17,12 @@ from pathlib import Path
 from realcode_compile import CompileError, CompileSettings, first_error, program_key
 from realcode_programs import Program
 
+from hipify.validate.buildlog import CONFIGURE, DIAGNOSTIC, LINK, first_failure
+
 # Bump when the way a program is built or judged changes, so old verdicts are not reused.
 BUILD_SCHEMA = 1
 MAKE, CMAKE = "make", "cmake"
-CONFIGURE, COMPILE, LINK = "configure", "compile", "link"
 MAKEFILE_NAMES = ("GNUmakefile", "makefile", "Makefile")
-
-_DIAG = re.compile(r"^[^\s:][^:]*:\d+:\d+: (?:fatal error|error): ")
-# what a linker says when a program does not link (GNU ld, gold, lld, through clang or gcc)
-_LINKER = re.compile(
-    r"undefined reference to|undefined (?:hidden )?symbol|multiple definition of|"
-    r"^(?:\S*/)?(?:ld(?:\.\w+)?|ld\.lld|collect2): (?:error: )?(?!.*warning)(?P<msg>.*)$"
-)
-_TOOL = re.compile(r"^(?:\S*/)?(?:hipcc|clang\S*|g\+\+|gcc|c\+\+|nvcc)(?:-\d+)?: (?:fatal )?error: (?P<msg>.*)$")
-_NOT_FOUND = re.compile(r"^(?:/bin/sh: \d+: |make(?:\[\d+\])?: )(?P<msg>\S+: (?:not found|No such file or directory))$")
-_MAKE_STOP = re.compile(r"^make(?:\[\d+\])?: \*\*\* (?P<msg>.*)$")
-_CMAKE_ERROR = re.compile(r"^CMake Error(?: at (?P<file>[^:]+):(?P<line>\d+) \((?P<cmd>\w+)\))?:\s*(?P<msg>.*)$")
-_SECONDARY = ("linker command failed", "errors generated", "ld returned")
 
 
 @dataclass(frozen=True)
@@ -115,41 +104,14 @@ def build_key(settings: CompileSettings, unit: BuildUnit, root: Path, shared: st
     return h.hexdigest()
 
 
-def _is_linker_line(line: str) -> bool:
-    m = _LINKER.search(line)
-    return bool(m) and not any(s in line for s in _SECONDARY)
-
-
-def build_error(output: str, inner_root: str, root: Path) -> tuple[str, CompileError]:
-    """(stage, first error) of a failed build's output: the first line that says what went wrong, read as
-    a compiler diagnostic (compile), a linker's complaint (link), a compiler driver's or a missing
-    command's error (compile), a CMake error (configure) or make's own stop."""
-    lines = output.splitlines()
-    for i, line in enumerate(lines):
-        if _DIAG.match(line):
-            return COMPILE, first_error("\n".join(lines[i:]), inner_root, root)
-        if _is_linker_line(line):
-            m = _LINKER.search(line)
-            message = m.group("msg") if m and m.group("msg") else line.strip()
-            return LINK, CompileError(_relative(message.strip(), inner_root))
-        tool = _TOOL.match(line)
-        if tool and not any(s in line for s in _SECONDARY):
-            return COMPILE, CompileError(_relative(tool.group("msg").strip(), inner_root))
-        missing = _NOT_FOUND.match(line)
-        if missing:
-            return COMPILE, CompileError(missing.group("msg"))
-        cm = _CMAKE_ERROR.match(line)
-        if cm:
-            detail = cm.group("msg") or " ".join(x.strip() for x in lines[i + 1 : i + 4] if x.strip())
-            file = _relative(cm.group("file") or "", inner_root)
-            where = f"{cm.group('cmd')}: " if cm.group("cmd") else ""
-            return CONFIGURE, CompileError(where + detail, file, int(cm.group("line") or 0))
-    for line in lines:
-        stop = _MAKE_STOP.match(line)
-        if stop:
-            return COMPILE, CompileError("make: " + _relative(stop.group("msg"), inner_root))
-    tail = [x for x in lines if x.strip()]
-    return COMPILE, CompileError(tail[-1].strip() if tail else "failed without output")
+def build_error(output: str, inner_root: str, root: Path, configuring: bool = False) -> tuple[str, CompileError]:
+    """(stage, first error) of a failed build: a compiler diagnostic is located in the tree as the compile
+    verdicts' are; any other cause keeps its message, with the tree's paths made relative."""
+    failure = first_failure(output, configuring)
+    if failure.kind == DIAGNOSTIC:
+        return failure.stage, first_error("\n".join(output.splitlines()[failure.index :]), inner_root, root)
+    file = _relative(failure.file, inner_root)
+    return failure.stage, CompileError(_relative(failure.message, inner_root), file, failure.line)
 
 
 def _relative(text: str, inner_root: str) -> str:
@@ -193,7 +155,7 @@ def build_unit(
         rc, out = _run(_in_env(settings, "cmake", "-S", folder, "-B", inner_build), settings, timeout)
         configured = rc == 0
         if not configured:
-            _, error = build_error(out, inner_root, root)
+            _, error = build_error(out, inner_root, root, configuring=True)
             return BuildResult(**base, configured=False, compiled=False, linked=False, stage=CONFIGURE,  # type: ignore[arg-type]
                                error=error, seconds=time.perf_counter() - start)  # fmt: skip
         rc, out = _run(_in_env(settings, "cmake", "--build", inner_build), settings, timeout)
