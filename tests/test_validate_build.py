@@ -31,7 +31,7 @@ from hipify.validate.corpus import discover
             "main.cpp:(.text+0x1d): undefined reference to `hipblasCreate'\n"
             "clang: error: linker command failed with exit code 1 (use -v to see invocation)\n",
             LINK,
-            "main.o: in function `main':",
+            "undefined reference to `hipblasCreate'",
         ),
         (
             "ld.lld: error: undefined hidden symbol: twice(float)\n>>> referenced by main.cu\n"

@@ -39,6 +39,19 @@ _MAKE_STOP = re.compile(r"^make(?:\[\d+\])?: \*\*\* (?P<msg>.*)$")
 _REPEATS = ("linker command failed", "errors generated", "error generated", "ld returned", "warning:")
 
 
+_WHAT = re.compile(r"(?:undefined reference to|undefined (?:hidden )?symbol|multiple definition of).*$")
+
+
+def _linker_message(lines: list[str], i: int, found: re.Match[str]) -> str:
+    """What the linker could not do: GNU ld says where first (``main.o: in function `main':``) and what on
+    the next line (``undefined reference to `x'``); the what names the cause across programs."""
+    for text in lines[i : i + 4]:
+        what = _WHAT.search(text)
+        if what:
+            return what.group(0).strip()
+    return (found.group("msg") or found.group(0)).strip()
+
+
 @dataclass(frozen=True)
 class Failure:
     """Why a build stopped: ``stage`` (configure, compile, link), what reported it, its message, the index of
@@ -62,7 +75,7 @@ def first_failure(output: str, configuring: bool = False) -> Failure:
             continue
         linker = _LINKER.search(text)
         if linker:
-            return Failure(LINK, LINKER, (linker.group("what") or linker.group("msg") or text).strip(), i)
+            return Failure(LINK, LINKER, _linker_message(lines, i, linker), i)
         driver = _DRIVER.match(text)
         if driver:
             return Failure(CONFIGURE if configuring else COMPILE, DRIVER, driver.group("msg").strip(), i)
