@@ -6,8 +6,10 @@
 #     Debian packages. librocsparse's runtime library is ~1.3 GB of GPU kernels, so the sparse packages
 #     are fetched with `apt-get download` and only their headers are extracted (compiling with -c needs
 #     no libraries).
-#  2. Unless HIPIFY_ROCM_CHROOT=0: a Debian sid chroot with ROCm 6.4's hipcc and the hipBLAS/hipFFT/
-#     hipCUB/... headers (`hipify-py validate --setup`; ~90 s, ~1.3 GB). Translations target ROCm 6.4
+#  2. Unless HIPIFY_ROCM_CHROOT=0: a Debian sid chroot with ROCm 6.4's hipcc, make, CMake, g++ and the
+#     hipBLAS/hipFFT/hipCUB/... headers, CMake packages and shared objects (link stubs for the libraries
+#     whose GPU kernels weigh gigabytes), so that translated programs build with their own Makefiles and
+#     CMakeLists.txt (`hipify-py validate --setup`; ~3 min, ~1.6 GB). Translations target ROCm 6.4
 #     by default (per-library include folders, *_sync warp builtins), which Debian 12's 5.2 cannot
 #     compile, and Debian packages no hipBLAS/hipFFT/hipCUB at all. `hipify-py validate` uses the chroot
 #     when it exists (it looks at $ROCM_CHROOT, then /tmp/rocm-sid).

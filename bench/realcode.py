@@ -36,6 +36,9 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # this checkout's hipify, as the translation uses
+import realcode_build_report as build_report
+from realcode_build import BuildCache, BuildResult, BuildUnit, build_key, build_unit, cmake_units, make_units
 from realcode_compile import (
     CompileSettings,
     ProgramResult,
@@ -83,6 +86,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--corpus", choices=sorted(ARCHIVES), action="append", help="only this corpus (repeatable)")
     p.add_argument("--only", action="append", metavar="GLOB", help="only programs whose name matches (repeatable)")
     p.add_argument("--limit", type=int, metavar="N", help="only the first N programs of each corpus")
+    p.add_argument(
+        "--every", type=int, default=1, metavar="K", help="only every K-th program (a sample spread over the corpus)"
+    )
     p.add_argument("-j", "--jobs", type=int, default=2, help="parallel translation workers and compiles (default 2)")
     p.add_argument("--arch", default="gfx90a", help="AMD offload arch (default gfx90a)")
     p.add_argument(
@@ -108,6 +114,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--keep", type=Path, metavar="DIR", help="keep the extracted and translated trees in DIR")
     p.add_argument("-q", "--quiet", action="store_true", help="no per-program progress lines")
+    builds = p.add_argument_group("whole programs, built with their own (translated) build files")
+    builds.add_argument("--no-build", action="store_true", help="only the per-file compile")
+    builds.add_argument(
+        "--no-compile",
+        action="store_true",
+        help="only the builds (no per-file compile; samples then count without the 'sources compile' condition "
+        "being known, so their share is not computed)",
+    )
+    builds.add_argument(
+        "--ports-only",
+        action="store_true",
+        help="only build HeCBench's hand-written ports (no translation; fills the build cache)",
+    )
     return p
 
 
@@ -132,9 +151,10 @@ def extract(archive: Path, into: Path) -> Path:
     return entries[0] if len(entries) == 1 and entries[0].is_dir() else into
 
 
-def select(programs: list[Program], only: list[str] | None, limit: int | None) -> list[Program]:
+def select(programs: list[Program], only: list[str] | None, limit: int | None, every: int = 1) -> list[Program]:
     if only:
         programs = [p for p in programs if any(fnmatch.fnmatchcase(p.name, g) for g in only)]
+    programs = programs[:: max(1, every)]
     return programs[:limit] if limit is not None else programs
 
 
@@ -189,10 +209,12 @@ def prepare(name: str, args: argparse.Namespace, work: Path) -> Corpus:
         whole: list[str] | None = [f"src/{p.folder.split('/')[1]}" for p in programs] + ["src/include"]
     else:
         programs, ports, whole = samples_programs(root), [], ["."]
-    selected = select(programs, args.only, args.limit)
+    selected = select(programs, args.only, args.limit, args.every)
     names = {p.name for p in selected}
     subset = len(selected) != len(programs)
-    tree = translation_input(root, selected, work / "input" / name, None if subset else whole)
+    if subset and name == "samples":  # a sample's CMakeLists.txt includes its library's shared cmake/ files
+        whole = sorted({p.folder.split("/", 1)[0] for p in selected})
+    tree = translation_input(root, selected, work / "input" / name, whole if name == "samples" or not subset else None)
     out = work / "translated" / name
     log_file = work / f"translate-{name}.log"
     log(f"{name}: {len(selected)} programs; translating {tree} ...")
@@ -249,6 +271,143 @@ def compile_all(
         "sources_compiled": sum(len(r.sources) for r in compiled),
     }
     return [results[i] for i in range(len(tasks))], timing
+
+
+BuildTask = tuple[BuildUnit, Path, str]
+
+
+def build_all(
+    tasks: list[BuildTask],
+    settings: CompileSettings,
+    cache: BuildCache,
+    jobs: int,
+    build_root: Path,
+    progress: Callable[[str], None],
+) -> tuple[list[BuildResult], dict[str, float]]:
+    """Build every (unit, tree, kind) with its own build files, ``jobs`` builds at a time (each make or
+    cmake --build runs one job); cached verdicts are reused. Every key is computed before the first build
+    writes objects into a tree."""
+    start = time.perf_counter()
+    roots = {root for _, root, kind in tasks if kind == "translated"}
+    shared = {root: shared_digest(root, [u.program for u, r, _ in tasks if r == root]) for root in roots}
+    keys = [build_key(settings, unit, root, shared.get(root, "")) for unit, root, _ in tasks]
+    results: dict[int, BuildResult] = {}
+    pending = []
+    for i, (unit, _root, kind) in enumerate(tasks):
+        hit = cache.get(keys[i], unit, kind)
+        if hit:
+            results[i] = hit
+        else:
+            pending.append(i)
+    progress(f"build: {len(results)} cached, {len(pending)} to build ({jobs} at a time, under nice)")
+    build_root.mkdir(parents=True, exist_ok=True)
+    with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
+        futures = {
+            pool.submit(build_unit, settings, tasks[i][0], tasks[i][1], tasks[i][2], build_root): i for i in pending
+        }
+        for done, future in enumerate(as_completed(futures), 1):
+            i = futures[future]
+            result = future.result()
+            cache.put(keys[i], result)
+            results[i] = result
+            state = (
+                "built"
+                if result.built
+                else f"FAIL at {result.stage}: {result.error.message[:120] if result.error else ''}"
+            )
+            progress(f"  [{done}/{len(pending)}] build {result.kind} {result.name}: {state} ({result.seconds:.0f} s)")
+    built = [results[i] for i in pending]
+    timing = {"wall": time.perf_counter() - start, "built": len(built), "cached": len(tasks) - len(built)}
+    return [results[i] for i in range(len(tasks))], timing
+
+
+def build_tasks(prepared: list[Corpus]) -> list[BuildTask]:
+    tasks: list[BuildTask] = []
+    for c in prepared:
+        if c.name == "hecbench":
+            tasks += [(u, c.translated, "translated") for u in make_units(c.programs, c.translated)]
+            tasks += [(u, c.original, "ported") for u in make_units(c.ports, c.original)]
+        else:
+            tasks += [(u, c.translated, "translated") for u in cmake_units(c.programs, c.translated)]
+    return tasks
+
+
+def build_ports_only(args: argparse.Namespace, settings: CompileSettings, work: Path) -> int:
+    """Build HeCBench's hand-written ports alone: they do not depend on the translator, and they are the
+    long part of a run, so they can be built (and cached) while the translator is being worked on."""
+    root = extract(args.realcode / ARCHIVES["hecbench"], work / "original" / "hecbench")
+    ports = select(hecbench_programs(root, "-hip"), args.only, args.limit, args.every)
+    tasks: list[BuildTask] = [(u, root, "ported") for u in make_units(ports, root)]
+    cache = BuildCache(None if args.no_cache else args.cache_dir)
+    results, timing = build_all(
+        tasks, settings, cache, args.jobs, work / "builds", (lambda m: None) if args.quiet else log
+    )
+    print(f"ports built: {sum(r.built for r in results)} of {len(results)} ({timing['wall']:.0f} s)")
+    return 0
+
+
+def hip_library_exists(tc: Toolchain) -> Callable[[str], bool]:
+    """Whether the HIP library that a CUDA library (a samples folder: cuBLAS, cuTENSOR, ...) becomes is in
+    the environment: its CMake package or its shared object next to the compiler's include folders."""
+    from hipify.buildfiles import BuildContext
+    from hipify.buildfiles.libraries import library_change
+
+    def exists(cuda_library: str) -> bool:
+        change = library_change(cuda_library.lower(), BuildContext())
+        if change is None or not change.name or change.hand_work:
+            return False
+        for include in tc.include_roots:
+            prefix = Path(include).parent
+            patterns = [f"lib/*/cmake/{change.name}", f"lib/cmake/{change.name}", f"lib/*/lib{change.name}.so"]
+            if any(any(prefix.glob(p)) for p in patterns):
+                return True
+        return False
+
+    return exists
+
+
+def report_builds(
+    corpora: list[str], builds: list[BuildResult], compiled: list[ProgramResult], library_exists: Callable[[str], bool]
+) -> tuple[list[str], list[str]]:
+    """(console lines, Markdown lines) for the whole-program builds of every corpus."""
+    shares: list[build_report.BuildShare] = []
+    md: list[str] = ["## Whole programs, built with their own translated build files", ""]
+    sample_notes: dict[str, str] = {}
+    if "hecbench" in corpora:
+        shares.append(build_report.hecbench_share(builds))
+    if "samples" in corpora:
+        by_folder: dict[str, list[ProgramResult]] = {}
+        for r in compiled:
+            if r.corpus == "samples" and r.kind == "translated":
+                by_folder.setdefault(r.name.split(":", 1)[0], []).append(r)
+        share, sample_notes = build_report.samples_share(builds, by_folder, library_exists)
+        shares.append(share)
+    md += [
+        "`make` in each benchmark's folder with no variables on the command line (the translated `*-cuda` "
+        "folder; the hand-written `*-hip` port as it is, the ceiling); `cmake -S <sample> -B <build>` and "
+        "`cmake --build <build>` for each library sample's CMake project. Built = compiled and linked. "
+        "Linking uses the HIP libraries' link stubs (`hipify-py validate --setup`).",
+        "",
+        *build_report.share_markdown(shares),
+        "",
+    ]
+    ported_ok = {b.name for b in builds if b.corpus == "hecbench" and b.kind == "ported" and b.built}
+    for corpus in corpora:
+        title = CORPUS_TITLES[corpus]
+        md += [f"### {title}: stages", "", *build_report.stages_markdown(builds, corpus), ""]
+        counted = ported_ok if corpus == "hecbench" else {n for n, why in sample_notes.items() if not why}
+        md += [f"### {title}: translated programs that do not build, grouped by first error", ""]
+        md += build_report.groups_markdown(builds, corpus, "translated", counted) + [""]
+        if corpus == "hecbench":
+            note: Callable[[str], str] = lambda n: "port builds" if n in ported_ok else "port does not build"  # noqa: E731
+        else:
+            note = lambda n: sample_notes.get(n, "") or "counted"  # noqa: E731
+        md += [f"### {title}: every translated program that does not build, with its first error", ""]
+        md += build_report.failures_markdown(builds, corpus, "translated", note) + [""]
+        if corpus == "hecbench":
+            md += [f"### {title}: hand-written ports that do not build (the ceiling)", ""]
+            md += build_report.failures_markdown(builds, corpus, "ported", lambda n: "") + [""]
+    return build_report.console_summary(shares), md
 
 
 def archive_digest(path: Path) -> str:
@@ -350,17 +509,31 @@ def main(argv: list[str] | None = None) -> int:
     work = Path(tempfile.mkdtemp(prefix="hipify-realcode-", dir=tc.work_root()))
     log(f"realcode: {tc.describe()}; work folder {work}")
     started = time.perf_counter()
+    if args.ports_only:
+        try:
+            return build_ports_only(args, settings, work)
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
     try:
         prepared = [prepare(name, args, work) for name in corpora]
         tasks: list[Task] = []
         for c in prepared:
             tasks += [(p, c.translated, "translated") for p in c.programs]
             tasks += [(p, c.original, "ported") for p in c.ports]
-        results, timing = compile_all(tasks, settings, cache, args.jobs, (lambda m: None) if args.quiet else log)
+        say = (lambda m: None) if args.quiet else log
+        results, timing = ([], {}) if args.no_compile else compile_all(tasks, settings, cache, args.jobs, say)
+        builds: list[BuildResult] = []
+        build_timing: dict[str, float] = {}
+        if not args.no_build:
+            build_cache = BuildCache(None if args.no_cache else args.cache_dir)
+            builds, build_timing = build_all(
+                build_tasks(prepared), settings, build_cache, args.jobs, work / "builds", say
+            )
         timings: dict[str, float | int] = {}
         for c in prepared:
             timings.update({f"{c.name}: {k}": v for k, v in c.seconds.items()})
         timings.update({f"compile: {k}": v for k, v in timing.items()})
+        timings.update({f"build: {k}": v for k, v in build_timing.items()})
         timings["total"] = time.perf_counter() - started
         meta: dict[str, object] = {
             "date": datetime.now(timezone.utc).strftime("%Y-%m-%d"),
@@ -377,7 +550,13 @@ def main(argv: list[str] | None = None) -> int:
             "timings": timings,
         }
         sections: list[str] = []
+        if builds:
+            console, md = report_builds([c.name for c in prepared], builds, results, hip_library_exists(tc))
+            print("\n".join(console) + "\n")
+            sections += md
         for c in prepared:
+            if args.no_compile:
+                break
             console, md = report_corpus(c.name, results)
             print("\n".join(console) + "\n")
             sections += md
@@ -386,9 +565,10 @@ def main(argv: list[str] | None = None) -> int:
             + ", ".join(f"{k} {v:.0f} s" if isinstance(v, float) else f"{k} {v}" for k, v in timings.items())
         )
         if args.json:
-            write_json(args.json, results, meta)
-        whole_run = len(corpora) == len(ARCHIVES) and not args.only and args.limit is None
+            write_json(args.json, results, {**meta, "builds": [b.to_json() for b in builds]})
+        whole_run = len(corpora) == len(ARCHIVES) and not args.only and args.limit is None and args.every == 1
         whole_run = whole_run and not (args.hipcc_arg or args.hipify_arg or args.syntax_only)  # the reference run
+        whole_run = whole_run and not (args.no_compile or args.no_build)
         target = args.markdown or (REPO / "docs" / "realcode.md" if whole_run else None)
         if target:
             target.write_text(markdown_document(meta, sections))

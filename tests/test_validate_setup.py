@@ -7,15 +7,31 @@ runs it; here: the host checks and their messages, the idempotent fast path, arg
 
 from __future__ import annotations
 
+import io
+import os
+import shutil
+import subprocess
+import tarfile
 from pathlib import Path
 
 import pytest
 
 from hipify.cli import main
+from hipify.validate.debparts import (
+    CMAKE,
+    HEADER,
+    SHARED_OBJECT,
+    STATIC_LIBRARY,
+    extract_build_parts,
+    member_role,
+    parse_simulated_installs,
+)
 from hipify.validate.rocm_chroot import (
     HEADERS_ONLY,
     INSTALL,
     READY_STAMP,
+    SELFTEST_CMAKE,
+    SELFTEST_LINK,
     Host,
     Plan,
     SetupError,
@@ -139,3 +155,128 @@ def test_message_when_the_chroot_exists_but_we_are_not_root(tmp_path: Path, monk
     (tmp_path / "usr/bin/hipcc").write_text("")
     monkeypatch.setattr("os.geteuid", lambda: 1000)
     assert "needs root" in no_toolchain_message(rocm_chroot_dir=str(tmp_path))
+
+
+# --- what is taken from a library's .deb: headers, CMake files, link stubs; never its GPU kernels ---------
+
+
+@pytest.mark.parametrize(
+    ("member", "role"),
+    [
+        ("./usr/include/hipblas/hipblas.h", HEADER),
+        ("./usr/lib/x86_64-linux-gnu/cmake/hipblas/hipblas-config.cmake", CMAKE),
+        ("./usr/share/cmake/rocthrust/rocthrust-config.cmake", CMAKE),
+        ("./usr/lib/cmake/foo/foo-config.cmake", CMAKE),
+        ("./usr/lib/x86_64-linux-gnu/librocblas.so.4.4", SHARED_OBJECT),
+        ("./usr/lib/x86_64-linux-gnu/librocblas.so", SHARED_OBJECT),
+        ("./usr/lib/aarch64-linux-gnu/libhipblas.so.2", SHARED_OBJECT),
+        ("./usr/lib/x86_64-linux-gnu/liborigami.a", STATIC_LIBRARY),
+        # the GPU kernels, beside or below the library folder
+        ("./usr/lib/x86_64-linux-gnu/rocblas/4.4.1/library/Kernels.so-000-gfx90a-xnack-.hsaco", None),
+        ("./usr/lib/x86_64-linux-gnu/rocblas/4.4.1/library/TensileLibrary_lazy_gfx90a.dat", None),
+        ("./usr/lib/x86_64-linux-gnu/hipblaslt/library/libfoo.so", None),
+        ("./usr/lib/x86_64-linux-gnu/rocblas/4.4.1/library/TensileLibrary_gfx90a.co", None),
+        ("./usr/share/doc/librocblas4/copyright", None),
+        ("./usr/share/lintian/overrides/librocblas4", None),
+        ("./usr/lib/x86_64-linux-gnu/libnot-a-library.txt", None),
+    ],
+)
+def test_member_roles(member: str, role: str | None) -> None:
+    assert member_role(member) == role
+
+
+def _deb_data(entries: list[tuple[str, bytes | str]]) -> io.BytesIO:
+    """A .deb's data archive as `dpkg-deb --fsys-tarfile` writes it: bytes are files, str are symlink targets."""
+    buf = io.BytesIO()
+    with tarfile.open(fileobj=buf, mode="w") as tar:
+        for name, content in entries:
+            info = tarfile.TarInfo(name)
+            if isinstance(content, str):
+                info.type, info.linkname = tarfile.SYMTYPE, content
+                tar.addfile(info)
+            else:
+                info.size, info.mode = len(content), 0o644
+                tar.addfile(info, io.BytesIO(content))
+    buf.seek(0)
+    return buf
+
+
+def _mark_stub(path: Path) -> None:
+    path.write_bytes(b"STUB of " + path.read_bytes()[:8])
+
+
+def test_build_parts_keep_headers_cmake_and_stubs_and_drop_kernels(tmp_path: Path) -> None:
+    lib = "usr/lib/x86_64-linux-gnu"
+    data = _deb_data(
+        [
+            ("./usr/include/rocblas/rocblas.h", b"#pragma once\n"),
+            (f"./{lib}/cmake/rocblas/rocblas-config.cmake", b"# config\n"),
+            (f"./{lib}/librocblas.so.4.4", b"\x7fELF" + b"\0" * 4096),
+            (f"./{lib}/librocblas.so.4", "librocblas.so.4.4"),
+            (f"./{lib}/rocblas/4.4.1/library/Kernels.so-000-gfx90a.hsaco", b"kernel"),
+            ("./usr/share/doc/librocblas4/copyright", b"text"),
+        ]
+    )
+    parts = extract_build_parts(data, tmp_path, _mark_stub)
+    assert parts.files == ("usr/include/rocblas/rocblas.h", f"{lib}/cmake/rocblas/rocblas-config.cmake")
+    assert parts.stubs == (f"{lib}/librocblas.so.4.4",) and parts.links == (f"{lib}/librocblas.so.4",)
+    assert (tmp_path / lib / "librocblas.so.4.4").read_bytes() == b"STUB of \x7fELF\0\0\0\0"
+    assert os.readlink(tmp_path / lib / "librocblas.so.4") == "librocblas.so.4.4"
+    assert not (tmp_path / lib / "rocblas").exists() and not (tmp_path / "usr/share").exists()
+    assert not list(tmp_path.rglob("*.hipify-part"))
+
+
+def test_an_installed_library_is_never_replaced_by_a_stub(tmp_path: Path) -> None:
+    lib = tmp_path / "usr/lib/x86_64-linux-gnu"
+    lib.mkdir(parents=True)
+    (lib / "libfmt.so.11.1").write_bytes(b"real library")
+    (lib / "libmine.so.1").write_bytes(b"an older stub of ours")
+    data = _deb_data(
+        [
+            ("./usr/lib/x86_64-linux-gnu/libfmt.so.11.1", b"packaged"),
+            ("./usr/lib/x86_64-linux-gnu/libmine.so.1", b"new"),
+        ]
+    )
+    parts = extract_build_parts(data, tmp_path, _mark_stub, ours=frozenset({"usr/lib/x86_64-linux-gnu/libmine.so.1"}))
+    assert parts.kept_existing == ("usr/lib/x86_64-linux-gnu/libfmt.so.11.1",)
+    assert (lib / "libfmt.so.11.1").read_bytes() == b"real library"
+    assert (lib / "libmine.so.1").read_bytes() == b"STUB of new"
+
+
+def test_simulated_installs_are_read_in_order() -> None:
+    out = "Inst libfmt11 (11.1.1+ds1-2 Debian:unstable [amd64])\nInst librocblas4 (6.4.4-4 Debian:unstable [amd64])\n"
+    out += "Conf libfmt11 (11.1.1+ds1-2 Debian:unstable [amd64])\n"
+    assert parse_simulated_installs(out) == ["libfmt11", "librocblas4"]
+
+
+def test_the_environment_builds_whole_programs() -> None:
+    # make and CMake build translated programs; g++ is the C/C++ compiler Makefiles and CMake's C/CXX call
+    assert {"make", "cmake", "g++"} <= set(INSTALL)
+    for family in ("hipblas", "hipsparse", "hipsolver", "rocblas", "rocsolver", "rocsparse"):
+        assert f"-l{family}" in SELFTEST_LINK or f"lib{family}-dev" in HEADERS_ONLY
+    assert "find_package(${package} REQUIRED)" in SELFTEST_CMAKE
+
+
+def test_a_new_recipe_version_makes_a_chroot_not_ready(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    plan = Plan(tmp_path / "rocm")
+    _ready_chroot(plan.root, plan)
+    monkeypatch.setattr("hipify.validate.rocm_chroot.BUILD_PARTS_VERSION", "999")
+    assert not plan.is_ready()
+
+
+@pytest.mark.skipif(not shutil.which("llvm-ifs") or not shutil.which("cc"), reason="needs llvm-ifs and a C compiler")
+def test_a_link_stub_links_like_the_library(tmp_path: Path) -> None:
+    """A program links against the stub made by llvm-ifs as against the real shared object."""
+    (tmp_path / "lib.c").write_text("int answer(void) { return 42; }\n")
+    (tmp_path / "main.c").write_text("int answer(void);\nint main(void) { return answer() == 42 ? 0 : 1; }\n")
+    real = tmp_path / "real" / "libanswer.so"
+    real.parent.mkdir()
+    subprocess.run(
+        ["cc", "-shared", "-fPIC", "-Wl,-soname,libanswer.so", str(tmp_path / "lib.c"), "-o", str(real)], check=True
+    )
+    stub = tmp_path / "stub" / "libanswer.so"
+    stub.parent.mkdir()
+    subprocess.run(["llvm-ifs", f"--output-elf={stub}", str(real)], check=True)
+    exe = tmp_path / "main"
+    subprocess.run(["cc", str(tmp_path / "main.c"), f"-L{stub.parent}", "-lanswer", "-o", str(exe)], check=True)
+    assert subprocess.run([str(exe)], env={"LD_LIBRARY_PATH": str(real.parent)}, check=False).returncode == 0

@@ -9,6 +9,7 @@ import time
 
 from rich.console import Console
 
+from .build import BuildOutcome
 from .corpus import discover
 from .runner import SKIPPED, Result, validate_all
 from .toolchain import DEFAULT_ARCHS, DEFAULT_CHROOT, detect, no_toolchain_message
@@ -63,6 +64,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="with --run: build original and translation for NVIDIA but do not run (no GPU needed)",
     )
     p.add_argument("--no-amd", action="store_true", help="skip the AMD compile validation (e.g. with --run)")
+    p.add_argument(
+        "--no-build",
+        action="store_true",
+        help="do not build programs that have build files (Makefile, CMakeLists.txt) with their translated "
+        "build files; only compile each source",
+    )
     p.add_argument("--only", action="append", metavar="NAME", help="validate only these program names")
     p.add_argument("-v", "--verbose", action="store_true", help="print compiler output of failures")
     return p
@@ -123,19 +130,26 @@ def validate_main(argv: list[str] | None = None) -> int:
         states = "/".join(sorted({r.result for r in results}))
         err.print(f"  [{done[0]}/{total}] {p.name} ({e}): {states}", highlight=False)
 
-    results = validate_all(programs, engines, toolchains, archs, args.jobs, args.keep, progress)
+    builds: list[BuildOutcome] | None = None if args.no_build else []
+    results = validate_all(programs, engines, toolchains, archs, args.jobs, args.keep, progress, builds, args.run)
     results += skipped if toolchains else []
     elapsed = time.perf_counter() - t0
     order = {p.name: i for i, p in enumerate(programs)}
     results.sort(key=lambda r: (r.toolchain, order.get(r.program, 0), r.engine, r.arch))
-    from .report import markdown, render, write_json
+    from .report import markdown, render, render_builds, write_json
 
     if toolchains:
         render(results, console)
+    builds = sorted(builds or [], key=lambda b: (b.toolchain, order.get(b.program, 0), b.engine))
+    if builds:
+        render_builds(builds, console)
     if args.verbose:
         for r in results:
             if r.result == "FAIL" and r.log:
                 console.print(f"--- {r.program} / {r.engine} / {r.arch}\n{r.command}\n{r.log[-4000:]}", markup=False)
+        for b in builds:
+            if not b.built and b.log:
+                console.print(f"--- build {b.program} / {b.engine}\n{b.command}\n{b.log[-4000:]}", markup=False)
     if toolchains:
         console.print(f"compile validation: {elapsed:.1f} s")
 
@@ -155,10 +169,12 @@ def validate_main(argv: list[str] | None = None) -> int:
             "engines": engines,
             "seconds": round(elapsed, 1),
             "run": [r.to_json() for r in run_results],
+            "builds": [b.to_json() for b in builds],
         }
         write_json(args.json, results, meta)
     failed = any(r.result in ("FAIL", "ERROR") for r in results)
     failed = failed or any(r.result in ("MISMATCH", "FAIL", "ERROR") for r in run_results)
+    failed = failed or any(not b.built or b.ran.startswith("FAIL") for b in builds)  # a link error is a finding
     return 1 if failed else 0
 
 

@@ -6,6 +6,8 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from .build import build_system
+
 SOURCE_SUFFIXES = (".cu", ".cuh", ".h", ".hh", ".hpp", ".hxx", ".inl", ".cpp", ".cc", ".cxx", ".c")
 COMPILE_SUFFIXES = (".cu", ".cpp", ".cc", ".cxx", ".c")
 CUDA_SUFFIXES = (".cu",)  # compiled as HIP (-x hip); the others as plain C++ with the HIP headers
@@ -22,6 +24,7 @@ class Program:
     hip_libs: tuple[str, ...] = ()
     covers: str = ""
     expected_output: str | None = None
+    build_system: str | None = None  # "make" or "cmake": the program has build files of its own
 
 
 def _walk(root: Path) -> list[str]:
@@ -54,6 +57,7 @@ def load_program(root: Path) -> Program:
         hip_libs=tuple(meta.get("hip_libs") or ()),  # type: ignore[arg-type]
         covers=str(meta.get("covers", "")),
         expected_output=expected.read_text() if expected.is_file() else None,
+        build_system=build_system(root),
     )
 
 
@@ -69,11 +73,11 @@ def discover(paths: list[str] | None = None) -> list[Program]:
     for root in roots:
         if root.is_file():
             programs.append(Program(root.stem, root.parent, (root.name,), (root.name,), (".",)))
-        elif (root / "corpus.json").is_file() or any(root.glob("*.cu")):
+        elif (root / "corpus.json").is_file() or any(root.glob("*.cu")) or build_system(root):
             programs.append(load_program(root))
         elif root.is_dir():
             for sub in sorted(p for p in root.iterdir() if p.is_dir()):
-                if (sub / "corpus.json").is_file() or any(sub.glob("*.cu")):
+                if (sub / "corpus.json").is_file() or any(sub.glob("*.cu")) or build_system(sub):
                     programs.append(load_program(sub))
         else:
             raise FileNotFoundError(str(root))

@@ -12,6 +12,7 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 
+from .build import BuildOutcome
 from .runner import Result
 
 STYLE = {"PASS": "green", "MATCH": "green", "FAIL": "red", "MISMATCH": "red", "ERROR": "red", "SKIPPED": "yellow"}
@@ -34,6 +35,28 @@ def render(results: list[Result], console: Console, title: str = "hipify-py vali
     console.print(table)
     counts = summary(results)
     console.print(", ".join(f"{v} {k.lower()}" for k, v in sorted(counts.items())) or "nothing validated")
+
+
+def _yes_no(value: bool | None) -> str:
+    return "-" if value is None else ("[green]yes[/]" if value else "[red]no[/]")
+
+
+def render_builds(builds: list[BuildOutcome], console: Console) -> None:
+    """One row per program and engine built with its own translated build files."""
+    table = Table(title="built with its own translated build files", show_lines=False)
+    for col in ("program", "engine", "build", "configured", "compiled", "linked", "ran", "first error / reason"):
+        table.add_column(col, overflow="fold")
+    for b in builds:
+        detail = b.first_error.short() if b.first_error else ""
+        if b.first_error and b.first_error.original_text:
+            detail += f"\n    CUDA: {b.first_error.original_text}"
+        ran = b.ran or "-"
+        table.add_row(
+            b.program, b.engine, b.system, _yes_no(b.configured), _yes_no(b.compiled), _yes_no(b.linked), ran, detail
+        )
+    console.print(table)
+    built = sum(b.built for b in builds)
+    console.print(f"{built} of {len(builds)} built (compiled and linked) with their own build files")
 
 
 def to_json(results: list[Result], meta: dict[str, Any]) -> dict[str, Any]:

@@ -1,11 +1,13 @@
-"""``hipify-py validate --setup``: build a Debian sid chroot holding ROCm 6.4's hipcc and the HIP library
-headers, so that translations can be compiled for AMD GPUs on a CPU-only machine.
+"""``hipify-py validate --setup``: build a Debian sid chroot holding ROCm 6.4's hipcc, make, CMake and the
+HIP libraries, so that translated programs can be compiled, linked and built with their own build files for
+AMD GPUs on a CPU-only machine.
 
 Why a chroot: translations target ROCm 6.4 (per-library include folders, ``*_sync`` warp builtins),
 Debian 12 packages ROCm 5.2 and no hipBLAS/hipFFT/hipCUB, and installing ROCm itself needs AMD's
-repository. Debian sid packages ROCm 6.4's compiler and libraries. Packages whose GPU kernel libraries
-weigh gigabytes are not installed: their ``.deb``s are downloaded and only ``usr/include`` is
-extracted, which is all that ``hipcc -c`` needs. About 1.3 GB and two minutes.
+repository. Debian sid packages ROCm 6.4's compiler and libraries. Packages whose GPU kernels weigh
+gigabytes are not installed: their ``.deb``s (and those of the runtime libraries they need) are
+downloaded and only what building needs is extracted: headers, CMake package files, and link stubs of
+the shared objects (:mod:`.debparts`). About 1.5 GB and three minutes.
 
 Written in Python rather than shipped as a shell script: the steps are a handful of commands, and in
 Python they share the chroot recipe (:func:`toolchain.chroot_command`) and the default location with
@@ -29,6 +31,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .debparts import SHARED_OBJECT, extract_build_parts, member_role, parse_simulated_installs
 from .toolchain import chroot_command, default_chroot
 
 MIRROR = "http://deb.debian.org/debian"
@@ -50,9 +53,16 @@ INSTALL = (
     "libhipblas-common-dev",
     "libomp-21-dev",
     "libroctx-dev",
+    # building whole programs with their own build files: GNU make, CMake (HIP language and packages),
+    # and the C/C++ compilers that Makefiles and CMake's C/CXX languages call for host code
+    "make",
+    "cmake",
+    "g++",
 )
-# Headers only: installed normally these cost ~8 GB more of GPU kernels (rocBLAS 3.9 GB, rocSOLVER
-# 1.9 GB, rocSPARSE 1.6 GB, hipBLASLt 0.7 GB), and librccl-dev wants a HIP 5 runtime in sid.
+# Build parts only (headers, CMake files, link stubs; see debparts): installed normally these cost ~8 GB
+# more of GPU kernels (rocBLAS 3.9 GB, rocSOLVER 1.9 GB, rocSPARSE 1.6 GB, hipBLASLt 0.7 GB). The runtime
+# packages they depend on come along the same way; librccl-dev wants a HIP 5 runtime in sid, so RCCL
+# gets its headers only.
 HEADERS_ONLY = (
     "libhipblas-dev",
     "libhipblaslt-dev",
@@ -70,10 +80,13 @@ OPTIONAL_HEADERS_ONLY = ("libhipsparselt-dev", "libhiptensor-dev")
 
 READY_STAMP = ".hipify-ready"
 DEBOOTSTRAP_STAMP = ".debootstrap-done"
-HEADERS_STAMP = ".headers-only"
+BUILD_PARTS_STAMP = ".build-parts"
+STUBS_MANIFEST = ".link-stubs"  # root-relative paths of the link stubs written (a re-run may replace them)
+DEB_CACHE = "var/cache/hipify-debs"
+BUILD_PARTS_VERSION = "3"  # headers, CMake files, static libraries, link stubs
 
-# Compiled for gfx90a at the end: a kernel, cooperative groups, the runtime API and one header of
-# each library family that translations name.
+# Compiled for gfx90a and linked at the end: a kernel, cooperative groups, the runtime API, one header of
+# each library family that translations name, and a call into each library that is linked.
 SELFTEST_SOURCE = """\
 #include <hip/hip_runtime.h>
 #include <hip/hip_cooperative_groups.h>
@@ -81,10 +94,12 @@ SELFTEST_SOURCE = """\
 #include <hipblaslt/hipblaslt.h>
 #include <hipcub/hipcub.hpp>
 #include <hipfft/hipfft.h>
+#include <hiprand/hiprand.h>
 #include <hiprand/hiprand_kernel.h>
 #include <hipsolver/hipsolver.h>
 #include <hipsparse/hipsparse.h>
 #include <rccl/rccl.h>
+#include <rocblas/rocblas.h>
 #include <roctracer/roctx.h>
 #include <omp.h>
 #include <thrust/device_vector.h>
@@ -102,10 +117,31 @@ int main() {
   (void)hipMalloc(&a, n * sizeof(float)); (void)hipMalloc(&o, sizeof(float));
   k<<<n / 256, 256>>>(a, o, n);
   hipblasCreate(&h);
+  hipblasLtHandle_t lt; hipfftHandle f; hiprandGenerator_t g; hipsolverHandle_t s; hipsparseHandle_t sp;
+  rocblas_handle r;
+  hipblasLtCreate(&lt); hipfftCreate(&f); hiprandCreateGenerator(&g, HIPRAND_RNG_PSEUDO_DEFAULT);
+  hipsolverCreate(&s); hipsparseCreate(&sp); rocblas_create_handle(&r);
   (void)hipcub::DeviceReduce::Sum(tmp, bytes, a, o, n);
   thrust::device_vector<float> v(16, 1.f);
   return (int)thrust::reduce(v.begin(), v.end());
 }
+"""
+
+
+# Linked into the self-test program: every library whose shared object is a link stub, and hipFFT/hipRAND.
+SELFTEST_LINK = ("-lhipblas", "-lhipblaslt", "-lhipfft", "-lhiprand", "-lhipsolver", "-lhipsparse", "-lrocblas")
+# What a translated CMake project does: the HIP language, hip's package and each library's package.
+SELFTEST_CMAKE = """\
+cmake_minimum_required(VERSION 3.21)
+project(selftest LANGUAGES C CXX HIP)
+find_package(hip REQUIRED)
+foreach(package hipblas hipblaslt hipcub hipfft hiprand hipsolver hipsparse rocblas rocfft rocprim rocrand
+                rocsolver rocsparse rocthrust)
+  find_package(${package} REQUIRED)
+endforeach()
+add_executable(selftest x.hip)
+target_link_libraries(selftest PRIVATE roc::hipblas roc::hipblaslt hip::hipcub hip::hipfft hip::hiprand
+                      roc::hipsolver roc::hipsparse roc::rocblas roc::rocthrust)
 """
 
 
@@ -125,7 +161,8 @@ class Plan:
 
     def digest(self) -> str:
         """What the ready stamp records: a chroot built from other lists is built again."""
-        text = "\n".join([self.suite, *self.install, "--", *self.headers_only, "--", *self.optional_headers_only])
+        lists = [self.suite, *self.install, "--", *self.headers_only, "--", *self.optional_headers_only]
+        text = "\n".join([*lists, "--", BUILD_PARTS_VERSION])
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
     def is_ready(self) -> bool:
@@ -240,34 +277,87 @@ def available(plan: Plan, packages: Sequence[str]) -> list[str]:
     return found
 
 
-def extract_headers(plan: Plan, say: Say) -> None:
-    wanted = " ".join([*plan.headers_only, *plan.optional_headers_only])
-    stamp = plan.root / HEADERS_STAMP
+def package_closure(plan: Plan, packages: Sequence[str], say: Say) -> list[str]:
+    """``packages`` and every package apt would install with them (their runtime libraries and what those
+    need), from ``apt-get install --simulate`` run for each: one whose dependencies cannot be met in the
+    suite (RCCL's) comes alone."""
+    found: dict[str, None] = {}
+    for package in packages:
+        proc = subprocess.run(
+            in_chroot(plan, "apt-get", "install", "--simulate", "-qq", package),
+            check=False,
+            capture_output=True,
+            text=True,
+        )
+        names = parse_simulated_installs(proc.stdout) if proc.returncode == 0 else []
+        if proc.returncode != 0:
+            say(f"  ({package}: its dependencies cannot be installed in {plan.suite}; its headers only)")
+        found.update(dict.fromkeys(names or [package]))
+    return list(found)
+
+
+def _download(plan: Plan, packages: Sequence[str], say: Say) -> list[Path]:
+    """The .debs of ``packages`` in the download folder; those already there (an interrupted run) are kept."""
+    folder = plan.root / DEB_CACHE
+    folder.mkdir(parents=True, exist_ok=True)
+    missing = [p for p in packages if not any(folder.glob(f"{p}_*.deb"))]
+    if missing:
+        inner = "/" + DEB_CACHE
+        script = f"cd {inner} && apt-get -o APT::Sandbox::User=root download -qq " + " ".join(missing)
+        _run(in_chroot(plan, "sh", "-c", script), say)
+    return sorted(deb for p in packages for deb in folder.glob(f"{p}_*.deb"))
+
+
+def _llvm_ifs(plan: Plan) -> str:
+    """The chroot's llvm-ifs (clang's LLVM), as the chroot sees it."""
+    found = sorted(plan.root.glob("usr/lib/llvm-*/bin/llvm-ifs"), key=lambda p: int(p.parts[-3].split("-")[1]))
+    if not found:
+        raise OSError(
+            "llvm-ifs not found in the chroot (usr/lib/llvm-*/bin): install the llvm package of hipcc's clang"
+        )
+    return "/" + found[-1].relative_to(plan.root).as_posix()
+
+
+def extract_build_parts_step(plan: Plan, say: Say) -> None:
+    wanted = " ".join([*plan.headers_only, *plan.optional_headers_only]) + f" | parts {BUILD_PARTS_VERSION}"
+    stamp = plan.root / BUILD_PARTS_STAMP
     if stamp.is_file() and stamp.read_text().strip() == wanted:
-        say(f"- headers of {len(plan.headers_only)} libraries whose GPU kernels are not installed: already there")
+        say(f"- {len(plan.headers_only)} libraries whose GPU kernels are not installed: build parts already there")
         return
     optional = available(plan, plan.optional_headers_only)
     for name in sorted(set(plan.optional_headers_only) - set(optional)):
         say(f"  ({name} is not packaged in {plan.suite}: skipped)")
-    packages = [*plan.headers_only, *optional]
-    say(f"- headers only (usr/include of each .deb): {' '.join(packages)}")
-    downloads = plan.root / "var/cache/hipify-header-debs"
-    shutil.rmtree(downloads, ignore_errors=True)
-    downloads.mkdir(parents=True)
-    inner = "/" + downloads.relative_to(plan.root).as_posix()
-    script = f"cd {inner} && apt-get -o APT::Sandbox::User=root download -qq " + " ".join(packages)
-    _run(in_chroot(plan, "sh", "-c", script), say)
-    for deb in sorted(downloads.glob("*.deb")):
-        say(f"  headers: {deb.name}")
-        tar = subprocess.Popen(["dpkg-deb", "--fsys-tarfile", str(deb)], stdout=subprocess.PIPE)
-        subprocess.run(
-            ["tar", "-x", "-C", str(plan.root), "./usr/include"],
-            stdin=tar.stdout,
-            check=False,
-            stderr=subprocess.DEVNULL,
+    packages = package_closure(plan, [*plan.headers_only, *optional], say)
+    say(f"- build parts (headers, CMake files, link stubs of the shared objects) of: {' '.join(packages)}")
+    debs = _download(plan, packages, say)
+    ifs = _llvm_ifs(plan)
+    manifest = plan.root / STUBS_MANIFEST
+    ours = frozenset(manifest.read_text().split()) if manifest.is_file() else frozenset()
+
+    def make_stub(path: Path) -> None:
+        inner = "/" + path.relative_to(plan.root).as_posix()
+        proc = subprocess.run(
+            in_chroot(plan, ifs, f"--output-elf={inner}.stub", inner), check=False, capture_output=True, text=True
         )
-        tar.wait()
-    shutil.rmtree(downloads, ignore_errors=True)
+        if proc.returncode != 0:
+            raise OSError(f"llvm-ifs failed on {inner}: {proc.stderr.strip()[:500]}")
+        Path(f"{path}.stub").replace(path)
+
+    stubs: set[str] = set(ours)
+    for deb in debs:
+        tar = subprocess.Popen(["dpkg-deb", "--fsys-tarfile", str(deb)], stdout=subprocess.PIPE)
+        assert tar.stdout is not None
+        try:
+            parts = extract_build_parts(tar.stdout, plan.root, make_stub, ours)
+        finally:
+            tar.stdout.close()
+            tar.wait()
+        # the links to them too: a re-run may replace what it wrote, never what a package installed
+        stubs.update([*parts.stubs, *(link for link in parts.links if member_role(link) == SHARED_OBJECT)])
+        kept = f"; {len(parts.kept_existing)} installed libraries left as they are" if parts.kept_existing else ""
+        say(f"  {deb.name}: {len(parts.files)} files, {len(parts.links)} links, {len(parts.stubs)} link stubs{kept}")
+        manifest.write_text("\n".join(sorted(stubs)) + "\n")
+    shutil.rmtree(plan.root / DEB_CACHE, ignore_errors=True)
     stamp.write_text(wanted + "\n")
 
 
@@ -280,13 +370,19 @@ def selftest(plan: Plan, say: Say) -> None:
     if not plan.selftest:
         say("- self-test: skipped")
         return
-    say("- self-test: compile a kernel using every library family for gfx90a")
+    say("- self-test: compile a kernel using every library family for gfx90a, link it with the libraries,")
+    say("  and build it with CMake (LANGUAGES HIP, find_package of each library package)")
     folder = plan.root / "tmp/hipify-selftest"
-    folder.mkdir(parents=True, exist_ok=True)
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
     (folder / "x.hip").write_text(SELFTEST_SOURCE)
+    (folder / "CMakeLists.txt").write_text(SELFTEST_CMAKE)
+    inner = "/tmp/hipify-selftest"
     try:
-        cmd = ["hipcc", "--offload-arch=gfx90a", "-std=c++17", "-x", "hip", "-c", "/tmp/hipify-selftest/x.hip"]
-        _run(in_chroot(plan, *cmd, "-o", "/dev/null"), say)
+        cmd = ["hipcc", "--offload-arch=gfx90a", "-std=c++17", "-x", "hip", f"{inner}/x.hip", "-o", f"{inner}/x"]
+        _run(in_chroot(plan, *cmd, *SELFTEST_LINK), say)
+        configure = f"cmake -S {inner} -B {inner}/build -DCMAKE_HIP_ARCHITECTURES=gfx90a >/dev/null"
+        _run(in_chroot(plan, "sh", "-c", f"{configure} && cmake --build {inner}/build >/dev/null"), say)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
 
@@ -295,7 +391,7 @@ STEPS: tuple[Callable[[Plan, Say], None], ...] = (
     debootstrap,
     configure,
     install_packages,
-    extract_headers,
+    extract_build_parts_step,
     clean,
     selftest,
 )

@@ -13,8 +13,10 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from ..build_phase import is_build_file
 from ..compat import HEADER_NAME
 from ..options import Options
+from .build import BuildOutcome, build_translation
 from .corpus import CUDA_SUFFIXES, Program
 from .mapping import FileTranslation, MappedError, first_error, parse_errors
 from .toolchain import Toolchain
@@ -84,10 +86,10 @@ def translate_program(program: Program, engine: str, work_root: str, options: Op
         rel = src.relative_to(program.root).as_posix()
         dst = tree / rel
         dst.parent.mkdir(parents=True, exist_ok=True)
-        if rel in program.files:
+        if rel in program.files or is_build_file(rel):  # build files are translated with the sources
             sources[rel] = src.read_text(encoding="utf-8")
         else:
-            shutil.copy2(src, dst)  # CMakeLists.txt, expected output, ...: copied as they are
+            shutil.copy2(src, dst)  # expected output, data, ...: copied as they are
     try:
         # As one project: what a translation unit needs from its headers is seen across files.
         outputs = translate_files({str(program.root / rel): text for rel, text in sources.items()}, opts,
@@ -105,7 +107,8 @@ def translate_program(program: Program, engine: str, work_root: str, options: Op
             continue
         result.files[rel] = FileTranslation(rel, text, out.text, tuple(out.edits))
         result.diagnostics += len(out.diagnostics)
-        result.engine_used.add(out.engine)
+        if not is_build_file(rel):  # a build file's translator is not a source engine
+            result.engine_used.add(out.engine)
     return result
 
 
@@ -197,18 +200,30 @@ def validate_program(
     archs: tuple[str, ...],
     keep: bool = False,
     options: Options | None = None,
+    builds: list[BuildOutcome] | None = None,
+    run: bool = False,
 ) -> list[Result]:
+    """Translate ``program`` and compile each unit for ``archs``; when it has build files of its own and
+    ``builds`` is a list, also build it with them (translated) and append the outcome."""
     base = {"program": program.name, "engine": engine, "toolchain": tc.describe()}
     for lib in program.hip_libs:
         reason = tc.missing_lib(lib)
         if reason:
             return [Result(arch=a, result=SKIPPED, reason=reason, **base) for a in archs]  # type: ignore[arg-type]
-    opts = options or Options(rocm_version=tc.rocm_version)
+    # the translated build files target the archs validated
+    opts = options or Options(rocm_version=tc.rocm_version, offload_arch=archs)
     with _TRANSLATE_LOCK:
         tr = translate_program(program, engine, tc.work_root(), opts)
     try:
         if tr.error:
             return [Result(arch=a, result=ERROR, reason=tr.error, **base) for a in archs]  # type: ignore[arg-type]
+        if builds is not None and program.build_system:
+            # before the per-file compiles, whose objects (x.cu.o) make's built-in rules would pick up
+            builds.append(
+                build_translation(
+                    program.name, engine, tr.tree, tr.files, tc, program.build_system, run, program.expected_output
+                )
+            )
         results = compile_translation(tr, tc, archs)
         used = ",".join(sorted(tr.engine_used))
         if used and used != engine:  # e.g. the clang engine fell back to regex on a file
@@ -239,6 +254,8 @@ def validate_all(
     jobs: int,
     keep: bool = False,
     progress=None,
+    builds: list[BuildOutcome] | None = None,
+    run: bool = False,
 ) -> list[Result]:
     """Translate and compile every (program, engine, toolchain); ``jobs`` compiles run in parallel."""
     for tc in toolchains:
@@ -246,15 +263,15 @@ def validate_all(
     tasks = [(p, e, tc) for tc in toolchains for e in engines for p in programs]
     results: list[list[Result]] = [[] for _ in tasks]
 
-    def run(i: int) -> None:
+    def one(i: int) -> None:
         p, e, tc = tasks[i]
         try:
-            results[i] = validate_program(p, e, tc, archs, keep)
+            results[i] = validate_program(p, e, tc, archs, keep, builds=builds, run=run)
         except Exception as exc:
             results[i] = [Result(p.name, e, a, tc.describe(), ERROR, f"{type(exc).__name__}: {exc}") for a in archs]
         if progress:
             progress(tasks[i], results[i])
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-        list(pool.map(run, range(len(tasks))))
+        list(pool.map(one, range(len(tasks))))
     return [r for group in results for r in group]
