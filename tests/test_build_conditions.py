@@ -136,7 +136,9 @@ def test_a_macro_guarding_ptx_elsewhere_keeps_its_condition(engine: str) -> None
 
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_value_used_in_code_becomes_the_builds_number(engine: str) -> None:
-    src = '#include <cstdio>\n__global__ void k() {\n#ifdef __CUDA_ARCH__\n  printf("%d\\n", __CUDA_ARCH__);\n#endif\n}\n'
+    src = (
+        '#include <cstdio>\n__global__ void k() {\n#ifdef __CUDA_ARCH__\n  printf("%d\\n", __CUDA_ARCH__);\n#endif\n}\n'
+    )
     result = translate(src, path="a.cu", options=Options(engine=engine, use_cache=False))
     assert '#ifdef __HIP_DEVICE_COMPILE__\n  printf("%d\\n", 800);\n' in result.text
     assert "HPY110" not in {d.code for d in result.diagnostics}

@@ -219,9 +219,7 @@ __global__ void fill(int* out) { out[threadIdx.x] = threadIdx.x; }
 
 
 @pytest.mark.parametrize("engine", ["regex", "clang"])
-def test_the_runtime_include_of_a_main_file_moves_to_the_top_rather_than_repeating(
-    tmp_path: Path, engine: str
-) -> None:
+def test_the_runtime_include_of_a_main_file_moves_to_the_top_rather_than_repeating(tmp_path: Path, engine: str) -> None:
     """`#include <cuda.h>` after the standard headers: the HIP runtime goes first (as nvcc's implicit one does),
     and the file's own include moves there: its line goes, the later ones are duplicates as before."""
     root = _tree(tmp_path / "src", {"main.cu": MOVED_MAIN_CU})
@@ -243,7 +241,9 @@ def test_a_runtime_include_inside_an_if_stays_where_it_is(tmp_path: Path, engine
     out = tmp_path / "out"
     assert main([str(root), "--out-dir", str(out), "--engine", engine, "-q"]) == 0
     text = (out / "main.cu").read_text()
-    assert text.startswith("#include <hip/hip_runtime.h>\n#include <cstdio>\n#ifndef NO_CUDA\n#include <hip/hip_runtime.h>\n")
+    assert text.startswith(
+        "#include <hip/hip_runtime.h>\n#include <cstdio>\n#ifndef NO_CUDA\n#include <hip/hip_runtime.h>\n"
+    )
 
 
 def test_an_angled_include_found_only_next_to_the_file_is_quoted(tmp_path: Path) -> None:

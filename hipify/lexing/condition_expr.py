@@ -141,7 +141,9 @@ def evaluate(node: Node, value_of: Lookup, defined: Defined) -> int | None:
     """The condition's value, None when it depends on something unknown."""
     kind = node.kind
     if kind == "number":
-        return int(node.value, 0) if node.value[:2] in ("0x", "0X") else int(node.value, 8 if node.value[0] == "0" else 10)
+        return (
+            int(node.value, 0) if node.value[:2] in ("0x", "0X") else int(node.value, 8 if node.value[0] == "0" else 10)
+        )
     if kind == "name":
         if node.value in ("true", "false"):
             return int(node.value == "true")

@@ -225,7 +225,7 @@ def _enables_what_hip_lacks(ctx: Context, chain: _Chain, chains: list[_Chain], n
     for device in (True, False):
         before = _possible(chain, _today_env(ctx, names, device))
         after = _possible(chain, _decided_env(ctx, names, device))
-        for branch, was, now in zip(chain.branches, before, after):
+        for branch, was, now in zip(chain.branches, before, after, strict=True):
             if now and not was and _lacks(ctx, branch.body, names, chains):
                 return True
     return False
@@ -242,9 +242,10 @@ def _lacks(ctx: Context, span: Span, names: frozenset[str], chains: list[_Chain]
     if _ASM.search(masked, start, end):
         return True
     for ident, row in ctx.resolved:
-        if start <= ident.start < end and not ident.user_declared and row.cuda not in names:
-            if row.cuda not in ctx.compat_names and row.kind not in ("namespace",) and not ctx.decide(row).target:
-                return True
+        if not start <= ident.start < end or ident.user_declared or row.cuda in names or row.cuda in ctx.compat_names:
+            continue
+        if row.kind != "namespace" and not ctx.decide(row).target:
+            return True
     own = frozenset(ctx.source.project.project_names) | frozenset(ctx.options.project_names)
     for m in _WORD.finditer(masked, start, end):
         word = m.group()
@@ -254,8 +255,8 @@ def _lacks(ctx: Context, span: Span, names: frozenset[str], chains: list[_Chain]
             return True
     for inc in ctx.facts.includes:
         if start <= inc.start < end:
-            row = ctx.table.lookup(inc.header)
-            if row is not None and row.kind == "header" and not ctx.decide(row).target:
+            header = ctx.table.lookup(inc.header)
+            if header is not None and header.kind == "header" and not ctx.decide(header).target:
                 return True
     if not follow:
         return False
@@ -268,7 +269,9 @@ def _lacks(ctx: Context, span: Span, names: frozenset[str], chains: list[_Chain]
         pattern = re.compile(rf"(?<![\w$]){re.escape(macro)}(?![\w$])")
         for other in chains:
             for branch in other.branches:
-                tests = branch.keyword in ("ifdef", "ifndef", "if", "elif") and pattern.search(branch.directive.argument)
+                tests = branch.keyword in ("ifdef", "ifndef", "if", "elif") and pattern.search(
+                    branch.directive.argument
+                )
                 if tests and _lacks(ctx, branch.body, names, chains, follow=False):
                     return True
     return False

@@ -177,7 +177,9 @@ def _edit_for(code: str, start: int, end: int, name: str) -> Edit | None:
     elif after in ("+", "-") or before in ("+", "-"):
         cast = _BYTES
     elif second != "=" and (
-        after in ("%", "/", "^") or (after in ("&", "|") and second != after) or (after in ("<", ">") and second == after)
+        after in ("%", "/", "^")
+        or (after in ("&", "|") and second != after)
+        or (after in ("<", ">") and second == after)
     ):
         cast = _INTEGER
     else:
@@ -205,6 +207,6 @@ def _operand_start(code: str, start: int) -> int:
 
 def _binary(code: str, operand: int) -> bool:
     """Is the ``+``/``-`` before ``operand`` a binary operator (an operand ends before it)?"""
-    sign, at = prev_token(code, operand)
+    _, at = prev_token(code, operand)
     left, _ = prev_token(code, at)
     return bool(left) and (left[-1].isalnum() or left[-1] in "_$)]")
