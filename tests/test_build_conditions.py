@@ -142,3 +142,15 @@ def test_a_value_used_in_code_becomes_the_builds_number(engine: str) -> None:
     result = translate(src, path="a.cu", options=Options(engine=engine, use_cache=False))
     assert '#ifdef __HIP_DEVICE_COMPILE__\n  printf("%d\\n", 800);\n' in result.text
     assert "HPY110" not in {d.code for d in result.diagnostics}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_numbers_the_file_defines_are_compared_with(engine: str) -> None:
+    src = (
+        "#define CC_PASCAL 600\n#define CC_AMPERE (800)\n#define CC_TWICE 1\n#define CC_TWICE 2\n"
+        "#if __CUDA_ARCH__ >= CC_PASCAL\n#define FP16_AVAILABLE\n#endif\n"
+        "#if __CUDA_ARCH__ >= CC_TWICE\nint unknown;\n#endif\n"
+    )
+    result = translate(src, path="a.cuh", options=Options(engine=engine, use_cache=False))
+    assert "#if defined(__HIP_DEVICE_COMPILE__)\n#define FP16_AVAILABLE\n" in result.text
+    assert "#if __CUDA_ARCH__ >= CC_TWICE\n" in result.text  # defined twice: not a constant

@@ -136,10 +136,11 @@ Env = tuple[Callable[[str], "int | None"], Callable[[str], "bool | None"]]
 
 def _decided_env(ctx: Context, names: frozenset[str], device: bool) -> Env:
     hip = _hip_macros(ctx, names)
+    constants = ctx.memo(_file_constants)
 
     def value_of(name: str) -> int | None:
         if name not in names:
-            return None
+            return constants.get(name)
         value = _pass_value(ASSUMED[name], device)
         return 0 if value is None else value
 
@@ -155,9 +156,10 @@ def _today_env(ctx: Context, names: frozenset[str], device: bool) -> Env:
     """What HIP's preprocessor makes of the conditions as the rest of the translation writes them: a value use is 0
     (undefined), a test of the definition is renamed to HIP's macro (``__HIP_DEVICE_COMPILE__``: the device pass)."""
     hip = _hip_macros(ctx, names)
+    constants = ctx.memo(_file_constants)
 
     def value_of(name: str) -> int | None:
-        return 0 if name in names else None
+        return 0 if name in names else constants.get(name)
 
     def defined(name: str) -> bool | None:
         if name not in names:
@@ -166,6 +168,28 @@ def _today_env(ctx: Context, names: frozenset[str], device: bool) -> Env:
         return _hip_defined(hip, row.hip, device) if row is not None and row.hip else False
 
     return value_of, defined
+
+
+_CONSTANT = re.compile(r"([A-Za-z_]\w*)\s+\(?\s*(0[xX][0-9a-fA-F]+|[1-9]\d*|0)[uUlL]*\s*\)?\s*\Z")
+
+
+def _file_constants(ctx: Context) -> dict[str, int]:
+    """Object-like macros the file defines once as a number and never undefines (``#define CC_PASCAL 600``), as
+    conditions compare the architecture with them (``__CUDA_ARCH__ >= CC_PASCAL``)."""
+    values: dict[str, int] = {}
+    seen: set[str] = set()
+    for d in ctx.facts.directives:
+        if d.keyword not in ("define", "undef"):
+            continue
+        words = d.argument.split()
+        name = words[0].split("(")[0] if words else ""
+        m = _CONSTANT.match(d.argument) if d.keyword == "define" else None
+        if name in seen or m is None:
+            values.pop(name, None)
+        else:
+            values[name] = int(m.group(2), 0)
+        seen.add(name)
+    return values
 
 
 def _hip_macros(ctx: Context, names: frozenset[str]) -> dict[str, bool]:
