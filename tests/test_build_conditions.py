@@ -154,3 +154,16 @@ def test_numbers_the_file_defines_are_compared_with(engine: str) -> None:
     result = translate(src, path="a.cuh", options=Options(engine=engine, use_cache=False))
     assert "#if defined(__HIP_DEVICE_COMPILE__)\n#define FP16_AVAILABLE\n" in result.text
     assert "#if __CUDA_ARCH__ >= CC_TWICE\n" in result.text  # defined twice: not a constant
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_branch_calling_what_hip_declares_otherwise_is_not_newly_taken(engine: str) -> None:
+    """cudaMemAdvise took a cudaMemLocation from CUDA 13 on; HIP's takes the older declaration, which the branch
+    for older CUDA calls."""
+    src = (
+        "void advise(float* p, size_t n, cudaMemLocation where) {\n#if CUDART_VERSION >= 13000\n"
+        "  cudaMemAdvise(p, n, cudaMemAdviseSetReadMostly, where);\n#else\n"
+        "  cudaMemAdvise(p, n, cudaMemAdviseSetReadMostly, 0);\n#endif\n}\n"
+    )
+    result = translate(src, path="a.cu", options=Options(engine=engine, use_cache=False))
+    assert "#if CUDART_VERSION >= 13000\n" in result.text

@@ -10,7 +10,8 @@ A condition that also depends on other macros keeps them: each of its operands o
 build decides is replaced, the rest stays.
 
 The decision is not taken where it would compile a branch that HIP cannot: a branch taken now that was not taken
-before (in either pass), whose code uses inline PTX, a CUDA API without a HIP equivalent, or defines a macro that
+before (in either pass), whose code uses inline PTX, a CUDA API without a HIP equivalent or whose HIP equivalent
+takes another declaration (HPY112, HPY113: a branch for CUDA 13 calls it as CUDA 13 declares it), or defines a macro that
 guards such code elsewhere in the file (``#define CP_ASYNC_ENABLED`` for ``#ifdef CP_ASYNC_ENABLED asm(...)``).
 Such a chain is left as written, reported as before (HPY110). A value used in code (``printf("%d",
 __CUDA_ARCH__)`` in a device function) becomes the build's number.
@@ -270,6 +271,8 @@ def _lacks(ctx: Context, span: Span, names: frozenset[str], chains: list[_Chain]
             continue
         if row.kind != "namespace" and not ctx.decide(row).target:
             return True
+        if row.cuda in ctx.index.signature_findings and (row.transform is None or row.transform.kind != "by_arity"):
+            return True  # HIP takes another declaration (cudaMemAdvise as CUDA 12 declared it): written for CUDA 13?
     own = frozenset(ctx.source.project.project_names) | frozenset(ctx.options.project_names)
     for m in _WORD.finditer(masked, start, end):
         word = m.group()
