@@ -19,6 +19,7 @@ __CUDA_ARCH__)`` in a device function) becomes the build's number.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -266,8 +267,10 @@ def _lacks(ctx: Context, span: Span, names: frozenset[str], chains: list[_Chain]
     masked = ctx.masked
     if _ASM.search(masked, start, end):
         return True
-    for ident, row in ctx.resolved:
-        if not start <= ident.start < end or ident.user_declared or row.cuda in names or row.cuda in ctx.compat_names:
+    resolved = ctx.resolved
+    starts = ctx.memo(_resolved_starts)
+    for ident, row in resolved[bisect.bisect_left(starts, start) : bisect.bisect_left(starts, end)]:
+        if ident.user_declared or row.cuda in names or row.cuda in ctx.compat_names:
             continue
         if row.kind != "namespace" and not ctx.decide(row).target:
             return True
@@ -302,6 +305,10 @@ def _lacks(ctx: Context, span: Span, names: frozenset[str], chains: list[_Chain]
                 if tests and _lacks(ctx, branch.body, names, chains, follow=False):
                     return True
     return False
+
+
+def _resolved_starts(ctx: Context) -> list[int]:
+    return [ident.start for ident, _ in ctx.resolved]
 
 
 # --- the edits ----------------------------------------------------------------------------------------------------
