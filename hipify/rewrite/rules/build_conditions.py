@@ -288,6 +288,8 @@ def _lacks(ctx: Context, span: Span, names: frozenset[str], chains: list[_Chain]
             header = ctx.table.lookup(inc.header)
             if header is not None and header.kind == "header" and not ctx.decide(header).target:
                 return True
+    if any(start <= d.start < end and d.keyword == "error" for d in ctx.facts.directives):
+        return True  # the code's own stop for a build it was not written for
     if not follow:
         return False
     defined_here = {
