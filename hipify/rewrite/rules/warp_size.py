@@ -165,9 +165,10 @@ def warp_size(ctx: Context) -> Iterator[Finding]:
             yield Diagnostic(
                 "HPY121",
                 f"{constant.name} is 32, but an AMD wavefront has 64 lanes on CDNA GPUs (gfx9) and 32 on RDNA: "
-                f"the shuffles, lane indices and masks it drives (as at line {line}) split each 64-wide wavefront "
-                "in two and compute wrong results there. Use warpSize in device code (HIP's is the wavefront size "
-                "of the GPU compiled for), or build only for wave32 GPUs",
+                f"the lanes it drives (as at line {line}) split each 64-wide wavefront in two, and shuffles that "
+                "cross lane 32, ballots, lane masks and per-warp counts then compute wrong results there. Use "
+                "warpSize in device code (HIP's is the wavefront size of the GPU compiled for), or build only for "
+                "wave32 GPUs",
                 offset=constant.start,
                 severity=Severity.WARNING,
                 subject=constant.name,
