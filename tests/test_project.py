@@ -205,6 +205,47 @@ def test_the_hip_runtime_comes_first_in_a_translation_unit_as_nvcc_s_does(tmp_pa
     assert (again / "host.cpp").read_text() == text
 
 
+MOVED_MAIN_CU = """\
+#include <cstdio>
+#include <vector>
+#include <cuda.h>
+#include "cuda_runtime.h"  // kept comment
+#ifdef USE_DRIVER
+#include <cuda.h>
+#endif
+
+__global__ void fill(int* out) { out[threadIdx.x] = threadIdx.x; }
+"""
+
+
+@pytest.mark.parametrize("engine", ["regex", "clang"])
+def test_the_runtime_include_of_a_main_file_moves_to_the_top_rather_than_repeating(tmp_path: Path, engine: str) -> None:
+    """`#include <cuda.h>` after the standard headers: the HIP runtime goes first (as nvcc's implicit one does),
+    and the file's own include moves there: its line goes, the later ones are duplicates as before."""
+    root = _tree(tmp_path / "src", {"main.cu": MOVED_MAIN_CU})
+    out = tmp_path / "out"
+    assert main([str(root), "--out-dir", str(out), "--engine", engine, "-q"]) == 0
+    text = (out / "main.cu").read_text()
+    assert text.startswith("#include <hip/hip_runtime.h>\n#include <cstdio>\n#include <vector>\n// kept"), text
+    assert text.count("hip_runtime.h") == 1, text
+    again = tmp_path / "again"
+    assert main([str(out), "--out-dir", str(again), "--engine", engine, "-q"]) == 0
+    assert (again / "main.cu").read_text() == text
+
+
+@pytest.mark.parametrize("engine", ["regex", "clang"])
+def test_a_runtime_include_inside_an_if_stays_where_it_is(tmp_path: Path, engine: str) -> None:
+    """Only an include compiled whatever the macros can stand for the top one."""
+    source = "#include <cstdio>\n#ifndef NO_CUDA\n#include <cuda_runtime.h>\n#endif\n__global__ void k() {}\n"
+    root = _tree(tmp_path / "src", {"main.cu": source})
+    out = tmp_path / "out"
+    assert main([str(root), "--out-dir", str(out), "--engine", engine, "-q"]) == 0
+    text = (out / "main.cu").read_text()
+    assert text.startswith(
+        "#include <hip/hip_runtime.h>\n#include <cstdio>\n#ifndef NO_CUDA\n#include <hip/hip_runtime.h>\n"
+    )
+
+
 def test_an_angled_include_found_only_next_to_the_file_is_quoted(tmp_path: Path) -> None:
     root = _tree(
         tmp_path / "src",

@@ -3,6 +3,12 @@
 The delimiters (``<>`` or ``""``) are kept as written. A later include that maps to a HIP
 header the file already includes (in the same or an enclosing ``#if`` branch) is deleted,
 leaving its line empty. ROCm < 6.0 uses the flat library headers (``hipblas.h``).
+
+A translation unit's main file gets the HIP runtime include before its first include (``runtime_top``): nvcc
+includes the CUDA runtime before the first line, so nothing of the project precedes it. Where the file includes
+the CUDA runtime itself further down, outside any ``#if`` (``#include <cstdio>`` then ``#include <cuda.h>``),
+that include moves to the top rather than being repeated there: its line is deleted (the second inclusion would
+be a no-op behind HIP's include guard, so nothing else changes).
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ from ...facts import Include, Region
 from ...model import Diagnostic, Edit, Origin, Severity
 from ...table import Row
 from ..context import Context
-from ..layout import branch_paths, same_branch
+from ..layout import Anchor, branch_paths, same_branch, translation_unit_anchor, unconditional
 from ..registry import Finding, register
 
 HIP_RUNTIME_HEADER = "hip/hip_runtime.h"
@@ -27,6 +33,9 @@ _CLOSE = re.compile(r'[>"][ \t]*')
 class IncludePlan:
     findings: tuple[Finding, ...]
     runtime_line: int  # start of the line that includes the HIP runtime after translation, -1 if none
+    # Where the HIP runtime include of a translation unit's main file goes (before its first include), when it is
+    # not there already: None when nothing is inserted there.
+    runtime_top: Anchor | None = None
 
 
 def target_header(row: Row, target: str, ctx: Context) -> str:
@@ -48,6 +57,7 @@ def _plan(ctx: Context) -> IncludePlan:
     seen: dict[str, list[tuple[int, ...]]] = {}
     findings: list[Finding] = []
     runtime_line = -1
+    top = _translation_unit_top(ctx)
     for inc in ctx.facts.includes:
         path = paths.get(inc.start, ())
         allowed = ctx.allowed(inc.start, inc.region)
@@ -69,12 +79,49 @@ def _plan(ctx: Context) -> IncludePlan:
                 if any(same_branch(p, path) for p in earlier):
                     findings.append(_delete(text, inc, row.cuda))
                     continue
+                if top is not None and result in _RUNTIME_HEADERS and runtime_line < 0 and _movable(ctx, inc, top):
+                    findings.append(_delete_line(text, inc, row.cuda))  # moved: the top insertion stands for it
+                    seen.setdefault(result, []).append(path)
+                    continue
                 if result != inc.header:
                     findings.append(Edit(inc.name[0], inc.name[1], result, "HPY002", Origin.TEXT, subject=row.cuda))
         seen.setdefault(result, []).append(path)
         if result in _RUNTIME_HEADERS and runtime_line < 0 and inc.region is not Region.INACTIVE:
             runtime_line = text.rfind("\n", 0, inc.start) + 1
-    return IncludePlan(tuple(findings), runtime_line)
+            if runtime_line == (top.offset if top is not None else -1):
+                top = None  # the runtime already comes first
+    return IncludePlan(tuple(findings), runtime_line, top)
+
+
+def _translation_unit_top(ctx: Context) -> Anchor | None:
+    """Where a translation unit's main file that uses HIP gets the HIP runtime include: before its first include
+    (as nvcc's implicit one comes first). None when it is not such a file, includes nothing or has an include
+    guard."""
+    project = ctx.source.project
+    if not (project.tu_root and project.tu_hip and ctx.options.insert_runtime_include):
+        return None
+    anchor = translation_unit_anchor(ctx.text, ctx.facts.directives, ctx.facts.comments)
+    return None if anchor is None or anchor.after_line else anchor
+
+
+def _movable(ctx: Context, inc: Include, top: Anchor) -> bool:
+    """Can this CUDA runtime include move to the top: compiled whatever the macros, and not the first line there?"""
+    if inc.region is Region.INACTIVE or not ctx.allowed(inc.start, inc.region):
+        return False
+    line_start = ctx.text.rfind("\n", 0, inc.start) + 1
+    return line_start != top.offset and unconditional(ctx.text, ctx.facts.directives, ctx.facts.comments, inc.start)
+
+
+def _delete_line(text: str, inc: Include, subject: str) -> Edit:
+    """Delete the directive with its line when nothing else is on it (else as :func:`_delete`)."""
+    line_start = text.rfind("\n", 0, inc.start) + 1
+    close = _CLOSE.match(text, inc.name[1])
+    end = close.end() if close else inc.end
+    rest_end = text.find("\n", end)
+    rest_end = len(text) if rest_end < 0 else rest_end
+    if text[line_start : inc.start].strip(" \t\f\v") or text[end:rest_end].strip(" \t\r\f\v"):
+        return _delete(text, inc, subject)
+    return Edit(line_start, min(rest_end + 1, len(text)), "", "HPY002", Origin.TEXT, subject=subject)
 
 
 def _delete(text: str, inc: Include, subject: str) -> Edit:

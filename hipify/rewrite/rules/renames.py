@@ -25,6 +25,7 @@ from ..context import Context
 from ..layout import only_blank
 from ..registry import Finding, register
 from ..status import Decision
+from .build_conditions import condition_plan
 
 _MEMBER = (".", "->")
 _SKIP_KINDS = ("namespace", "header")
@@ -82,8 +83,11 @@ def renames(ctx: Context) -> list[Finding]:
     allowed = ctx.allowed
     plans = _plans_for(ctx.table, ctx.options, ctx.flavour.kept_hip)  # what a row's plan depends on
     compat_names = ctx.compat_names  # kept as written: the compatibility header provides them
+    decided = condition_plan(ctx).handled  # version and architecture macros the build decided (HPY019)
     for ident, row in ctx.resolved:
         if ident.user_declared or _names_a_macro(ident) or row.cuda in compat_names:
+            continue
+        if decided and ident.start in decided:
             continue
         plan = plans.get(row.cuda)
         if plan is None:

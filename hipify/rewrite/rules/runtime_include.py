@@ -43,7 +43,8 @@ def uses_cuda_features(ctx: Context) -> bool:
 
 @register("runtime_include")
 def runtime_include(ctx: Context) -> Iterator[Finding]:
-    runtime_line = include_plan(ctx).runtime_line
+    plan = include_plan(ctx)
+    runtime_line = plan.runtime_line
     # Beside the file's own HIP runtime include only when it is compiled whatever the macros: one inside
     # ``#ifdef USE_ROCM`` (a port's own branch) may be skipped.
     beside_runtime = runtime_line >= 0 and unconditional(
@@ -54,7 +55,7 @@ def runtime_include(ctx: Context) -> Iterator[Finding]:
     used = compat_use(ctx)
     macros = missing_defines(ctx, used.defines)
     compat = used.include_needed
-    first = _first_of_translation_unit(ctx, runtime_line)
+    first = plan.runtime_top
     include = include or first is not None
     if not include and not macros and not compat:
         return
@@ -83,18 +84,6 @@ def runtime_include(ctx: Context) -> Iterator[Finding]:
     if compat:
         lines.append(compat_line)
     yield from _block(ctx, include_at, lines)
-
-
-def _first_of_translation_unit(ctx: Context, runtime_line: int) -> Anchor | None:
-    """In a translation unit's main file that uses HIP, where the HIP runtime include must go when
-    it is not already the first include (as nvcc's implicit one is): before the first include."""
-    project = ctx.source.project
-    if not (project.tu_root and project.tu_hip and ctx.options.insert_runtime_include):
-        return None
-    anchor = translation_unit_anchor(ctx.text, ctx.facts.directives, ctx.facts.comments)
-    if anchor is None or anchor.after_line or runtime_line == anchor.offset:
-        return None  # includes nothing, has an include guard, or the runtime already comes first
-    return anchor
 
 
 def _define_anchor(ctx: Context, runtime_line: int) -> Anchor | None:

@@ -7,6 +7,6 @@ inline void check(hipError_t e) {
 }
 #endif
 
-#if CUDART_VERSION >= 11000
+#if 1
 #define HAS_NEW_API 1
 #endif

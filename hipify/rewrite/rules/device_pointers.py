@@ -1,0 +1,212 @@
+"""Arithmetic on driver-API device pointers (HPY018).
+
+CUDA's ``CUdeviceptr`` is an integer (``unsigned long long``): ``dptr + offset`` is a byte address, ``a - b`` a
+byte distance, ``dptr % 256`` an alignment test. HIP's ``hipDeviceptr_t`` is ``void*``, on which none of that
+compiles. The translation keeps the meaning at each such expression instead of changing the type (a compatibility
+class convertible to both an integer and ``void*`` makes ``p == 0`` and ``if (p)`` ambiguous, and ``&p`` no longer
+fits ``hipMalloc``'s ``void**``):
+
+- an operand of ``+``/``-``: ``(char*)dptr``, whose arithmetic counts bytes, as CUDA's integer does, and which
+  converts to ``void*`` wherever the result goes (``a - b`` of two such is the same byte count);
+- the target of ``+=``/``-=``: ``(char*&)dptr`` (the variable itself, seen as a byte pointer);
+- the left operand of ``%``, ``&``, ``|``, ``^``, ``/``, ``>>``, ``<<``: ``(unsigned long long)dptr``, CUDA's own type.
+
+Which names are such pointers is read from the file's declarations (``CUdeviceptr a, b;``, parameters, struct
+members). A name the file also declares with another type is left alone (the text cannot say which one a use
+means), and so is an operand in a position where a cast would bind differently (``*p + 1``, ``-p``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import lru_cache
+
+from ...cxx import CPP_KEYWORDS
+from ...lexing.text_facts import brackets_back, next_token, prev_token
+from ...model import Diagnostic, Edit, Origin, Severity
+from ...table import MappingTable
+from ..context import Context
+from ..registry import Finding, register
+
+# HIP's driver-API device pointer type: ``void*`` (hip/driver_types.h).
+HIP_DEVICEPTR = "hipDeviceptr_t"
+
+_BYTES = "(char*)"
+_BYTES_LVALUE = "(char*&)"
+_INTEGER = "(unsigned long long)"
+# Tokens after which an operand starts an expression of its own (a cast put before it covers just that operand).
+_OPERAND_STARTS = frozenset(
+    ("(", ",", "=", "{", ";", "?", ":", "[", "return", "+", "-", "==", "!=", "<", ">", "<=", ">=", "&&", "||",
+     "+=", "-=", "|", "^")
+)  # fmt: skip
+# Tokens after which an expression statement starts (``a += n;``).
+_STATEMENT_STARTS = frozenset((";", "{", "}", ")", ":", "else", ""))
+# Words before a name that make it an expression, not a declaration of a variable of that word's type.
+_NOT_TYPES = frozenset(("return", "case", "else", "do", "throw", "co_return", "co_yield", "sizeof", "delete", "goto"))
+_WORD = re.compile(r"[A-Za-z_$][\w$]*")
+
+
+@lru_cache(maxsize=8)
+def _pointer_types(table: MappingTable) -> frozenset[str]:
+    """The CUDA types the table maps to HIP's device pointer (CUdeviceptr, CUdeviceptr_v2, ...)."""
+    return frozenset(r.cuda for r in table if r.kind == "type" and r.hip == HIP_DEVICEPTR)
+
+
+@register("device_pointers")
+def device_pointers(ctx: Context) -> Iterator[Finding]:
+    types = _pointer_types(ctx.table)
+    if not types or not any(t in ctx.masked for t in types):
+        return
+    code = _code_only(ctx)
+    names = _pointer_names(code, types)
+    if not names:
+        return
+    pattern = re.compile(r"(?<![\w$.>:])(?:" + "|".join(sorted(map(re.escape, names))) + r")(?![\w$])|"
+                         r"(?<=[.>])\s*(?:" + "|".join(sorted(map(re.escape, names))) + r")(?![\w$])")  # fmt: skip
+    for m in pattern.finditer(code):
+        start = m.start() + len(m.group()) - len(m.group().lstrip())
+        end = m.end()
+        if not ctx.allowed(start):
+            continue
+        edit = _edit_for(code, start, end, m.group().strip())
+        if edit is not None:
+            yield edit
+            yield Diagnostic(
+                "HPY018",
+                f"{m.group().strip()} is a CUdeviceptr, an integer in CUDA and void* in HIP: "
+                f"arithmetic kept in bytes with {edit.replacement.strip()}",
+                start,
+                severity=Severity.INFO,
+                subject=m.group().strip(),
+            )
+
+
+def _code_only(ctx: Context) -> str:
+    """The masked text with directive lines blanked: macros' bodies are left alone."""
+    chars = list(ctx.masked)
+    for start, end in ctx.code_directives:
+        chars[start:end] = " " * (end - start)
+    return "".join(chars)
+
+
+def _pointer_names(code: str, types: frozenset[str]) -> frozenset[str]:
+    """Names the file declares as device pointers, less those it also declares with another type."""
+    declared: set[str] = set()
+    for t in types:
+        for m in re.finditer(rf"(?<![\w$]){re.escape(t)}(?![\w$])", code):
+            declared.update(_declarators(code, m.end()))
+    declared -= CPP_KEYWORDS
+    if not declared:
+        return frozenset()
+    other: set[str] = set()
+    for m in re.finditer(r"(?<![\w$])(?:" + "|".join(map(re.escape, sorted(declared))) + r")(?![\w$])", code):
+        if _declared_otherwise(code, m.start(), types):
+            other.add(m.group())
+    return frozenset(declared - other)
+
+
+def _declarators(code: str, at: int) -> Iterator[str]:
+    """The names declared by ``TYPE a, b = x, c;`` from just after TYPE (``const`` and references allowed, pointers
+    are not device pointers)."""
+    while True:
+        token, where = next_token(code, at)
+        while token in ("const", "volatile", "&", "__restrict__"):
+            token, where = next_token(code, where + len(token))
+        if not _WORD.fullmatch(token) or token in CPP_KEYWORDS:
+            return
+        yield token
+        after, after_at = next_token(code, where + len(token))
+        if after == "=":
+            after, after_at = _skip_initializer(code, after_at + 1)
+        if after != ",":
+            return
+        at = after_at + 1
+        following, f_at = next_token(code, at)
+        if not _WORD.fullmatch(following):
+            return
+        then, _ = next_token(code, f_at + len(following))
+        if then not in (",", ";", "=", ")"):
+            return  # ``CUdeviceptr a, size_t n``: a parameter list goes on with another type
+
+
+def _skip_initializer(code: str, at: int) -> tuple[str, int]:
+    """The first ``,`` or ``;`` (or closer) after an initializer, outside brackets."""
+    depth = 0
+    i = at
+    while i < len(code):
+        c = code[i]
+        if c in "([{":
+            depth += 1
+        elif c in ")]}":
+            if depth == 0:
+                return c, i
+            depth -= 1
+        elif c in ",;" and depth == 0:
+            return c, i
+        i += 1
+    return "", len(code)
+
+
+def _declared_otherwise(code: str, at: int, types: frozenset[str]) -> bool:
+    """Is the name at ``at`` declared here with a type that is not a device pointer (``int a``, ``float* a``)?"""
+    before, b_at = prev_token(code, at)
+    while before in ("const", "volatile", "__restrict__"):
+        before, b_at = prev_token(code, b_at)
+    if before in ("*", "&", "&&"):
+        word, _ = prev_token(code, b_at)
+        return bool(_WORD.fullmatch(word)) and word not in _NOT_TYPES
+    if before == ">":
+        return True  # ``std::vector<int> a``: a template type
+    return bool(_WORD.fullmatch(before)) and before not in _NOT_TYPES and before not in types
+
+
+def _edit_for(code: str, start: int, end: int, name: str) -> Edit | None:
+    operand = _operand_start(code, start)
+    if operand < 0:
+        return None
+    before, _ = prev_token(code, operand)
+    after, after_at = next_token(code, end)
+    second = code[after_at + 1 : after_at + 2] if after else ""
+    if after in (".", "->", "(", "[", "::") or before in ("++", "--") or (after in ("+", "-") and second == after):
+        return None  # not the whole operand, or an increment
+    if after in ("+", "-") and second == "=":
+        cast = _BYTES_LVALUE if before in _STATEMENT_STARTS else ""
+    elif before not in _OPERAND_STARTS or (before in ("+", "-") and not _binary(code, operand)):
+        return None
+    elif after in ("+", "-") or before in ("+", "-"):
+        cast = _BYTES
+    elif second != "=" and (
+        after in ("%", "/", "^")
+        or (after in ("&", "|") and second != after)
+        or (after in ("<", ">") and second == after)
+    ):
+        cast = _INTEGER
+    else:
+        cast = ""
+    return Edit(operand, operand, cast, "HPY018", Origin.TEXT, subject=name) if cast else None
+
+
+def _operand_start(code: str, start: int) -> int:
+    """Where the postfix expression ending in the name at ``start`` begins (``s.ptr``, ``bufs[i]->ptr``)."""
+    at = start
+    while True:
+        before, b_at = prev_token(code, at)
+        if before not in (".", "->"):
+            return at
+        owner, o_at = prev_token(code, b_at)
+        while owner in ("]", ")"):
+            opener = brackets_back(code, o_at)
+            if opener < 0:
+                return -1
+            owner, o_at = prev_token(code, opener)
+        if not _WORD.fullmatch(owner):
+            return -1
+        at = o_at
+
+
+def _binary(code: str, operand: int) -> bool:
+    """Is the ``+``/``-`` before ``operand`` a binary operator (an operand ends before it)?"""
+    _, at = prev_token(code, operand)
+    left, _ = prev_token(code, at)
+    return bool(left) and (left[-1].isalnum() or left[-1] in "_$)]")
