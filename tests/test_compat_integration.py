@@ -41,7 +41,7 @@ def test_names_it_provides_stay_and_the_header_is_included() -> None:
     assert '#include "hipify_compat.h"' in result.text
     assert "cooperative_groups/reduce.h" not in result.text  # its include became the header's
     assert "__syncwarp();" in result.text and "umin(u[1], u[2])" in result.text
-    assert set(result.compat) == {"cg_reduce", "syncwarp", "integer_min_max"}
+    assert set(result.compat) == {"cg_functional", "cg_reduce", "syncwarp", "integer_min_max"}
     assert not [d for d in result.diagnostics if d.code in ("HPY101", "HPY104")]
 
 
@@ -94,3 +94,45 @@ def test_a_project_that_defines_the_name_itself_keeps_its_own(tmp_path: Path) ->
     assert main([str(src), "--out-dir", str(out), "--engine", "regex", "-q"]) == 0
     assert "hipify_compat.h" not in (out / "k.cu").read_text()
     assert not (out / HEADER_NAME).exists()
+
+
+GROUPS = """\
+#include <cooperative_groups.h>
+#include <cooperative_groups/scan.h>
+namespace cg = cooperative_groups;
+__global__ void k(const int* in, unsigned long long* out) {
+  cg::coalesced_group active = cg::coalesced_threads();
+  auto tile = cg::tiled_partition<32>(cg::this_thread_block());
+  out[0] = active.ballot(in[0] > 0) + cg::inclusive_scan(tile, in[1]);
+  out[1] = cg::labeled_partition(tile, in[2]).size();
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["regex", "clang"])
+def test_group_features_through_an_alias_and_members_bring_their_entries_and_defines(engine: str) -> None:
+    result = translate(GROUPS, "k.cu", Options(engine=engine, use_cache=False))
+    assert set(result.compat) == {"cg_scan", "cg_labeled_partition", "cg_warp_sync_members"}
+    lines = result.text.splitlines()
+    # ROCm declares the group votes only under the macro: defined before the HIP runtime.
+    assert lines.index("#define HIP_ENABLE_WARP_SYNC_BUILTINS") < lines.index("#include <hip/hip_runtime.h>")
+    assert '#include "hipify_compat.h"' in lines and "cooperative_groups/scan.h" not in result.text
+    assert translate(result.text, "k.cu", Options(engine=engine, use_cache=False)).text == result.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # another class's members, in a file that does not use cooperative groups
+        "#include <bitset>\nbool f(std::bitset<4> b) { return b.any() && b.all(); }\n",
+        # the standard library's scan, and a function of the user's own with the same name
+        "#include <numeric>\nvoid f(int* a) { std::inclusive_scan(a, a + 4, a); }\n",
+        "namespace mine { int labeled_partition(int x); }\nint g() { return mine::labeled_partition(1); }\n",
+        # a member called on a cooperative group before ROCm 6.2 would be the same; here: not a call
+        "#include <cooperative_groups.h>\nstruct S { int any; };\nint h(S s) { return s.any; }\n",
+    ],
+)
+def test_names_like_group_features_elsewhere_bring_nothing(text: str) -> None:
+    for engine in ("regex", "clang"):
+        result = translate(text, "k.cu", Options(engine=engine, use_cache=False))
+        assert result.compat == () and "HIP_ENABLE_WARP_SYNC_BUILTINS" not in result.text, engine

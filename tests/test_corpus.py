@@ -51,6 +51,7 @@ REQUIRED_TOPICS = {
     "cub_primitives",
     "multifile",
     "compat_features",
+    "cg_scan_partition",
 }
 
 

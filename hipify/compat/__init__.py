@@ -7,7 +7,15 @@ and ``render`` writes the header text.
 
 from __future__ import annotations
 
-from .catalog import CompatCatalog, CompatCatalogError, CompatEntry, RocmVersion, load_catalog, parse_catalog
+from .catalog import (
+    CompatCatalog,
+    CompatCatalogError,
+    CompatEntry,
+    QualifiedName,
+    RocmVersion,
+    load_catalog,
+    parse_catalog,
+)
 from .render import HEADER_NAME, INCLUDE_GUARD, entries_in, is_generated, render
 
 __all__ = [
@@ -16,6 +24,7 @@ __all__ = [
     "CompatCatalog",
     "CompatCatalogError",
     "CompatEntry",
+    "QualifiedName",
     "RocmVersion",
     "entries_in",
     "is_generated",

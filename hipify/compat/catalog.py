@@ -56,6 +56,16 @@ class CompatEntry:
 
 
 @dataclass(frozen=True)
+class QualifiedName:
+    """A provided name inside a namespace: ``ns::name``, or ``ns::Class::name`` for a member function."""
+
+    namespace: str
+    name: str
+    member: bool  # a member of a class of the namespace (used as ``group.name(...)``)
+    entry: CompatEntry
+
+
+@dataclass(frozen=True)
 class CompatCatalog:
     entries: tuple[CompatEntry, ...]  # file order
     digest: str  # of the file's bytes: part of any cache key over translations using the catalog
@@ -79,6 +89,12 @@ class CompatCatalog:
         entry = self.by_provided_name.get(name)
         return entry if entry is not None and entry.applies_to(rocm) else None
 
+    def qualified_uses(self, rocm: RocmVersion) -> Mapping[str, tuple[QualifiedName, ...]]:
+        """Qualified provided names (``cooperative_groups::labeled_partition``, ``cooperative_groups::coalesced_group
+        ::ballot``) by their last component, for the entries ROCm ``rocm`` needs: what a use spelled through a
+        namespace alias, a using-directive or a member access is matched against."""
+        return _qualified_uses(self, rocm)
+
     def for_header(self, header: str, rocm: RocmVersion) -> CompatEntry | None:
         """The entry standing for CUDA header ``header`` (as written in ``#include``) if ROCm ``rocm`` lacks it."""
         entry = self.by_header.get(header)
@@ -101,6 +117,28 @@ class CompatCatalog:
         for entry in sorted(set(entries), key=lambda e: order[e.name]):
             visit(entry)
         return tuple(done.values())
+
+
+# (id of the catalog, ROCm) -> (the catalog, kept alive so that its id stays its own; the mapping). The
+# catalog holds mappings, so it is not hashable itself.
+_QUALIFIED: dict[tuple[int, RocmVersion], tuple[CompatCatalog, Mapping[str, tuple[QualifiedName, ...]]]] = {}
+
+
+def _qualified_uses(catalog: CompatCatalog, rocm: RocmVersion) -> Mapping[str, tuple[QualifiedName, ...]]:
+    known = _QUALIFIED.get((id(catalog), rocm))
+    if known is not None:
+        return known[1]
+    out: dict[str, list[QualifiedName]] = {}
+    for entry in catalog.entries:
+        if not entry.applies_to(rocm):
+            continue
+        for provided in entry.provides:
+            parts = provided.split("::")
+            if len(parts) > 1:
+                out.setdefault(parts[-1], []).append(QualifiedName(parts[0], parts[-1], len(parts) > 2, entry))
+    found = MappingProxyType({k: tuple(v) for k, v in out.items()})
+    _QUALIFIED[(id(catalog), rocm)] = (catalog, found)
+    return found
 
 
 def parse_catalog(text: str, source: str = "entries.toml") -> CompatCatalog:

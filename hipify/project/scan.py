@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from ..compat import is_generated
+from ..compat import is_generated, load_catalog
 from ..fileio import DEFAULT_MAX_SIZE, SourceError, read_source
 from ..lexing.conditionals import skipped_without
 from ..lexing.declarations import top_level_declarations
@@ -206,6 +206,7 @@ def _required(
     """Macros the file's uses need (``FileScan.required``, ``FileScan.flavoured``)."""
     required: set[str] = set()
     flavoured: set[tuple[str, bool, str]] = set()
+    required.update(_compat_required(words, options))
     for name in sorted(words & (index.requires.keys() | index.roc_requires.keys())):
         row = table.lookup(name)
         if row is None:
@@ -221,6 +222,24 @@ def _required(
             else:
                 flavoured.update((row.api, roc, m) for m in macros)
     return required, flavoured
+
+
+def _compat_required(words: set[str], options: Options) -> set[str]:
+    """Macros the compatibility header's namespaced entries that the file may use need (``group.ballot(...)``
+    in a file naming ``cooperative_groups``): an over-approximation from the words, as the rest of the scan."""
+    if not options.compat_header:
+        return set()
+    out: set[str] = set()
+    for name, provided in load_catalog().qualified_uses(options.rocm_version).items():
+        if name in words:
+            out.update(
+                d
+                for q in provided
+                if q.namespace in words
+                for d in q.entry.defines
+                if macro_needed(d, options.rocm_version)
+            )
+    return out
 
 
 def _roc_gaps(words: set[str], table: MappingTable, index: TableIndex, options: Options) -> tuple[tuple[str, str], ...]:

@@ -255,6 +255,9 @@ def _build(table: MappingTable) -> TableIndex:
             masks.add(row.cuda)
     # Names the compatibility header provides must reach the planner too (not all are table rows).
     names.update(n for n in load_catalog().by_provided_name if "::" not in n)
+    # and the last part of those in a namespace (``cg::labeled_partition``, ``group.ballot(...)``): the rule
+    # matches them against the namespace's spellings in the file.
+    names.update(n.rsplit("::", 1)[1] for n in load_catalog().by_provided_name if "::" in n)
     markers -= masks | set(requires) | set(roc_requires) | signature_findings
     families, libraries = _roc_headers(table)
     defined_by_hip = {r.cuda: hip_definitions(r) for r in table if r.hip_definitions and r.cuda not in CPP_KEYWORDS}

@@ -59,10 +59,11 @@ def _defined(ctx: Context) -> set[str]:
     return {d.argument.split()[0] for d in ctx.facts.directives if d.keyword == "define" and d.argument}
 
 
-def missing_defines(ctx: Context) -> list[str]:
-    """Macros this file must define: those its own uses need and, in a translation unit's main
-    file, those its headers need; minus those it defines already (a second run is a no-op)."""
-    wanted = set(required_uses(ctx))
+def missing_defines(ctx: Context, compat: tuple[str, ...] = ()) -> list[str]:
+    """Macros this file must define: those its own uses need (``compat``: those the compatibility header's
+    entries it uses need) and, in a translation unit's main file, those its headers need; minus those it
+    defines already (a second run is a no-op)."""
+    wanted = set(required_uses(ctx)) | set(compat)
     project = ctx.source.project
     if project.tu_root:
         wanted.update(project.tu_defines)

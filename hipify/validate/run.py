@@ -23,6 +23,7 @@ from .runner import _TRANSLATE_LOCK, translate_program
 MATCH, MISMATCH, FAIL, SKIPPED, BUILT = "MATCH", "MISMATCH", "FAIL", "SKIPPED", "BUILT"
 LINK_FLAGS = {
     "cublas": "-lcublas",
+    "cublasLt": "-lcublasLt",
     "cufft": "-lcufft",
     "curand": "-lcurand",
     "cusparse": "-lcusparse",
@@ -37,6 +38,7 @@ NO_NVIDIA_BUILD = {
     "hipsparse": "hipSPARSE for NVIDIA (over cuSPARSE) is not packaged; Debian's libhipsparse links rocSPARSE (AMD only)",
     "hipcub": "hipCUB's CUB backend headers are not packaged for NVIDIA here",
     "hiprand": "hipRAND for NVIDIA needs libhiprand built over cuRAND (host API) or its nvcc device headers",
+    "hipblaslt": "hipBLASLt for NVIDIA (over cuBLASLt) is not packaged; Debian's libhipblaslt is an AMD build",
 }
 
 

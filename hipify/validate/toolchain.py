@@ -15,6 +15,7 @@ DEFAULT_ARCHS = ("gfx90a", "gfx1030")
 # HIP library -> headers (relative to an include root) that provide it, newest layout first.
 LIB_HEADERS: dict[str, tuple[str, ...]] = {
     "hipblas": ("hipblas/hipblas.h", "hipblas.h"),
+    "hipblaslt": ("hipblaslt/hipblaslt.h",),
     "hipfft": ("hipfft/hipfft.h", "hipfft.h"),
     "hiprand": ("hiprand/hiprand.h", "hiprand.h"),
     "hipsparse": ("hipsparse/hipsparse.h", "hipsparse.h"),
@@ -24,6 +25,7 @@ LIB_HEADERS: dict[str, tuple[str, ...]] = {
 }
 LIB_PACKAGES = {
     "hipblas": "libhipblas-dev",
+    "hipblaslt": "libhipblaslt-dev",
     "hipfft": "libhipfft-dev",
     "hiprand": "libhiprand-dev",
     "hipsparse": "libhipsparse-dev",

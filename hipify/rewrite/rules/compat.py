@@ -9,13 +9,15 @@ run writes the header, holding only the entries its files use, where ``ProjectFa
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ...compat import HEADER_NAME, load_catalog
-from ...facts import Region
+from ...compat import HEADER_NAME, CompatEntry, load_catalog
+from ...facts import Identifier, Region
 from ...model import Edit, Origin
 from ..context import Context
+from ..index import macro_needed
 from ..registry import Finding, register
 from .warp_sync import unresolved_mask_calls
 
@@ -27,6 +29,7 @@ class CompatUse:
     entries: tuple[str, ...]  # names of the catalog entries this file relies on, sorted
     header_edits: tuple[Edit, ...]  # CUDA header includes that become the compatibility header's
     include_needed: bool  # the file must include the compatibility header (it does not yet)
+    defines: tuple[str, ...] = ()  # macros those entries need defined before the HIP headers, sorted
 
 
 def compat_use(ctx: Context) -> CompatUse:
@@ -40,6 +43,9 @@ def _find(ctx: Context) -> CompatUse:
     catalog, rocm = load_catalog(), ctx.options.rocm_version
     entries: set[str] = set()
     by_name = False
+    for entry in _qualified_uses(ctx):
+        entries.add(entry.name)
+        by_name = True
     unresolved: frozenset[str] | None = None
     occurrences = ctx.identifiers_by_name
     uses = (ident for name in sorted(names & occurrences.keys()) for ident in occurrences[name])
@@ -72,7 +78,70 @@ def _find(ctx: Context) -> CompatUse:
         included = True
         # <cooperative_groups/reduce.h> -> "hipify_compat.h" (delimiters included)
         edits.append(Edit(inc.name[0] - 1, inc.name[1] + 1, f'"{spelled}"', "HPY012", Origin.TEXT, inc.header))
-    return CompatUse(tuple(sorted(entries)), tuple(edits), by_name and not included)
+    defines = {
+        d
+        for name in entries
+        for d in catalog.by_entry_name[name].defines
+        if macro_needed(d, rocm)
+    }
+    return CompatUse(tuple(sorted(entries)), tuple(edits), by_name and not included, tuple(sorted(defines)))
+
+
+def _qualified_uses(ctx: Context) -> set[CompatEntry]:
+    """Entries providing names of a namespace (``cooperative_groups::labeled_partition``) that the file uses:
+    qualified by the namespace or an alias the file declares (``cg::``), unqualified after a using-directive,
+    or, for a member function (``cooperative_groups::coalesced_group::ballot``), called on an object in a
+    file that uses the namespace."""
+    qualified = load_catalog().qualified_uses(ctx.options.rocm_version)
+    occurrences = ctx.identifiers_by_name
+    found = [n for n in qualified if n in occurrences]
+    if not found:
+        return set()
+    spellings = _namespace_spellings(ctx)
+    out: set[CompatEntry] = set()
+    for name in found:
+        for provided in qualified[name]:
+            if provided.entry in out:
+                continue
+            written = spellings.get(provided.namespace)
+            if written is None:
+                continue
+            qualifiers, open_here = written
+            if any(_uses(ident, provided.member, qualifiers, open_here) for ident in occurrences[name]):
+                out.add(provided.entry)
+    return out
+
+
+def _uses(ident: Identifier, member: bool, qualifiers: frozenset[str], open_here: bool) -> bool:
+    if ident.user_declared or ident.region is Region.INACTIVE:
+        return False
+    if member:
+        return ident.prev_token in _MEMBER and ident.next_token == "("
+    if ident.prev_token in _MEMBER:
+        return False
+    return ident.qualifier in qualifiers if ident.qualifier else open_here and ident.prev_token != "::"
+
+
+_ALIAS = re.compile(r"\bnamespace\s+([A-Za-z_]\w*)\s*=\s*(?:::\s*)?([A-Za-z_]\w*)\s*;")
+_USING = re.compile(r"\busing\s+namespace\s+(?:::\s*)?([A-Za-z_]\w*)\s*;")
+
+
+def _namespace_spellings(ctx: Context) -> dict[str, tuple[frozenset[str], bool]]:
+    """For each namespace the file names (by itself, or through an alias it declares): the qualifiers that
+    mean it, and whether a using-directive opens it. A file that mentions the namespace nowhere does not use
+    it (a ``.any(`` there is another class's)."""
+    masked = ctx.masked
+    aliases: dict[str, set[str]] = {}
+    for m in _ALIAS.finditer(masked):
+        aliases.setdefault(m.group(2), set()).add(m.group(1))
+    opened = set(_USING.findall(masked))
+    out: dict[str, tuple[frozenset[str], bool]] = {}
+    for namespace in {q.namespace for v in load_catalog().qualified_uses(ctx.options.rocm_version).values() for q in v}:
+        if namespace not in masked:
+            continue
+        qualifiers = frozenset({namespace} | aliases.get(namespace, set()))
+        out[namespace] = (qualifiers, bool(qualifiers & opened))
+    return out
 
 
 def _supported(ctx: Context, name: str) -> bool:

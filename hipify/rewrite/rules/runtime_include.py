@@ -54,8 +54,9 @@ def runtime_include(ctx: Context) -> Iterator[Finding]:
     )
     include = runtime_line < 0 and ctx.options.insert_runtime_include
     include = include and (ctx.is_cuda_source or uses_cuda_features(ctx))
-    macros = missing_defines(ctx)
-    compat = compat_use(ctx).include_needed
+    used = compat_use(ctx)
+    macros = missing_defines(ctx, used.defines)
+    compat = used.include_needed
     first = plan.runtime_top
     include = include or first is not None
     if not include and not macros and not compat:
