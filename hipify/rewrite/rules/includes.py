@@ -109,7 +109,7 @@ def _movable(ctx: Context, inc: Include, top: Anchor) -> bool:
     """Can this CUDA runtime include move to the top: compiled whatever the macros, and not the first line there?"""
     if inc.region is Region.INACTIVE or not ctx.allowed(inc.start, inc.region):
         return False
-    line_start = ctx.physical_line_start(text, inc.start)
+    line_start = physical_line_start(ctx.text, inc.start)
     return line_start != top.offset and unconditional(ctx.text, ctx.facts.directives, ctx.facts.comments, inc.start)
 
 
