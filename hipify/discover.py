@@ -16,8 +16,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 from .buildfiles.dispatch import kind_of
-from .fileio import SourceError, file_kind, read_regular
-from .writing import TEMP_SUFFIX
+from .fileio import TEMP_SUFFIX, SourceError, file_kind, read_regular
 
 if TYPE_CHECKING:
     import pathspec

@@ -22,6 +22,9 @@ from pathlib import Path
 from .model import Edit, TextFormat
 
 DEFAULT_MAX_SIZE = 64 * 1024 * 1024
+# The suffix of the temporary files writing.py writes beside a file before renaming them into place: a walk of a
+# tree skips them (the leftovers of a dead run are no sources), so reading knows it without importing writing.
+TEMP_SUFFIX = ".hipify-tmp"
 _BINARY_PROBE = 8192
 _CHUNK = 1 << 20
 # Encodings in which NUL bytes are ordinary (the binary-file probe runs on the decoded text).

@@ -22,9 +22,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-from .fileio import file_kind
+from .fileio import TEMP_SUFFIX, file_kind
 
-TEMP_SUFFIX = ".hipify-tmp"
 _CHUNK = 1 << 20
 # A temporary file without a process id (older versions) is stale once it is this old.
 _STALE_AFTER_S = 60.0
