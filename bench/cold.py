@@ -4,8 +4,9 @@
 
 For each tree (the generated one; with --realcode, HeCBench's CUDA half and the CUDA Library Samples), runs
 ``--engine regex -j 2`` and the default engine ``-j 2``, cold (``--no-cache``), to a fresh ``--out-dir``, for
-this checkout and for ``--other``, one after the other in every round (so both see the same machine load),
-and reports the median wall time and CPU time (the run and its workers) of each. In every round it also runs
+this checkout and for ``--other``, one after the other in every round (so both see the same machine load;
+the other checkout's default engine in the first round only, unless asked), and reports the median wall time
+and CPU time (the run and its workers) of each. In every round it also runs
 ``bench/profile_run.py`` on this checkout (regex, -j 2) and reports the project scan's share of that run's wall
 time (the scan jobs and building the model, until the first file can be translated). It checks that both
 checkouts wrote the same files (``diff -r``) for each engine. The load average is printed with every round: the
@@ -83,7 +84,7 @@ def same_tree(a: Path, b: Path) -> bool:
     return not mismatch and not errors and all(same_tree(a / d, b / d) for d in compared.common_dirs)
 
 
-def tree_rows(name: str, tree: Path, other: Path, work: Path, runs: int) -> list[str]:
+def tree_rows(name: str, tree: Path, other: Path, work: Path, runs: int, all_rounds: bool) -> list[str]:
     files = sources(tree)
     size = sum(p.stat().st_size for p in files)
     samples: dict[tuple[str, str], Samples] = {}
@@ -92,6 +93,8 @@ def tree_rows(name: str, tree: Path, other: Path, work: Path, runs: int) -> list
         print(f"{name}: round {round_ + 1} of {runs}, load average {os.getloadavg()[0]:.1f}", file=sys.stderr)
         for engine in ("regex", "auto"):
             for who, checkout in (("other", other), ("this", ROOT)):
+                if (who, engine) == ("other", "auto") and round_ and not all_rounds:
+                    continue  # the other checkout's default engine: once, for its output and a reference time
                 wall, cpu = timed_run(checkout, tree, work / f"out-{who}-{engine}", engine)
                 sample = samples.setdefault((who, engine), Samples())
                 sample.wall.append(wall)
@@ -120,6 +123,11 @@ def main() -> None:
     parser.add_argument("--realcode", type=Path, help="folder of the real-code archives (e.g. ../shared/realcode)")
     parser.add_argument("--files", type=int, default=750)
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument(
+        "--other-default-every-round",
+        action="store_true",
+        help="run the other checkout's default engine every round (by default: in the first round only)",
+    )
     parser.add_argument("--write", type=Path, help="also append the table to this Markdown file")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="hipify-cold-"))
@@ -140,7 +148,7 @@ def main() -> None:
             "|---|---|---|---|",
         ]
         for name, tree in trees:
-            lines += tree_rows(name, tree, args.other.resolve(), work, args.runs)
+            lines += tree_rows(name, tree, args.other.resolve(), work, args.runs, args.other_default_every_round)
         text = "\n".join(lines) + "\n"
         print(text)
         if args.write:

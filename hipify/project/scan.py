@@ -337,7 +337,7 @@ def _blanked(code: str, spans: list[tuple[int, int]]) -> str:
             continue
         start = max(start, at)
         parts.append(code[at:start])
-        parts.append(re.sub(r"[^\n]", " ", code[start:end]))
+        parts.append("\n".join(" " * len(line) for line in code[start:end].split("\n")))
         at = end
     parts.append(code[at:])
     return "".join(parts)
@@ -379,6 +379,10 @@ def _declared_names(masked: str, names: set[str], directives: Sequence[Span]) ->
     return found
 
 
+# What can come right before a declared name: the end of a word, or what prev_token skips to reach one.
+_BEFORE_DECLARED = frozenset(_WORD_CHARS | set(" \t\r\n\f\v\\"))
+
+
 class _Lines:
     """Tokens never pair across a directive line's boundary (as in the text facts): the code after ``#endif``
     does not follow ``endif``, and the line after ``#define M v`` does not continue ``v``."""
@@ -418,9 +422,9 @@ def _word_occurrences(text: str, names: set[str]) -> Iterator[tuple[str, int]]:
 
 
 def _occurrences(masked: str, names: set[str], done: set[str] | None = None) -> Iterator[tuple[str, int]]:
-    """(name, offset) of each whole-word occurrence of ``names`` in ``masked``, name by name (``str.find`` in the
-    text whose every non-word character is a blank: a hit with blanks around it is a whole identifier). A name
-    the caller adds to ``done`` is not looked for further."""
+    """(name, offset) of each whole-word occurrence of ``names`` in ``masked`` (``str.find`` in the text whose
+    every non-word character is a blank: a hit with blanks around it is a whole identifier). A name the caller
+    adds to ``done`` is not given again."""
     if not names:
         return
     done = set() if done is None else done
@@ -431,14 +435,16 @@ def _occurrences(masked: str, names: set[str], done: set[str] | None = None) -> 
                     break
                 yield name, m.start()
         return
+    # In file order, as text_facts.name_occurrences reads them: the words of the blanked text, those wanted
+    # located one after the other with str.find from the last hit (each search is short).
     spaced = " " + masked.translate(_WORDS_ONLY) + " "
     find = spaced.find
-    for name in sorted(names):
-        needle = " " + name + " "
-        at = find(needle)
-        while at >= 0 and name not in done:
+    cursor = 0
+    for name in [w for w in spaced.split() if w in names]:
+        at = find(" " + name + " ", cursor)
+        cursor = at + len(name) + 1  # the blank after a word may be the blank before the next one
+        if name not in done:
             yield name, at  # the blank before the name is at offset ``at`` of ``spaced``: the name at ``at`` here
-            at = find(needle, at + len(name) + 1)
 
 
 _ENUM_HEAD = re.compile(r"(?<![\w$])enum(?:\s+(?:class|struct))?(?:\s+[A-Za-z_]\w*)?(?:\s*:[^{;()]*)?\s*\{")
