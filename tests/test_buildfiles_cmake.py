@@ -196,7 +196,7 @@ def test_bad_text_is_a_diagnostic_not_an_exception() -> None:
         ("find_program(SMI nvidia-smi)\n", "nvidia-smi"),
         ("set_source_files_properties(k.cu PROPERTIES CUDA_PTX_COMPILATION ON)\n", "CUDA_PTX_COMPILATION"),
         ("cuda_compile_ptx(PTX k.cu)\n", "cuda_compile_ptx"),
-        ("target_link_libraries(t CUDA::nvml)\n", "CUDA::nvml"),
+        ("if(TARGET CUDA::nvml)\n", "CUDA::nvml"),
         ("target_link_libraries(t -lnvidia-ml)\n", "nvidia-ml"),
         ("set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)\n", "CMAKE_CUDA_COMPILER"),
     ],
@@ -206,6 +206,29 @@ def test_what_has_no_translation_is_reported_at_its_line(text: str, word: str) -
     hand = [(line, message) for code, line, message in _codes(source) if code == "HPY119"]
     assert hand and hand[0][0] == 2 and word in hand[0][1], hand
     assert _translated(_translated(source)) == _translated(source)
+
+
+@pytest.mark.parametrize(
+    "before, after",
+    [
+        (
+            "target_link_libraries(t PUBLIC cusolver\n  cusolverMg)\n",
+            "target_link_libraries(t PUBLIC roc::hipsolver)\n",
+        ),
+        ('set(EXTRA_LIBS "cusolverMg;cublas")\n', 'set(EXTRA_LIBS "roc::hipblas")\n'),
+        ('set(EXTRA_LIBS "cublas;CUDA::nvml")\n', 'set(EXTRA_LIBS "roc::hipblas")\n'),
+        ("target_link_libraries(t PRIVATE -lnvidia-ml -lcublas)\n", "target_link_libraries(t PRIVATE -lhipblas)\n"),
+    ],
+)
+def test_a_library_rocm_lacks_leaves_the_link_reported(before: str, after: str) -> None:
+    """Left in a link list it would fail the link of every program, also of those that never call it."""
+    translated = _translated(before)
+    assert (
+        translated.replace("find_package(hipsolver REQUIRED)\n", "").replace("find_package(hipblas REQUIRED)\n", "")
+        == after
+    )
+    hand = [m for c, line, m in _codes(before) if c == "HPY119"]
+    assert len(hand) == 1 and "removed from the link" in hand[0]
 
 
 def test_dropped_options_are_noted_with_why() -> None:

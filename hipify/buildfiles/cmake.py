@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..model import Diagnostic, Edit, LineIndex, Severity
 from . import BuildContext, BuildResult
@@ -228,12 +228,18 @@ def _translate(state: _State) -> None:
 # --- values ---------------------------------------------------------------------------------------------
 
 
-def _target_for(state: _State, cuda_target: str, at: int) -> str | None:
-    """``CUDA::x`` -> ROCm's imported target (recording its package); None when there is none (reported)."""
+def _target_for(state: _State, cuda_target: str, at: int, link: bool = False) -> str | None:
+    """``CUDA::x`` -> ROCm's imported target (recording its package); None when there is none (reported).
+    ``link``: the name is in a link list, where a library ROCm lacks is removed ("" returned), reported: left
+    there it fails every program's link, even those whose sources never call it (a helper that links
+    cusolverMg into every example); the sources that do call it report their calls themselves."""
     change = cmake_target(cuda_target, state.context)
     if change is None:
         return None
     if change.hand_work or not change.target:
+        if link:
+            state.report(HAND, f"{cuda_target} removed from the link: {change.reason}", at, cuda_target)
+            return ""
         state.report(HAND, f"{cuda_target} left as written: {change.reason}", at, cuda_target)
         return None
     if change.package:
@@ -316,7 +322,8 @@ def _value(state: _State, arg: Argument, link: bool = False) -> str:
         element = value[start:end]
         new = element
         if _CUDA_TARGET.match(element):
-            new = _target_for(state, element, at) or element
+            found = _target_for(state, element, at, link)
+            new = element if found is None else found
         elif element.startswith("CMAKE_CUDA_") and re.fullmatch(r"[A-Za-z0-9_]+", element):
             new = _variable(state, element, at, whole=True) or element
         elif m := _CUDA_STD.match(element):
@@ -324,10 +331,17 @@ def _value(state: _State, arg: Argument, link: bool = False) -> str:
         elif element in _FOUND_VARIABLES:
             new = "hip_FOUND"
         elif link and re.fullmatch(r"[A-Za-z0-9_]+", element):
-            new = _plain_library(state, element, at) or element
+            found = _plain_library(state, element, at)
+            new = element if found is None else found
         else:
             new = _rename_source(element, state.context)
-        pieces.append(value[last:start] + new)
+        gap = value[last:start]
+        if not new:  # removed, with the ';' that separated it
+            if end < len(value) and value[end] == ";":
+                end += 1
+            elif gap.endswith(";"):
+                gap = gap[:-1]
+        pieces.append(gap + new)
         last = end
     pieces.append(value[last:])
     return "".join(pieces)
@@ -341,7 +355,7 @@ def _plain_library(state: _State, name: str, at: int) -> str | None:
     if not change.name and not change.hand_work:  # the CUDA runtime or driver
         state.need("hip", at)
         return "hip::host"
-    return _target_for(state, f"CUDA::{name}", at)
+    return _target_for(state, f"CUDA::{name}", at, link=True)
 
 
 def _spelled(arg: Argument, value: str) -> str:
@@ -405,9 +419,13 @@ def _options(state: _State, args: list[Argument], link: bool = False) -> tuple[l
         words_text = " ".join(words[index : index + change.consumed])
         at = args[located[index][0]].start
         if change.hand_work or change.kind == KIND_HAND:
-            state.report(HAND, f"{words_text}: {change.reason}", at, words_text)
-            continue
-        if change.kind == KIND_DROPPED or not change.words:
+            if not (link and words[index].startswith("-l")):
+                state.report(HAND, f"{words_text}: {change.reason}", at, words_text)
+                continue
+            # A library ROCm lacks, in a link list: removed (see _target_for), reported.
+            state.report(HAND, f"{words_text} removed from the link: {change.reason}", at, words_text)
+            change = replace(change, words=())
+        if not change.hand_work and (change.kind == KIND_DROPPED or not change.words):
             state.report(REVIEW, f"{words_text} dropped: {change.reason}", at, words_text)
         for n, (i, s, e) in enumerate(located[index : index + change.consumed]):
             arg, value = args[i], values[i]
@@ -439,8 +457,7 @@ def _write_options(state: _State, args: list[Argument], values: list[str]) -> No
             _rewrite(state, arg, value)
             continue
         start = arg.start
-        while start > 0 and state.text[start - 1] in " \t":
-            start -= 1
+        start = _removal_start(state.text, start)
         state.replace(start, arg.end, "")
 
 
@@ -634,8 +651,7 @@ def _properties(state: _State, command: Command) -> None:
             else:
                 state.report(REVIEW, f"{key} dropped: {_PROPERTY_DROPPED[key]}", key_arg.start, key)
             start = key_arg.start
-            while start > 0 and state.text[start - 1] in " \t":
-                start -= 1
+            start = _removal_start(state.text, start)
             end = value_args[-1].end if value_args else key_arg.end
             state.replace(start, end, "", key)
         elif key in _PROPERTY_HAND:
@@ -671,6 +687,20 @@ def _rdc_lines(target: str) -> str:
     )
 
 
+def _removal_start(text: str, start: int) -> int:
+    """Where removing an argument that starts at ``start`` begins: with the blanks before it, and the line
+    break too unless the line before ends in a comment (which would then swallow what follows)."""
+    while start > 0 and text[start - 1] in " \t":
+        start -= 1
+    if start > 0 and text[start - 1] == "\n":
+        line = text[text.rfind("\n", 0, start - 1) + 1 : start - 1]
+        if "#" not in line and line.strip():
+            start -= 1
+            while start > 0 and text[start - 1] in " \t":
+                start -= 1
+    return start
+
+
 def _indent(state: _State, offset: int) -> str:
     line_start = state.text.rfind("\n", 0, offset) + 1
     prefix = state.text[line_start:offset]
@@ -696,8 +726,7 @@ def _cuda_add(state: _State, command: Command) -> None:
         values, _ = _options(state, option_args)
         options = [_spelled(arg, value) for arg, value in zip(option_args, values, strict=True) if value.strip()]
         start = args[at].start
-        while start > 0 and state.text[start - 1] in " \t\n":
-            start -= 1
+        start = _removal_start(state.text, start)
         state.replace(start, args[-1].end, "")
         args = args[:at]
     for arg in args:
