@@ -121,6 +121,20 @@ def _codes(text: str, context: BuildContext = CONTEXT) -> list[tuple[str, int, s
             "set_source_files_properties(main.cu PROPERTIES LANGUAGE HIP)\n",
         ),
         (
+            "if(WIN32)\n  target_link_libraries(t cufft)\nelse()\n  target_link_libraries(t cufft)\nendif()\n",
+            "if(WIN32)\n  find_package(hipfft REQUIRED)\n  target_link_libraries(t hip::hipfft)\nelse()\n"
+            "  find_package(hipfft REQUIRED)\n  target_link_libraries(t hip::hipfft)\nendif()\n",
+        ),
+        (
+            "set(SRCS a.cu) # the kernels\nadd_executable(t ${SRCS})\n",
+            "set(SRCS a.cu) # the kernels\nset_source_files_properties(a.cu PROPERTIES LANGUAGE HIP)\nadd_executable(t ${SRCS})\n",
+        ),
+        (
+            "cuda_add_executable(t a.cu)\ntarget_link_libraries(t PRIVATE m)\n",
+            "find_package(hip REQUIRED)\nadd_executable(t a.cu)\ntarget_link_libraries(t PRIVATE hip::host)\n"
+            "set_source_files_properties(a.cu PROPERTIES LANGUAGE HIP)\ntarget_link_libraries(t PRIVATE m)\n",
+        ),
+        (
             "if(CUDAToolkit_FOUND)\n  target_link_libraries(t -lcublas)\nendif()\n",
             "if(hip_FOUND)\n  target_link_libraries(t -lhipblas)\nendif()\n",
         ),

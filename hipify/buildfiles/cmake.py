@@ -166,6 +166,7 @@ class _State:
     marked_hip: set[str] = field(default_factory=set)  # source arguments already marked LANGUAGE HIP
     uses_nvcc_flags: bool = False
     enables_cuda: bool = False  # project(... CUDA) or enable_language(CUDA) in this file
+    keyword_links: dict[str, bool] = field(default_factory=dict)  # target -> linked with PRIVATE/PUBLIC/...
 
     def need(self, package: str, at: int) -> None:
         self.needed.setdefault(package, []).append((self.block, self.current))
@@ -212,11 +213,17 @@ def _translate(state: _State) -> None:
             state.uses_nvcc_flags = True
         if command.key in ("project", "enable_language") and any(a.value == "CUDA" for a in command.args):
             state.enables_cuda = True
+        if command.key == "target_link_libraries" and len(command.args) > 1:
+            keyword = command.args[1].value in ("PRIVATE", "PUBLIC", "INTERFACE", "LINK_PRIVATE", "LINK_PUBLIC")
+            state.keyword_links[command.args[0].value] = keyword
     blocks: list[int] = []
     for command in commands:
         key = command.key
         if key in _BLOCK_CLOSE and blocks:
             blocks.pop()
+        elif key in ("else", "elseif") and blocks:
+            # Each branch of an if() is a block of its own: a package found in one is not found in the other.
+            blocks[-1] = command.start
         state.block = blocks[-1] if blocks else -1
         state.current = command.start
         _command(state, command)
@@ -708,9 +715,16 @@ def _indent(state: _State, offset: int) -> str:
 
 
 def _append_after(state: _State, command: Command, lines: str) -> None:
+    """New lines after a command, with its indentation; after a comment that ends its line, if one does."""
     indent = _indent(state, command.start)
     text = "".join(f"\n{indent}{line}" for line in lines.split("\n"))
-    state.edits.append(Edit(command.end, command.end, text, EDIT))
+    line_end = state.text.find("\n", command.end)
+    line_end = len(state.text) if line_end < 0 else line_end
+    rest = state.text[command.end : line_end]
+    at = command.end
+    if rest.strip().startswith("#") and not rest.lstrip().startswith("#["):
+        at = line_end
+    state.edits.append(Edit(at, at, text, EDIT))
 
 
 def _cuda_add(state: _State, command: Command) -> None:
@@ -734,7 +748,9 @@ def _cuda_add(state: _State, command: Command) -> None:
     if not args:
         return
     target = args[0].value
-    lines = [f"target_link_libraries({target} hip::host)"]
+    # target_link_libraries() of one target takes keywords (PRIVATE) everywhere or nowhere.
+    keyword = " PRIVATE" if state.keyword_links.get(target) else ""
+    lines = [f"target_link_libraries({target}{keyword} hip::host)"]
     state.need("hip", command.start)
     if options:
         lines.append(f"target_compile_options({target} PRIVATE {' '.join(options)})")
