@@ -159,6 +159,13 @@ def test_sources_renamed_by_the_run_follow_and_need_no_marking() -> None:
     assert _translated(after, context) == after
 
 
+def test_architectures_from_a_variable_are_replaced_and_noted() -> None:
+    text = "set(CMAKE_CUDA_ARCHITECTURES ${MY_ARCHS})\n"
+    assert _translated(text) == "set(CMAKE_HIP_ARCHITECTURES gfx90a)\n"
+    notes = [m for c, _, m in _codes(text) if c == "HPY118"]
+    assert notes == ["CUDA architectures ${MY_ARCHS} replaced by the AMD targets gfx90a"]
+
+
 def test_offload_arch_comes_from_the_context() -> None:
     context = BuildContext(offload_arch=("gfx90a", "gfx1100"))
     assert (

@@ -540,18 +540,16 @@ def _set(state: _State, command: Command) -> None:
 
 
 def _architectures(state: _State, values: list[Argument]) -> None:
-    """CUDA architectures (70 80-real sm_86 native) -> the AMD targets; a value computed elsewhere is reported."""
+    """CUDA architectures (70 80-real sm_86 native) -> the AMD targets. A value computed elsewhere
+    (``${ARCHS}``) holds CUDA architectures too (nothing else is valid there) and clang rejects them: it is
+    replaced as well, with a note saying what it was."""
     words = [w for arg in values for s, e in split_list(arg.value) for w in (arg.value[s:e],)]
-    if not all(_ARCH_WORD.match(w) for w in words):
-        state.report(
-            REVIEW,
-            "CUDA architectures from a variable: set CMAKE_HIP_ARCHITECTURES to AMD targets (e.g. gfx90a)",
-            values[0].start,
-        )
-        return
     targets = ";".join(state.context.offload_arch)
     first = values[0]
     new = f'"{targets}"' if first.kind == QUOTED or len(state.context.offload_arch) > 1 else targets
+    if not all(_ARCH_WORD.match(w) for w in words):
+        was = state.text[first.start : values[-1].end]
+        state.report(REVIEW, f"CUDA architectures {was} replaced by the AMD targets {targets}", first.start, was)
     state.replace(first.start, values[-1].end, new, "CUDA_ARCHITECTURES")
 
 
