@@ -162,6 +162,18 @@ def test_cuda_paths_become_rocm_paths() -> None:
     assert "ROCM_PATH ?= /opt/rocm\n" in out
 
 
+def test_target_specific_variables() -> None:
+    text = (
+        "NVCC = nvcc\nNVCC_COMPILE_FLAGS = -O3 --default-stream per-thread -arch=$(ARCH)\n"
+        "release: export NVCCFLAGS := $(NVCC_COMPILE_FLAGS)\n"
+        "debug: override NVCCFLAGS += -G\n"
+        "k.o: k.cu\n\t$(NVCC) $(NVCCFLAGS) -c $< -o $@\n"
+    )
+    out, _ = run(text)
+    assert "NVCC_COMPILE_FLAGS = -O3 -fgpu-default-stream=per-thread --offload-arch=$(HIP_ARCH)\n" in out
+    assert "debug: override NVCCFLAGS += -g\n" in out
+
+
 def test_flags_of_an_included_file_are_translated() -> None:
     # common.mk: no recipe here uses NVCC_FLAGS, but it holds options only nvcc takes
     out, _ = run("NVCC_FLAGS = -O2 -arch=sm_70 --expt-relaxed-constexpr\nHOST_FLAGS = -O2 -Wall\n")
