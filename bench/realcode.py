@@ -119,8 +119,8 @@ def build_parser() -> argparse.ArgumentParser:
     builds.add_argument(
         "--no-compile",
         action="store_true",
-        help="only the builds (no per-file compile; samples then count without the 'sources compile' condition "
-        "being known, so their share is not computed)",
+        help="only the builds; the per-file compile verdicts already cached are used (the samples' share counts "
+        "the samples whose sources are known to compile), nothing else is compiled",
     )
     builds.add_argument(
         "--ports-only",
@@ -231,9 +231,15 @@ Task = tuple[Program, Path, str]
 
 
 def compile_all(
-    tasks: list[Task], settings: CompileSettings, cache: VerdictCache, jobs: int, progress: Callable[[str], None]
+    tasks: list[Task],
+    settings: CompileSettings,
+    cache: VerdictCache,
+    jobs: int,
+    progress: Callable[[str], None],
+    cache_only: bool = False,
 ) -> tuple[list[ProgramResult], dict[str, float]]:
-    """Compile every (program, tree, kind) with ``jobs`` in parallel; cached verdicts are reused."""
+    """Compile every (program, tree, kind) with ``jobs`` in parallel; cached verdicts are reused. With
+    ``cache_only``, only the cached verdicts are returned and nothing is compiled."""
     start = time.perf_counter()
     results: dict[int, ProgramResult] = {}
     pending: list[tuple[int, str]] = []
@@ -249,6 +255,9 @@ def compile_all(
         else:
             pending.append((i, key))
     hashed = time.perf_counter() - start
+    if cache_only:
+        progress(f"compile: {len(results)} cached verdicts used, {len(pending)} not compiled (--no-compile)")
+        return [results[i] for i in sorted(results)], {"cached": len(results)}
     progress(f"compile: {len(results)} cached, {len(pending)} to compile (-j{jobs}; hashing took {hashed:.1f} s)")
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = {
@@ -521,7 +530,7 @@ def main(argv: list[str] | None = None) -> int:
             tasks += [(p, c.translated, "translated") for p in c.programs]
             tasks += [(p, c.original, "ported") for p in c.ports]
         say = (lambda m: None) if args.quiet else log
-        results, timing = ([], {}) if args.no_compile else compile_all(tasks, settings, cache, args.jobs, say)
+        results, timing = compile_all(tasks, settings, cache, args.jobs, say, cache_only=args.no_compile)
         builds: list[BuildResult] = []
         build_timing: dict[str, float] = {}
         if not args.no_build:

@@ -60,6 +60,12 @@ from hipify.validate.corpus import discover
             COMPILE,
             "make: No rule to make target 'kernel.cu', needed by 'kernel.o'.  Stop.",
         ),
+        (
+            "error: unable to open output file 'bin/a.o': 'No such file or directory'\n"
+            "1 error generated when compiling for host.\nmake: *** [Makefile:27: bin/a.o] Error 1\n",
+            COMPILE,
+            "unable to open output file 'bin/a.o': 'No such file or directory'",
+        ),
     ],
 )
 def test_where_a_build_stopped(output: str, stage: str, message: str) -> None:

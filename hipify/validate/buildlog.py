@@ -30,7 +30,10 @@ _LINKER = re.compile(
     r"(?P<what>undefined reference to .*|undefined (?:hidden )?symbol.*|multiple definition of .*)$"
     r"|^(?:\S*/)?(?:ld(?:\.\w+)?|collect2): (?:error: )?(?P<msg>.*)$"
 )
-_DRIVER = re.compile(r"^(?:\S*/)?(?:hipcc|clang\S*|g\+\+|gcc|c\+\+|cc|nvcc)(?:-\d+)?: (?:fatal )?error: (?P<msg>.*)$")
+# a driver's error, or clang's error with no file (``error: unable to open output file 'bin/x.o'``)
+_DRIVER = re.compile(
+    r"^(?:(?:\S*/)?(?:hipcc|clang\S*|g\+\+|gcc|c\+\+|cc|nvcc)(?:-\d+)?: )?(?:fatal )?error: (?P<msg>.*)$"
+)
 _MISSING = re.compile(
     r"^(?:/bin/sh: (?:\d+: |line \d+: )?|make(?:\[\d+\])?: )(?P<msg>\S+: (?:command )?not found|\S+: No such file or directory)$"
 )
