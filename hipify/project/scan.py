@@ -22,6 +22,7 @@ from ..options import Options
 from ..rewrite.availability import compat_provided, is_missing
 from ..rewrite.flavour import roc_gap, wants_roc
 from ..rewrite.index import CUDA_LIKE, DEVICE_MARKERS, TableIndex, index_of, macro_needed, required_macros
+from ..rewrite.skipped_by_build import skipped_spans
 from ..rewrite.status import decide, has_hip_names
 from ..table import MappingTable
 
@@ -112,7 +113,11 @@ def scan_text(path: str, text: str, table: MappingTable, options: Options) -> Fi
     # Only names whose translation changes or says something (index.names): a project declaring max or norm,
     # which HIP spells the same, is its own business.
     telling = index.names & table.by_name.keys()
-    shadows = (defines & telling) | _declared_names(masked, words & telling)
+    # A declaration in code a current CUDA build skips (an old toolkit's polyfill) is not the project's own: the
+    # translation decides its condition (rules/build_conditions), and the name stays CUDA's.
+    build_skipped = skipped_spans(directives) if words & telling else []
+    declaring = _blanked(masked, build_skipped) if build_skipped else masked
+    shadows = (defines & telling) | _declared_names(declaring, words & telling)
     skipped = skipped_without(directives, index.undefined_macros)
     blocked, uses = _blocked_and_uses(code_text, lexed.directives, skipped, words, table, options)
     return FileScan(
