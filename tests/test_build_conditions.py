@@ -115,6 +115,7 @@ def test_a_condition_is_decided_in_both_passes(engine: str, condition: str, deci
         'asm volatile("cp.async.wait_all;\\n" ::);',
         "return __nv_atomic_load_n(p, __NV_ATOMIC_RELAXED);",
         "cudaEmulationMantissaControl c; (void)c;",
+        "#error written for another build",
     ],
 )
 def test_a_branch_hip_cannot_compile_is_not_newly_taken(engine: str, body: str) -> None:
@@ -142,3 +143,28 @@ def test_a_value_used_in_code_becomes_the_builds_number(engine: str) -> None:
     result = translate(src, path="a.cu", options=Options(engine=engine, use_cache=False))
     assert '#ifdef __HIP_DEVICE_COMPILE__\n  printf("%d\\n", 800);\n' in result.text
     assert "HPY110" not in {d.code for d in result.diagnostics}
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_numbers_the_file_defines_are_compared_with(engine: str) -> None:
+    src = (
+        "#define CC_PASCAL 600\n#define CC_AMPERE (800)\n#define CC_TWICE 1\n#define CC_TWICE 2\n"
+        "#if __CUDA_ARCH__ >= CC_PASCAL\n#define FP16_AVAILABLE\n#endif\n"
+        "#if __CUDA_ARCH__ >= CC_TWICE\nint unknown;\n#endif\n"
+    )
+    result = translate(src, path="a.cuh", options=Options(engine=engine, use_cache=False))
+    assert "#if defined(__HIP_DEVICE_COMPILE__)\n#define FP16_AVAILABLE\n" in result.text
+    assert "#if __CUDA_ARCH__ >= CC_TWICE\n" in result.text  # defined twice: not a constant
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_branch_calling_what_hip_declares_otherwise_is_not_newly_taken(engine: str) -> None:
+    """cudaMemAdvise took a cudaMemLocation from CUDA 13 on; HIP's takes the older declaration, which the branch
+    for older CUDA calls."""
+    src = (
+        "void advise(float* p, size_t n, cudaMemLocation where) {\n#if CUDART_VERSION >= 13000\n"
+        "  cudaMemAdvise(p, n, cudaMemAdviseSetReadMostly, where);\n#else\n"
+        "  cudaMemAdvise(p, n, cudaMemAdviseSetReadMostly, 0);\n#endif\n}\n"
+    )
+    result = translate(src, path="a.cu", options=Options(engine=engine, use_cache=False))
+    assert "#if CUDART_VERSION >= 13000\n" in result.text

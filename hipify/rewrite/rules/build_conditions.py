@@ -10,7 +10,8 @@ A condition that also depends on other macros keeps them: each of its operands o
 build decides is replaced, the rest stays.
 
 The decision is not taken where it would compile a branch that HIP cannot: a branch taken now that was not taken
-before (in either pass), whose code uses inline PTX, a CUDA API without a HIP equivalent, or defines a macro that
+before (in either pass), whose code uses inline PTX, a CUDA API without a HIP equivalent or whose HIP equivalent
+takes another declaration (HPY112, HPY113: a branch for CUDA 13 calls it as CUDA 13 declares it), or defines a macro that
 guards such code elsewhere in the file (``#define CP_ASYNC_ENABLED`` for ``#ifdef CP_ASYNC_ENABLED asm(...)``).
 Such a chain is left as written, reported as before (HPY110). A value used in code (``printf("%d",
 __CUDA_ARCH__)`` in a device function) becomes the build's number.
@@ -18,6 +19,7 @@ __CUDA_ARCH__)`` in a device function) becomes the build's number.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -136,10 +138,11 @@ Env = tuple[Callable[[str], "int | None"], Callable[[str], "bool | None"]]
 
 def _decided_env(ctx: Context, names: frozenset[str], device: bool) -> Env:
     hip = _hip_macros(ctx, names)
+    constants = ctx.memo(_file_constants)
 
     def value_of(name: str) -> int | None:
         if name not in names:
-            return None
+            return constants.get(name)
         value = _pass_value(ASSUMED[name], device)
         return 0 if value is None else value
 
@@ -155,9 +158,10 @@ def _today_env(ctx: Context, names: frozenset[str], device: bool) -> Env:
     """What HIP's preprocessor makes of the conditions as the rest of the translation writes them: a value use is 0
     (undefined), a test of the definition is renamed to HIP's macro (``__HIP_DEVICE_COMPILE__``: the device pass)."""
     hip = _hip_macros(ctx, names)
+    constants = ctx.memo(_file_constants)
 
     def value_of(name: str) -> int | None:
-        return 0 if name in names else None
+        return 0 if name in names else constants.get(name)
 
     def defined(name: str) -> bool | None:
         if name not in names:
@@ -166,6 +170,28 @@ def _today_env(ctx: Context, names: frozenset[str], device: bool) -> Env:
         return _hip_defined(hip, row.hip, device) if row is not None and row.hip else False
 
     return value_of, defined
+
+
+_CONSTANT = re.compile(r"([A-Za-z_]\w*)\s+\(?\s*(0[xX][0-9a-fA-F]+|[1-9]\d*|0)[uUlL]*\s*\)?\s*\Z")
+
+
+def _file_constants(ctx: Context) -> dict[str, int]:
+    """Object-like macros the file defines once as a number and never undefines (``#define CC_PASCAL 600``), as
+    conditions compare the architecture with them (``__CUDA_ARCH__ >= CC_PASCAL``)."""
+    values: dict[str, int] = {}
+    seen: set[str] = set()
+    for d in ctx.facts.directives:
+        if d.keyword not in ("define", "undef"):
+            continue
+        words = d.argument.split()
+        name = words[0].split("(")[0] if words else ""
+        m = _CONSTANT.match(d.argument) if d.keyword == "define" else None
+        if name in seen or m is None:
+            values.pop(name, None)
+        else:
+            values[name] = int(m.group(2), 0)
+        seen.add(name)
+    return values
 
 
 def _hip_macros(ctx: Context, names: frozenset[str]) -> dict[str, bool]:
@@ -241,11 +267,15 @@ def _lacks(ctx: Context, span: Span, names: frozenset[str], chains: list[_Chain]
     masked = ctx.masked
     if _ASM.search(masked, start, end):
         return True
-    for ident, row in ctx.resolved:
-        if not start <= ident.start < end or ident.user_declared or row.cuda in names or row.cuda in ctx.compat_names:
+    resolved = ctx.resolved
+    starts = ctx.memo(_resolved_starts)
+    for ident, row in resolved[bisect.bisect_left(starts, start) : bisect.bisect_left(starts, end)]:
+        if ident.user_declared or row.cuda in names or row.cuda in ctx.compat_names:
             continue
         if row.kind != "namespace" and not ctx.decide(row).target:
             return True
+        if row.cuda in ctx.index.signature_findings and (row.transform is None or row.transform.kind != "by_arity"):
+            return True  # HIP takes another declaration (cudaMemAdvise as CUDA 12 declared it): written for CUDA 13?
     own = frozenset(ctx.source.project.project_names) | frozenset(ctx.options.project_names)
     for m in _WORD.finditer(masked, start, end):
         word = m.group()
@@ -258,6 +288,8 @@ def _lacks(ctx: Context, span: Span, names: frozenset[str], chains: list[_Chain]
             header = ctx.table.lookup(inc.header)
             if header is not None and header.kind == "header" and not ctx.decide(header).target:
                 return True
+    if any(start <= d.start < end and d.keyword == "error" for d in ctx.facts.directives):
+        return True  # the code's own stop for a build it was not written for
     if not follow:
         return False
     defined_here = {
@@ -275,6 +307,10 @@ def _lacks(ctx: Context, span: Span, names: frozenset[str], chains: list[_Chain]
                 if tests and _lacks(ctx, branch.body, names, chains, follow=False):
                     return True
     return False
+
+
+def _resolved_starts(ctx: Context) -> list[int]:
+    return [ident.start for ident, _ in ctx.resolved]
 
 
 # --- the edits ----------------------------------------------------------------------------------------------------
