@@ -136,3 +136,35 @@ def test_names_like_group_features_elsewhere_bring_nothing(text: str) -> None:
     for engine in ("regex", "clang"):
         result = translate(text, "k.cu", Options(engine=engine, use_cache=False))
         assert result.compat == () and "HIP_ENABLE_WARP_SYNC_BUILTINS" not in result.text, engine
+
+
+POLYFILL = """\
+#include <cuda_bf16.h>
+#if (__CUDACC_VER_MAJOR__ < 12)
+__device__ inline __nv_bfloat162 __ldcs(const __nv_bfloat162* address) {
+  unsigned int bits = __ldcs(reinterpret_cast<const unsigned int*>(address));
+  return *reinterpret_cast<__nv_bfloat162*>(&bits);
+}
+#endif
+__global__ void k(__nv_bfloat162* out, const __nv_bfloat162* in) { out[threadIdx.x] = __ldcs(in + threadIdx.x); }
+"""
+
+
+@pytest.mark.parametrize("engine", ["regex", "clang"])
+def test_a_polyfill_only_an_old_toolkit_compiles_leaves_the_name_to_the_compatibility_header(
+    tmp_path: Path, engine: str
+) -> None:
+    # The condition is decided as a current CUDA build decides it (the polyfill is skipped), so __ldcs is CUDA's
+    # again: the compatibility header provides it, in the file and in the project's view of the file.
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "k.cu").write_text(POLYFILL)
+    assert main([str(tmp_path / "src"), "--out-dir", str(tmp_path / "out"), "--engine", engine, "-q"]) == 0
+    assert "cache_hinted_loads" in entries_in((tmp_path / "out" / HEADER_NAME).read_text())
+    text = (tmp_path / "out" / "k.cu").read_text()
+    assert '#include "hipify_compat.h"' in text and "#if (__CUDACC_VER_MAJOR__ < 12)" not in text
+
+
+def test_a_declaration_a_current_build_compiles_stays_the_projects_own() -> None:
+    kept = POLYFILL.replace("(__CUDACC_VER_MAJOR__ < 12)", "(__CUDACC_VER_MAJOR__ >= 12)")
+    result = translate(kept, "k.cu", Options(engine="regex", use_cache=False))
+    assert "cache_hinted_loads" not in result.compat

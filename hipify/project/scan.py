@@ -27,6 +27,7 @@ from ..options import Options
 from ..rewrite.availability import compat_provided, is_missing
 from ..rewrite.flavour import roc_gap, wants_roc
 from ..rewrite.index import CUDA_LIKE, DEVICE_MARKERS, TableIndex, index_of, macro_needed, required_macros
+from ..rewrite.skipped_by_build import skipped_spans
 from ..rewrite.status import decide, has_hip_names
 from ..table import MappingTable
 
@@ -126,6 +127,7 @@ def scan_text(
     # translation cares about: only its uses (of blocked declarations elsewhere) are left to find.
     cuda_like = {w for w in words if w[:1] in _CUDA_INITIALS and w not in table and CUDA_LIKE.match(w)}
     required, flavoured = _required(known, table, index, options) if known else (set(), set())
+    required |= _compat_required(words, options)
     enumerators = _enumerators(masked) if cuda_like else set()
     declared = {w for w in cuda_like if w in defines or w in enumerators} if cuda_like else set()
     if cuda_like - declared:
@@ -133,7 +135,11 @@ def scan_text(
     # Only names whose translation changes or says something (index.names): a project declaring max or norm,
     # which HIP spells the same, is its own business.
     telling = _telling(table)
-    shadows = (defines & telling) | _declared_names(masked, known & telling, lexed.directives)
+    # A declaration in code a current CUDA build skips (an old toolkit's polyfill) is not the project's own: the
+    # translation decides its condition (rules/build_conditions), and the name stays CUDA's.
+    build_skipped = skipped_spans(directives) if known & telling else []
+    declaring = _blanked(masked, build_skipped) if build_skipped else masked
+    shadows = (defines & telling) | _declared_names(declaring, known & telling, lexed.directives)
     missing = _missing_names(known, table, options)
     if missing or exact:
         skipped = skipped_without(directives, index.undefined_macros) if missing else []
@@ -206,7 +212,6 @@ def _required(
     """Macros the file's uses need (``FileScan.required``, ``FileScan.flavoured``)."""
     required: set[str] = set()
     flavoured: set[tuple[str, bool, str]] = set()
-    required.update(_compat_required(words, options))
     for name in sorted(words & (index.requires.keys() | index.roc_requires.keys())):
         row = table.lookup(name)
         if row is None:

@@ -15,10 +15,12 @@ from dataclasses import dataclass
 
 from ...compat import HEADER_NAME, CompatEntry, load_catalog
 from ...facts import Identifier, Region
+from ...lexing.text_facts import declares, next_token, prev_token
 from ...model import Edit, Origin
 from ..context import Context
 from ..index import macro_needed
 from ..registry import Finding, register
+from ..skipped_by_build import inside, skipped_spans
 from .warp_sync import unresolved_mask_calls
 
 _MEMBER = (".", "->")
@@ -50,7 +52,9 @@ def _find(ctx: Context) -> CompatUse:
     occurrences = ctx.identifiers_by_name
     uses = (ident for name in sorted(names & occurrences.keys()) for ident in occurrences[name])
     for ident in uses:
-        if ident.user_declared or ident.prev_token in _MEMBER or ident.qualifier:
+        if ident.prev_token in _MEMBER or ident.qualifier:
+            continue
+        if ident.user_declared and ident.name not in _declared_only_where_skipped(ctx):
             continue
         if ident.name in ctx.index.mask_functions and _supported(ctx, ident.name):
             # ROCm has it with a 64-bit mask: the compatibility overload only serves a 32-bit mask
@@ -142,6 +146,30 @@ def _namespace_spellings(ctx: Context) -> dict[str, tuple[frozenset[str], bool]]
         qualifiers = frozenset({namespace} | aliases.get(namespace, set()))
         out[namespace] = (qualifiers, bool(qualifiers & opened))
     return out
+
+
+def _declared_only_where_skipped(ctx: Context) -> frozenset[str]:
+    return ctx.memo(_find_declared_only_where_skipped)
+
+
+def _find_declared_only_where_skipped(ctx: Context) -> frozenset[str]:
+    """Provided names the file declares only in code a current CUDA build skips (an old toolkit's ``__ldcs``
+    polyfill under ``#if __CUDACC_VER_MAJOR__ < 12``): the translation decides the condition, so the name is
+    CUDA's again, and the compatibility header provides it."""
+    skipped = skipped_spans(ctx.facts.directives)
+    if not skipped:
+        return frozenset()
+    masked = ctx.masked
+    out = set()
+    for name in ctx.compat_names & ctx.identifiers_by_name.keys():
+        places = [
+            m.start()
+            for m in re.finditer(rf"(?<![\w$]){re.escape(name)}(?![\w$])", masked)
+            if (prev := prev_token(masked, m.start())[0]) and declares(prev, next_token(masked, m.end())[0], name)
+        ]
+        if places and all(inside(skipped, at) for at in places):
+            out.add(name)
+    return frozenset(out)
 
 
 def _supported(ctx: Context, name: str) -> bool:
