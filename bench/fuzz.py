@@ -5,7 +5,10 @@ crash or a hang is counted as a failure of its batch instead of stopping the run
     python bench/fuzz.py [--regex 100000] [--clang 10000] [--jobs 2] [--time-limit 5400]
 
 Prints one Markdown table (cases run, failures, time) and the first failing cases. Half of the
-cases are token soups, half well-formed programs (where the engines must also agree). The
+cases are token soups, half well-formed programs (where the engines must also agree). Soups hold
+the lexer's edges too (ill-formed literals, lone CRs and mixed line ends, non-ASCII names: see
+``tests/fuzzing.py``), and each clang case also checks that our lexer reads the comments and
+literals of its input and output as libclang's lexer does. The
 clang engine parses every case (``--clang-parse always``) without CUDA headers
 (``--cuda-path none``) unless ``--cuda-path`` says otherwise. Exit status 1 if any case failed.
 """
