@@ -117,6 +117,7 @@ def _instrument() -> None:
         (mod("hipify.regex_mode.engine"), "plan", "worker: translate: plan"),
         (api, "apply", "worker: translate: splice"),
         (api, "run_engine", "worker: translate: engine"),
+        (mod("hipify.clang_mode.engine"), "parse", "worker: translate: clang parse"),
     ]
     for module_name in (
         "hipify.project.scan",

@@ -696,3 +696,19 @@ def test_ctrl_c_right_after_a_temporary_file_is_made_leaves_none(
         writing.write_atomic(target, b"complete\n")
     assert target.read_bytes() == b"complete\n"
     assert temp_files(tmp_path) == []
+
+
+def test_a_tree_s_writes_report_their_failures_in_input_order(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    src, out = tmp_path / "src", tmp_path / "out"
+    src.mkdir()
+    for name in ("c.cu", "a.cu", "b.cu", "d.cu"):
+        (src / name).write_text(KERNEL)
+    for name in ("c.cu", "a.cu", "b.cu"):  # a directory where the translation goes: its write fails
+        (out / name).mkdir(parents=True)
+    code = main([str(src), "--out-dir", str(out), "--engine", "regex", "--no-cache", "-q"])
+    failures = [line.split(":")[0] for line in capsys.readouterr().err.splitlines() if "cannot write output" in line]
+    assert code == 2 and [Path(f).name for f in failures] == ["a.cu", "b.cu", "c.cu"]
+    assert TRANSLATED_MARK in (out / "d.cu").read_text()  # the others are written all the same
+    assert temp_files(out) == []
