@@ -330,3 +330,18 @@ def test_the_python_api_translates_a_makefile_by_its_name() -> None:
     result = hipify.translate("app: a.cu\n\tnvcc -arch=sm_70 a.cu -o app\n", path="src/Makefile")
     assert result.engine == "make" and "\thipcc --offload-arch=$(HIP_ARCH) a.cu -o app\n" in result.text
     assert hipify.translate("x = nvcc\n", path="notes.txt").text == "x = nvcc\n"
+
+
+def test_translate_files_tells_a_makefile_about_the_sources(tmp_path: Path) -> None:
+    import hipify
+
+    blas = "#include <cublas_v2.h>\nvoid f() { cublasHandle_t h; cublasCreate(&h); }\n"
+    makefile = "app: a.cu\n\tnvcc a.cu -lcublas\n"
+    texts = {str(tmp_path / "a.cu"): blas, str(tmp_path / "Makefile"): makefile}
+    results = hipify.translate_files(texts, Options(roc=True))
+    # --roc, but the source keeps hipBLAS's names (rocBLAS lacks cublasCreate's form): the Makefile links hipBLAS
+    assert "hipblasCreate" in results[str(tmp_path / "a.cu")].text
+    assert results[str(tmp_path / "Makefile")].engine == "make"
+    assert "\thipcc a.cu -lhipblas\n" in results[str(tmp_path / "Makefile")].text
+    # alone, the Makefile knows only the option
+    assert "-lrocblas" in hipify.translate(makefile, str(tmp_path / "Makefile"), Options(roc=True)).text
