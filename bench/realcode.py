@@ -303,7 +303,7 @@ def build_all(
     results: dict[int, BuildResult] = {}
     pending = []
     for i, (unit, _root, kind) in enumerate(tasks):
-        hit = cache.get(keys[i], unit, kind)
+        hit = cache.get(keys[i], unit, kind, _root)
         if hit:
             results[i] = hit
         else:
