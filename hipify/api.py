@@ -7,7 +7,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .build_phase import default_context
+from .build_phase import default_context, facts_from_model, split_build_files
 from .buildfiles.dispatch import kind_of, translator
 from .compat import HEADER_NAME, load_catalog, render
 from .engines import run_engine
@@ -89,13 +89,18 @@ def translate_files(
     def scan_more(paths: Sequence[str]) -> list[FileScan]:
         return [scan_file(p, table, options) for p in paths]
 
-    scans = [scan_text(path, text, table, options) for path, text in texts.items()]
+    sources, builds = split_build_files(texts)  # build files are not C++: not scanned, told about the sources
+    scans = [scan_text(path, texts[path], table, options) for path in sources]
     model = build_model(scans, scan_more, options.include_dirs)
+    build_facts = facts_from_model(builds, model, (), options)
     if compat_dir is None:
         compat_dir = os.path.commonpath([os.path.dirname(os.path.abspath(p)) for p in texts]) if texts else "."
     header = os.path.join(compat_dir, HEADER_NAME)
     out = {}
     for path, text in texts.items():
+        if path in build_facts:
+            out[path] = translate(text, path, options, table, build_facts[path])
+            continue
         include = Path(os.path.relpath(header, os.path.dirname(os.path.abspath(path)))).as_posix()
         project = replace(model.facts_for(path), compat_include=include)
         out[path] = translate(text, path, options, table, project)

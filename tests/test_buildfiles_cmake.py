@@ -121,6 +121,20 @@ def _codes(text: str, context: BuildContext = CONTEXT) -> list[tuple[str, int, s
             "set_source_files_properties(main.cu PROPERTIES LANGUAGE HIP)\n",
         ),
         (
+            "if(WIN32)\n  target_link_libraries(t cufft)\nelse()\n  target_link_libraries(t cufft)\nendif()\n",
+            "if(WIN32)\n  find_package(hipfft REQUIRED)\n  target_link_libraries(t hip::hipfft)\nelse()\n"
+            "  find_package(hipfft REQUIRED)\n  target_link_libraries(t hip::hipfft)\nendif()\n",
+        ),
+        (
+            "set(SRCS a.cu) # the kernels\nadd_executable(t ${SRCS})\n",
+            "set(SRCS a.cu) # the kernels\nset_source_files_properties(a.cu PROPERTIES LANGUAGE HIP)\nadd_executable(t ${SRCS})\n",
+        ),
+        (
+            "cuda_add_executable(t a.cu)\ntarget_link_libraries(t PRIVATE m)\n",
+            "find_package(hip REQUIRED)\nadd_executable(t a.cu)\ntarget_link_libraries(t PRIVATE hip::host)\n"
+            "set_source_files_properties(a.cu PROPERTIES LANGUAGE HIP)\ntarget_link_libraries(t PRIVATE m)\n",
+        ),
+        (
             "if(CUDAToolkit_FOUND)\n  target_link_libraries(t -lcublas)\nendif()\n",
             "if(hip_FOUND)\n  target_link_libraries(t -lhipblas)\nendif()\n",
         ),
@@ -143,6 +157,13 @@ def test_sources_renamed_by_the_run_follow_and_need_no_marking() -> None:
         "add_executable(t src/main.hip other.cu k.hip.h)\nset_source_files_properties(other.cu PROPERTIES LANGUAGE HIP)\n"
     )
     assert _translated(after, context) == after
+
+
+def test_architectures_from_a_variable_are_replaced_and_noted() -> None:
+    text = "set(CMAKE_CUDA_ARCHITECTURES ${MY_ARCHS})\n"
+    assert _translated(text) == "set(CMAKE_HIP_ARCHITECTURES gfx90a)\n"
+    notes = [m for c, _, m in _codes(text) if c == "HPY118"]
+    assert notes == ["CUDA architectures ${MY_ARCHS} replaced by the AMD targets gfx90a"]
 
 
 def test_offload_arch_comes_from_the_context() -> None:
@@ -196,7 +217,7 @@ def test_bad_text_is_a_diagnostic_not_an_exception() -> None:
         ("find_program(SMI nvidia-smi)\n", "nvidia-smi"),
         ("set_source_files_properties(k.cu PROPERTIES CUDA_PTX_COMPILATION ON)\n", "CUDA_PTX_COMPILATION"),
         ("cuda_compile_ptx(PTX k.cu)\n", "cuda_compile_ptx"),
-        ("target_link_libraries(t CUDA::nvml)\n", "CUDA::nvml"),
+        ("if(TARGET CUDA::nvml)\n", "CUDA::nvml"),
         ("target_link_libraries(t -lnvidia-ml)\n", "nvidia-ml"),
         ("set(CMAKE_CUDA_COMPILER /usr/local/cuda/bin/nvcc)\n", "CMAKE_CUDA_COMPILER"),
     ],
@@ -206,6 +227,29 @@ def test_what_has_no_translation_is_reported_at_its_line(text: str, word: str) -
     hand = [(line, message) for code, line, message in _codes(source) if code == "HPY119"]
     assert hand and hand[0][0] == 2 and word in hand[0][1], hand
     assert _translated(_translated(source)) == _translated(source)
+
+
+@pytest.mark.parametrize(
+    "before, after",
+    [
+        (
+            "target_link_libraries(t PUBLIC cusolver\n  cusolverMg)\n",
+            "target_link_libraries(t PUBLIC roc::hipsolver)\n",
+        ),
+        ('set(EXTRA_LIBS "cusolverMg;cublas")\n', 'set(EXTRA_LIBS "roc::hipblas")\n'),
+        ('set(EXTRA_LIBS "cublas;CUDA::nvml")\n', 'set(EXTRA_LIBS "roc::hipblas")\n'),
+        ("target_link_libraries(t PRIVATE -lnvidia-ml -lcublas)\n", "target_link_libraries(t PRIVATE -lhipblas)\n"),
+    ],
+)
+def test_a_library_rocm_lacks_leaves_the_link_reported(before: str, after: str) -> None:
+    """Left in a link list it would fail the link of every program, also of those that never call it."""
+    translated = _translated(before)
+    assert (
+        translated.replace("find_package(hipsolver REQUIRED)\n", "").replace("find_package(hipblas REQUIRED)\n", "")
+        == after
+    )
+    hand = [m for c, line, m in _codes(before) if c == "HPY119"]
+    assert len(hand) == 1 and "removed from the link" in hand[0]
 
 
 def test_dropped_options_are_noted_with_why() -> None:

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ..model import Diagnostic, Edit, LineIndex, Severity
 from . import BuildContext, BuildResult
@@ -166,6 +166,7 @@ class _State:
     marked_hip: set[str] = field(default_factory=set)  # source arguments already marked LANGUAGE HIP
     uses_nvcc_flags: bool = False
     enables_cuda: bool = False  # project(... CUDA) or enable_language(CUDA) in this file
+    keyword_links: dict[str, bool] = field(default_factory=dict)  # target -> linked with PRIVATE/PUBLIC/...
 
     def need(self, package: str, at: int) -> None:
         self.needed.setdefault(package, []).append((self.block, self.current))
@@ -212,11 +213,17 @@ def _translate(state: _State) -> None:
             state.uses_nvcc_flags = True
         if command.key in ("project", "enable_language") and any(a.value == "CUDA" for a in command.args):
             state.enables_cuda = True
+        if command.key == "target_link_libraries" and len(command.args) > 1:
+            keyword = command.args[1].value in ("PRIVATE", "PUBLIC", "INTERFACE", "LINK_PRIVATE", "LINK_PUBLIC")
+            state.keyword_links[command.args[0].value] = keyword
     blocks: list[int] = []
     for command in commands:
         key = command.key
         if key in _BLOCK_CLOSE and blocks:
             blocks.pop()
+        elif key in ("else", "elseif") and blocks:
+            # Each branch of an if() is a block of its own: a package found in one is not found in the other.
+            blocks[-1] = command.start
         state.block = blocks[-1] if blocks else -1
         state.current = command.start
         _command(state, command)
@@ -228,12 +235,18 @@ def _translate(state: _State) -> None:
 # --- values ---------------------------------------------------------------------------------------------
 
 
-def _target_for(state: _State, cuda_target: str, at: int) -> str | None:
-    """``CUDA::x`` -> ROCm's imported target (recording its package); None when there is none (reported)."""
+def _target_for(state: _State, cuda_target: str, at: int, link: bool = False) -> str | None:
+    """``CUDA::x`` -> ROCm's imported target (recording its package); None when there is none (reported).
+    ``link``: the name is in a link list, where a library ROCm lacks is removed ("" returned), reported: left
+    there it fails every program's link, even those whose sources never call it (a helper that links
+    cusolverMg into every example); the sources that do call it report their calls themselves."""
     change = cmake_target(cuda_target, state.context)
     if change is None:
         return None
     if change.hand_work or not change.target:
+        if link:
+            state.report(HAND, f"{cuda_target} removed from the link: {change.reason}", at, cuda_target)
+            return ""
         state.report(HAND, f"{cuda_target} left as written: {change.reason}", at, cuda_target)
         return None
     if change.package:
@@ -316,7 +329,8 @@ def _value(state: _State, arg: Argument, link: bool = False) -> str:
         element = value[start:end]
         new = element
         if _CUDA_TARGET.match(element):
-            new = _target_for(state, element, at) or element
+            found = _target_for(state, element, at, link)
+            new = element if found is None else found
         elif element.startswith("CMAKE_CUDA_") and re.fullmatch(r"[A-Za-z0-9_]+", element):
             new = _variable(state, element, at, whole=True) or element
         elif m := _CUDA_STD.match(element):
@@ -324,10 +338,17 @@ def _value(state: _State, arg: Argument, link: bool = False) -> str:
         elif element in _FOUND_VARIABLES:
             new = "hip_FOUND"
         elif link and re.fullmatch(r"[A-Za-z0-9_]+", element):
-            new = _plain_library(state, element, at) or element
+            found = _plain_library(state, element, at)
+            new = element if found is None else found
         else:
             new = _rename_source(element, state.context)
-        pieces.append(value[last:start] + new)
+        gap = value[last:start]
+        if not new:  # removed, with the ';' that separated it
+            if end < len(value) and value[end] == ";":
+                end += 1
+            elif gap.endswith(";"):
+                gap = gap[:-1]
+        pieces.append(gap + new)
         last = end
     pieces.append(value[last:])
     return "".join(pieces)
@@ -341,7 +362,7 @@ def _plain_library(state: _State, name: str, at: int) -> str | None:
     if not change.name and not change.hand_work:  # the CUDA runtime or driver
         state.need("hip", at)
         return "hip::host"
-    return _target_for(state, f"CUDA::{name}", at)
+    return _target_for(state, f"CUDA::{name}", at, link=True)
 
 
 def _spelled(arg: Argument, value: str) -> str:
@@ -405,9 +426,13 @@ def _options(state: _State, args: list[Argument], link: bool = False) -> tuple[l
         words_text = " ".join(words[index : index + change.consumed])
         at = args[located[index][0]].start
         if change.hand_work or change.kind == KIND_HAND:
-            state.report(HAND, f"{words_text}: {change.reason}", at, words_text)
-            continue
-        if change.kind == KIND_DROPPED or not change.words:
+            if not (link and words[index].startswith("-l")):
+                state.report(HAND, f"{words_text}: {change.reason}", at, words_text)
+                continue
+            # A library ROCm lacks, in a link list: removed (see _target_for), reported.
+            state.report(HAND, f"{words_text} removed from the link: {change.reason}", at, words_text)
+            change = replace(change, words=())
+        if not change.hand_work and (change.kind == KIND_DROPPED or not change.words):
             state.report(REVIEW, f"{words_text} dropped: {change.reason}", at, words_text)
         for n, (i, s, e) in enumerate(located[index : index + change.consumed]):
             arg, value = args[i], values[i]
@@ -439,8 +464,7 @@ def _write_options(state: _State, args: list[Argument], values: list[str]) -> No
             _rewrite(state, arg, value)
             continue
         start = arg.start
-        while start > 0 and state.text[start - 1] in " \t":
-            start -= 1
+        start = _removal_start(state.text, start)
         state.replace(start, arg.end, "")
 
 
@@ -516,18 +540,16 @@ def _set(state: _State, command: Command) -> None:
 
 
 def _architectures(state: _State, values: list[Argument]) -> None:
-    """CUDA architectures (70 80-real sm_86 native) -> the AMD targets; a value computed elsewhere is reported."""
+    """CUDA architectures (70 80-real sm_86 native) -> the AMD targets. A value computed elsewhere
+    (``${ARCHS}``) holds CUDA architectures too (nothing else is valid there) and clang rejects them: it is
+    replaced as well, with a note saying what it was."""
     words = [w for arg in values for s, e in split_list(arg.value) for w in (arg.value[s:e],)]
-    if not all(_ARCH_WORD.match(w) for w in words):
-        state.report(
-            REVIEW,
-            "CUDA architectures from a variable: set CMAKE_HIP_ARCHITECTURES to AMD targets (e.g. gfx90a)",
-            values[0].start,
-        )
-        return
     targets = ";".join(state.context.offload_arch)
     first = values[0]
     new = f'"{targets}"' if first.kind == QUOTED or len(state.context.offload_arch) > 1 else targets
+    if not all(_ARCH_WORD.match(w) for w in words):
+        was = state.text[first.start : values[-1].end]
+        state.report(REVIEW, f"CUDA architectures {was} replaced by the AMD targets {targets}", first.start, was)
     state.replace(first.start, values[-1].end, new, "CUDA_ARCHITECTURES")
 
 
@@ -634,8 +656,7 @@ def _properties(state: _State, command: Command) -> None:
             else:
                 state.report(REVIEW, f"{key} dropped: {_PROPERTY_DROPPED[key]}", key_arg.start, key)
             start = key_arg.start
-            while start > 0 and state.text[start - 1] in " \t":
-                start -= 1
+            start = _removal_start(state.text, start)
             end = value_args[-1].end if value_args else key_arg.end
             state.replace(start, end, "", key)
         elif key in _PROPERTY_HAND:
@@ -671,6 +692,20 @@ def _rdc_lines(target: str) -> str:
     )
 
 
+def _removal_start(text: str, start: int) -> int:
+    """Where removing an argument that starts at ``start`` begins: with the blanks before it, and the line
+    break too unless the line before ends in a comment (which would then swallow what follows)."""
+    while start > 0 and text[start - 1] in " \t":
+        start -= 1
+    if start > 0 and text[start - 1] == "\n":
+        line = text[text.rfind("\n", 0, start - 1) + 1 : start - 1]
+        if "#" not in line and line.strip():
+            start -= 1
+            while start > 0 and text[start - 1] in " \t":
+                start -= 1
+    return start
+
+
 def _indent(state: _State, offset: int) -> str:
     line_start = state.text.rfind("\n", 0, offset) + 1
     prefix = state.text[line_start:offset]
@@ -678,9 +713,16 @@ def _indent(state: _State, offset: int) -> str:
 
 
 def _append_after(state: _State, command: Command, lines: str) -> None:
+    """New lines after a command, with its indentation; after a comment that ends its line, if one does."""
     indent = _indent(state, command.start)
     text = "".join(f"\n{indent}{line}" for line in lines.split("\n"))
-    state.edits.append(Edit(command.end, command.end, text, EDIT))
+    line_end = state.text.find("\n", command.end)
+    line_end = len(state.text) if line_end < 0 else line_end
+    rest = state.text[command.end : line_end]
+    at = command.end
+    if rest.strip().startswith("#") and not rest.lstrip().startswith("#["):
+        at = line_end
+    state.edits.append(Edit(at, at, text, EDIT))
 
 
 def _cuda_add(state: _State, command: Command) -> None:
@@ -696,8 +738,7 @@ def _cuda_add(state: _State, command: Command) -> None:
         values, _ = _options(state, option_args)
         options = [_spelled(arg, value) for arg, value in zip(option_args, values, strict=True) if value.strip()]
         start = args[at].start
-        while start > 0 and state.text[start - 1] in " \t\n":
-            start -= 1
+        start = _removal_start(state.text, start)
         state.replace(start, args[-1].end, "")
         args = args[:at]
     for arg in args:
@@ -705,7 +746,9 @@ def _cuda_add(state: _State, command: Command) -> None:
     if not args:
         return
     target = args[0].value
-    lines = [f"target_link_libraries({target} hip::host)"]
+    # target_link_libraries() of one target takes keywords (PRIVATE) everywhere or nowhere.
+    keyword = " PRIVATE" if state.keyword_links.get(target) else ""
+    lines = [f"target_link_libraries({target}{keyword} hip::host)"]
     state.need("hip", command.start)
     if options:
         lines.append(f"target_compile_options({target} PRIVATE {' '.join(options)})")

@@ -110,15 +110,24 @@ class _Edits:
             self.edits.append(Edit(start, end, " ".join(new), TRANSLATE, Origin.TEXT, subject))
             return
         # Dropped: take the blanks after the word too (or, at the end of a line, the ones before it).
+        # Never into the blanks another edit took (two dropped words in a row).
         text = self.text
+        limit_after = min((e.start for e in self.edits if e.start >= end), default=len(text))
+        limit_before = max((e.end for e in self.edits if e.end <= start), default=0)
         after = end
-        while after < len(text) and text[after] in " \t":
+        while after < limit_after and text[after] in " \t":
             after += 1
         if after < len(text) and text[after] not in "\n\\":
             end = after
         else:
+            # At the end of a line: the blanks before go too, with the dropped word right before (merged).
+            adjacent = next((e for e in self.edits if e.end == start and not e.replacement), None)
+            if adjacent is not None:
+                self.edits.remove(adjacent)
+                start = adjacent.start
+                limit_before = max((e.end for e in self.edits if e.end <= start), default=0)
             before = start
-            while before > 0 and text[before - 1] in " \t":
+            while before > limit_before and text[before - 1] in " \t":
                 before -= 1
             if before > 0 and text[before - 1] not in "\n":
                 start = before

@@ -268,6 +268,9 @@ def read(text: str) -> tuple[Statement, ...]:
         if assign is not None:
             at, op = assign
             name = text[after:at].strip()
+            # target: export NAME := value (and override, private)
+            while name.split(" ", 1)[0] in ("export", "override", "private") and " " in name:
+                name = name.split(" ", 1)[1].strip()
             if name and " " not in name:
                 out.append(Statement(ASSIGN, start, end, split_words(text, at + len(op), code_end), name, op, targets))
                 continue

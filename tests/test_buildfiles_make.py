@@ -1,0 +1,254 @@
+"""GNU make files translated for hipcc: each construct, what must stay, what is reported (hipify.buildfiles.make)."""
+
+from __future__ import annotations
+
+import pytest
+
+from hipify.buildfiles import BuildContext
+from hipify.buildfiles.make import translate
+from hipify.buildfiles.make_reader import ASSIGN, COMMENT, CONDITIONAL, DEFINE, INCLUDE, RECIPE, RULE, read
+from hipify.model import Diagnostic
+from hipify.splice import apply
+
+CONTEXT = BuildContext()
+
+
+def run(text: str, context: BuildContext = CONTEXT) -> tuple[str, tuple[Diagnostic, ...]]:
+    result = translate(text, "Makefile", context)
+    fixed = apply(text, result.edits)
+    assert not fixed.rejected, fixed.rejected
+    # translating the output again changes nothing
+    again = translate(fixed.text, "Makefile", context)
+    assert again.edits == (), (fixed.text, again.edits)
+    return fixed.text, result.diagnostics
+
+
+def codes(diagnostics: tuple[Diagnostic, ...]) -> list[str]:
+    return [d.code for d in diagnostics]
+
+
+def test_reader_statements() -> None:
+    text = (
+        "# a comment with -arch=sm_70\n"
+        "export NVCC ?= nvcc\n"
+        "FLAGS := -O3 \\\n"
+        "   -arch=sm_70 # trailing comment\n"
+        "include common.mk\n"
+        "ifeq ($(DEBUG),yes)\n"
+        "endif\n"
+        "define CMD\n"
+        "nvcc -c $<\n"
+        "endef\n"
+        "a.o: a.cu ; $(NVCC) -c $< -o $@\n"
+        "app: a.o\n"
+        "\t$(NVCC) $^ -o $@ && echo '-arch in a string'\n"
+    )
+    statements = read(text)
+    kinds = [s.kind for s in statements]
+    assert kinds == [COMMENT, ASSIGN, ASSIGN, INCLUDE, CONDITIONAL, CONDITIONAL, DEFINE, RULE, RULE, RECIPE]
+    nvcc, flags = statements[1], statements[2]
+    assert (nvcc.name, nvcc.op, [w.text for w in nvcc.words]) == ("NVCC", "?=", ["nvcc"])
+    assert [w.text for w in flags.words] == ["-O3", "-arch=sm_70"]  # the comment is not a word
+    assert [w.text for w in statements[3].words] == ["common.mk"]
+    assert [w.text for w in statements[7].recipe] == ["$(NVCC)", "-c", "$<", "-o", "$@"]
+    recipe = [w.text for w in statements[9].words]
+    assert recipe == ["$(NVCC)", "$^", "-o", "$@", "&&", "echo", "'-arch in a string'"]
+    for st in statements:
+        for word in st.words:
+            assert text[word.start : word.end] == word.text
+
+
+HECBENCH_STYLE = """\
+# Compiler can be set below, or via environment variable
+CC        = nvcc
+ARCH      = sm_60
+
+program = main
+source = main.cu kernel.cu
+obj = $(source:.cu=.o)
+
+# Standard Flags: -arch in a comment stays
+CFLAGS := $(EXTRA_CFLAGS) -std=c++17 -Xcompiler -Wall -arch=$(ARCH)
+LDFLAGS = -lcublas -lcudart
+
+ifeq ($(OPTIMIZE),yes)
+  CFLAGS += -O3 -use_fast_math
+endif
+
+$(program): $(obj)
+\t$(CC) $(CFLAGS) $(obj) -o $@ $(LDFLAGS)
+
+%.o: %.cu Makefile
+\t$(CC) $(CFLAGS) -c $< -o $@
+
+clean:
+\trm -rf $(program) $(obj)
+"""
+
+
+def test_a_hecbench_style_makefile() -> None:
+    out, diagnostics = run(HECBENCH_STYLE)
+    assert "CC        = hipcc\n" in out
+    assert "CFLAGS := $(EXTRA_CFLAGS) -std=c++17 -Wall --offload-arch=$(HIP_ARCH)\n" in out
+    assert "LDFLAGS = -lhipblas\n" in out
+    assert "  CFLAGS += -O3 -ffast-math\n" in out
+    assert "# Standard Flags: -arch in a comment stays\n" in out
+    # the targets in a variable users can override, before the first statement (and its comment)
+    assert out.startswith(
+        "# AMD GPU targets hipcc compiles for (comma-separated): make HIP_ARCH=gfx942\nHIP_ARCH ?= gfx90a\n\n"
+        "# Compiler can be set below"
+    )
+    assert diagnostics == ()
+
+
+def test_targets_come_from_the_context() -> None:
+    out, _ = run("app: a.cu\n\tnvcc -arch=sm_80 -o app a.cu\n", BuildContext(offload_arch=("gfx90a", "gfx942")))
+    assert "HIP_ARCH ?= gfx90a,gfx942\n" in out and "\thipcc --offload-arch=$(HIP_ARCH) -o app a.cu\n" in out
+
+
+def test_several_gencodes_become_one_target_option() -> None:
+    text = (
+        "GENCODE = -gencode arch=compute_60,code=sm_60 -gencode arch=compute_70,code=sm_70 \\\n"
+        '          -gencode=arch=compute_80,code=\\"sm_80,compute_80\\"\n'
+        "app: a.cu\n\t$(CUDA_HOME)/bin/nvcc $(GENCODE) -o app a.cu\n"
+    )
+    out, _ = run(text)
+    assert "GENCODE = --offload-arch=$(HIP_ARCH)" in out and "gencode" not in out.replace("GENCODE", "")
+    assert "\thipcc $(GENCODE) -o app a.cu\n" in out
+
+
+def test_relocatable_device_code_reaches_the_link() -> None:
+    text = "app: a.o b.o\n\tnvcc a.o b.o -o app\n\n%.o: %.cu\n\tnvcc -dc -arch=sm_70 $< -o $@\n"
+    out, _ = run(text)
+    assert "\thipcc -fgpu-rdc -c --offload-arch=$(HIP_ARCH) $< -o $@\n" in out
+    assert "\thipcc -fgpu-rdc a.o b.o -o app\n" in out
+    # a flags variable that holds -rdc=true carries it to the link already
+    out, _ = run("F = -rdc=true\napp: a.o\n\tnvcc $(F) a.o -o app\na.o: a.cu\n\tnvcc $(F) -c a.cu\n")
+    assert "F = -fgpu-rdc\n" in out and "\thipcc $(F) a.o -o app\n" in out
+
+
+def test_only_the_cuda_compiler_commands_change() -> None:
+    text = (
+        "CXX = g++\n"
+        "check:\n"
+        "\techo '-arch=sm_70 -Xcompiler' | grep -arch\n"
+        "\t$(CXX) -arch=x86 host.cpp -o host -L/usr/local/cuda/lib64 -lcudart\n"
+        "\tnvcc -Xcompiler -fopenmp -c k.cu # -arch=sm_70 in a shell comment\n"
+    )
+    out, _ = run(text)
+    assert "\techo '-arch=sm_70 -Xcompiler' | grep -arch\n" in out
+    # a host compiler keeps its options; it links the HIP runtime in the CUDA runtime's place
+    assert "\t$(CXX) -arch=x86 host.cpp -o host -L/opt/rocm/lib -lamdhip64\n" in out
+    assert "\thipcc -fopenmp -c k.cu # -arch=sm_70 in a shell comment\n" in out
+
+
+def test_compiler_variables_in_every_spelling() -> None:
+    text = (
+        "NVCC ?= nvcc\n"
+        "CUDA_CC := /usr/local/cuda-12.2/bin/nvcc -ccbin g++\n"
+        "LINK = $(CUDA_CC)\n"
+        "app: a.o\n\t@$(LINK) -Xcompiler -fPIC a.o -o app\n"
+        "a.o: a.cu\n\t-@$(NVCC) -x cu -c a.cu\n"
+    )
+    out, _ = run(text)
+    assert "NVCC ?= hipcc\n" in out and "CUDA_CC := hipcc\n" in out and "LINK = $(CUDA_CC)\n" in out
+    assert "\t@$(LINK) -fPIC a.o -o app\n" in out and "\t-@$(NVCC) -x hip -c a.cu\n" in out
+
+
+def test_cuda_paths_become_rocm_paths() -> None:
+    text = "NVCC = nvcc\nINC = -I$(CUDA_HOME)/include -I/usr/local/cuda/include\napp: a.cu\n\t$(NVCC) $(INC) a.cu\n"
+    out, _ = run(text)
+    assert "INC = -I$(ROCM_PATH)/include -I/opt/rocm/include\n" in out
+    assert "ROCM_PATH ?= /opt/rocm\n" in out
+
+
+def test_target_specific_variables() -> None:
+    text = (
+        "NVCC = nvcc\nNVCC_COMPILE_FLAGS = -O3 --default-stream per-thread -arch=$(ARCH)\n"
+        "release: export NVCCFLAGS := $(NVCC_COMPILE_FLAGS)\n"
+        "debug: override NVCCFLAGS += -G\n"
+        "k.o: k.cu\n\t$(NVCC) $(NVCCFLAGS) -c $< -o $@\n"
+    )
+    out, _ = run(text)
+    assert "NVCC_COMPILE_FLAGS = -O3 -fgpu-default-stream=per-thread --offload-arch=$(HIP_ARCH)\n" in out
+    assert "debug: override NVCCFLAGS += -g\n" in out
+
+
+def test_flags_of_an_included_file_are_translated() -> None:
+    # common.mk: no recipe here uses NVCC_FLAGS, but it holds options only nvcc takes
+    out, _ = run("NVCC_FLAGS = -O2 -arch=sm_70 --expt-relaxed-constexpr\nHOST_FLAGS = -O2 -Wall\n")
+    assert "NVCC_FLAGS = -O2 --offload-arch=$(HIP_ARCH)\n" in out and "HOST_FLAGS = -O2 -Wall\n" in out
+
+
+def test_dropped_options_are_noted_with_their_reason() -> None:
+    out, diagnostics = run("app: a.cu\n\tnvcc -maxrregcount=32 -Xptxas -v -lineinfo a.cu\n")
+    assert "\thipcc a.cu\n" in out
+    # several dropped words in a row, at the end of a line
+    out, _ = run("F = -O2 -lineinfo --expt-relaxed-constexpr\nG = -lineinfo -lineinfo\napp:\n\tnvcc $(F) $(G) a.cu\n")
+    assert out.startswith("F = -O2\nG =")
+    notes = [d for d in diagnostics if d.code == "HPY118"]
+    assert [(d.line, d.col) for d in notes] == [(2, 7), (2, 24), (2, 35)]
+    assert "__launch_bounds__" in notes[0].message
+
+
+@pytest.mark.parametrize(
+    ("text", "subject"),
+    [
+        ("a.cubin: a.cu\n\tnvcc --cubin -arch=sm_70 a.cu\n", "--cubin"),
+        ("a.ptx: a.cu\n\tnvcc -ptx a.cu -o a.ptx\n", "-ptx"),
+        ("a.o: a.ptx\n\tptxas -arch=sm_70 a.ptx -o a.o\n", "ptxas"),
+        ("dump: app\n\tcuobjdump -sass app\n", "cuobjdump"),
+        ("dis: app\n\t$(CUDA_HOME)/bin/nvdisasm a.cubin\n", "nvdisasm"),
+        ("k.c: k.fatbin\n\tbin2c --name k k.fatbin > k.c\n", "bin2c"),
+        ("SM := $(shell nvidia-smi --query-gpu=compute_cap --format=csv)\n", "nvidia-smi"),
+        ("app: a.cu\n\tnvcc a.cu -lnvidia-ml\n", "-lnvidia-ml"),
+        ("dl.o: a.o\n\tnvcc -dlink a.o -o dl.o\n", "-dlink"),
+    ],
+)
+def test_untranslatable_steps_are_reported_where_they_are(text: str, subject: str) -> None:
+    result = translate(text, "Makefile", CONTEXT)
+    hand = [d for d in result.diagnostics if d.code == "HPY119"]
+    assert len(hand) == 1 and hand[0].subject == subject
+    assert hand[0].line >= 1 and hand[0].col >= 1
+    # at the start of the word (or make function) that names it
+    line = text.splitlines()[hand[0].line - 1]
+    col = hand[0].col
+    assert line[col - 1 :].split()[0].startswith(("$(", subject)) and subject in line[col - 1 :]
+    assert col == 1 or line[col - 2] in " \t@-"
+    # left as written
+    fixed = apply(text, result.edits).text
+    assert subject in fixed
+
+
+def test_a_makefile_without_cuda_is_left_alone() -> None:
+    text = (
+        "CC = gcc\nCFLAGS = -O2 -march=native # -arch=sm_70\n"
+        "app: a.c\n\t$(CC) $(CFLAGS) -arch x86_64 a.c -o app -lm\n"
+        "hip: k.hip\n\thipcc --offload-arch=gfx90a k.hip -lhipblas\n"
+    )
+    assert translate(text, "Makefile", CONTEXT).edits == ()
+
+
+def test_renamed_sources_are_renamed_in_the_makefile() -> None:
+    context = BuildContext(renamed=(("main.cu", "main.hip"), ("kernel.cu", "kernel.hip")))
+    out, _ = run(HECBENCH_STYLE, context)
+    assert "source = main.hip kernel.hip\n" in out
+    assert "obj = $(source:.hip=.o)\n" in out
+    assert "%.o: %.hip Makefile\n" in out
+    # a file that was not renamed (not a source of the project) stays
+    out, _ = run("x: other.cu main.cu\n\tcat other.cu\nSRC = $(wildcard *.cu)\n.cu.o:\n\ttrue\n", context)
+    assert "x: other.cu main.hip\n" in out and "SRC = $(wildcard *.hip)\n" in out and ".hip.o:\n" in out
+
+
+def test_roc_links_the_roc_libraries() -> None:
+    out, _ = run("LDFLAGS = -lcublas -lcurand\n", BuildContext(roc=True))
+    assert "LDFLAGS = -lrocblas -lrocrand\n" in out
+    out, _ = run("LDFLAGS = -lcublas -lcurand\n", BuildContext(roc=True, hip_families=("blas",)))
+    assert "LDFLAGS = -lhipblas -lrocrand\n" in out
+
+
+def test_continuation_lines_and_dropped_words() -> None:
+    text = "CFLAGS := -O3 \\\n          -Xcompiler -fopenmp \\\n          --expt-relaxed-constexpr\napp: a.cu\n\tnvcc $(CFLAGS) a.cu\n"
+    out, _ = run(text)
+    assert out.startswith("CFLAGS := -O3 \\\n          -fopenmp \\\n")
+    assert "relaxed" not in out
