@@ -402,7 +402,7 @@ def report_builds(
         "`make` in each benchmark's folder with no variables on the command line (the translated `*-cuda` "
         "folder; the hand-written `*-hip` port as it is, the ceiling); `cmake -S <sample> -B <build>` and "
         "`cmake --build <build>` for each library sample's CMake project. Built = compiled and linked. "
-        "Linking uses the HIP libraries' link stubs (`hipify-py validate --setup`).",
+        "Linking needs the HIP libraries' shared objects or their link stubs (what `hipify-py validate --setup` installs).",
         "",
         *build_report.share_markdown(shares),
         "",
