@@ -1,7 +1,8 @@
 """Translate and compile real CUDA code nobody here wrote, as a user would; results in docs/realcode.md.
 
     python bench/realcode.py [--realcode ../shared/realcode] [--corpus hecbench|samples] [--only GLOB]
-                             [--limit N] [-j 2] [--json results.json] [--keep DIR]
+                             [--limit N] [--every K] [-j 2] [--json results.json] [--keep DIR]
+                             [--no-build | --no-compile | --ports-only]
 
 The real-code folder holds two archives (see its README): half of HeCBench, each benchmark in CUDA
 (`src/<name>-cuda/`) with a hand-written HIP port (`src/<name>-hip/`), and NVIDIA's CUDA Library
@@ -10,6 +11,12 @@ TREE -j N`, this checkout's translator), and each program's sources, as its Make
 CMakeLists.txt names them, are compiled with ROCm's hipcc for gfx90a
 (`hipcc --offload-arch=gfx90a -std=c++17 -x hip -c`). The hand-written HIP ports are compiled the
 same way: the ceiling of this environment. A program compiles when all its sources do.
+
+Whole programs are built beside (bench/realcode_build.py): `make` in each translated HeCBench benchmark
+folder and in each hand-written port (no variables on the command line), `cmake -S -B` and `cmake --build`
+for each library sample's CMake project; built = compiled and linked. --ports-only builds the ports alone
+(they do not depend on the translator), --no-build skips the builds, --no-compile the per-file compile
+(cached verdicts are still used), --every K takes every K-th program.
 
 Compile verdicts are cached (default ~/.cache/hipify-py/realcode) under a hash of the compiler's
 identity, the flags and every file that can reach the compile, so an unchanged program is not
@@ -303,7 +310,7 @@ def build_all(
     results: dict[int, BuildResult] = {}
     pending = []
     for i, (unit, _root, kind) in enumerate(tasks):
-        hit = cache.get(keys[i], unit, kind)
+        hit = cache.get(keys[i], unit, kind, _root)
         if hit:
             results[i] = hit
         else:
@@ -395,7 +402,7 @@ def report_builds(
         "`make` in each benchmark's folder with no variables on the command line (the translated `*-cuda` "
         "folder; the hand-written `*-hip` port as it is, the ceiling); `cmake -S <sample> -B <build>` and "
         "`cmake --build <build>` for each library sample's CMake project. Built = compiled and linked. "
-        "Linking uses the HIP libraries' link stubs (`hipify-py validate --setup`).",
+        "Linking needs the HIP libraries' shared objects or their link stubs (what `hipify-py validate --setup` installs).",
         "",
         *build_report.share_markdown(shares),
         "",

@@ -11,7 +11,7 @@ import os
 import re
 import subprocess
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from realcode_compile import CompileError, CompileSettings, first_error, program_key
@@ -23,6 +23,7 @@ from hipify.validate.buildlog import CONFIGURE, DIAGNOSTIC, LINK, first_failure
 BUILD_SCHEMA = 1
 MAKE, CMAKE = "make", "cmake"
 MAKEFILE_NAMES = ("GNUmakefile", "makefile", "Makefile")
+LOG_KEPT = 100_000  # characters of a failed build's output kept in the cache (make stops at the first error)
 
 
 @dataclass(frozen=True)
@@ -40,6 +41,10 @@ class BuildResult:
     error: CompileError | None = None
     seconds: float = 0.0
     cached: bool = False
+    # a failed build's output (its head, where make stops) and the tree's path in it: the cache keeps them so
+    # that a better reader of build logs judges old builds again without building them again
+    log: str = field(default="", repr=False)
+    inner_root: str = field(default="", repr=False)
 
     @property
     def built(self) -> bool:
@@ -47,6 +52,7 @@ class BuildResult:
 
     def to_json(self) -> dict[str, object]:
         data = asdict(self)
+        del data["log"], data["inner_root"]
         data["built"] = self.built
         return data
 
@@ -157,7 +163,8 @@ def build_unit(
         if not configured:
             _, error = build_error(out, inner_root, root, configuring=True)
             return BuildResult(**base, configured=False, compiled=False, linked=False, stage=CONFIGURE,  # type: ignore[arg-type]
-                               error=error, seconds=time.perf_counter() - start)  # fmt: skip
+                               error=error, seconds=time.perf_counter() - start, log=out[:LOG_KEPT],
+                               inner_root=inner_root)  # fmt: skip
         rc, out = _run(_in_env(settings, "cmake", "--build", inner_build), settings, timeout)
     seconds = time.perf_counter() - start
     if rc == 0:
@@ -171,7 +178,19 @@ def build_unit(
         stage=stage,
         error=error,
         seconds=seconds,
+        log=out[:LOG_KEPT],
+        inner_root=inner_root,
     )
+
+
+def judge_again(result: BuildResult, root: Path) -> BuildResult:
+    """A failed build's verdict read again from its kept log with the current reader."""
+    if result.built or not result.log:
+        return result
+    configuring = result.configured is False
+    stage, error = build_error(result.log, result.inner_root, root, configuring=configuring)
+    stage = CONFIGURE if configuring else stage
+    return replace(result, stage=stage, error=error, compiled=not configuring and stage == LINK)
 
 
 class BuildCache:
@@ -182,18 +201,21 @@ class BuildCache:
         if self.folder:
             self.folder.mkdir(parents=True, exist_ok=True)
 
-    def get(self, key: str, unit: BuildUnit, kind: str) -> BuildResult | None:
+    def get(self, key: str, unit: BuildUnit, kind: str, root: Path | None = None) -> BuildResult | None:
+        """The cached verdict; a failed build whose log was kept is judged again (with ``root``, its tree)."""
         if not self.folder:
             return None
         try:
             data = json.loads((self.folder / f"{key}.json").read_text())
             error = CompileError(**data["error"]) if data["error"] else None
-            return BuildResult(
+            result = BuildResult(
                 unit.program.corpus, unit.name, kind, unit.system, data["configured"], data["compiled"],
                 data["linked"], data["stage"], error, data["seconds"], cached=True,
+                log=data.get("log", ""), inner_root=data.get("inner_root", ""),
             )  # fmt: skip
         except (OSError, ValueError, KeyError, TypeError):
             return None
+        return judge_again(result, root) if root is not None else result
 
     def put(self, key: str, result: BuildResult) -> None:
         if not self.folder:
@@ -203,6 +225,7 @@ class BuildCache:
             for k, v in result.to_json().items()
             if k in ("configured", "compiled", "linked", "stage", "error", "seconds")
         }
+        data.update(log=result.log, inner_root=result.inner_root)
         tmp = self.folder / f".{key}.{os.getpid()}.tmp"
         tmp.write_text(json.dumps(data))
         tmp.replace(self.folder / f"{key}.json")

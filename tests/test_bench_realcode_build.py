@@ -10,7 +10,16 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
-from realcode_build import MAKE, BuildResult, BuildUnit, build_error, build_unit, cmake_units, make_units
+from realcode_build import (
+    MAKE,
+    BuildCache,
+    BuildResult,
+    BuildUnit,
+    build_error,
+    build_unit,
+    cmake_units,
+    make_units,
+)
 from realcode_build_report import hecbench_share, sample_eligibility, samples_share
 from realcode_compile import CompileError, CompileSettings, ProgramResult, compiler_identity
 from realcode_programs import Program
@@ -59,6 +68,20 @@ def test_a_failed_build_is_located_in_the_tree(tmp_path: Path) -> None:
         "/usr/bin/ld: /w/src/a-cuda/main.o: undefined reference to `hipblasCreate'\n", "/w", tmp_path
     )
     assert (stage, error.message) == ("link", "undefined reference to `hipblasCreate'")
+
+
+def test_a_failed_build_is_judged_again_from_its_cached_log(tmp_path: Path) -> None:
+    """The cache keeps a failed build's log, so a better reader of logs judges it again without a rebuild."""
+    cache = BuildCache(tmp_path / "cache")
+    unit = BuildUnit(_program("samples", "cuSOLVER/ormqr", "cuSOLVER/ormqr"), "cmake", "cuSOLVER/ormqr")
+    log = "/usr/bin/x86_64-linux-gnu-ld.bfd: cannot find -lcusolverMg: No such file or directory\ngmake: *** [all] Error 2\n"
+    # as an older reader judged it: make's stop, at compile
+    old = BuildResult("samples", "cuSOLVER/ormqr", "translated", "cmake", True, False, False, "compile",
+                      CompileError("gmake: [all] Error 2"), 1.0, log=log, inner_root="/w")  # fmt: skip
+    cache.put("k", old)
+    again = cache.get("k", unit, "translated", tmp_path)
+    assert again is not None and (again.stage, again.compiled, again.linked) == ("link", True, False)
+    assert again.error is not None and again.error.message == "cannot find -lcusolverMg: No such file or directory"
 
 
 def _built(corpus: str, name: str, kind: str, ok: bool) -> BuildResult:

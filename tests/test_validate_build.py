@@ -40,6 +40,14 @@ from hipify.validate.corpus import discover
             "undefined hidden symbol: twice(float)",
         ),
         (
+            "[ 50%] Linking HIP executable ormqr\n"
+            "/usr/bin/x86_64-linux-gnu-ld.bfd: cannot find -lcusolverMg: No such file or directory\n"
+            "clang++: error: linker command failed with exit code 1 (use -v to see invocation)\n"
+            "gmake[2]: *** [CMakeFiles/ormqr.dir/build.make:106: ormqr] Error 1\ngmake: *** [Makefile:136: all] Error 2\n",
+            LINK,
+            "cannot find -lcusolverMg: No such file or directory",
+        ),
+        (
             "/usr/bin/ld: cannot find -lcublas: No such file or directory\n",
             LINK,
             "cannot find -lcublas: No such file or directory",

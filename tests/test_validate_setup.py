@@ -36,6 +36,7 @@ from hipify.validate.rocm_chroot import (
     Plan,
     SetupError,
     check_host,
+    dpkg_owned,
     setup,
 )
 from hipify.validate.toolchain import default_chroot, no_toolchain_message
@@ -280,3 +281,13 @@ def test_a_link_stub_links_like_the_library(tmp_path: Path) -> None:
     exe = tmp_path / "main"
     subprocess.run(["cc", str(tmp_path / "main.c"), f"-L{stub.parent}", "-lanswer", "-o", str(exe)], check=True)
     assert subprocess.run([str(exe)], env={"LD_LIBRARY_PATH": str(real.parent)}, check=False).returncode == 0
+
+
+def test_files_of_installed_packages_are_known(tmp_path: Path) -> None:
+    """A link stub later installed for real by a package (apt-get install librocblas4) is the package's."""
+    info = tmp_path / "var/lib/dpkg/info"
+    info.mkdir(parents=True)
+    (info / "librocblas4:amd64.list").write_text("/.\n/usr\n/usr/lib/x86_64-linux-gnu/librocblas.so.4.4\n")
+    (info / "librocblas4:amd64.md5sums").write_text("x  usr/lib/other\n")
+    owned = dpkg_owned(tmp_path)
+    assert "usr/lib/x86_64-linux-gnu/librocblas.so.4.4" in owned and "usr/lib/other" not in owned

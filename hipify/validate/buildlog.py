@@ -28,17 +28,17 @@ DIAGNOSTIC, LINKER, DRIVER, MISSING_COMMAND, CMAKE_ERROR, MAKE_STOP, OTHER = (
 _DIAG = re.compile(r"^[^\s:][^:]*:\d+:\d+: (?:fatal error|error): ")
 _LINKER = re.compile(
     r"(?P<what>undefined reference to .*|undefined (?:hidden )?symbol.*|multiple definition of .*)$"
-    r"|^(?:\S*/)?(?:ld(?:\.\w+)?|collect2): (?:error: )?(?P<msg>.*)$"
+    r"|^(?:\S*/)?(?:[\w.]+-)*(?:ld(?:\.\w+)?|collect2): (?:error: )?(?P<msg>.*)$"
 )
 # a driver's error, or clang's error with no file (``error: unable to open output file 'bin/x.o'``)
 _DRIVER = re.compile(
     r"^(?:(?:\S*/)?(?:hipcc|clang\S*|g\+\+|gcc|c\+\+|cc|nvcc)(?:-\d+)?: )?(?:fatal )?error: (?P<msg>.*)$"
 )
 _MISSING = re.compile(
-    r"^(?:/bin/sh: (?:\d+: |line \d+: )?|make(?:\[\d+\])?: )(?P<msg>\S+: (?:command )?not found|\S+: No such file or directory)$"
+    r"^(?:/bin/sh: (?:\d+: |line \d+: )?|g?make(?:\[\d+\])?: )(?P<msg>\S+: (?:command )?not found|\S+: No such file or directory)$"
 )
 _CMAKE = re.compile(r"^CMake Error(?: at (?P<file>[^:]+):(?P<line>\d+) \((?P<cmd>\w+)\))?:\s*(?P<msg>.*)$")
-_MAKE_STOP = re.compile(r"^make(?:\[\d+\])?: \*\*\* (?P<msg>.*)$")
+_MAKE_STOP = re.compile(r"^g?make(?:\[\d+\])?: \*\*\* (?P<msg>.*)$")
 _REPEATS = ("linker command failed", "errors generated", "error generated", "ld returned", "warning:")
 
 

@@ -318,6 +318,17 @@ def _llvm_ifs(plan: Plan) -> str:
     return "/" + found[-1].relative_to(plan.root).as_posix()
 
 
+def dpkg_owned(root: Path) -> frozenset[str]:
+    """Root-relative paths that installed packages own (dpkg's file lists)."""
+    owned: set[str] = set()
+    for listing in (root / "var/lib/dpkg/info").glob("*.list"):
+        try:
+            owned.update(line.lstrip("/") for line in listing.read_text(errors="replace").splitlines() if line)
+        except OSError:
+            continue
+    return frozenset(owned)
+
+
 def extract_build_parts_step(plan: Plan, say: Say) -> None:
     wanted = " ".join([*plan.headers_only, *plan.optional_headers_only]) + f" | parts {BUILD_PARTS_VERSION}"
     stamp = plan.root / BUILD_PARTS_STAMP
@@ -332,7 +343,9 @@ def extract_build_parts_step(plan: Plan, say: Say) -> None:
     debs = _download(plan, packages, say)
     ifs = _llvm_ifs(plan)
     manifest = plan.root / STUBS_MANIFEST
-    ours = frozenset(manifest.read_text().split()) if manifest.is_file() else frozenset()
+    written = frozenset(manifest.read_text().split()) if manifest.is_file() else frozenset()
+    # a stub of ours that a package has since installed for real (apt-get install librocblas4) is the package's
+    ours = written - dpkg_owned(plan.root)
 
     def make_stub(path: Path) -> None:
         inner = "/" + path.relative_to(plan.root).as_posix()
@@ -354,6 +367,7 @@ def extract_build_parts_step(plan: Plan, say: Say) -> None:
             tar.wait()
         # the links to them too: a re-run may replace what it wrote, never what a package installed
         stubs.update([*parts.stubs, *(link for link in parts.links if member_role(link) == SHARED_OBJECT)])
+        stubs -= written - ours  # installed for real since: no longer ours
         kept = f"; {len(parts.kept_existing)} installed libraries left as they are" if parts.kept_existing else ""
         say(f"  {deb.name}: {len(parts.files)} files, {len(parts.links)} links, {len(parts.stubs)} link stubs{kept}")
         manifest.write_text("\n".join(sorted(stubs)) + "\n")
