@@ -12,10 +12,13 @@ import pytest
 
 from hipify.table import load_table
 from hipify.tablegen.fetch import DEFAULT_CACHE
+from hipify.tablegen.libcudacxx import DEVICE_STANDARD
 from hipify.tablegen.sources import CURRENT_ROCM
+from hipify.tablegen.thrust_namespaces import declared_namespaces
 
 CACHE = Path(os.environ.get("HIPIFY_HEADER_CACHE", str(DEFAULT_CACHE))).expanduser()
 MAPPED = ("supported", "deprecated", "experimental")
+ROCTHRUST = CACHE / "hip" / CURRENT_ROCM / "librocthrust-dev"
 
 pytestmark = pytest.mark.skipif(
     not (CACHE / "hip" / CURRENT_ROCM).is_dir(),
@@ -45,6 +48,12 @@ def test_identifier_targets_are_declared_where_named(hip) -> None:
         if row.source == "standard-type":  # a C type (int, uint64_t): the language's, not a HIP header's
             assert row.hip in _STANDARD_TYPES and row.roc == row.hip, row
             continue
+        if row.source == "libcudacxx":  # cuda::std -> std: the standard library's, not a HIP header's
+            assert row.hip in ("", "std"), row
+            continue
+        if row.source == "thrust-backend":  # rocThrust's namespaces, declared in the rocThrust header it names
+            assert row.hip in declared_namespaces((ROCTHRUST / row.hip_header).read_text()), row
+            continue
         for name, status, header in (
             (row.hip, row.hip_status, row.hip_header),
             (row.roc, row.roc_status, row.roc_header),
@@ -65,7 +74,13 @@ def test_header_targets_exist(hip) -> None:
     for row in load_table():
         if row.kind == "header":
             for target, status in ((row.hip, row.hip_status), (row.roc, row.roc_status)):
-                if target and status in MAPPED:
+                if not target or status not in MAPPED:
+                    continue
+                if row.source == "libcudacxx":  # <cuda/std/limits> -> the standard <limits>
+                    assert target in DEVICE_STANDARD, row
+                elif row.source == "thrust-backend":  # rocThrust's headers (not among the HIP index's files)
+                    assert (ROCTHRUST / target).is_file(), row
+                else:
                     assert target in files, row
 
 

@@ -100,9 +100,7 @@ def test_other_constants_are_left_alone(engine: str, source: str) -> None:
 
 @pytest.mark.hipcc
 @pytest.mark.parametrize("engine", ENGINES)
-def test_the_block_primitive_compiles_for_wave64_and_wave32_only_after_the_change(
-    tmp_path: Path, engine: str
-) -> None:
+def test_the_block_primitive_compiles_for_wave64_and_wave32_only_after_the_change(tmp_path: Path, engine: str) -> None:
     from hipify.validate.toolchain import detect
 
     toolchains = [t for t in detect() if t.rocm_version >= (6, 2)]

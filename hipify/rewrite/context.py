@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Collection
 from functools import cached_property, lru_cache
 from itertools import chain
@@ -25,6 +26,9 @@ from .suppress import Suppression, find_suppression
 
 _MEMBER = (".", "->")
 _WORD_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_$")
+# The qualifiers written before a name, ``cuda :: std ::`` (the row of a nested namespace's member names them all).
+_QUALIFIED_PATH = re.compile(r"(?:[A-Za-z_]\w*\s*::\s*)+\Z")
+_SPACES = re.compile(r"\s+")
 CUDA_SOURCE_SUFFIXES = (".cu", ".cuh")
 T = TypeVar("T")
 Use = tuple[Identifier, Row]  # an identifier and the table row it names
@@ -180,6 +184,12 @@ class Context:
         row = self.table.lookup(f"{qualifier}::{ident.name}")
         if row is not None:
             return row
+        if qualifier in self.index.nested_qualifiers:  # cuda::std::atomic: the row names the whole path
+            path = _QUALIFIED_PATH.search(self.text, max(0, ident.start - 200), ident.start)
+            if path is not None:
+                row = self.table.lookup(_SPACES.sub("", path.group(0)) + ident.name)
+                if row is not None:
+                    return row
         # Qualified by a name the table knows (an enum, a CUDA namespace): still CUDA's.
         if qualifier in self.table or qualifier in self.index.namespaces:
             return self.table.lookup(ident.name)

@@ -110,6 +110,9 @@ class TableIndex:
     # Runtime, driver and device names whose use makes a file need the HIP runtime: renamed APIs and built-ins
     # (__shfl_sync), not identity rows such as min() that plain C++ also has.
     runtime_features: frozenset[str] = frozenset()
+    # Next-to-last parts of the rows of nested namespaces' members (``std`` of ``cuda::std::atomic``): a name qualified
+    # by one of them is looked up by its whole path.
+    nested_qualifiers: frozenset[str] = frozenset()
     # CUDA macros no HIP compiler defines and the translation leaves as written where their value is used: the
     # version numbers (CUDART_VERSION, __CUDA_ARCH__: ``defined_only`` rows) and nvcc's own (__CUDACC_VER_MAJOR__).
     undefined_macros: frozenset[str] = frozenset()
@@ -230,7 +233,10 @@ def _build(table: MappingTable) -> TableIndex:
             names.add(row.cuda)
             if plain:
                 markers.add(row.cuda)  # trivial but for the '__' prefix: only marks device code
-        if "::" in row.cuda:
+        if "::" in row.cuda and row.kind == "namespace":
+            # a nested namespace (thrust::cuda): the rule reads the whole path, so each part is wanted
+            names.update(row.cuda.split("::"))
+        elif "::" in row.cuda:
             prefix = row.cuda.split("::", 1)[0]
             names.add(prefix)
             names.add(row.cuda.rsplit("::", 1)[-1])
@@ -272,6 +278,9 @@ def _build(table: MappingTable) -> TableIndex:
         mask_functions=frozenset(masks),
         releases=releases,
         namespaced_names=frozenset(r.cuda.rsplit("::", 1)[1] for r in table if "::" in r.cuda),
+        nested_qualifiers=frozenset(
+            r.cuda.split("::")[-2] for r in table if r.cuda.count("::") >= 2 and r.kind != "namespace"
+        ),
         header_guards=_header_guards(table),
         header_families=families,
         roc_libraries=libraries,

@@ -35,8 +35,8 @@ def _decide(device: bool, keyword: str, argument: str) -> bool | None:
         assumed = ASSUMED.get(argument.strip())
         if assumed is None:
             return None
-        defined = (assumed.device if device else assumed.host) is not None
-        return defined if keyword == "ifdef" else not defined
+        is_defined = (assumed.device if device else assumed.host) is not None
+        return is_defined if keyword == "ifdef" else not is_defined
     node = parse(argument)
     if node is None:
         return None

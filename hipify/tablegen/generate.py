@@ -16,6 +16,7 @@ from .errors import GenerationError
 from .family import api_rows
 from .fetch import log
 from .headermap import header_rows
+from .libcudacxx import libcudacxx_header_rows, libcudacxx_name_rows, libcudacxx_namespace_rows
 from .matcher import Matcher
 from .overrides import apply_overrides, load_overrides
 from .removed_mirrors import mirrored_rows
@@ -23,6 +24,8 @@ from .sides import cuda_index, hip_side, nvidia_pairs
 from .signature import verify_signatures
 from .signatures import parameter_type_votes
 from .sources import API_ORDER, SPECS, ApiSpec
+from .spellings import cuda_facts, other_spellings
+from .thrust_namespaces import thrust_header_rows, thrust_namespace_rows
 from .type_votes import pair_types_by_signature
 
 __all__ = ["Generated", "GenerationError", "generate"]
@@ -82,6 +85,12 @@ def generate(
         if row.cuda in claimed and row.kind == "header":
             raise GenerationError(f"header row {row.cuda} collides with an identifier row")
         claimed[row.cuda] = row  # include-guard rows refine the plain macro rows
+    if "device" in apis:
+        for row in [*libcudacxx_header_rows(cache), *libcudacxx_namespace_rows(cache), *libcudacxx_name_rows(cache)]:
+            claimed.setdefault(row.cuda, row)
+    if "cub" in apis:
+        for row in [*thrust_namespace_rows(cache), *thrust_header_rows(cache)]:
+            claimed.setdefault(row.cuda, row)
     if macros_path is not None:
         predefined = hipcc_predefined()
         if predefined is None:
@@ -91,6 +100,7 @@ def generate(
     claimed = pair_types_by_signature(claimed, cache, matcher)
     apply_overrides(claimed, load_overrides(overrides_path), matcher)
     claimed = same_value_aliases(claimed, cache, specs)
+    claimed = other_spellings(claimed, cuda_facts(cache, specs))
     claimed = with_hip_definitions(claimed, hip.current)
     if signatures:
         claimed = verify_signatures(claimed, cache, hip, matcher)

@@ -64,6 +64,9 @@ _SPECIAL: dict[str, tuple[str, str]] = {
     "cufftXt.h": ("hipfft/hipfftXt.h", ""),
     "cub/cub.cuh": ("hipcub/hipcub.hpp", ""),
     "nvtx3/nvToolsExt.h": ("roctracer/roctx.h", ""),
+    # NVTX's CUDA naming extensions include nvToolsExt.h: code including them uses its ranges and marks
+    "nvtx3/nvToolsExtCuda.h": ("roctracer/roctx.h", ""),
+    "nvtx3/nvToolsExtCudaRt.h": ("roctracer/roctx.h", ""),
 }
 # Device-side toolkit headers whose declarations HIP gathers in hip_runtime.h.
 _RUNTIME_UMBRELLA = re.compile(

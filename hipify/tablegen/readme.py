@@ -82,6 +82,22 @@ A target counts as supported only if the HIP (or ROC) headers of the current rel
 14. `standard-type`: a CUDA typedef of a standard C type (`typedef int cusolver_int_t;`, `typedef uint64_t
    cuuint64_t;`, read from the header text; a name two platform branches define differently is left out) that HIP
    has no name for becomes that type, for HIP and ROC targets alike.
+15. Names HIP has under another spelling (`spellings.py`, after all the above, repeated until nothing changes): a row
+   without a usable target takes the targets of a CUDA name that CUDA's headers say it is the same as:
+   `cuda-alias` (CUDA defines it as that name: `#define cudaStreamAttrValue cudaLaunchAttributeValue`,
+   `typedef cudaDataType cublasDataType_t;`), `cuda-successor` (its trailing doc comment deprecates it in favour of
+   that name: `cudaDeviceBlockingSync` "replaced with ::cudaDeviceScheduleBlockingSync"), `same-doc` (a function
+   of the same header with the same `\\brief` summary, result and parameter types: `__float2bfloat16_rn` ~
+   `__float2bfloat16`), `same-value` (an enumerator of an enum mapping to the same HIP enum as another CUDA enum
+   that agrees with it on at least three mapped values, e.g. runtime and driver device attributes). An enumerator
+   never takes a function's target; override rows are left alone.
+16. `thrust-backend`: Thrust's CUDA backend namespaces (`thrust::cuda`, `thrust::system::cuda`, `thrust::cuda_cub`)
+   and public headers (`thrust/system/cuda/*.h`), paired with rocThrust's (`thrust::hip`, `thrust::system::hip`,
+   `thrust::hip_rocprim`, `thrust/system/hip/*.h`) by header and name (`thrust_namespaces.py`).
+17. `libcudacxx`: libcu++'s headers and names (`libcudacxx.py`): `<cuda/std/X>` -> `<X>` and `cuda::std` -> `std`
+   for the standard headers HIP device code can use (constexpr facilities, clang's device math); the other
+   headers, and the names they declare (`cuda::atomic`, `cuda::std::atomic_ref`, `cuda::pipeline`), are rows
+   without a target whose `note` says what HIP offers instead.
 
 A target HIP deprecates in favour of a named successor (`HIP_DEPRECATED("use hipHostMalloc instead")`, in the current
 or an older scanned release) gives way to that successor when the current headers declare it undeprecated

@@ -66,7 +66,8 @@ def hip_candidates(api: str, name: str, kind: str) -> list[str]:
         out = _with_unversioned(base)
     elif api == "device":
         out = [name]
-        out += _swap(name, (("__nv_", "__hip_"), ("__NV_", "__HIP_"), ("CUDART_", "HIP_")))
+        # HIP spells the constants of its math header HIP_ (HIP_PI) and those of its fp16/bf16 headers HIPRT_
+        out += _swap(name, (("__nv_", "__hip_"), ("__NV_", "__HIP_"), ("CUDART_", "HIP_"), ("CUDART_", "HIPRT_")))
         if "nv_bfloat" in name:
             out.append(name.replace("nv_bfloat", "hip_bfloat"))
     elif api == "complex":
@@ -101,7 +102,7 @@ def hip_candidates(api: str, name: str, kind: str) -> list[str]:
     elif api == "rtc":
         out = _swap(name, (("nvrtc", "hiprtc"), ("NVRTC_", "HIPRTC_")))
     elif api == "cub":
-        out = _swap(name, (("cub::", "hipcub::"),))
+        out = _swap(name, (("cub::", "hipcub::"), ("CUB_", "HIPCUB_"), ("CubDebug", "HipcubDebug")))
     elif api == "nvtx":  # ROCm's profiler annotations (roctx.h) name NVTX's calls with roctx
         out = _swap(name, (("nvtx", "roctx"), ("NVTX_", "ROCTX_")))
     else:

@@ -162,7 +162,8 @@ SPECS: tuple[ApiSpec, ...] = (
             "cccl/cub/iterator/*.cuh",
             "cccl/cub/grid/*.cuh",
         ),
-        keep=r"^cub::[A-Za-z]\w*$",
+        # and CUB's macros users write (CubDebug, CUB_STDERR, CUB_RUNTIME_FUNCTION), not its namespace plumbing
+        keep=r"^(cub::[A-Za-z]\w*|CUB_(?!DETAIL_|NS_|NAMESPACE_|COMP)\w+|CubDebug\w*)$",
         namespace=(("cub/", "cub"),),
     ),
 )

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ...compat import HEADER_NAME, CompatEntry, load_catalog
 from ...facts import Identifier, Region
+from ...lexing.conditionals import CondDirective
 from ...lexing.text_facts import declares, next_token, prev_token
 from ...model import Edit, Origin
 from ..context import Context
@@ -45,8 +46,8 @@ def _find(ctx: Context) -> CompatUse:
     catalog, rocm = load_catalog(), ctx.options.rocm_version
     entries: set[str] = set()
     by_name = False
-    for entry in _qualified_uses(ctx):
-        entries.add(entry.name)
+    for qualified in _qualified_uses(ctx):
+        entries.add(qualified.name)
         by_name = True
     unresolved: frozenset[str] | None = None
     occurrences = ctx.identifiers_by_name
@@ -82,12 +83,7 @@ def _find(ctx: Context) -> CompatUse:
         included = True
         # <cooperative_groups/reduce.h> -> "hipify_compat.h" (delimiters included)
         edits.append(Edit(inc.name[0] - 1, inc.name[1] + 1, f'"{spelled}"', "HPY012", Origin.TEXT, inc.header))
-    defines = {
-        d
-        for name in entries
-        for d in catalog.by_entry_name[name].defines
-        if macro_needed(d, rocm)
-    }
+    defines = {d for name in entries for d in catalog.by_entry_name[name].defines if macro_needed(d, rocm)}
     return CompatUse(tuple(sorted(entries)), tuple(edits), by_name and not included, tuple(sorted(defines)))
 
 
@@ -156,7 +152,7 @@ def _find_declared_only_where_skipped(ctx: Context) -> frozenset[str]:
     """Provided names the file declares only in code a current CUDA build skips (an old toolkit's ``__ldcs``
     polyfill under ``#if __CUDACC_VER_MAJOR__ < 12``): the translation decides the condition, so the name is
     CUDA's again, and the compatibility header provides it."""
-    skipped = skipped_spans(ctx.facts.directives)
+    skipped = skipped_spans([CondDirective(d.start, d.end, d.keyword, d.argument) for d in ctx.facts.directives])
     if not skipped:
         return frozenset()
     masked = ctx.masked

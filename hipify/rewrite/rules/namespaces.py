@@ -1,8 +1,9 @@
-"""``cub::`` -> ``hipcub::``: a CUDA namespace is renamed only where it is used as one.
+"""``cub::`` -> ``hipcub::``, ``thrust::cuda::`` -> ``thrust::hip::``: a CUDA namespace is renamed only where it is
+used as one.
 
 That is, followed by ``::`` (``cub::DeviceReduce``), after ``namespace`` / ``using
-namespace``, or as the target of a namespace alias (``namespace cb = cub;``); a variable
-that happens to be called ``cub`` is left alone. A qualifier whose member the translation
+namespace``, or as the target of a namespace alias (``namespace cb = cub;``); a nested one
+by its whole path (``thrust::system::cuda``, whose last part is renamed); a variable that happens to be called ``cub`` is left alone. A qualifier whose member the translation
 does not rename (``cub::X`` where hipCUB lacks ``X``: reported by the renames rule) keeps
 its CUDA namespace, so that the line stays all CUDA.
 """
@@ -25,16 +26,19 @@ def namespaces(ctx: Context) -> Iterator[Finding]:
         return
     identifiers = ctx.facts.identifiers
     for k, ident in enumerate(identifiers):
-        pair = spaces.get(ident.name)
-        if pair is None or ident.qualifier or ident.prev_token in (".", "->"):
+        if ident.prev_token in (".", "->"):
             continue
-        if ident.next_token != "::" and ident.prev_token != "namespace" and not _alias_target(ctx.text, ident.start):
+        path, start = _path(ctx.text, identifiers, k) if ident.qualifier else (ident.name, ident.start)
+        pair = spaces.get(path)
+        if pair is None:
+            continue
+        if ident.next_token != "::" and ident.prev_token != "namespace" and not _alias_target(ctx.text, start):
             continue
         if not ctx.allowed(ident.start, ident.region):
             continue
-        if ident.next_token == "::" and _member_kept(ctx, ident, identifiers[k + 1 : k + 2]):
+        if ident.next_token == "::" and _member_kept(ctx, path, ident, identifiers[k + 1 : k + 2]):
             continue
-        row = ctx.table.lookup(ident.name)
+        row = ctx.table.lookup(path)
         target = pair[1] if ctx.options.roc else pair[0]
         if row is not None and row.kind == "namespace":
             decision = ctx.decide(row)
@@ -45,17 +49,36 @@ def namespaces(ctx: Context) -> Iterator[Finding]:
             if not decision.target:
                 continue
             target = decision.target
-        if target != ident.name:
-            yield Edit(ident.start, ident.end, target, "HPY001", ident.origin, subject=ident.name + "::")
+        if target != path:  # the whole path: cuda::std -> std drops a part
+            yield Edit(start, ident.end, target, "HPY001", ident.origin, subject=path + "::")
 
 
-def _member_kept(ctx: Context, qualifier: Identifier, following: tuple[Identifier, ...]) -> bool:
-    """Is the name after ``qualifier::`` a table row the translation leaves as written?"""
+def _member_kept(ctx: Context, path: str, qualifier: Identifier, following: tuple[Identifier, ...]) -> bool:
+    """Is the name after ``path::`` (``qualifier`` its last part) a table row the translation leaves as written?"""
     if not following or following[0].qualifier != qualifier.name:
         return False
     member = following[0]
-    row = ctx.table.lookup(f"{qualifier.name}::{member.name}")
+    row = ctx.table.lookup(f"{path}::{member.name}")
     return row is not None and not ctx.decide(row).target
+
+
+_SCOPE = re.compile(r"\s*::\s*")
+
+
+def _path(text: str, identifiers: tuple[Identifier, ...], k: int) -> tuple[str, int]:
+    """``thrust::system::cuda`` for the ``cuda`` at ``identifiers[k]``: its qualifiers, each the identifier written
+    just before it across ``::`` (a qualifier that is not an identifier the engine kept ends the path), and where
+    the path starts."""
+    parts = [identifiers[k].name]
+    while k > 0 and identifiers[k].qualifier:
+        before = identifiers[k - 1]
+        if before.name != identifiers[k].qualifier or not _SCOPE.fullmatch(text, before.end, identifiers[k].start):
+            break
+        parts.append(before.name)
+        k -= 1
+    if identifiers[k].qualifier:  # qualified by what the engine did not keep (a user namespace): no CUDA path
+        return "", identifiers[k].start
+    return "::".join(reversed(parts)), identifiers[k].start
 
 
 _ALIAS = re.compile(r"\bnamespace\s+[A-Za-z_$][\w$]*\s*=\s*(?:::\s*)?\Z")
