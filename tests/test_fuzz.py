@@ -163,6 +163,9 @@ EDGES = [
     "CUBLASAPI/*\n*/#include <cuda_runtime.h>\n",
     "x;\nCUDART_CB/*\n*/ #include <cuda_runtime.h>\n",
     "void CUDART_CB ::f(); CUDART_CB k<<<1,2>>>(a); CUDART_CB::x;\n",
+    # an argument wrapped in HIP_SYMBOL(...) that ends in a // comment or a quote left open: no ')' inside them
+    "cudaMemcpyToSymbol(//\n);\n",
+    "cudaMemcpyToSymbol('\n);\n",
 ]
 
 

@@ -17,6 +17,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ...facts import CONDITION_DIRECTIVES, Identifier, rejoin_template_commas
+from ...lexing.lexer import lex
 from ...lexing.lines import line_end, line_start
 from ...lexing.text_facts import next_token, prev_token
 from ...model import Diagnostic, Edit, Origin, Severity, Span
@@ -249,9 +250,19 @@ def _wrap_argument(ctx: Context, ident: Identifier, row: Row) -> Iterator[Edit]:
     start, end = args[transform.arg]
     if start == end or _squeeze(ctx.text[start:end]).startswith(_squeeze(transform.wrapper) + "("):
         return  # already wrapped (idempotence)
+    if not _closes_in_code(ctx.text, start, end):
+        return  # the argument ends in a // comment or a literal left open: a ')' there would be part of it
     subject = f"{row.cuda}:{start}"
     yield Edit(start, start, transform.wrapper + "(", "HPY005", Origin.TEXT, subject=subject)
     yield Edit(end, end, ")", "HPY005", Origin.TEXT, subject=subject)
+
+
+def _closes_in_code(text: str, start: int, end: int) -> bool:
+    """Is a ``)`` inserted at ``end`` code, after the argument ``text[start:end]`` (which starts in code)?"""
+    piece = text[start:end] + ")"
+    lexed = lex(piece)
+    last = len(piece) - 1
+    return not any(s <= last < e for s, e in lexed.comments + lexed.literals)
 
 
 def _squeeze(text: str) -> str:
