@@ -13,6 +13,7 @@ from hipify import translate
 from hipify.codes import UNCONVERTED_CODES
 from hipify.options import Options
 from hipify.rewrite.availability import compat_provided
+from hipify.rewrite.build_target import ASSUMED
 from hipify.rewrite.index import index_of
 from hipify.rewrite.status import decide
 from hipify.table import Row, load_table
@@ -85,7 +86,12 @@ def test_every_row(api: str) -> None:
         name = re.escape(row.cuda.rsplit("::", 1)[-1])
         still = re.search(rf"(?<![\w:]){re.escape(row.cuda)}(?!\w)", line) is not None
         codes = [d.code for d in diagnostics[k] if d.subject in ("", row.cuda) or re.search(name, d.message)]
-        if row.cuda in compat:  # the compatibility header provides it: kept as written, not reported as unconverted
+        assumed = ASSUMED.get(row.cuda)
+        if assumed is not None and assumed.device is not None and row.transform is None:
+            # a version macro HIP leaves undefined, used for its value: the build's number (HPY019)
+            if still or str(assumed.device) not in line or codes != ["HPY019"]:
+                problems.append(f"{row.cuda}: expected {assumed.device} with one HPY019, got {line!r} {codes}")
+        elif row.cuda in compat:  # the compatibility header provides it: kept as written, not reported as unconverted
             if not still or set(codes) & UNCONVERTED_CODES:
                 problems.append(f"{row.cuda}: expected it kept for the compatibility header, got {line!r} {codes}")
         elif decision.target or (row.transform is not None and row.transform.kind == "remove"):
