@@ -39,7 +39,7 @@ COMPILED = (
         ("cudaDeviceBlockingSync", "hipDeviceScheduleBlockingSync", "cuda-successor"),
         ("CU_DEVICE_ATTRIBUTE_GPU_OVERLAP", "hipDeviceAttributeAsyncEngineCount", "cuda-successor"),
         # the runtime twin of the driver enumerator above, by value
-        ("cudaDevAttrGpuOverlap", "hipDeviceAttributeAsyncEngineCount", "same-value"),
+        ("cudaDevAttrGpuOverlap", "hipDeviceAttributeAsyncEngineCount", "value-twin"),
         # documented like a function HIP has
         ("__float2bfloat16_rn", "__float2bfloat16", "same-doc"),
         # HIP spells its fp16/bf16 constants HIPRT_

@@ -88,7 +88,7 @@ A target counts as supported only if the HIP (or ROC) headers of the current rel
    `typedef cudaDataType cublasDataType_t;`), `cuda-successor` (its trailing doc comment deprecates it in favour of
    that name: `cudaDeviceBlockingSync` "replaced with ::cudaDeviceScheduleBlockingSync"), `same-doc` (a function
    of the same header with the same `\\brief` summary, result and parameter types: `__float2bfloat16_rn` ~
-   `__float2bfloat16`), `same-value` (an enumerator of an enum mapping to the same HIP enum as another CUDA enum
+   `__float2bfloat16`), `value-twin` (an enumerator of an enum mapping to the same HIP enum as another CUDA enum
    that agrees with it on at least three mapped values, e.g. runtime and driver device attributes). An enumerator
    never takes a function's target; override rows are left alone.
 16. `thrust-backend`: Thrust's CUDA backend namespaces (`thrust::cuda`, `thrust::system::cuda`, `thrust::cuda_cub`)

@@ -11,7 +11,7 @@ CUDA's headers say so in four ways, read here from CUDA 13's headers of every fa
 - ``same-doc``: a function documented, in the same header, with the same summary (``\\brief``) and the same
   parameter types as a function that has a target (``__float2bfloat16_rn`` and ``__float2bfloat16`` both "Converts
   float number to nv_bfloat16 precision in round-to-nearest-even mode ...");
-- ``same-value``: an enumerator whose enum maps to the same HIP enum as another CUDA enum, with the value of one of
+- ``value-twin``: an enumerator whose enum maps to the same HIP enum as another CUDA enum, with the value of one of
   its enumerators that has a target (CUDA's runtime and driver attribute enums share values:
   ``cudaDevAttrGpuOverlap`` = ``CU_DEVICE_ATTRIBUTE_GPU_OVERLAP`` = 15, once the latter has its successor's target).
 
@@ -220,7 +220,7 @@ def _spelling(name: str, row: Row, rows: dict[str, Row], facts: CudaFacts, enums
                 return _takes(
                     row,
                     twin,
-                    "same-value",
+                    "value-twin",
                     f"{parent} and {twin.parent} map to one HIP enum and agree on the values both map; CUDA declares "
                     f"{name} with the value of {twin.cuda} ({value})",
                 )

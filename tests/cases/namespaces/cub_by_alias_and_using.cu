@@ -8,6 +8,7 @@ cudaError_t sum(const int* in, int* out, int n, void* temp, size_t& bytes, cudaS
   using namespace cub;
   cudaError_t e = CubDebug(DeviceReduce::Sum(temp, bytes, in, out, n, stream));
   if (e != cudaSuccess) return e;
+  CubDebugExit(cudaStreamSynchronize(stream));
   return CubDebug(cb::DeviceReduce::Max(temp, bytes, in, out, n, stream));
 }
 

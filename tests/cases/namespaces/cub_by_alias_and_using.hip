@@ -1,6 +1,7 @@
 #include <hipcub/hipcub.hpp>
 
 #include <hip/hip_runtime.h>
+#include "hipify_compat.h"
 
 namespace cb = hipcub;
 
@@ -8,6 +9,7 @@ hipError_t sum(const int* in, int* out, int n, void* temp, size_t& bytes, hipStr
   using namespace hipcub;
   hipError_t e = HipcubDebug(DeviceReduce::Sum(temp, bytes, in, out, n, stream));
   if (e != hipSuccess) return e;
+  CubDebugExit(hipStreamSynchronize(stream));
   return HipcubDebug(cb::DeviceReduce::Max(temp, bytes, in, out, n, stream));
 }
 
