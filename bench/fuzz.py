@@ -27,10 +27,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from fuzzing import failures, program, soup
 
-from hipify.engines import clang_status
+from hipify.knowledge.table import load_table
+from hipify.machinery.supervise import Failure, Job, Limits, Supervisor
 from hipify.options import Options
-from hipify.supervise import Failure, Job, Limits, Supervisor
-from hipify.table import load_table
+from hipify.translation.engines import clang_status
 
 
 @dataclass(frozen=True)

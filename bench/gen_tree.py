@@ -12,7 +12,7 @@ import argparse
 import random
 from pathlib import Path
 
-from hipify.table import load_table
+from hipify.knowledge.table import load_table
 
 HEADER = """// Copyright (c) 2024 Example Authors. All rights reserved.
 // Licensed under the Apache License, Version 2.0 (the "License"); you may not use

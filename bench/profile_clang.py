@@ -18,12 +18,12 @@ from pathlib import Path
 from hipify import Options
 from hipify.clang_mode import ast_facts, parsing
 from hipify.clang_mode.need import parse_reason
-from hipify.discover import DEFAULT_EXTENSIONS
+from hipify.knowledge.table import load_table
 from hipify.model import SourceFile
 from hipify.regex_mode.engine import text_facts
 from hipify.rewrite import plan
 from hipify.rewrite.index import index_of
-from hipify.table import load_table
+from hipify.sources.discover import DEFAULT_EXTENSIONS
 
 
 def files_of(paths: list[Path]) -> list[Path]:

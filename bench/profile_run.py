@@ -96,23 +96,23 @@ def _instrument() -> None:
         except ImportError:
             return None
 
-    run, pipeline, api = mod("hipify.run"), mod("hipify.pipeline"), mod("hipify.api")
+    run, pipeline, api = mod("hipify.run.run"), mod("hipify.translation.pipeline"), mod("hipify.translation.api")
     plan: list[tuple[Any, str, str]] = [
         (run, "discover", "parent: discover"),
         (run, "_project_facts", "parent: scan (project model)"),
         (run, "_finish", "parent: report"),
         (run, "_conclude", "parent: report"),
-        (mod("hipify.manifest").WarmStart, "save", "parent: manifest"),
-        (mod("hipify.emit").Emitter, "emit", "parent: write"),
-        (mod("hipify.emit"), "write_result", "parent: write: write_result"),
+        (mod("hipify.run.manifest").WarmStart, "save", "parent: manifest"),
+        (mod("hipify.output.emit").Emitter, "emit", "parent: write"),
+        (mod("hipify.output.emit"), "write_result", "parent: write: write_result"),
         (pipeline, "scan", "worker: scan job"),
         (pipeline, "scan_exact", "worker: scan job (exact)"),
         (pipeline, "process", "worker: translate job"),
         (pipeline, "read_source", "worker: read"),
         (pipeline, "scan_text", "worker: scan: facts"),
         (pipeline, "translate", "worker: translate"),
-        (mod("hipify.cache").ResultCache, "get", "worker: cache get"),
-        (mod("hipify.cache").ResultCache, "put", "worker: cache put"),
+        (mod("hipify.machinery.cache").ResultCache, "get", "worker: cache get"),
+        (mod("hipify.machinery.cache").ResultCache, "put", "worker: cache put"),
         (mod("hipify.regex_mode.engine"), "text_facts", "worker: translate: text facts"),
         (mod("hipify.regex_mode.engine"), "plan", "worker: translate: plan"),
         (api, "apply", "worker: translate: splice"),
@@ -160,7 +160,7 @@ def main(argv: list[str]) -> int:
         print(__doc__)
         return 2
     _instrument()
-    from hipify.cli import main as cli_main
+    from hipify.cli.cli import main as cli_main
 
     args = list(argv)
     if not any(a in ("--out-dir", "--o-dir", "--in-place", "--check", "--diff", "--examine", "-o") for a in args):

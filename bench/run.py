@@ -34,11 +34,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gen_tree import generate
 
 from hipify import Options, translate
-from hipify.discover import DEFAULT_EXTENSIONS as SOURCE_SUFFIXES
+from hipify.knowledge.table import load_table
 from hipify.lexing.lexer import lex
 from hipify.lexing.text_facts import name_occurrences
 from hipify.rewrite.index import index_of
-from hipify.table import load_table
+from hipify.sources.discover import DEFAULT_EXTENSIONS as SOURCE_SUFFIXES
 
 ROOT = Path(__file__).resolve().parent.parent
 _IDENT = re.compile(r"[A-Za-z_]\w*")

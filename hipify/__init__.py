@@ -9,8 +9,8 @@ from .version import __version__
 __all__ = ["Options", "Result", "__version__", "compat_header", "translate", "translate_files"]
 
 if TYPE_CHECKING:
-    from .api import Result, compat_header, translate, translate_files
     from .options import Options
+    from .translation.api import Result, compat_header, translate, translate_files
 
 
 def __getattr__(name: str) -> Any:
@@ -20,7 +20,7 @@ def __getattr__(name: str) -> Any:
 
         return Options
     if name in __all__:
-        from . import api
+        from .translation import api
 
         return getattr(api, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from hipify.knowledge.table import MappingTable, Row, Transform, load_table, table_files
 from hipify.options import Options
-from hipify.table import MappingTable, Row, Transform, load_table, table_files
 
 CASES = Path(__file__).parent / "cases"
 FLAGS_PREFIX = "// hipify-py-flags:"
@@ -179,7 +179,7 @@ def table() -> MappingTable:
 
 def options_from_flags(line: str) -> Options:
     """Options for a golden case's flags line, parsed by the CLI's own parser."""
-    from hipify.cli import build_parser, options_from_args
+    from hipify.cli.cli import build_parser, options_from_args
 
     args = build_parser().parse_args(shlex.split(line))
     return options_from_args(args)

@@ -26,10 +26,10 @@ from dataclasses import replace
 
 import clang_lexing
 
-from hipify.api import Result, translate
+from hipify.knowledge.table import MappingTable
 from hipify.lexing.lexer import lex
 from hipify.options import Options
-from hipify.table import MappingTable
+from hipify.translation.api import Result, translate
 
 CUDA_NAMES = (
     "cudaMalloc",

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from hipify.api import translate
 from hipify.lexing.condition_expr import evaluate, names_used_for_value, parse
 from hipify.options import Options
 from hipify.rewrite.build_target import ASSUMED, CUDA_VERSION
+from hipify.translation.api import translate
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -15,7 +15,7 @@ import pytest
 
 from hipify.buildfiles import BuildContext
 from hipify.buildfiles.cmake import translate
-from hipify.splice import apply
+from hipify.translation.splice import apply
 from hipify.validate.toolchain import chroot_command, default_chroot
 
 CONTEXT = BuildContext()

@@ -8,7 +8,7 @@ from hipify.buildfiles import BuildContext
 from hipify.buildfiles.make import translate
 from hipify.buildfiles.make_reader import ASSIGN, COMMENT, CONDITIONAL, DEFINE, INCLUDE, RECIPE, RULE, read
 from hipify.model import Diagnostic
-from hipify.splice import apply
+from hipify.translation.splice import apply
 
 CONTEXT = BuildContext()
 

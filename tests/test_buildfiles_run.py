@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from hipify.build_phase import build_facts
-from hipify.cli import main
+from hipify.buildfiles.build_phase import build_facts
+from hipify.cli.cli import main
 from hipify.options import Options
 
 MAKEFILE = """\
@@ -312,7 +312,7 @@ def test_a_host_compiler_link_gets_the_hip_runtime(
 
 
 def test_discovery_finds_build_files_but_not_their_backups(tmp_path: Path) -> None:
-    from hipify.discover import discover
+    from hipify.sources.discover import discover
 
     for name in ("Makefile", "rules.mk", "sub/GNUmakefile", "Makefile.prehip", "Makefile~", "notes.txt", "a.cu"):
         (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)

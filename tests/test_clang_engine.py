@@ -10,9 +10,9 @@ pytest.importorskip("clang.cindex")
 
 from test_clang_fixtures import TABLE
 
-from hipify.api import translate
 from hipify.clang_mode import environment
 from hipify.options import Options
+from hipify.translation.api import translate
 
 if not environment.clang_available()[0]:
     pytest.skip(environment.clang_available()[1], allow_module_level=True)

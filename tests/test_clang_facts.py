@@ -20,7 +20,7 @@ from test_clang_fixtures import TABLE
 
 from hipify.clang_mode import environment, parsing
 from hipify.clang_mode.engine import facts
-from hipify.facts import FileFacts, Identifier, Launch, Region
+from hipify.lexing.facts import FileFacts, Identifier, Launch, Region
 from hipify.model import Origin, SourceFile
 from hipify.options import Options
 
@@ -187,7 +187,7 @@ RECOVERED = "#include <cuda.h>\nCUresult CUresult 'c';\nCUresult r;\n"
 def test_a_declaration_made_up_in_error_recovery_gives_no_verdict() -> None:
     """After translation the same garbage reads as nothing (hipError_t may not be declared yet): the
     text decides whose the name is, the same way both times."""
-    from hipify.table import load_table
+    from hipify.knowledge.table import load_table
 
     f = facts(SourceFile("t.cu", RECOVERED), load_table(), Options(cuda_path="none"))
     assert [(i.user_declared, i.origin) for i in _named(f, RECOVERED, "CUresult")] == [
@@ -305,7 +305,7 @@ template <int B> __global__ void k(int *out) {
 def test_using_namespace_cub_gives_the_qualifier() -> None:
     if TOOLKIT.kind != "toolkit":
         pytest.skip("needs the real CUB headers")
-    from hipify.table import MappingTable, Row
+    from hipify.knowledge.table import MappingTable, Row
 
     table = MappingTable.from_rows(
         TABLE.rows

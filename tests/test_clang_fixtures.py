@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hipify.table import MappingTable, Row, Transform
+from hipify.knowledge.table import MappingTable, Row, Transform
 
 
 def _s(cuda: str, hip: str, kind: str = "function", **kw: object) -> Row:

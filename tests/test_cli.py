@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from hipify.cli import main
+from hipify.cli.cli import main
 
 KERNEL = """#include <cuda_runtime.h>
 #include "util.cuh"

@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from hipify.cli import main
-from hipify.engines import clang_status
+from hipify.cli.cli import main
+from hipify.translation.engines import clang_status
 
 REPO = Path(__file__).resolve().parents[1]
 CORPUS = REPO / "corpus"

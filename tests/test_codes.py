@@ -3,14 +3,14 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from hipify.codes import CODES, render_markdown
+from hipify.knowledge.codes import CODES, render_markdown
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_diagnostics_doc_is_generated_from_codes() -> None:
     assert (ROOT / "docs" / "diagnostics.md").read_text() == render_markdown(), (
-        "regenerate: python -m hipify.codes > docs/diagnostics.md"
+        "regenerate: python -m hipify.knowledge.codes > docs/diagnostics.md"
     )
 
 

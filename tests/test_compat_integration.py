@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from hipify import Options, translate
-from hipify.cli import main
+from hipify.cli.cli import main
 from hipify.compat import HEADER_NAME, entries_in
 
 KERNEL = """\

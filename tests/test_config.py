@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from hipify.cli import main
-from hipify.config import ConfigError, find_config, load_config
+from hipify.cli.cli import main
+from hipify.cli.config import ConfigError, find_config, load_config
 
 UNKNOWN = "void f() { cudaMyHelper(); cudaMalloc(0, 1); }\n"
 

@@ -15,10 +15,10 @@ pytest.importorskip("clang.cindex")
 
 import clang.cindex as ci
 
-from hipify.api import translate
 from hipify.clang_mode import environment
+from hipify.knowledge.table import load_table
 from hipify.options import Options
-from hipify.table import load_table
+from hipify.translation.api import translate
 
 if not environment.clang_available()[0]:
     pytest.skip(environment.clang_available()[1], allow_module_level=True)

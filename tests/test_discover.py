@@ -3,7 +3,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from hipify.discover import discover
+from hipify.sources.discover import discover
 
 
 def names(found: list) -> list[str]:

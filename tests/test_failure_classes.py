@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from hipify.cli import main
+from hipify.cli.cli import main
 
 # A shared helper header in the style of library samples: most programs use print_status, one
 # would use workspace_bytes, which needs an API HIP lacks (cudaEmulationMantissaControl).

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from hipify.fileio import SourceError, decode, encode, read_source
-from hipify.writing import write_atomic
+from hipify.output.writing import write_atomic
+from hipify.sources.fileio import SourceError, decode, encode, read_source
 
 
 def test_utf8_roundtrip_is_byte_identical() -> None:

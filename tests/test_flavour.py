@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 
 from hipify import Options, translate, translate_files
+from hipify.knowledge.table import MappingTable, Row
 from hipify.model import ProjectFacts
 from hipify.rewrite.index import index_of
 from hipify.rewrite.status import decide
-from hipify.table import MappingTable, Row
 
 ROC = Options(engine="regex", roc=True, use_cache=False)
 MIOPEN = Options(engine="regex", miopen=True, use_cache=False)

@@ -17,10 +17,10 @@ from fuzzing import failures, program, soup
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hipify.api import translate
-from hipify.engines import clang_status
+from hipify.knowledge.table import load_table
 from hipify.options import Options
-from hipify.table import load_table
+from hipify.translation.api import translate
+from hipify.translation.engines import clang_status
 
 TABLE = load_table()
 EXAMPLES = int(os.environ.get("HIPIFY_FUZZ_EXAMPLES", "200"))

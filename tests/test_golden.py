@@ -22,10 +22,10 @@ from pathlib import Path
 import pytest
 from conftest import CASES, case_flags, options_from_flags
 
-from hipify.api import translate
-from hipify.engines import clang_status
+from hipify.knowledge.table import MappingTable
 from hipify.options import Options
-from hipify.table import MappingTable
+from hipify.translation.api import translate
+from hipify.translation.engines import clang_status
 
 CASE_FILES = sorted(CASES.rglob("*.cu"))
 ENGINES = ("regex", "clang")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from hipify.cli import main
+from hipify.cli.cli import main
 
 # Host math: nvcc's runtime header makes isfinite & co. callable unqualified in host code.
 HOST_MATH_CU = """\

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 from conftest import CASES
 
-from hipify.cli import main
-from hipify.table import load_table
+from hipify.cli.cli import main
+from hipify.knowledge.table import load_table
 
 # Cases that compile once translated (atomic_is_hand_work is reported, not compiled: it needs hand work).
 COMPILED = (

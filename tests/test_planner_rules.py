@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import pytest
 
-from hipify.api import Result, translate
-from hipify.facts import FileFacts, Identifier
+from hipify.knowledge.table import MappingTable
+from hipify.lexing.facts import FileFacts, Identifier
 from hipify.model import SourceFile
 from hipify.options import Options
 from hipify.rewrite import plan
 from hipify.rewrite.registry import RULES
 from hipify.rewrite.rules import RULE_MODULES
-from hipify.table import MappingTable
+from hipify.translation.api import Result, translate
 
 NOT_CU = "x.cpp"  # a path without the .cu rule "always insert the runtime include"
 

@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from hipify import Options, translate, translate_files
-from hipify.cli import main
+from hipify.cli.cli import main
+from hipify.knowledge.table import load_table
 from hipify.lexing import shared
 from hipify.project.graph import build_model
 from hipify.project.scan import FileScan, scan_file, scan_text
-from hipify.table import load_table
 
 WARP = "HIP_ENABLE_WARP_SYNC_BUILTINS"
 MAIN_CU = """\

@@ -9,13 +9,13 @@ from conftest import fixture_table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hipify.api import translate
+from hipify.knowledge.table import MappingTable
 from hipify.lexing.lexer import iter_tokens, lex
 from hipify.lexing.text_facts import extract_facts
 from hipify.model import SourceFile
 from hipify.options import Options
 from hipify.regex_mode.engine import run
-from hipify.table import MappingTable
+from hipify.translation.api import translate
 
 SMALL = fixture_table()  # module level: hypothesis would print a fixture argument in full
 

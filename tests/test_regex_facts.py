@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from hipify.facts import Region
+from hipify.lexing.facts import Region
 from hipify.lexing.text_facts import extract_facts
 from hipify.options import Options
 

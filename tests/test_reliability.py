@@ -29,12 +29,12 @@ from pathlib import Path
 
 import pytest
 
-from hipify.api import translate
-from hipify.cli import main
-from hipify.engines import clang_status
+from hipify.cli.cli import main
+from hipify.knowledge.table import load_table
 from hipify.lexing.lexer import lex
 from hipify.options import Options
-from hipify.table import load_table
+from hipify.translation.api import translate
+from hipify.translation.engines import clang_status
 
 ROOT = Path(__file__).resolve().parents[1]
 KERNEL = "#include <cuda_runtime.h>\n__global__ void k(float *p) { p[0] = 1; }\nvoid f(float *d) { cudaFree(d); }\n"
@@ -681,7 +681,7 @@ def test_ctrl_c_right_after_a_temporary_file_is_made_leaves_none(
 ) -> None:
     # The interrupt lands where no ``try`` can remove the file yet (as it did once in a loaded CI run): it is held
     # until the write is done, then raised.
-    from hipify import writing
+    from hipify.output import writing
 
     made = writing.tempfile.mkstemp
 

@@ -1,9 +1,9 @@
 from __future__ import annotations
 
 from hipify.model import Diagnostic, Edit, Severity
-from hipify.pipeline import FileResult
-from hipify.report import Report
-from hipify.report_render import render
+from hipify.reports.report import Report
+from hipify.reports.report_render import render
+from hipify.translation.pipeline import FileResult
 
 
 def test_counts_conversions_not_support_edits_and_deprecated_is_converted() -> None:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from hipify.cli import main
+from hipify.cli.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from hipify.cli import main
-from hipify.report import report_schema
+from hipify.cli.cli import main
+from hipify.reports.report import report_schema
 
 jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is a test dependency (pip install -e '.[test]')")
 CORPUS = Path(__file__).resolve().parents[1] / "corpus"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from hipify.table import Row, load_table
+from hipify.knowledge.table import Row, load_table
 from hipify.tablegen.signature.compatible import accepts
 from hipify.tablegen.signature.mapping import map_spelling
 

@@ -4,7 +4,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hipify.model import Edit
-from hipify.splice import apply
+from hipify.translation.splice import apply
 
 
 def edit(start: int, end: int, text: str, code: str = "HPY001") -> Edit:

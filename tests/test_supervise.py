@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from hipify.supervise import Failure, Job, Limits, Supervisor
+from hipify.machinery.supervise import Failure, Job, Limits, Supervisor
 
 
 def square(n: int) -> int:

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from hipify.table import ROW_KEYS, STATUSES, load_table, load_table_from, table_files
+from hipify.cli.tables_cmd import explain_main, tables_main
+from hipify.knowledge.table import ROW_KEYS, STATUSES, load_table, load_table_from, table_files
 from hipify.tablegen.__main__ import THRESHOLDS
-from hipify.tables_cmd import explain_main, tables_main
 
 MAPPED = ("supported", "deprecated", "experimental")
 
@@ -414,7 +414,7 @@ def test_no_row_is_a_cpp_keyword() -> None:
 def test_rows_cached_pickled_are_the_rows_of_the_json(tmp_path: Path) -> None:
     from importlib import resources
 
-    from hipify.table import load_table_from
+    from hipify.knowledge.table import load_table_from
 
     directory = Path(str(resources.files("mapping_tables")))
     built = load_table_from(directory, tmp_path)  # builds from JSON and keeps the rows

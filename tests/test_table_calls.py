@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from hipify.table import load_table
+from hipify.knowledge.table import load_table
 from hipify.tablegen.fetch import DEFAULT_CACHE
 from hipify.validate.toolchain import detect
 

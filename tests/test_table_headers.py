@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from hipify.table import load_table
+from hipify.knowledge.table import load_table
 from hipify.tablegen.fetch import DEFAULT_CACHE
 from hipify.tablegen.libcudacxx import DEVICE_STANDARD
 from hipify.tablegen.sources import CURRENT_ROCM

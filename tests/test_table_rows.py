@@ -10,13 +10,13 @@ from collections import defaultdict
 import pytest
 
 from hipify import translate
-from hipify.codes import UNCONVERTED_CODES
+from hipify.knowledge.codes import UNCONVERTED_CODES
+from hipify.knowledge.table import Row, load_table
 from hipify.options import Options
 from hipify.rewrite.availability import compat_provided
 from hipify.rewrite.build_target import ASSUMED
 from hipify.rewrite.index import index_of
 from hipify.rewrite.status import decide
-from hipify.table import Row, load_table
 
 OPTIONS = Options(engine="regex", use_cache=False, warn_unknown=False)
 _MARK = re.compile(r"/\*R(\d+)\*/")

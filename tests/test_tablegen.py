@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from hipify.table import (
+from hipify.knowledge.table import (
     DuplicateKeyError,
     MappingTable,
     Row,

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from hipify.model import Edit
-from hipify.splice import apply
+from hipify.translation.splice import apply
 from hipify.validate.corpus import default_corpus_dir, discover
 from hipify.validate.mapping import (
     FileTranslation,
@@ -157,7 +157,7 @@ def amd_results(request: pytest.FixtureRequest) -> dict[tuple[str, str], list]: 
             "Build the ROCm 6.4 chroot with `hipify-py validate --setup`, or set HIPIFY_VALIDATE_OLD_HIP=1"
         )
     engines = ["regex"]
-    from hipify.engines import clang_status
+    from hipify.translation.engines import clang_status
 
     if clang_status()[0]:
         engines.append("clang")
@@ -177,7 +177,7 @@ PROGRAMS = [p.name for p in discover()]
 @pytest.mark.parametrize("program", PROGRAMS)
 def test_translation_compiles_for_amd(program: str, engine: str, amd_results, request) -> None:  # type: ignore[no-untyped-def]
     if engine == "clang":
-        from hipify.engines import clang_status
+        from hipify.translation.engines import clang_status
 
         usable, reason = clang_status()
         if not usable:

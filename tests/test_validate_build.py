@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from hipify.cli import main
+from hipify.cli.cli import main
 from hipify.validate.build import CMAKE, MAKE, build_system
 from hipify.validate.buildlog import COMPILE, CONFIGURE, LINK, first_failure
 from hipify.validate.corpus import discover

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from hipify.cli import main
+from hipify.cli.cli import main
 from hipify.validate.debparts import (
     CMAKE,
     HEADER,

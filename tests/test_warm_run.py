@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from hipify.cli import main
-from hipify.supervise import Supervisor
+from hipify.cli.cli import main
+from hipify.machinery.supervise import Supervisor
 
 COMMON = """#pragma once
 #include <cuda_runtime.h>

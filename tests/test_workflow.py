@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from hipify.cli import available_cores, main
+from hipify.cli.cli import available_cores, main
 
 GIT = shutil.which("git")
 
@@ -89,7 +89,7 @@ def test_mirror_is_kept_up_to_date(repo: Path, tmp_path: Path, capsys: pytest.Ca
 def test_jobs_default_to_the_available_cores(tmp_path: Path) -> None:
     expected = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     assert available_cores() == expected
-    from hipify.cli import build_parser, config_from_args
+    from hipify.cli.cli import build_parser, config_from_args
 
     args = build_parser().parse_args([str(tmp_path)])
     assert config_from_args(args).jobs == expected

@@ -914,7 +914,7 @@ def _mark_sources(state: _State, command: Command) -> None:
 
 
 def _family_packages(context: BuildContext) -> list[str]:
-    from ..families import ALIASES
+    from ..knowledge.families import ALIASES
 
     packages = []
     for family in context.families:

@@ -1,4 +1,4 @@
-"""Which translator reads a build file, and its translation as a :class:`hipify.api.Result`-shaped value.
+"""Which translator reads a build file, and its translation as a :class:`hipify.translation.api.Result`-shaped value.
 
 ``translator(kind)`` is the one place that knows the formats' modules: ``make`` always, ``cmake`` once its
 module provides ``translate(text, path, context)``. ``kind_of(path)`` is ``build_kind`` limited to the

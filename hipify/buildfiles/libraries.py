@@ -24,8 +24,8 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 
-from ..families import ALIASES
-from ..table import load_table
+from ..knowledge.families import ALIASES
+from ..knowledge.table import load_table
 from . import BuildContext
 
 # CUDA library file names the family aliases do not spell (the aliases give cublas, cufft, ... for the rest).

@@ -28,7 +28,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from ..codes import CODES
+from ..knowledge.codes import CODES
 from ..model import Diagnostic, Edit, LineIndex, Origin, Severity
 from . import BuildContext, BuildResult
 from .make_reader import ASSIGN, DEFINE, INCLUDE, RECIPE, RULE, Statement, Word, read, reference_name, references

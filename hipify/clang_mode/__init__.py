@@ -10,8 +10,8 @@ Modules, one job each:
 - ``cindex_ext``: the few libclang C entry points the 18.1.1 Python bindings lack, and the
   whole-file token stream with one annotation pass (a cursor per token).
 - ``ast_facts``: refine the text facts of ``hipify.lexing`` with the AST into
-  :class:`hipify.facts.FileFacts`.
-- ``engine``: ``run(source, table, options)``, the entry point ``hipify.engines`` calls.
+  :class:`hipify.lexing.facts.FileFacts`.
+- ``engine``: ``run(source, table, options)``, the entry point ``hipify.translation.engines`` calls.
 """
 
 from __future__ import annotations

@@ -27,14 +27,14 @@ from dataclasses import replace
 
 import clang.cindex as ci
 
-from ..facts import FileFacts, Identifier, Launch, Region, rejoin_template_commas
+from ..knowledge.table import MappingTable
+from ..lexing.facts import FileFacts, Identifier, Launch, Region, rejoin_template_commas
 from ..lexing.lexer import lex
 from ..lexing.regions import RegionMap
 from ..lexing.text_facts import extract_facts
 from ..model import Diagnostic, LineIndex, Origin, Severity, Span
 from ..options import Options
 from ..rewrite.index import index_of
-from ..table import MappingTable
 from .cindex_ext import (
     COMMENT,
     IDENTIFIER,

@@ -14,7 +14,7 @@ import shlex
 from functools import lru_cache
 from pathlib import Path
 
-from ..fileio import SourceError, read_regular
+from ..sources.fileio import SourceError, read_regular
 
 # flag -> takes a separate value when written alone ("-I dir")
 _PATH_FLAGS = ("-I", "-isystem", "-idirafter", "-iquote", "-include", "--include-path", "-imacros")

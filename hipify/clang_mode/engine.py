@@ -4,7 +4,7 @@ Start from the text facts (the regex engine's); where the AST can change the ans
 (``need.parse_reason``), parse once and build :class:`FileFacts` from tokens + AST. Either
 way the shared planner decides the edits.
 Never raises for bad input: a file the parser chokes on still gets its token-derived
-facts (with HPY203/HPY109); only a broken libclang raises, and ``hipify.engines`` then
+facts (with HPY203/HPY109); only a broken libclang raises, and ``hipify.translation.engines`` then
 falls back to the regex engine for that file.
 """
 
@@ -13,13 +13,13 @@ from __future__ import annotations
 import os
 from dataclasses import replace
 
-from ..codes import WORK_LIMIT
-from ..facts import FileFacts
+from ..knowledge.codes import WORK_LIMIT
+from ..knowledge.table import MappingTable
+from ..lexing.facts import FileFacts
 from ..lexing.lexer import lex
-from ..limits import clang_breach
+from ..machinery.limits import clang_breach
 from ..model import Diagnostic, EngineResult, Severity, SourceFile
 from ..options import Options
-from ..table import MappingTable
 from .ast_facts import build_facts
 from .compdb import database_path
 from .need import parse_reason

@@ -15,7 +15,7 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
-from ..table import MappingTable
+from ..knowledge.table import MappingTable
 from .environment import cache_dir, write_if_changed
 from .hip_stubs import generate_hip, hip_header_names
 from .prelude import generate, header_names

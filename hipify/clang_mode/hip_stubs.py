@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from ..table import MappingTable, Row
+from ..knowledge.table import MappingTable, Row
 from .prelude import ANY_DECLARATIONS, FIXED_NAMES, valid_name
 
 _HEADER = re.compile(r"[\w./+-]+\.(h|hpp|cuh|hxx|inl)")

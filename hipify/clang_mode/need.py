@@ -17,11 +17,11 @@ text facts, with the same result the AST would have given.
 
 from __future__ import annotations
 
-from ..facts import FileFacts
+from ..knowledge.table import MappingTable
+from ..lexing.facts import FileFacts
 from ..model import SourceFile
 from ..options import Options
 from ..rewrite.index import TableIndex
-from ..table import MappingTable
 
 _CONDITIONALS = frozenset(("if", "ifdef", "ifndef", "elif", "elifdef", "elifndef"))
 

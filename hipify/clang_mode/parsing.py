@@ -21,9 +21,9 @@ from pathlib import Path
 
 import clang.cindex as ci
 
+from ..knowledge.table import MappingTable
 from ..model import SourceFile
 from ..options import Options
-from ..table import MappingTable
 from . import compdb
 from .environment import (
     CudaEnv,

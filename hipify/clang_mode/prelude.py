@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 
-from ..cxx import RESERVED_NAMES
-from ..table import MappingTable
+from ..knowledge.cxx import RESERVED_NAMES
+from ..knowledge.table import MappingTable
 
 _IDENT = re.compile(r"[A-Za-z_]\w*\Z")
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from ..cxx import CPP_KEYWORDS
+from ..knowledge.cxx import CPP_KEYWORDS
 from ..model import Span
 
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")

@@ -7,8 +7,8 @@ from __future__ import annotations
 import bisect
 from collections.abc import Sequence
 
-from ..facts import Region
 from ..model import Span
+from .facts import Region
 
 
 class RegionMap:

@@ -4,7 +4,7 @@ The project scan and the translation read the same text, lexed the same way. The
 :class:`Lexed` here (:func:`lex_kept`), under the text itself (a ``str`` key: its hash is computed once and
 kept by the string; a lookup compares contents only on a hash match); the translation takes it back
 (:func:`take`), so a file is lexed once. The run hands a file's translation to the worker process that
-scanned it (``hipify.supervise``: jobs with a home). What is kept is bounded: the oldest go first.
+scanned it (``hipify.machinery.supervise``: jobs with a home). What is kept is bounded: the oldest go first.
 """
 
 from __future__ import annotations

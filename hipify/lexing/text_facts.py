@@ -13,11 +13,11 @@ import bisect
 import re
 from collections.abc import Callable, Iterator, Sequence
 
-from ..facts import Directive, FileFacts, Identifier, Include, Launch, Region
 from ..model import Origin, Span
 from ..options import Options
 from .brackets import Brackets, trim
 from .conditionals import CondDirective, inactive_spans, parse_defines
+from .facts import Directive, FileFacts, Identifier, Include, Launch, Region
 from .lexer import Lexed, is_name_char, lex
 from .regions import RegionMap
 

@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..compat import is_generated, load_catalog
-from ..fileio import DEFAULT_MAX_SIZE, SourceError, read_source
+from ..knowledge.table import MappingTable
 from ..lexing.conditionals import skipped_without
 from ..lexing.declarations import top_level_declarations
 from ..lexing.lexer import Lexed
@@ -29,7 +29,7 @@ from ..rewrite.flavour import roc_gap, wants_roc
 from ..rewrite.index import CUDA_LIKE, DEVICE_MARKERS, TableIndex, index_of, macro_needed, required_macros
 from ..rewrite.skipped_by_build import skipped_spans
 from ..rewrite.status import decide, has_hip_names
-from ..table import MappingTable
+from ..sources.fileio import DEFAULT_MAX_SIZE, SourceError, read_source
 
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 _WORDS_ONLY = str.maketrans({chr(i): " " for i in range(128) if chr(i) not in _WORD_CHARS})

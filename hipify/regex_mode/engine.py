@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from ..codes import INTERNAL_ERROR
-from ..facts import FileFacts
+from ..knowledge.codes import INTERNAL_ERROR
+from ..knowledge.table import MappingTable
+from ..lexing.facts import FileFacts
 from ..lexing.shared import take
 from ..lexing.text_facts import extract_facts
 from ..model import Diagnostic, EngineResult, Severity, SourceFile
@@ -11,7 +12,6 @@ from ..options import Options
 from ..rewrite import plan
 from ..rewrite.context import CUDA_SOURCE_SUFFIXES
 from ..rewrite.index import index_of
-from ..table import MappingTable
 
 ENGINE = "regex"
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from functools import lru_cache
 
 from ..compat import load_catalog
+from ..knowledge.table import Row
 from ..options import Options
-from ..table import Row
 from .status import decide
 
 # Rows that are never "missing": they are not names code uses as an API.

@@ -10,14 +10,14 @@ from itertools import chain
 from typing import TypeVar, cast
 
 from ..compat import load_catalog
-from ..cxx import CPP_KEYWORDS
-from ..facts import FileFacts, Identifier, Region
+from ..knowledge.cxx import CPP_KEYWORDS
+from ..knowledge.table import MappingTable, Row
 from ..lexing.declarations import Declaration, top_level_declarations
+from ..lexing.facts import FileFacts, Identifier, Region
 from ..lexing.lexer import lex
 from ..lexing.lines import newline_of
 from ..model import SourceFile, Span
 from ..options import Options
-from ..table import MappingTable, Row
 from .availability import compat_provided
 from .flavour import Flavour, choose, family_of
 from .index import TableIndex, index_of

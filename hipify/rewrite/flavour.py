@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from ..facts import Identifier
+from ..knowledge.table import Row
+from ..lexing.facts import Identifier
 from ..options import Options
-from ..table import Row
 from .index import TableIndex
 from .status import decide, has_hip_names, library_flag
 

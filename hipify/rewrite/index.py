@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..compat import load_catalog
-from ..cxx import CPP_KEYWORDS
-from ..table import MappingTable, Row
+from ..knowledge.cxx import CPP_KEYWORDS
+from ..knowledge.table import MappingTable, Row
 from .status import parse_version
 
 # Names a CUDA file may use that are not table rows but still mean "CUDA device code":

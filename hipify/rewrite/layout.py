@@ -6,8 +6,8 @@ import bisect
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..facts import Directive, Region, Span
 from ..lexing import lines
+from ..lexing.facts import Directive, Region, Span
 
 _OPEN = ("if", "ifdef", "ifndef")
 

@@ -7,11 +7,11 @@ fails is reported (HPY204) and its findings are discarded, the others still appl
 
 from __future__ import annotations
 
-from ..codes import INTERNAL_ERROR
-from ..facts import FileFacts
+from ..knowledge.codes import INTERNAL_ERROR
+from ..knowledge.table import MappingTable
+from ..lexing.facts import FileFacts
 from ..model import Diagnostic, Edit, EngineResult, Severity, SourceFile
 from ..options import Options
-from ..table import MappingTable
 from . import rules  # noqa: F401  (registers the rules)
 from .context import Context
 from .registry import RULES

@@ -11,8 +11,8 @@ ROCm versions that need it (``index.macro_needed``).
 
 from __future__ import annotations
 
-from ..facts import Identifier
-from ..table import Row
+from ..knowledge.table import Row
+from ..lexing.facts import Identifier
 from .context import Context
 from .index import macro_needed, required_macros
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..knowledge.table import Row
 from ..options import Options
-from ..table import Row
 
 _LIBRARY_FLAGS = {"dnn": ("miopen", "--miopen", "cuDNN is translated to MIOpen")}
 

@@ -8,7 +8,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from ..table import Row
+from ..knowledge.table import Row
 from .fetch import DEFAULT_CACHE, run_fetch
 
 REPO = Path(__file__).resolve().parents[2]
@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         except GenerationError as exc:
             print(f"error: {exc}", file=sys.stderr)
             return 2
-        from ..table import DuplicateKeyError, MappingTable
+        from ..knowledge.table import DuplicateKeyError, MappingTable
 
         try:  # the loader's own check: a CUDA name in two rows fails generation
             MappingTable.from_rows(r for rows in result.rows.values() for r in rows)

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
-from ..table import Row
+from ..knowledge.table import Row
 from .sides import cuda_index
 from .sources import ApiSpec
 

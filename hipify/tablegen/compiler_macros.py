@@ -20,7 +20,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from ..table import Row, Transform
+from ..knowledge.table import Row, Transform
 
 DEFAULT_MACROS = Path(__file__).with_name("compiler_macros.toml")
 API = "compiler"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from ..table import Row
+from ..knowledge.table import Row
 from .headers import HeaderIndex
 
 

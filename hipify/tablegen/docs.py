@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from ..table import Row, load_table_from
+from ..knowledge.table import Row, load_table_from
 from .requires import GUARD_SOURCE
 
 TITLES = {

@@ -6,7 +6,7 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from ..table import Row
+from ..knowledge.table import Row
 from . import rules
 from .entries import Entry, FamilyNames, family_names
 from .enum_inference import infer_enums_from_members

@@ -8,7 +8,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..table import Row
+from ..knowledge.table import Row
 from .aliases import same_value_aliases
 from .compiler_macros import DEFAULT_MACROS, compiler_rows, hipcc_predefined, load_macros
 from .definitions import with_hip_definitions

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 
-from ..table import Row
+from ..knowledge.table import Row
 from .headers import header_files
 from .matcher import Matcher
 from .scan import scan_text

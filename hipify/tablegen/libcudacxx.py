@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..table import Row
+from ..knowledge.table import Row
 
 LIBCUDACXX = "cuda/cu13/toolkit/cccl/cuda"
 # Standard headers whose facilities HIP device code can use as they are (constexpr, or clang's device math).

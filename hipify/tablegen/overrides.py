@@ -11,7 +11,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from ..table import Row
+from ..knowledge.table import Row
 from .errors import GenerationError
 from .matcher import Matcher
 from .target import Target

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from ..table import Row, Transform
+from ..knowledge.table import Row, Transform
 from .headers import HeaderIndex
 from .scan import Decl
 

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable
 from pathlib import Path
 
-from ..table import Row
+from ..knowledge.table import Row
 from . import rules
 from .matcher import Matcher, Query
 from .sides import HipSide

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..table import Row
+from ..knowledge.table import Row
 from .headers import HeaderIndex, header_files
 from .sides import cuda_index, cuda_rel
 from .sources import ApiSpec

@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from ..table import Row
+from ..knowledge.table import Row
 
 CUDA_BACKEND = "cuda/cu13/toolkit/cccl/thrust/system/cuda"
 HIP_BACKEND = "hip/6.4/librocthrust-dev/thrust/system/hip"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..table import Transform
+from ..knowledge.table import Transform
 from .headers import HeaderIndex
 
 

@@ -13,7 +13,7 @@ import re
 from collections import defaultdict
 from pathlib import Path
 
-from ..table import Row
+from ..knowledge.table import Row
 from . import rules
 from .headers import HeaderIndex
 from .matcher import Matcher

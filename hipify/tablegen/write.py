@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ..table import Row
+from ..knowledge.table import Row
 
 
 def render(api: str, rows: list[Row], generated_from: dict[str, str]) -> str:

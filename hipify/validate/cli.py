@@ -99,7 +99,7 @@ def validate_main(argv: list[str] | None = None) -> int:
 
     skipped: list[Result] = []
     if "clang" in engines:
-        from ..engines import clang_status
+        from ..translation.engines import clang_status
 
         usable, reason = clang_status()
         if not usable:

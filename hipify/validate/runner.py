@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from ..build_phase import is_build_file
+from ..buildfiles.build_phase import is_build_file
 from ..compat import HEADER_NAME
 from ..options import Options
 from .build import BuildOutcome, build_translation

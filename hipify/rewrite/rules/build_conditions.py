@@ -24,8 +24,8 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from ...facts import Directive
 from ...lexing.condition_expr import Node, evaluate, names_used_for_value, parse
+from ...lexing.facts import Directive
 from ...model import Diagnostic, Edit, Origin, Severity, Span
 from ..build_target import ASSUMED, Assumed, describe
 from ..context import Context

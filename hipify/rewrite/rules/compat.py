@@ -14,8 +14,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ...compat import HEADER_NAME, CompatEntry, load_catalog
-from ...facts import Identifier, Region
 from ...lexing.conditionals import CondDirective
+from ...lexing.facts import Identifier, Region
 from ...lexing.text_facts import declares, next_token, prev_token
 from ...model import Edit, Origin
 from ..context import Context

@@ -22,10 +22,10 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
-from ...cxx import CPP_KEYWORDS
+from ...knowledge.cxx import CPP_KEYWORDS
+from ...knowledge.table import MappingTable
 from ...lexing.text_facts import brackets_back, next_token, prev_token
 from ...model import Diagnostic, Edit, Origin, Severity
-from ...table import MappingTable
 from ..context import Context
 from ..registry import Finding, register
 

@@ -17,10 +17,10 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ...facts import Include, Region
+from ...knowledge.table import Row
+from ...lexing.facts import Include, Region
 from ...lexing.lines import line_start as physical_line_start
 from ...model import Diagnostic, Edit, Origin, Severity
-from ...table import Row
 from ..context import Context
 from ..layout import Anchor, branch_paths, same_branch, translation_unit_anchor, unconditional
 from ..registry import Finding, register

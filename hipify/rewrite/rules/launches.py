@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterator, Sequence
 
-from ...facts import Launch
+from ...lexing.facts import Launch
 from ...lexing.text_facts import prev_token
 from ...model import Diagnostic, Edit, Severity, Span
 from ..context import Context

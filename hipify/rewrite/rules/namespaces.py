@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ...facts import Identifier
+from ...lexing.facts import Identifier
 from ...model import Diagnostic, Edit, Severity
 from ..context import Context
 from ..registry import Finding, register

@@ -16,13 +16,13 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
-from ...facts import CONDITION_DIRECTIVES, Identifier, rejoin_template_commas
+from ...knowledge.table import MappingTable, Row
+from ...lexing.facts import CONDITION_DIRECTIVES, Identifier, rejoin_template_commas
 from ...lexing.lexer import lex
 from ...lexing.lines import line_end, line_start
 from ...lexing.text_facts import next_token, prev_token
 from ...model import Diagnostic, Edit, Origin, Severity, Span
 from ...options import Options
-from ...table import MappingTable, Row
 from ..context import Context
 from ..registry import Finding, register
 from ..status import Decision

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...compat import HEADER_NAME
-from ...facts import Region
+from ...lexing.facts import Region
 from ...lexing.lines import line_end
 from ...lexing.lines import line_start as physical_line_start
 from ...model import Edit, Origin

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ...codes import UNCONVERTED_CODES
+from ...knowledge.codes import UNCONVERTED_CODES
 from ...lexing.declarations import Declaration
 from ...model import Diagnostic, Severity, Span
 from ..availability import is_missing

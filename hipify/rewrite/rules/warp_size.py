@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from ...facts import Region
+from ...lexing.facts import Region
 from ...model import Diagnostic, Edit, Origin, Severity
 from ..context import Context
 from ..registry import Finding, register

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ...facts import Directive
+from ...lexing.facts import Directive
 from ...model import Diagnostic, Edit, Origin, Severity
 from ..context import Context
 from ..index import WARP_SYNC_DEFINE, macro_needed

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from ...cxx import CPP_KEYWORDS
+from ...knowledge.cxx import CPP_KEYWORDS
 
 # Identifiers before a '(' that are never the declared function's name: keywords (`int(x)` is a
 # functional cast, `if (` a statement), attributes and compiler built-ins.

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ...table import Row
+from ...knowledge.table import Row
 from .cuda_side import cuda_declarations
 from .mapping import map_spelling
 

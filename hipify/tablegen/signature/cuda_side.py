@@ -8,7 +8,7 @@ import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
-from ...table import Row
+from ...knowledge.table import Row
 from . import clang_tu
 from .declarations import Declarations, read_declarations
 

@@ -7,8 +7,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ...knowledge.table import Row
 from ...rewrite.index import CUDA_LIKE
-from ...table import Row
 
 _WORD = re.compile(r"[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*")
 _ELABORATION = frozenset({"struct", "enum", "union", "class"})

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
-from ...table import Row
+from ...knowledge.table import Row
 from .verify import DEFINE, DIFFERS, OLDER, SAME, SIBLING, UNCHECKED
 
 STATUSES = (SAME, SIBLING, DEFINE, OLDER, DIFFERS, UNCHECKED)

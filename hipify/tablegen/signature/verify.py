@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ...table import Row
+from ...knowledge.table import Row
 from ..fetch import log
 from ..matcher import Matcher
 from ..sides import HipSide

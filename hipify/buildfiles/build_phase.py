@@ -1,0 +1,99 @@
+"""The build-file phase of a run: what each build file's translation is told about the project.
+
+Build files (``hipify.buildfiles``) are found with the sources, left out of the project scan (they are not
+C++), and translated by their own translators in the same workers, with the same outputs. What a build file
+needs from the sources comes from the project model as a :class:`BuildContext` in its ``ProjectFacts``
+(so the result cache and the manifest key on it): the API families its sources use (from the scans), the
+sources renamed by ``--rename-extensions``, the GPU targets (``--offload-arch``), ``--roc`` and the families
+the sources keep with their HIP names. Data flows one way: the scans know nothing of make, and a build file's
+translation never reads a source.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from ..knowledge.table import MappingTable, table_for
+from ..model import ProjectFacts
+from ..options import Options
+from . import BuildContext
+from .dispatch import kind_of
+
+if TYPE_CHECKING:
+    from ..project.graph import ProjectModel
+    from ..sources.discover import Found
+
+
+def default_context(options: Options) -> BuildContext:
+    """A build file translated alone (the Python API, ``-o``): what the options say, no project facts."""
+    return BuildContext(offload_arch=options.offload_arch, roc=options.roc)
+
+
+def is_build_file(path: str | os.PathLike[str]) -> bool:
+    return kind_of(str(path)) is not None
+
+
+def without_backups(found: list[Found], backup_suffix: str) -> list[Found]:
+    """Leave out what a walk found only because ``Makefile.<suffix>`` is named like a build file: the backups an
+    in-place run keeps (``Makefile.prehip``)."""
+    if not backup_suffix:
+        return found
+    return [f for f in found if f.explicit or not (f.path.name.endswith(backup_suffix) and is_build_file(f.path))]
+
+
+def split_build_files(paths: Iterable[str]) -> tuple[list[str], list[str]]:
+    """(sources, build files) of ``paths``, each in the order given."""
+    sources: list[str] = []
+    builds: list[str] = []
+    for path in paths:
+        (builds if is_build_file(path) else sources).append(path)
+    return sources, builds
+
+
+def families_used(uses: Iterable[str], table: MappingTable) -> frozenset[str]:
+    """The table's API families of the names a source uses."""
+    families = set()
+    for name in uses:
+        row = table.lookup(name)
+        if row is not None:
+            families.add(row.api)
+    return frozenset(families)
+
+
+def facts_from_model(
+    build_paths: Sequence[str], model: ProjectModel, renamed: Sequence[tuple[str, str]], options: Options
+) -> dict[str, ProjectFacts]:
+    """:func:`build_facts` from the project model the run built from the sources' scans."""
+    table = table_for(options)
+    families = {scan.path: families_used(scan.uses, table) for scan in model.scans.values()}
+    return build_facts(build_paths, families, renamed, tuple(model.hip_families.items()), options)
+
+
+def build_facts(
+    build_paths: Sequence[str],
+    source_families: Mapping[str, frozenset[str]],
+    renamed: Sequence[tuple[str, str]],
+    hip_families: Sequence[tuple[str, str]],
+    options: Options,
+) -> dict[str, ProjectFacts]:
+    """Each build file's facts. ``source_families``: each source's path -> the families it uses; a build file
+    is told the families of the sources in its directory and below (all of them when none lies there)."""
+    everything = frozenset().union(*source_families.values()) if source_families else frozenset()
+    sources = [(os.path.abspath(path), families) for path, families in source_families.items()]
+    keep_hip = tuple(sorted({family for family, _ in hip_families}))
+    facts = {}
+    for path in build_paths:
+        directory = os.path.dirname(os.path.abspath(path)) + os.sep
+        near = [families for source, families in sources if source.startswith(directory)]
+        families = frozenset().union(*near) if near else everything
+        context = replace(
+            default_context(options),
+            families=tuple(sorted(families)),
+            renamed=tuple(sorted(renamed)),
+            hip_families=keep_hip if options.roc else (),
+        )
+        facts[path] = ProjectFacts(build=context)
+    return facts

@@ -1,0 +1,283 @@
+"""The generated CUDA<->HIP mapping table, loaded once into a frozen object.
+
+The data lives in the ``mapping_tables`` package (one JSON file per API family,
+written by ``python -m hipify.tablegen``). Nothing else in hipify maps CUDA names.
+See mapping_tables/README.md for the schema.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import pickle
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, fields, replace
+from functools import cache, lru_cache
+from importlib import resources
+from pathlib import Path
+from types import MappingProxyType
+
+from ..options import Options
+
+# Values of Row.hip_status / Row.roc_status
+STATUSES = ("supported", "unsupported", "experimental", "deprecated", "removed")
+
+
+@dataclass(frozen=True)
+class Transform:
+    """An argument rewrite attached to a row.
+
+    kind ``wrap_arg``: wrap argument ``arg`` (0-based) in ``wrapper(...)``, e.g. HIP_SYMBOL, or
+    ``reinterpret_cast<const void*>`` for a kernel passed where HIP takes ``const void*``.
+    kind ``by_arity``: choose the target name by the call's argument count
+    (``arity`` pairs of (count, name)); other counts use the row's ``hip``.
+    kind ``remove``: replace the identifier with nothing (calling-convention macros such as
+    CUDART_CB, empty on Linux, that HIP does not define); the row's ``hip`` is empty and
+    its ``hip_status`` is supported.
+    kind ``defined_only``: rename only where the preprocessor tests whether the name is defined
+    (``#ifdef X``, ``defined(X)``, a bare ``#if X``); any use of its value is reported, not
+    translated (``__CUDA_ARCH__`` -> ``__HIP_DEVICE_COMPILE__``).
+    """
+
+    kind: str
+    arg: int = -1
+    wrapper: str = ""
+    arity: tuple[tuple[int, str], ...] = ()
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object] | None) -> Transform | None:
+        if not data:
+            return None
+        arity = data.get("arity") or {}
+        assert isinstance(arity, Mapping)
+        return cls(
+            kind=str(data["kind"]),
+            arg=int(str(data.get("arg", -1))),
+            wrapper=str(data.get("wrapper", "")),
+            arity=tuple(sorted((int(k), str(v)) for k, v in arity.items())),
+        )
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {"kind": self.kind}
+        if self.arg >= 0:
+            out["arg"] = self.arg
+        if self.wrapper:
+            out["wrapper"] = self.wrapper
+        if self.arity:
+            out["arity"] = {str(k): v for k, v in self.arity}
+        return out
+
+
+@dataclass(frozen=True)
+class Row:
+    cuda: str
+    hip: str = ""
+    roc: str = ""
+    kind: str = "function"
+    api: str = "runtime"
+    hip_status: str = "unsupported"
+    roc_status: str = "unsupported"
+    cuda_header: str = ""  # CUDA header declaring the name
+    hip_header: str = ""  # HIP header declaring the hip target
+    roc_header: str = ""  # header declaring the roc target
+    parent: str = ""  # enum type of an enum constant, struct of a field
+    cuda_since: str = ""  # first CUDA version seen declaring it (of those scanned)
+    cuda_deprecated: str = ""  # CUDA version that marks it deprecated
+    cuda_removed: str = ""  # first CUDA version whose headers no longer declare it
+    hip_since: str = ""  # first ROCm release whose headers declare the hip target
+    roc_since: str = ""
+    hip_requires: str = ""  # macro the HIP target needs defined before the HIP headers (e.g. warp *_sync)
+    roc_requires: str = ""  # the same for the roc target (e.g. ROCM_MATHLIBS_API_USE_HIP_COMPLEX)
+    # Function rows: does the target take what the translated call passes (the CUDA declaration's types mapped
+    # through the table)? same, sibling (the row targets a _v2/_64 sibling that does), define (it does with
+    # *_requires defined), older (it takes an older CUDA's declaration, CUDA 13 changed it: *_signature_diff says
+    # how), differs (*_signature_diff says how), unchecked (no CUDA declaration to compare); '' for other rows.
+    hip_signature: str = ""
+    hip_signature_diff: str = ""
+    roc_signature: str = ""
+    roc_signature_diff: str = ""
+    # Device functions: the parameter lists HIP's headers define the target for, ``(float*, float) (double*, double)``
+    # (lexing.parameters' spelling); a user definition of one of them is a redefinition under HIP.
+    hip_definitions: str = ""
+    transform: Transform | None = None
+    source: str = ""  # how the pair was found: nvidia_detail, naming, override, ...
+    note: str = ""
+
+    def target(self, roc: bool = False) -> str:
+        """The replacement name for the chosen flavour ('' when none)."""
+        if roc and self.roc and self.roc_status in ("supported", "experimental", "deprecated"):
+            return self.roc
+        return self.hip
+
+    def status(self, roc: bool = False) -> str:
+        if roc and self.roc and self.roc_status in ("supported", "experimental", "deprecated"):
+            return self.roc_status
+        return self.hip_status
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, object]) -> Row:
+        values = {k: v for k, v in data.items() if k in _ROW_FIELDS}
+        return cls(transform=Transform.from_json(data.get("transform")), **values)  # type: ignore[arg-type]
+
+    def to_json(self) -> dict[str, object]:
+        out: dict[str, object] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "transform":
+                out[f.name] = value.to_json() if value else None
+            else:
+                out[f.name] = value
+        return out
+
+
+ROW_KEYS = tuple(f.name for f in fields(Row))
+_ROW_FIELDS = frozenset(ROW_KEYS) - {"transform"}
+
+
+class DuplicateKeyError(ValueError):
+    pass
+
+
+@dataclass(frozen=True, eq=False)
+class MappingTable:
+    """Compared and hashed by identity: a process loads the table once, and what derives from
+    it (the planner's index, the clang prelude) is cached per table object."""
+
+    rows: tuple[Row, ...]
+    by_name: Mapping[str, Row]
+    digest: str
+
+    @classmethod
+    def from_rows(cls, rows: Iterable[Row], digest: str = "") -> MappingTable:
+        """Index rows by CUDA name; ``digest`` defaults to a hash of the rows' content."""
+        ordered = tuple(rows)
+        index: dict[str, Row] = {}
+        for row in ordered:
+            if row.cuda in index:
+                raise DuplicateKeyError(f"duplicate CUDA name in mapping table: {row.cuda}")
+            index[row.cuda] = row
+        if not digest:
+            payload = json.dumps([r.to_json() for r in ordered], sort_keys=True).encode()
+            digest = hashlib.sha256(payload).hexdigest()[:16]
+        return cls(ordered, MappingProxyType(index), digest)
+
+    def lookup(self, name: str) -> Row | None:
+        return self.by_name.get(name)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.by_name
+
+    def __iter__(self) -> Iterator[Row]:
+        return iter(self.rows)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def apis(self) -> tuple[str, ...]:
+        return tuple(sorted({r.api for r in self.rows}))
+
+
+def _rows_of(raw: bytes) -> list[Row]:
+    return [Row.from_json(item) for item in json.loads(raw)["rows"]]
+
+
+def table_files(directory: Path | None = None) -> list[Path]:
+    if directory is None:
+        directory = Path(str(resources.files("mapping_tables")))
+    return sorted(directory.glob("*.json"))
+
+
+def load_table_from(directory: Path, cache_dir: Path | None = None) -> MappingTable:
+    """The table of ``directory``'s JSON files. With ``cache_dir``, the rows are also kept there
+    pickled under the files' digest: unpickling 11,000 rows is several times faster than building
+    them from JSON, which matters to every run's start."""
+    raws = [(path.name, path.read_bytes()) for path in table_files(directory)]
+    key = _files_digest(raws)
+    cached = _cached_rows(cache_dir, key) if cache_dir is not None else None
+    if cached is not None:
+        return MappingTable.from_rows(cached, key)
+    rows = [row for _, raw in raws for row in _rows_of(raw)]
+    table = MappingTable.from_rows(rows, key)
+    if cache_dir is not None:
+        _keep_rows(cache_dir, key, table.rows)
+    return table
+
+
+def _files_digest(raws: Iterable[tuple[str, bytes]]) -> str:
+    digest = hashlib.sha256()  # of the files' bytes: as exact as hashing the rows, and cheaper
+    for name, raw in raws:
+        digest.update(name.encode() + b"\0" + raw)
+    return digest.hexdigest()[:16]
+
+
+def shipped_digest() -> str:
+    """The digest of the shipped table (``load_table().digest``) without loading its rows."""
+    return _files_digest((path.name, path.read_bytes()) for path in table_files())
+
+
+def _cached_rows(cache_dir: Path, key: str) -> tuple[Row, ...] | None:
+    try:
+        with open(cache_dir / f"table-{key}.pickle", "rb") as handle:
+            rows = pickle.load(handle)
+    except Exception:  # absent, or unreadable in any way: built from JSON instead
+        return None
+    return rows if isinstance(rows, tuple) and all(type(r) is Row for r in rows[:1]) else None
+
+
+def _keep_rows(cache_dir: Path, key: str, rows: tuple[Row, ...]) -> None:
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        tmp = cache_dir / f".table-{key}.{os.getpid()}.tmp"
+        with open(tmp, "wb") as handle:
+            pickle.dump(rows, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, cache_dir / f"table-{key}.pickle")
+    except OSError:
+        pass  # a cache that cannot be written only costs speed
+
+
+@cache
+def load_table() -> MappingTable:
+    """The shipped table; loaded once per process."""
+    from ..machinery.cache import default_cache_dir
+
+    return load_table_from(Path(str(resources.files("mapping_tables"))), default_cache_dir().parent)
+
+
+def table_for(options: Options) -> MappingTable:
+    """The table a run uses: the shipped one, with the user's mapping overrides applied and the
+    project's own names (its allow-list) taken out, so they are neither renamed nor reported."""
+    if not options.mappings and not options.project_names:
+        return load_table()
+    return _derived_table(load_table(), options.mappings, options.project_names)
+
+
+@lru_cache(maxsize=8)
+def _derived_table(
+    base: MappingTable, mappings: tuple[tuple[str, str], ...], project_names: tuple[str, ...]
+) -> MappingTable:
+    overrides = dict(mappings)
+    mine = frozenset(project_names)
+    rows: list[Row] = []
+    for row in base:
+        if row.cuda in mine:
+            continue
+        target = overrides.pop(row.cuda, None)
+        if target is not None:  # the user's word: their target, as supported, without the row's version facts
+            row = replace(
+                row,
+                hip=target,
+                roc="",
+                hip_status="supported",
+                hip_since="",
+                hip_signature="",
+                hip_signature_diff="",
+                hip_requires="",
+                transform=None,
+                source="user",
+            )
+        rows.append(row)
+    for cuda, target in sorted(overrides.items()):
+        kind = "header" if "." in cuda or "/" in cuda else "function"
+        rows.append(Row(cuda, target, kind=kind, api="user", hip_status="supported", source="user"))
+    return MappingTable.from_rows(rows)

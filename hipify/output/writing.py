@@ -1,0 +1,202 @@
+"""Writing files so that nothing is lost or half-written (the guarantees of docs/guarantees.md).
+
+- A file is written to a temporary file in its directory (``.NAME.PID.XXXXXXXX.hipify-tmp``),
+  flushed to disk, then renamed over the target: readers see the old or the new file, never
+  half of one, and a full disk or an interrupt leaves the old file as it was.
+- In place, a file keeps its owner, group and mode; a file with other hard links, or whose
+  owner cannot be given to a new file, is rewritten in its own inode instead (its links and
+  owner stay); should that write fail, the previous content is written back.
+- Temporary files of runs that did not finish (their process is gone) are removed the next
+  time a run writes to that directory.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import stat
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..sources.fileio import TEMP_SUFFIX, file_kind
+
+_CHUNK = 1 << 20
+# A temporary file without a process id (older versions) is stale once it is this old.
+_STALE_AFTER_S = 60.0
+_READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def write_atomic(
+    path: Path, data: bytes, like: Path | None = None, keep_owner: bool = False, keep_links: bool = False
+) -> None:
+    """Replace ``path`` with ``data``.
+
+    The new file takes the permission bits of ``like`` (the input) when given, else of the file
+    it replaces. ``keep_owner``: also its owner and group. ``keep_links``: a file with other
+    hard links is rewritten in its inode, so that every link sees the new content.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    meta = _stat(like) or _stat(path)
+    replaced = _lstat(path)
+    if keep_links and replaced is not None and stat.S_ISREG(replaced.st_mode) and replaced.st_nlink > 1:
+        rewrite_inode(path, data)
+        return
+    with _interrupt_deferred():
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=TEMP_SUFFIX, dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            if meta is not None:
+                os.chmod(tmp, stat.S_IMODE(meta.st_mode))
+                owned = not keep_owner or _give_owner(tmp, meta)
+                if not owned and keep_links and replaced is not None and stat.S_ISREG(replaced.st_mode):
+                    os.unlink(tmp)
+                    rewrite_inode(path, data)  # the only way to keep an owner we cannot give
+                    return
+            os.replace(tmp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
+            raise
+
+
+@contextlib.contextmanager
+def _interrupt_deferred() -> Iterator[None]:
+    """Ctrl-C (SIGINT) arrives after the block, not inside it: a KeyboardInterrupt raised between creating a
+    temporary file and the ``try`` that removes it (inside ``mkstemp``, say) would leave the file behind."""
+    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def _give_owner(path: str, meta: os.stat_result) -> bool:
+    """Give ``path`` the owner and group of ``meta``; False when not permitted."""
+    current = os.stat(path)
+    if (current.st_uid, current.st_gid) == (meta.st_uid, meta.st_gid):
+        return True
+    try:
+        os.chown(path, meta.st_uid, meta.st_gid)
+    except PermissionError:
+        return False
+    return True
+
+
+def rewrite_inode(path: Path, data: bytes) -> None:
+    """Write ``data`` into the existing file itself (links, owner, ACLs stay); on failure the
+    previous content is written back, which fits where it was."""
+    fd = os.open(path, os.O_RDWR | getattr(os, "O_CLOEXEC", 0))
+    try:
+        previous = _read_all(fd)
+        try:
+            _replace_content(fd, data)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                _replace_content(fd, previous)
+            raise
+    finally:
+        os.close(fd)
+
+
+def _replace_content(fd: int, data: bytes) -> None:
+    os.lseek(fd, 0, os.SEEK_SET)
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+    os.ftruncate(fd, len(data))
+    os.fsync(fd)
+
+
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, _CHUNK):
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def copy_atomic(src: Path, dst: Path) -> None:
+    """Copy a regular file (never a FIFO or a device) to ``dst`` atomically, keeping its mode and modification
+    time (a mirror kept up to date compares them to copy only what changed)."""
+    fd = os.open(src, _READ_FLAGS)
+    try:
+        meta = os.fstat(fd)
+        if not stat.S_ISREG(meta.st_mode):
+            raise OSError(f"{src} is {file_kind(meta.st_mode)}; not copied")
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        with _interrupt_deferred():
+            out, tmp = tempfile.mkstemp(prefix=f".{dst.name}.{os.getpid()}.", suffix=TEMP_SUFFIX, dir=dst.parent)
+            try:
+                with os.fdopen(out, "wb") as handle:
+                    while chunk := os.read(fd, _CHUNK):
+                        handle.write(chunk)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                os.chmod(tmp, stat.S_IMODE(meta.st_mode))
+                os.utime(tmp, ns=(meta.st_atime_ns, meta.st_mtime_ns))
+                os.replace(tmp, dst)
+            except BaseException:
+                with contextlib.suppress(OSError):
+                    os.unlink(tmp)
+                raise
+    finally:
+        os.close(fd)
+
+
+def remove_stale_temps(directory: Path) -> list[Path]:
+    """Remove temporary files an interrupted run left in ``directory`` (not those of live runs)."""
+    removed: list[Path] = []
+    try:
+        entries = [e for e in os.scandir(directory) if e.name.startswith(".") and e.name.endswith(TEMP_SUFFIX)]
+    except OSError:
+        return removed
+    for entry in entries:
+        if _is_stale(entry):
+            with contextlib.suppress(OSError):
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+    return removed
+
+
+def _is_stale(entry: os.DirEntry[str]) -> bool:
+    parts = entry.name[: -len(TEMP_SUFFIX)].rsplit(".", 2)
+    pid = int(parts[1]) if len(parts) == 3 and parts[1].isdigit() else 0
+    if pid:
+        if pid == os.getpid():
+            return False
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
+        except PermissionError:
+            return False  # alive, someone else's
+        return False
+    try:
+        return time.time() - entry.stat(follow_symlinks=False).st_mtime > _STALE_AFTER_S
+    except OSError:
+        return False
+
+
+def _stat(path: Path | None) -> os.stat_result | None:
+    if path is None:
+        return None
+    try:
+        return os.stat(path)
+    except OSError:
+        return None
+
+
+def _lstat(path: Path) -> os.stat_result | None:
+    try:
+        return os.lstat(path)
+    except OSError:
+        return None

@@ -1,0 +1,163 @@
+"""One translation run: discover -> tasks -> supervised workers -> emit/report -> exit code.
+
+The CLI builds a :class:`RunConfig` and calls :func:`run`; this module decides the order
+of things, the emitter writes, the workers (``pipeline.process``) compute. A file whose
+translation crashes, hangs or exhausts memory costs only that file (``hipify.machinery.supervise``).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from ..buildfiles.build_phase import without_backups
+from ..compat import HEADER_NAME, entries_in, load_catalog
+from ..compat import render as render_compat
+from ..machinery.cache import Stamp, stamps
+from ..machinery.supervise import Limits, Supervisor
+from ..model import ProjectFacts
+from ..output.emit import Destination, EmitSettings, Emitter, Outcome, OutputMode, message
+from ..reports.report import FileEntry, Report
+from ..sources.discover import Found, discover
+from .compat_header import _compat_header_path, _generated_compat, _relative_include
+from .conclusion import _conclude, _finish
+from .copies import _copy_others
+from .destinations import (
+    _destination,
+    _display,
+    _inside_walked_trees,
+    _mirror_root,
+    _output_path,
+    _shown,
+    _without_own_output,
+)
+from .manifest import Record, written_output
+from .project_facts import _project_facts
+from .request import STDIN, RunConfig, UsageError, _check
+from .warm import _changed, _warm_start
+from .workers import _progress, _run_stdin, _task, _translate
+
+# Threads writing a tree's files (--out-dir, --in-place): their waits for the disk overlap.
+_WRITE_THREADS = 8
+
+
+def run(config: RunConfig) -> int:
+    _check(config)
+    limit = 0 if config.verbose else config.max_findings
+    threads = _WRITE_THREADS if config.mode in (OutputMode.IN_PLACE, OutputMode.OUT_DIR) else 0
+    emitter = Emitter(EmitSettings(config.mode, config.quiet, config.verbose, limit, threads))
+    report = Report(options=config.options)
+    copied = 0
+    with emitter, Supervisor(config.jobs, Limits(config.timeout, config.max_memory)) as workers:
+        if config.paths == (STDIN,):
+            outcome = _run_stdin(config, emitter, report, workers)
+        else:
+            outcome, copied = _run_files(config, emitter, report, workers)
+    _finish(config, report)
+    _conclude(config, emitter, report, copied)
+    return int(outcome)
+
+
+def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Supervisor) -> tuple[Outcome, int]:
+    """Translate the files; returns the outcome and how many other files were copied into the mirror."""
+    out_dir = Path(config.out_dir).absolute() if config.out_dir else None
+    warm = _warm_start(config)  # before the inputs are looked at
+    found, problems = discover(
+        [Path(p) for p in config.paths], config.extensions, config.exclude, config.use_gitignore, config.build_files
+    )
+    found = without_backups(found, config.backup_suffix)
+    if out_dir is not None:
+        found = _without_own_output(found, out_dir)
+    # A compatibility header an earlier run wrote is ours, not the project's: not translated,
+    # but what it holds is still relied on by the files that include it.
+    earlier_compat = {f.path: _generated_compat(f.path) for f in found if f.path.name == HEADER_NAME}
+    found = [f for f in found if earlier_compat.get(f.path) is None]
+    if config.mode == OutputMode.IN_PLACE:
+        found, outside = _inside_walked_trees(found)
+        problems += outside
+    outcome = Outcome.OK
+    for problem in problems:
+        if problem.fatal:
+            message(f"{problem.path}: error: {problem.message}")
+            outcome = Outcome.FAILED
+        elif not config.quiet:
+            message(f"{problem.path}: note: {problem.message}")
+    if not found:
+        if not problems:
+            message("hipify-py: no source files found")
+        return outcome, 0
+    if config.mode == OutputMode.STDOUT and len(found) > 1:
+        raise UsageError("several input files: choose --in-place, --out-dir, --diff, --check or --examine")
+    if config.mode == OutputMode.OUTPUT_FILE and len(found) != 1:
+        raise UsageError("-o takes exactly one input file")
+    renames = dict(config.renames)
+    dest_root = _mirror_root(found)
+    if out_dir is not None and out_dir.resolve() == dest_root.resolve():
+        raise UsageError(f"--out-dir {config.out_dir} is the input directory; use --in-place to rewrite files there")
+    compat_header = _compat_header_path(config, found, out_dir, dest_root)
+    compat: set[str] = set()
+
+    def final_facts(item: Found, facts: ProjectFacts) -> ProjectFacts:
+        output = _output_path(item, config, out_dir, dest_root, renames)
+        return replace(facts, compat_include=_relative_include(compat_header, output))
+
+    project = _project_facts(config, found, renames, workers, warm, final_facts)
+    selected = found
+    if config.changed_since or config.staged:
+        assert project.model is not None, "a selection by git never uses the manifest"
+        selected = _changed(config, found, project.model)
+    facts = project.facts
+    destinations = [_destination(item, config, out_dir, dest_root, renames) for item in selected]
+    reused = [
+        warm.reusable(item, facts[str(item.path)], dest, config.mode) if warm else None
+        for item, dest in zip(selected, destinations, strict=True)
+    ]
+    tasks = [
+        _task(config, str(item.path), _display(item), facts[str(item.path)])
+        for item, record in zip(selected, reused, strict=True)
+        if record is None
+    ]
+    show_progress = len(tasks) > 20 and config.progress and not config.quiet and sys.stderr.isatty()
+    results = _progress(_translate(config, workers, tasks), len(tasks), show_progress)
+    records: dict[str, Record] = {}
+    # What a record needs besides the written output, which is looked at once every write is done.
+    unrecorded: list[tuple[Found, Destination | None, FileEntry, tuple[str, ...], tuple[Stamp, ...], Outcome]] = []
+    for item, dest, record in zip(selected, destinations, reused, strict=True):
+        if record is not None:  # an earlier run's result, whose output is still in place: nothing to read or write
+            entry = record.entry.reused()
+            report.add_entry(entry)
+            compat.update(record.compat)
+            outcome = max(outcome, emitter.emit_reused(entry, dest))
+            records[str(item.path)] = record
+            continue
+        result = next(results)
+        entry = FileEntry.of(result)
+        report.add_entry(entry)
+        compat.update(result.compat)
+        emitted = emitter.emit(result, dest, item.explicit)
+        outcome = max(outcome, emitted)
+        if warm is not None and result.error is None and item.stat is not None:
+            unrecorded.append((item, dest, entry, result.compat, stamps(result.inputs), emitted))
+    outcome = max(outcome, emitter.finish_writes())
+    for item, dest, entry, compat_entries, inputs, emitted in unrecorded:
+        assert item.stat is not None
+        ok = dest is not None and emitted != Outcome.FAILED and dest.path not in emitter.failed_destinations
+        written, digest = written_output(dest.path) if ok and dest is not None else (None, "")
+        path = str(item.path)
+        records[path] = Record(item.stat, facts[path], entry, compat_entries, inputs, written, digest)
+    if warm is not None and (tasks or project.scans is not None or warm.previous is None):
+        warm.save(found, facts, records, project.model.resolved if project.model else None, project.scans)
+    if compat:
+        for text in [*earlier_compat.values(), _generated_compat(compat_header)]:
+            compat.update(entries_in(text or ""))
+        catalog = load_catalog()
+        entries = [catalog.by_entry_name[n] for n in sorted(compat) if n in catalog.by_entry_name]
+        text = render_compat(catalog.closure(entries), config.options.rocm_version)
+        report.compat_header = (_shown(compat_header), tuple(sorted(compat)))
+        outcome = max(outcome, emitter.emit_compat_header(compat_header, _shown(compat_header), text))
+    copied = 0
+    if config.copy_other_files and out_dir is not None:
+        copy_outcome, copied = _copy_others(config, found, out_dir, dest_root, emitter)
+        outcome = max(outcome, copy_outcome)
+    return outcome, copied
