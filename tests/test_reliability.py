@@ -712,3 +712,23 @@ def test_a_tree_s_writes_report_their_failures_in_input_order(
     assert code == 2 and [Path(f).name for f in failures] == ["a.cu", "b.cu", "c.cu"]
     assert TRANSLATED_MARK in (out / "d.cu").read_text()  # the others are written all the same
     assert temp_files(out) == []
+
+
+def test_a_changed_translator_is_not_served_what_its_former_self_cached(tmp_path: Path) -> None:
+    """The cache key covers the translator's code, not only its version: a checkout or an editable install that
+    changed without a version bump must not reuse the results of the code it replaced."""
+    from hipify.machinery.cache import code_digest
+
+    package = tmp_path / "pkg"
+    (package / "sub").mkdir(parents=True)
+    (package / "a.py").write_text("X = 1\n")
+    (package / "sub" / "b.py").write_text("Y = 2\n")
+    (package / "notes.txt").write_text("not code\n")
+    before = code_digest(package)
+    (package / "notes.txt").write_text("still not code\n")
+    assert code_digest(package) == before
+    (package / "sub" / "b.py").write_text("Y = 3\n")
+    changed = code_digest(package)
+    assert changed != before
+    (package / "sub" / "b.py").rename(package / "b.py")
+    assert code_digest(package) != changed  # a module moved is another program

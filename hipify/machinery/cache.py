@@ -1,6 +1,6 @@
 """Content-hash cache of translation results, so unchanged files re-run near-instantly.
 
-The key covers everything that can change the output: tool version, mapping-table digest,
+The key covers everything that can change the output: tool version and a digest of its code, mapping-table digest,
 options, project facts (a digest of the project headers the file includes), engine
 environment (for the clang engine: libclang, the CUDA headers and their fingerprint), file
 suffix and file content. What a clang parse read beyond that (every header it included, the
@@ -14,6 +14,7 @@ Entries are pickled values written atomically; an entry that fails to load in an
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import os
 import pickle
@@ -34,9 +35,27 @@ def default_cache_dir() -> Path:
     return Path(xdg) / "hipify-py" / "results"
 
 
+def code_digest(package: Path) -> str:
+    """A digest of every Python module under ``package`` (names and bytes)."""
+    digest = hashlib.sha256()
+    for path in sorted(package.rglob("*.py")):
+        digest.update(path.relative_to(package).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+@functools.cache
+def tool_identity() -> str:
+    """The version and a digest of the translator's own code: a checkout or an editable install changed without a
+    version bump must not be served what its former self wrote (the digest costs some 20 ms, once per process)."""
+    return f"{__version__}+{code_digest(Path(__file__).resolve().parent.parent)[:16]}"
+
+
 def cache_key(text: str, suffix: str, table_digest: str, options_key: str, engine_env: str) -> str:
     digest = hashlib.sha256()
-    for part in (__version__, table_digest, options_key, engine_env, suffix):
+    for part in (tool_identity(), table_digest, options_key, engine_env, suffix):
         digest.update(part.encode())
         digest.update(b"\0")
     digest.update(text.encode("utf-8", "surrogatepass"))

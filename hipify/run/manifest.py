@@ -28,13 +28,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..machinery.cache import Stamp, stamps
+from ..machinery.cache import Stamp, stamps, tool_identity
 from ..model import ProjectFacts
 from ..output.emit import Destination, OutputMode, reusable
 from ..output.writing import write_atomic
 from ..reports.report import FileEntry
 from ..sources.discover import FileStat, Found
-from ..version import __version__
 
 if TYPE_CHECKING:
     from ..project.graph import Resolved
@@ -73,7 +72,7 @@ class Manifest:
 
 def run_key(parts: Iterable[str]) -> str:
     digest = hashlib.sha256()
-    for part in (str(_FORMAT), __version__, *parts):
+    for part in (str(_FORMAT), tool_identity(), *parts):
         digest.update(part.encode("utf-8", "surrogatepass"))
         digest.update(b"\0")
     return digest.hexdigest()
