@@ -1,15 +1,21 @@
 """Shared fixtures: the mapping table (shipped one, or a small fixture table until it lands),
-golden-case options from a flags line, and the ``--update-golden`` switch."""
+golden-case options from a flags line, the ``--update-golden`` switch, and ROCm's hipcc for compile tests."""
 
 from __future__ import annotations
 
+import os
 import shlex
+import shutil
+import subprocess
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 
 from hipify.knowledge.table import MappingTable, Row, Transform, load_table, table_files
 from hipify.options import Options
+from hipify.validate.toolchain import Toolchain
 
 CASES = Path(__file__).parent / "cases"
 FLAGS_PREFIX = "// hipify-py-flags:"
@@ -188,3 +194,38 @@ def options_from_flags(line: str) -> Options:
 def case_flags(text: str) -> str:
     first = text.split("\n", 1)[0]
     return first[len(FLAGS_PREFIX) :].strip() if first.startswith(FLAGS_PREFIX) else ""
+
+
+@dataclass(frozen=True)
+class RocmCompiler:
+    """ROCm's hipcc (6.2 or newer) and a folder it can read (inside the ROCm chroot when it runs there)."""
+
+    toolchain: Toolchain
+    work: Path
+
+    def compile(
+        self, source: Path, archs: Sequence[str] = ("gfx90a",), timeout: int = 900
+    ) -> subprocess.CompletedProcess[str]:
+        """``hipcc -c`` of one file for the given AMD targets, as translated code is compiled."""
+        tc = self.toolchain
+        cmd = [*tc.hipcc, *(f"--offload-arch={a}" for a in archs), "-std=c++17", "-x", "hip", "-c"]
+        cmd += [tc.inner_path(str(source)), "-o", "/dev/null"]
+        return subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **tc.env}, timeout=timeout)
+
+
+@pytest.fixture
+def rocm(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[RocmCompiler]:
+    """ROCm's hipcc for a compile test, or the test skips and says how to get it."""
+    from hipify.validate.toolchain import detect
+
+    toolchains = [t for t in detect() if t.rocm_version >= (6, 2)]
+    if not toolchains:
+        pytest.skip("no ROCm >= 6.2 hipcc (run .ci/install_hip.sh to build the ROCm 6.4 chroot)")
+    tc = toolchains[0]
+    base = Path(tc.chroot) / "tmp" if tc.chroot else tmp_path
+    work = base / f"hipify-test-{os.getpid()}-{abs(hash(request.node.nodeid))}"
+    work.mkdir(parents=True, exist_ok=True)
+    try:
+        yield RocmCompiler(tc, work)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)

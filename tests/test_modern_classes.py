@@ -4,12 +4,10 @@ global, version and architecture conditions, CUdeviceptr arithmetic, and a main 
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import RocmCompiler
 
 from hipify.cli.cli import main
 
@@ -141,21 +139,8 @@ def test_each_class_is_translated_by_its_mechanism(tmp_path: Path, engine: str) 
 
 @pytest.mark.hipcc
 @pytest.mark.parametrize("engine", ["regex", "clang"])
-def test_the_translated_classes_compile_with_rocm(tmp_path: Path, engine: str) -> None:
-    from hipify.validate.toolchain import detect
-
-    toolchains = [t for t in detect() if t.rocm_version >= (6, 2)]
-    if not toolchains:
-        pytest.skip("no ROCm >= 6.2 hipcc (run .ci/install_hip.sh to build the ROCm 6.4 chroot)")
-    tc = toolchains[0]
-    base = Path(tc.chroot) / "tmp" if tc.chroot else tmp_path
-    work = base / f"hipify-modern-{engine}-{os.getpid()}"
-    try:
-        out = _translate(work, engine)
-        for name in SOURCES:
-            source = tc.inner_path(str(out / name))
-            cmd = [*tc.hipcc, "--offload-arch=gfx90a", "-std=c++17", "-x", "hip", "-c", source, "-o", "/dev/null"]
-            proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **tc.env}, timeout=600)
-            assert proc.returncode == 0, name + ": " + proc.stdout + proc.stderr
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+def test_the_translated_classes_compile_with_rocm(rocm: RocmCompiler, engine: str) -> None:
+    out = _translate(rocm.work, engine)
+    for name in SOURCES:
+        proc = rocm.compile(out / name)
+        assert proc.returncode == 0, name + ": " + proc.stdout + proc.stderr

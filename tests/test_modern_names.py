@@ -4,13 +4,11 @@ spellings,namespaces} translated as a user would and compiled by ROCm's hipcc (b
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import CASES
+from conftest import CASES, RocmCompiler
 
 from hipify.cli.cli import main
 from hipify.knowledge.table import load_table
@@ -101,21 +99,8 @@ def _translate(work: Path, engine: str) -> Path:
 
 @pytest.mark.hipcc
 @pytest.mark.parametrize("engine", ["regex", "clang"])
-def test_translated_cases_compile_with_rocm(tmp_path: Path, engine: str) -> None:
-    from hipify.validate.toolchain import detect
-
-    toolchains = [t for t in detect() if t.rocm_version >= (6, 2)]
-    if not toolchains:
-        pytest.skip("no ROCm >= 6.2 hipcc (run .ci/install_hip.sh to build the ROCm 6.4 chroot)")
-    tc = toolchains[0]
-    base = Path(tc.chroot) / "tmp" if tc.chroot else tmp_path
-    work = base / f"hipify-modern-{engine}-{os.getpid()}"
-    try:
-        out = _translate(work, engine)
-        for rel in COMPILED:
-            source = tc.inner_path(str(out / rel))
-            cmd = [*tc.hipcc, "--offload-arch=gfx90a", "-std=c++17", "-x", "hip", "-c", source, "-o", "/dev/null"]
-            proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **tc.env}, timeout=600)
-            assert proc.returncode == 0, rel + ": " + proc.stdout[-3000:] + proc.stderr[-3000:]
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+def test_translated_cases_compile_with_rocm(rocm: RocmCompiler, engine: str) -> None:
+    out = _translate(rocm.work, engine)
+    for rel in COMPILED:
+        proc = rocm.compile(out / rel)
+        assert proc.returncode == 0, rel + ": " + proc.stdout[-3000:] + proc.stderr[-3000:]

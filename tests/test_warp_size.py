@@ -5,12 +5,8 @@ constant left at 32 is refused by rocPRIM."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-from pathlib import Path
-
 import pytest
+from conftest import RocmCompiler
 
 from hipify import Options, translate
 
@@ -100,30 +96,14 @@ def test_other_constants_are_left_alone(engine: str, source: str) -> None:
 
 @pytest.mark.hipcc
 @pytest.mark.parametrize("engine", ENGINES)
-def test_the_block_primitive_compiles_for_wave64_and_wave32_only_after_the_change(tmp_path: Path, engine: str) -> None:
-    from hipify.validate.toolchain import detect
-
-    toolchains = [t for t in detect() if t.rocm_version >= (6, 2)]
-    if not toolchains:
-        pytest.skip("no ROCm >= 6.2 hipcc (run .ci/install_hip.sh to build the ROCm 6.4 chroot)")
-    tc = toolchains[0]
-    base = Path(tc.chroot) / "tmp" if tc.chroot else tmp_path
-    work = base / f"hipify-warp-size-{engine}-{os.getpid()}"
-    work.mkdir(parents=True)
-    try:
-        text, _ = _run(BLOCK_ONLY, engine)
-        (work / "fixed.cu").write_text(text)
-        (work / "as_written.cu").write_text(text.replace("#define WARP_SIZE 64", "#define WARP_SIZE 32"))
-
-        def compile_(name: str, archs: list[str]) -> subprocess.CompletedProcess[str]:
-            cmd = [*tc.hipcc, *(f"--offload-arch={a}" for a in archs), "-std=c++17", "-x", "hip", "-c"]
-            cmd += [tc.inner_path(str(work / name)), "-o", "/dev/null"]
-            return subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **tc.env}, timeout=900)
-
-        fixed = compile_("fixed.cu", ["gfx90a", "gfx1030"])
-        assert fixed.returncode == 0, fixed.stdout + fixed.stderr
-        as_written = compile_("as_written.cu", ["gfx90a"])
-        assert as_written.returncode != 0
-        assert "multiple of hardware warpsize" in as_written.stdout + as_written.stderr
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
+def test_the_block_primitive_compiles_for_wave64_and_wave32_only_after_the_change(
+    rocm: RocmCompiler, engine: str
+) -> None:
+    text, _ = _run(BLOCK_ONLY, engine)
+    (rocm.work / "fixed.cu").write_text(text)
+    (rocm.work / "as_written.cu").write_text(text.replace("#define WARP_SIZE 64", "#define WARP_SIZE 32"))
+    fixed = rocm.compile(rocm.work / "fixed.cu", ["gfx90a", "gfx1030"])
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    as_written = rocm.compile(rocm.work / "as_written.cu", ["gfx90a"])
+    assert as_written.returncode != 0
+    assert "multiple of hardware warpsize" in as_written.stdout + as_written.stderr

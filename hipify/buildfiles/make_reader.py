@@ -188,7 +188,8 @@ def _assignment(text: str, start: int, end: int) -> tuple[int, str] | None:
     return None
 
 
-def _rule_colon(text: str, start: int, end: int) -> int:
+def _top_level(char: str, text: str, start: int, end: int) -> int:
+    """The first ``char`` in ``text[start:end]`` outside a variable reference ``$(...)``/``${...}``, or -1."""
     depth = 0
     for i in range(start, end):
         c = text[i]
@@ -196,7 +197,7 @@ def _rule_colon(text: str, start: int, end: int) -> int:
             depth += 1
         elif depth and c in ")}":
             depth -= 1
-        elif not depth and c == ":":
+        elif not depth and c == char:
             return i
     return -1
 
@@ -255,7 +256,7 @@ def read(text: str) -> tuple[Statement, ...]:
             name = text[body:at].strip()
             out.append(Statement(ASSIGN, start, end, split_words(text, at + len(op), code_end), name, op))
             continue
-        colon = _rule_colon(text, body, code_end)
+        colon = _top_level(":", text, body, code_end)
         if colon < 0:
             out.append(Statement(OTHER, start, end, split_words(text, body, code_end)))
             continue
@@ -274,7 +275,7 @@ def read(text: str) -> tuple[Statement, ...]:
             if name and " " not in name:
                 out.append(Statement(ASSIGN, start, end, split_words(text, at + len(op), code_end), name, op, targets))
                 continue
-        semicolon = _top_level_semicolon(text, after, code_end)
+        semicolon = _top_level(";", text, after, code_end)
         prereqs = split_words(text, after, semicolon if semicolon >= 0 else code_end)
         recipe: tuple[Word, ...] = ()
         if semicolon >= 0:
@@ -286,19 +287,6 @@ def read(text: str) -> tuple[Statement, ...]:
         name, dstart, body = define
         out.append(Statement(DEFINE, dstart, len(text), split_words(text, min(body, len(text)), len(text)), name, "="))
     return tuple(out)
-
-
-def _top_level_semicolon(text: str, start: int, end: int) -> int:
-    depth = 0
-    for i in range(start, end):
-        c = text[i]
-        if c == "$" and i + 1 < end and text[i + 1] in "({":
-            depth += 1
-        elif depth and c in ")}":
-            depth -= 1
-        elif not depth and c == ";":
-            return i
-    return -1
 
 
 _REFERENCE = re.compile(r"\$[({]([A-Za-z_][A-Za-z0-9_.\-]*)(?=[:)}])")
