@@ -89,6 +89,12 @@ def test_clang_engine_on_programs_agrees_with_regex(seed: int, opts: Options) ->
         "x;\n\t[\tCUBLASAPI\nCUDART_CB\r\n( cudaMemcpy\n",
         # a word of another line's directive is no neighbour: translation adds directive lines
         "#pragma once\n CUBLASAPI\t::\tblockIdx;\n",
+        # a repeated or moved include is deleted only where that joins no code: a directive keeps the word before
+        # it from the '::' after it (cub / #include / ::), and the preprocessor ignores code after the header name
+        "#include<cublas.h>\ncub\n#include<cublas_v2.h>::",
+        "#include<cublas.h>\ncub\n#include<cublas_v2.h>\n::",
+        '#include<cuda_runtime.h>\ncub\n#include"cuda.h"::',
+        '#include<cuda_runtime.h>\ncub\n#include"cuda.h"\n::',
     ],
 )
 def test_long_run_findings_stay_fixed(text: str) -> None:
@@ -103,6 +109,9 @@ def test_long_run_findings_stay_fixed(text: str) -> None:
         "p->\ncudaSuccess :: k<<<g, b, 0, s>>>();\n",
         "x;\n# cudaMemcpyHostToDevice->k /* c */ <<<1,2>>> (x, y);\n",
         "cuInit\n#include <cuda_runtime.h>\n\t->\tns::k<float><<<1,1>>>(p);\n",
+        # a kernel expression that starts with a calling-convention macro: inside hipLaunchKernelGGL( the macro's
+        # neighbours, and so whether it is deleted, change
+        "r\rCUBLASAPI::k/**/<<<1,2>>>()",
     ],
 )
 def test_long_run_launch_findings_stay_fixed(text: str) -> None:

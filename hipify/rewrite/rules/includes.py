@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from ...knowledge.table import Row
 from ...lexing.facts import Include, Region
+from ...lexing.lines import line_end as physical_line_end
 from ...lexing.lines import line_start as physical_line_start
 from ...model import Diagnostic, Edit, Origin, Severity
 from ..context import Context
@@ -77,7 +78,7 @@ def _plan(ctx: Context) -> IncludePlan:
             if decision.target:
                 result = target_header(row, decision.target, ctx)
                 earlier = seen.get(result, [])
-                if any(same_branch(p, path) for p in earlier):
+                if any(same_branch(p, path) for p in earlier) and not _code_after(ctx.masked, inc):
                     findings.append(_delete(text, inc, row.cuda))
                     continue
                 if top is not None and result in _RUNTIME_HEADERS and runtime_line < 0 and _movable(ctx, inc, top):
@@ -107,10 +108,25 @@ def _translation_unit_top(ctx: Context) -> Anchor | None:
 
 def _movable(ctx: Context, inc: Include, top: Anchor) -> bool:
     """Can this CUDA runtime include move to the top: compiled whatever the macros, and not the first line there?"""
-    if inc.region is Region.INACTIVE or not ctx.allowed(inc.start, inc.region):
+    if inc.region is Region.INACTIVE or not ctx.allowed(inc.start, inc.region) or _code_after(ctx.masked, inc):
         return False
     line_start = physical_line_start(ctx.text, inc.start)
     return line_start != top.offset and unconditional(ctx.text, ctx.facts.directives, ctx.facts.comments, inc.start)
+
+
+def _code_after(masked: str, inc: Include) -> bool:
+    """Would deleting the directive join code it separates? The preprocessor ignores code after the header name
+    on its line (``#include <x.h> ::``), and a directive keeps the code before it from what follows it
+    (``cub`` / ``#include <cuda.h>`` / ``::x``): deleted, either becomes code the next translation reads anew. Safe
+    where the line ends after the name and the code before ends a statement or a block, or is a directive."""
+    close = _CLOSE.match(masked, inc.name[1])
+    end = close.end() if close else inc.name[1]
+    if masked[end : physical_line_end(masked, end)].strip(" \t\f\v"):
+        return True
+    before = masked[: physical_line_start(masked, inc.start)].rstrip()
+    if not before or before[-1] in ";{}":
+        return False
+    return not before[physical_line_start(before, len(before)) :].lstrip().startswith("#")
 
 
 def _delete_line(text: str, inc: Include, subject: str) -> Edit:

@@ -10,6 +10,7 @@ between ``>>>`` and ``(``) stays where it is: only the punctuation around it is 
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Iterator, Sequence
 
 from ...lexing.facts import Launch
@@ -21,6 +22,7 @@ from ..registry import Finding, register
 LAUNCHER = "hipLaunchKernelGGL"
 TEMPLATE_WRAPPER = "HIP_KERNEL_NAME"
 _MEMBER_ACCESS = ("->", ".")
+_WORD = re.compile(r"[^\W\d]\w*")
 
 
 @register("launches")
@@ -34,6 +36,8 @@ def launches(ctx: Context) -> Iterator[Finding]:
             continue
         if _member_access(ctx.masked, launch):
             continue  # ``p->k<<<...>>>``: the kernel is not a name hipLaunchKernelGGL can take; HIP compiles <<<>>>
+        if _leading_word(ctx.masked, launch) in ctx.index.removed:
+            continue  # ``CUBLASAPI::k<<<...>>>``: inside the call the macro's neighbours change, and so its fate
         if _ends_in_line_comment(ctx.text, launch):
             yield Diagnostic(
                 "HPY109",
@@ -50,6 +54,12 @@ def _member_access(masked: str, launch: Launch) -> bool:
     start, end = launch.kernel
     kernel = masked[start:end]
     return prev_token(masked, start)[0] in _MEMBER_ACCESS or "->" in kernel or "." in kernel
+
+
+def _leading_word(masked: str, launch: Launch) -> str:
+    """The kernel expression's first word (``CUBLASAPI`` of ``CUBLASAPI::k``), or ""."""
+    word = _WORD.match(masked, launch.kernel[0], launch.kernel[1])
+    return word.group() if word else ""
 
 
 def _ends_in_line_comment(text: str, launch: Launch) -> bool:
