@@ -18,6 +18,7 @@ from ...lexing.text_facts import prev_token
 from ...model import Diagnostic, Edit, Severity, Span
 from ..context import Context
 from ..registry import Finding, register
+from .renames import joins_neighbours
 
 LAUNCHER = "hipLaunchKernelGGL"
 TEMPLATE_WRAPPER = "HIP_KERNEL_NAME"
@@ -36,8 +37,8 @@ def launches(ctx: Context) -> Iterator[Finding]:
             continue
         if _member_access(ctx.masked, launch):
             continue  # ``p->k<<<...>>>``: the kernel is not a name hipLaunchKernelGGL can take; HIP compiles <<<>>>
-        if _leading_word(ctx.masked, launch) in ctx.index.removed:
-            continue  # ``CUBLASAPI::k<<<...>>>``: inside the call the macro's neighbours change, and so its fate
+        if _kept_qualifier(ctx, launch):
+            continue  # ``x CUBLASAPI::k<<<...>>>``: inside the call the kept macro's neighbours change, and its fate
         if _ends_in_line_comment(ctx.text, launch):
             yield Diagnostic(
                 "HPY109",
@@ -56,10 +57,14 @@ def _member_access(masked: str, launch: Launch) -> bool:
     return prev_token(masked, start)[0] in _MEMBER_ACCESS or "->" in kernel or "." in kernel
 
 
-def _leading_word(masked: str, launch: Launch) -> str:
-    """The kernel expression's first word (``CUBLASAPI`` of ``CUBLASAPI::k``), or ""."""
-    word = _WORD.match(masked, launch.kernel[0], launch.kernel[1])
-    return word.group() if word else ""
+def _kept_qualifier(ctx: Context, launch: Launch) -> bool:
+    """Does a calling-convention macro qualify the kernel (``x CUBLASAPI::k``) where the renames rule keeps it? Moved
+    into hipLaunchKernelGGL( it would lose the word before it, and the next translation would delete it."""
+    start, end = launch.kernel
+    word = _WORD.match(ctx.masked, start, end)
+    if word is None or word.group() not in ctx.index.removed:
+        return False
+    return joins_neighbours(ctx.masked, word.start(), word.end(), ctx.index.removed, ctx.code_directives)
 
 
 def _ends_in_line_comment(text: str, launch: Launch) -> bool:

@@ -182,7 +182,7 @@ def _removal(ctx: Context, ident: Identifier, row: Row) -> Edit | None:
     text = ctx.text
     if not ident.directive and _opens_line_before_hash(ctx.masked, ident, ctx.index.removed):
         return None  # deleting it (and its like on the line) would make the '#' after it start a directive line
-    if _joins_neighbours(ctx.masked, ident, ctx.index.removed, ctx.code_directives):
+    if joins_neighbours(ctx.masked, ident.start, ident.end, ctx.index.removed, ctx.code_directives):
         return None  # ``cub CUBLASAPI ::x`` must not become ``cub ::x``, which a second translation reads anew
     before = text[ident.start - 1] if ident.start else " "
     after = text[ident.end] if ident.end < len(text) else " "
@@ -191,17 +191,17 @@ def _removal(ctx: Context, ident: Identifier, row: Row) -> Edit | None:
     return Edit(ident.start, ident.end, " " if glue else "", "HPY009", ident.origin, row.cuda)
 
 
-def _joins_neighbours(masked: str, ident: Identifier, removed: frozenset[str], directives: Sequence[Span]) -> bool:
-    """Would deleting ``ident`` and the deleted macros around it (``CUDART_CB CUBLASAPI``, decided together so that a
+def joins_neighbours(masked: str, start: int, end: int, removed: frozenset[str], directives: Sequence[Span]) -> bool:
+    """Would deleting the macro at ``masked[start:end]`` and the deleted macros around it (``CUDART_CB CUBLASAPI``, decided together so that a
     second translation decides the same) leave a word right before ``::``, ``(``, ``<`` or ``<<<``? Tokens of
     another line's directive are no neighbours (translation may add or change directive lines)."""
-    own = _directive_of(directives, ident.start)
-    before, at = prev_token(masked, ident.start)
+    own = _directive_of(directives, start)
+    before, at = prev_token(masked, start)
     while before in removed:
         before, at = prev_token(masked, at)
     if _directive_of(directives, at) != own:
         before = ""
-    after, at = next_token(masked, ident.end)
+    after, at = next_token(masked, end)
     while after in removed:
         after, at = next_token(masked, at + len(after))
     if _directive_of(directives, at) != own:
