@@ -95,6 +95,9 @@ def test_clang_engine_on_programs_agrees_with_regex(seed: int, opts: Options) ->
         "#include<cublas.h>\ncub\n#include<cublas_v2.h>\n::",
         '#include<cuda_runtime.h>\ncub\n#include"cuda.h"::',
         '#include<cuda_runtime.h>\ncub\n#include"cuda.h"\n::',
+        # a symbol argument that holds a directive line is not wrapped: HIP_SYMBOL( before its '#' made it code
+        'cudaMemcpyToSymbol(\r#include"cuda.h")',
+        'cudaMemcpyToSymbol(\n#include"cuda.h"\n)',
     ],
 )
 def test_long_run_findings_stay_fixed(text: str) -> None:

@@ -252,6 +252,8 @@ def _wrap_argument(ctx: Context, ident: Identifier, row: Row) -> Iterator[Edit]:
         return  # already wrapped (idempotence)
     if not _closes_in_code(ctx.text, start, end):
         return  # the argument ends in a // comment or a literal left open: a ')' there would be part of it
+    if any(start <= s < end for s, _ in ctx.code_directives):
+        return  # a directive line inside it: a wrapper before its '#' would make it code
     subject = f"{row.cuda}:{start}"
     yield Edit(start, start, transform.wrapper + "(", "HPY005", Origin.TEXT, subject=subject)
     yield Edit(end, end, ")", "HPY005", Origin.TEXT, subject=subject)
