@@ -158,6 +158,10 @@ CLANG_READS = [
     ('s = "a"_x + "b"sv + "c"s;', [], ['"a"_x', '"b"sv', '"c"s']),
     ("c = 'c'é + L'd'_u;", [], ["'c'é", "L'd'_u"]),
     ('printf("%"PRIu64"\\n", n);', [], ['"%"', '"\\n"']),  # an old macro after a literal is no suffix
+    # a suffix after a line splice (LF or a lone CR) is still the literal's; a splice before no suffix is not
+    ("x = 'é '\\\r名前;", [], ["'é '\\\r名前"]),
+    ('s = "ab"\\\ns + "c"\\\n\\\r\n_x;', [], ['"ab"\\\ns', '"c"\\\n\\\r\n_x']),
+    ("c = 'a'\\\n; k = 'b'_k\\\n m;", [], ["'a'", "'b'_k"]),
     # non-ASCII names: a prefix letter at the end of a name is no prefix
     ("xéL'a' é'b'", [], ["'a'", "'b'"]),
 ]

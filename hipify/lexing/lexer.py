@@ -41,6 +41,7 @@ _SCAN = re.compile(
     """,
     re.VERBOSE | re.DOTALL,
 )
+_SPLICE_AT = re.compile(_SPLICE)
 _RAW_BODY = re.compile(r'"([^()\\\s"]{0,16})\(', re.DOTALL)
 _PREFIX_BEFORE = re.compile(r"(?:u8|[uUL])?R?$")
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
@@ -226,21 +227,42 @@ def _closed(text: str, quote: int, end: int) -> bool:
     return backslashes % 2 == 0
 
 
+def _past_splices(text: str, at: int) -> int:
+    """``at`` moved past the line splices that start there (a suffix may follow one)."""
+    while text[at : at + 1] == "\\":
+        m = _SPLICE_AT.match(text, at)
+        if m is None:
+            break
+        at = m.end()
+    return at
+
+
 def _suffix_end(text: str, end: int, string: bool) -> int:
-    """End of the literal ending at ``end`` with its ud-suffix, if a name there is one."""
-    c = text[end : end + 1]
+    """End of the literal ending at ``end`` with its ud-suffix, if a name there is one. Clang
+    reads a suffix across line splices ('x'\\<newline>_km is one token)."""
+    start = _past_splices(text, end)
+    c = text[start : start + 1]
     if c == "_" or (c > "\x7f" and is_name_char(c)):
-        end += 1
+        at = start + 1
     elif string and c in _SUFFIX_CHARS:
-        word = end
-        while word < len(text) and text[word] in _SUFFIX_CHARS:
-            word += 1
-        return word if text[end:word] in _STRING_SUFFIXES and not is_name_char(text[word : word + 1]) else end
+        word, letters = start, []
+        while True:
+            after = _past_splices(text, word)
+            if after < len(text) and text[after] in _SUFFIX_CHARS:
+                letters.append(text[after])
+                word = after + 1
+            else:
+                break
+        spelled = "".join(letters)
+        return word if spelled in _STRING_SUFFIXES and not is_name_char(text[after : after + 1]) else end
     else:
         return end
-    while end < len(text) and (text[end] in _SUFFIX_CHARS or (text[end] > "\x7f" and is_name_char(text[end]))):
-        end += 1
-    return end
+    while True:  # ``at`` is after a suffix character; splices count only when one follows them
+        after = _past_splices(text, at)
+        if after < len(text) and (text[after] in _SUFFIX_CHARS or (text[after] > "\x7f" and is_name_char(text[after]))):
+            at = after + 1
+        else:
+            return at
 
 
 def _raw_end(text: str, quote: int) -> tuple[int, bool]:
