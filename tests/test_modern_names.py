@@ -33,6 +33,11 @@ COMPILED = (
         ("cudaStreamAttributeAccessPolicyWindow", "hipLaunchAttributeAccessPolicyWindow", "cuda-alias"),
         ("cublasDataType_t", "hipDataType", "cuda-alias"),
         ("nv_bfloat162", "__hip_bfloat162", "cuda-alias"),
+        # CUDA's alias beats a name-alike guess that HIP declares as a different type (hip_bfloat16)
+        ("nv_bfloat16", "__hip_bfloat16", "cuda-alias"),
+        # but a guess HIP itself defines as the alias's target stays
+        ("cuComplex", "hipComplex", "naming"),
+        ("cufftComplex", "hipfftComplex", "naming"),
         # deprecated by CUDA in favour of a name HIP has
         ("cudaDeviceBlockingSync", "hipDeviceScheduleBlockingSync", "cuda-successor"),
         ("CU_DEVICE_ATTRIBUTE_GPU_OVERLAP", "hipDeviceAttributeAsyncEngineCount", "cuda-successor"),

@@ -24,7 +24,7 @@ from .sides import cuda_index, hip_side, nvidia_pairs
 from .signature import verify_signatures
 from .signatures import parameter_type_votes
 from .sources import API_ORDER, SPECS, ApiSpec
-from .spellings import cuda_facts, other_spellings
+from .spellings import cuda_facts, hip_alias_root, other_spellings
 from .thrust_namespaces import thrust_header_rows, thrust_namespace_rows
 from .type_votes import pair_types_by_signature
 
@@ -100,7 +100,7 @@ def generate(
     claimed = pair_types_by_signature(claimed, cache, matcher)
     apply_overrides(claimed, load_overrides(overrides_path), matcher)
     claimed = same_value_aliases(claimed, cache, specs)
-    claimed = other_spellings(claimed, cuda_facts(cache, specs))
+    claimed = other_spellings(claimed, cuda_facts(cache, specs), hip_alias_root(hip.current))
     claimed = with_hip_definitions(claimed, hip.current)
     if signatures:
         claimed = verify_signatures(claimed, cache, hip, matcher)

@@ -90,7 +90,9 @@ A target counts as supported only if the HIP (or ROC) headers of the current rel
    of the same header with the same `\\brief` summary, result and parameter types: `__float2bfloat16_rn` ~
    `__float2bfloat16`), `value-twin` (an enumerator of an enum mapping to the same HIP enum as another CUDA enum
    that agrees with it on at least three mapped values, e.g. runtime and driver device attributes). An enumerator
-   never takes a function's target; override rows are left alone.
+   never takes a function's target; override rows are left alone. A `naming` guess yields to `cuda-alias` where HIP
+   declares the guess as another type than the alias's target (`nv_bfloat16` is `__hip_bfloat16`, not the unrelated
+   `hip_bfloat16`); a guess HIP defines as that target stays (`cuComplex` -> `hipComplex`).
 16. `thrust-backend`: Thrust's CUDA backend namespaces (`thrust::cuda`, `thrust::system::cuda`, `thrust::cuda_cub`)
    and public headers (`thrust/system/cuda/*.h`), paired with rocThrust's (`thrust::hip`, `thrust::system::hip`,
    `thrust::hip_rocprim`, `thrust/system/hip/*.h`) by header and name (`thrust_namespaces.py`).

@@ -21,7 +21,7 @@ The rules are applied until nothing changes, so that they chain (a successor's r
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -175,8 +175,29 @@ def _takes(row: Row, model: Row, source: str, note: str) -> Row:
     return replace(row, **changes)  # type: ignore[arg-type]
 
 
-def other_spellings(rows: dict[str, Row], facts: CudaFacts) -> dict[str, Row]:
-    """``rows`` with every row that has no target taking the target of a name CUDA says is the same."""
+def hip_alias_root(index: HeaderIndex) -> Callable[[str], str]:
+    """The name a HIP type or macro is finally defined as (``hipfftComplex`` -> ``hipComplex`` ->
+    ``hipFloatComplex``); a name defined as no other is its own root."""
+
+    def root(name: str) -> str:
+        seen = {name}
+        while True:
+            hit = index.best(name)
+            alias = hit.decl.alias_of if hit is not None and hit.decl.kind in ("macro", "type") else ""
+            if not alias or alias in seen:
+                return name
+            seen.add(alias)
+            name = alias
+
+    return root
+
+
+def other_spellings(
+    rows: dict[str, Row], facts: CudaFacts, hip_root: Callable[[str], str] = lambda name: name
+) -> dict[str, Row]:
+    """``rows`` with every row that has no target taking the target of a name CUDA says is the same, and every
+    target guessed from a name alone that HIP declares as another type than CUDA's alias says taking the alias's
+    (``hip_root``: what a HIP name is finally defined as)."""
     out = dict(rows)
     changed = True
     while changed:
@@ -184,6 +205,11 @@ def other_spellings(rows: dict[str, Row], facts: CudaFacts) -> dict[str, Row]:
         enums = _Enums(out, facts)
         for name in sorted(out):
             row = out[name]
+            overruled = _alias_over_naming(name, row, out, facts, hip_root)
+            if overruled is not None:
+                out[name] = overruled
+                changed = True
+                continue
             if (
                 _usable(row)
                 or row.kind in ("header", "namespace")
@@ -196,6 +222,24 @@ def other_spellings(rows: dict[str, Row], facts: CudaFacts) -> dict[str, Row]:
                 out[name] = found
                 changed = True
     return out
+
+
+def _alias_over_naming(
+    name: str, row: Row, rows: dict[str, Row], facts: CudaFacts, hip_root: Callable[[str], str]
+) -> Row | None:
+    """A target guessed from the name alone yields to what CUDA's headers say: ``typedef __nv_bfloat16
+    nv_bfloat16;`` makes ``nv_bfloat16`` what ``__nv_bfloat16`` is (``__hip_bfloat16``), not the
+    similarly named ``hip_bfloat16``, a different type. A guess HIP defines as the alias's target
+    (``cuComplex`` -> ``hipComplex``, HIP's own alias of ``hipFloatComplex``) stays."""
+    if row.source != "naming" or row.kind in ("header", "namespace"):
+        return None
+    other = facts.alias.get(name, "")
+    target = rows.get(other)
+    if not _usable(target) or target.source == "naming" or not _fits(row, target):
+        return None
+    if hip_root(row.hip) == hip_root(target.hip):
+        return None
+    return _takes(row, target, "cuda-alias", f"CUDA defines {name} as {other}")
 
 
 def _spelling(name: str, row: Row, rows: dict[str, Row], facts: CudaFacts, enums: _Enums) -> Row | None:

@@ -5,7 +5,8 @@
 __global__ void convert(const float* in, nv_bfloat162* out, unsigned int* counters) {
   __nv_bfloat16 lo = __float2bfloat16_rn(in[0]);
   __nv_bfloat16 zero = CUDART_ZERO_BF16;
-  out[threadIdx.x] = __halves2bfloat162(lo, __hadd(zero, lo));
+  nv_bfloat16 same = lo;  // the alias is the same type: one __hadd takes both
+  out[threadIdx.x] = __halves2bfloat162(lo, __hadd(zero, same));
   atomicInc_system(&counters[0], 15u);
   atomicDec_system(&counters[1], 15u);
 }
