@@ -45,6 +45,9 @@ def _translate(command: str, context: BuildContext = CONTEXT) -> str:
         ("--relocatable-device-code=true", "-fgpu-rdc"),
         ("-rdc=false", ""),
         ("-dc a.cu", "-fgpu-rdc -c a.cu"),
+        ("-c -dc a.cu", "-c -fgpu-rdc a.cu"),  # a flag the command gives already is not repeated
+        ("-g -G -O0", "-g -O0"),
+        ("-G", "-g"),
         ("--use_fast_math", "-ffast-math"),
         ("-use_fast_math", "-ffast-math"),
         ("-x cu a.cu", "-x hip a.cu"),

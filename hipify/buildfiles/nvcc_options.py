@@ -381,6 +381,7 @@ def translate_words(
         if change is None:
             i += 1
             continue
+        change = _without_repeats(change, words, i)
         if change.kind == KIND_ARCH:
             if arch_done and change.words:
                 change = OptionChange(change.consumed, (), "the AMD GPU targets are given once", kind=KIND_ARCH)
@@ -389,3 +390,18 @@ def translate_words(
         changes.append((i, change))
         i += change.consumed
     return tuple(changes)
+
+
+# Flags whose second copy says nothing: nvcc's -G (device debug) becomes -g, -dc becomes -fgpu-rdc -c, and the
+# command often gives -g or -c already (``-g -G``, ``-c -dc``).
+_IDEMPOTENT = frozenset(("-g", "-c"))
+
+
+def _without_repeats(change: OptionChange, words: Sequence[str], at: int) -> OptionChange:
+    """``change`` without the idempotent flags that the command gives elsewhere already."""
+    others = set(words[:at]) | set(words[at + change.consumed :])
+    kept = tuple(w for w in change.words if not (w in _IDEMPOTENT and w in others))
+    if kept == change.words or change.hand_work:
+        return change
+    repeated = " ".join(w for w in change.words if w not in kept)
+    return OptionChange(change.consumed, kept, f"{change.reason} ({repeated} given already)", False, change.kind)
