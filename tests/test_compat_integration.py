@@ -45,6 +45,19 @@ def test_names_it_provides_stay_and_the_header_is_included() -> None:
     assert not [d for d in result.diagnostics if d.code in ("HPY101", "HPY104")]
 
 
+def test_two_headers_the_compat_header_stands_for_become_one_include() -> None:
+    text = KERNEL.replace(
+        "#include <cooperative_groups/reduce.h>\n",
+        "#ifdef X\n#include <nvtx3/nvtx3.hpp>\n#endif\n#include <cooperative_groups/reduce.h>\n"
+        "#include <cooperative_groups/scan.h>\n#ifdef Y\n#include <nvtx3/nvtx3.hpp>\n#endif\n",
+    )
+    result = translate(text, "k.cu", Options(engine="regex", use_cache=False))
+    # under #ifdef X: its own include (the others may be skipped); after the unconditional one, none needed
+    assert result.text.count('#include "hipify_compat.h"') == 2
+    assert '#ifdef X\n#include "hipify_compat.h"\n#endif\n#include "hipify_compat.h"\n\n#ifdef Y\n\n#endif' in result.text
+    assert translate(result.text, "k.cu", Options(engine="regex", use_cache=False)).text == result.text
+
+
 def test_off_with_the_flag_the_uses_are_reported() -> None:
     result = translate(KERNEL, "k.cu", Options(engine="regex", use_cache=False, compat_header=False))
     assert "hipify_compat.h" not in result.text and result.compat == ()

@@ -19,9 +19,11 @@ from ...lexing.facts import Identifier, Region
 from ...lexing.text_facts import declares, next_token, prev_token
 from ...model import Edit, Origin
 from ..context import Context
+from ..layout import branch_paths, same_branch
 from ..index import macro_needed
 from ..registry import Finding, register
 from ..skipped_by_build import inside, skipped_spans
+from .includes import code_after_include, delete_include
 from .warp_sync import unresolved_mask_calls
 
 _MEMBER = (".", "->")
@@ -72,6 +74,8 @@ def _find(ctx: Context) -> CompatUse:
     edits: list[Edit] = []
     included = False
     spelled = ctx.source.project.compat_include
+    paths = branch_paths(ctx.facts.directives)
+    replaced: list[tuple[int, ...]] = []  # branch paths of the includes that became the compatibility header's
     for inc in ctx.facts.includes:
         if inc.header.rsplit("/", 1)[-1] == HEADER_NAME:
             included = True  # an earlier run's work
@@ -81,6 +85,12 @@ def _find(ctx: Context) -> CompatUse:
             continue
         entries.add(entry.name)
         included = True
+        path = paths.get(inc.start, ())
+        if any(same_branch(p, path) for p in replaced) and not code_after_include(ctx.masked, inc):
+            # a second such header on the same branch: the first one's include stands for both
+            edits.append(delete_include(ctx.text, inc, inc.header)._replace(code="HPY012"))
+            continue
+        replaced.append(path)
         # <cooperative_groups/reduce.h> -> "hipify_compat.h" (delimiters included)
         edits.append(Edit(inc.name[0] - 1, inc.name[1] + 1, f'"{spelled}"', "HPY012", Origin.TEXT, inc.header))
     defines = {d for name in entries for d in catalog.by_entry_name[name].defines if macro_needed(d, rocm)}

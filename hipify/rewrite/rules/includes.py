@@ -78,8 +78,8 @@ def _plan(ctx: Context) -> IncludePlan:
             if decision.target:
                 result = target_header(row, decision.target, ctx)
                 earlier = seen.get(result, [])
-                if any(same_branch(p, path) for p in earlier) and not _code_after(ctx.masked, inc):
-                    findings.append(_delete(text, inc, row.cuda))
+                if any(same_branch(p, path) for p in earlier) and not code_after_include(ctx.masked, inc):
+                    findings.append(delete_include(text, inc, row.cuda))
                     continue
                 if top is not None and result in _RUNTIME_HEADERS and runtime_line < 0 and _movable(ctx, inc, top):
                     findings.append(_delete_line(text, inc, row.cuda))  # moved: the top insertion stands for it
@@ -108,13 +108,13 @@ def _translation_unit_top(ctx: Context) -> Anchor | None:
 
 def _movable(ctx: Context, inc: Include, top: Anchor) -> bool:
     """Can this CUDA runtime include move to the top: compiled whatever the macros, and not the first line there?"""
-    if inc.region is Region.INACTIVE or not ctx.allowed(inc.start, inc.region) or _code_after(ctx.masked, inc):
+    if inc.region is Region.INACTIVE or not ctx.allowed(inc.start, inc.region) or code_after_include(ctx.masked, inc):
         return False
     line_start = physical_line_start(ctx.text, inc.start)
     return line_start != top.offset and unconditional(ctx.text, ctx.facts.directives, ctx.facts.comments, inc.start)
 
 
-def _code_after(masked: str, inc: Include) -> bool:
+def code_after_include(masked: str, inc: Include) -> bool:
     """Would deleting the directive join code it separates? The preprocessor ignores code after the header name
     on its line (``#include <x.h> ::``), and a directive keeps the code before it from what follows it
     (``cub`` / ``#include <cuda.h>`` / ``::x``): deleted, either becomes code the next translation reads anew. Safe
@@ -137,11 +137,11 @@ def _delete_line(text: str, inc: Include, subject: str) -> Edit:
     rest_end = text.find("\n", end)
     rest_end = len(text) if rest_end < 0 else rest_end
     if text[line_start : inc.start].strip(" \t\f\v") or text[end:rest_end].strip(" \t\r\f\v"):
-        return _delete(text, inc, subject)
+        return delete_include(text, inc, subject)
     return Edit(line_start, min(rest_end + 1, len(text)), "", "HPY002", Origin.TEXT, subject=subject)
 
 
-def _delete(text: str, inc: Include, subject: str) -> Edit:
+def delete_include(text: str, inc: Include, subject: str) -> Edit:
     """Delete the directive, keeping the line (and any comment before or after it on the line)."""
     line_start = physical_line_start(text, inc.start)
     if text[line_start : inc.start].strip(" \t\f\v"):
