@@ -17,6 +17,7 @@ from hipify.knowledge.table import load_table
 COMPILED = (
     "libcudacxx/std_in_device_code.cu",
     "nvtx/nvtx3_ranges.cu",
+    "nvtx/nvtx2_ranges.cu",
     "nvtx/nvtx3_cuda_runtime_header.cu",
     "namespaces/thrust_cuda_backend.cu",
     "namespaces/cub_by_alias_and_using.cu",
@@ -57,6 +58,9 @@ COMPILED = (
         ("CubDebug", "HipcubDebug", "naming"),
         # NVTX's CUDA runtime naming header brings NVTX's core API
         ("nvtx3/nvToolsExtCudaRt.h", "roctracer/roctx.h", "header-naming"),
+        # NVTX 2's headers, which CUDA 13 no longer ships, as NVTX 3's
+        ("nvToolsExt.h", "roctracer/roctx.h", "header-naming"),
+        ("nvToolsExtCudaRt.h", "roctracer/roctx.h", "header-naming"),
     ],
 )
 def test_generated_rows(cuda: str, hip: str, source: str) -> None:

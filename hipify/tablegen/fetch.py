@@ -44,6 +44,8 @@ WHEELS: tuple[tuple[str, str, str], ...] = (
     ("cu12", "cccl", "nvidia-cuda-cccl-cu12==12.9.27"),
     ("cu11", "cuda_runtime", "nvidia-cuda-runtime-cu11==11.8.89"),
     ("cu11", "cusparse", "nvidia-cusparse-cu11==11.7.5.86"),
+    # NVTX 2's headers (nvToolsExt.h at the include root), which CUDA 13 no longer ships but much code includes
+    ("cu11", "nvtx", "nvidia-nvtx-cu11==11.8.86"),
 )
 
 # Debian suite -> ROCm release label used in the table's hip_since.

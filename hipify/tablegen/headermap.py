@@ -39,6 +39,9 @@ CUDA_HEADER_SOURCES: tuple[tuple[str, str], ...] = (
     ("toolkit/cccl/cub/thread/*.cuh", "cub"),
     ("toolkit/cccl/cub/iterator/*.cuh", "cub"),
 )
+# Headers of older CUDA releases that CUDA 13 no longer ships but code still includes: (family, glob, api).
+# NVTX 2's nvToolsExt.h & co. at the include root (NVTX 3 moved them under nvtx3/).
+OLDER_HEADER_SOURCES: tuple[tuple[str, str, str], ...] = (("cu11", "nvtx/*.h", "nvtx"),)
 # Tool and profiler headers that are not part of a translatable API.
 _SKIP = re.compile(
     r"^(cupti|nvperf|generated_|nvvm\.h|fatbinary_section|nv_decode|cudart_platform|cuda_stdint"
@@ -67,6 +70,9 @@ _SPECIAL: dict[str, tuple[str, str]] = {
     # NVTX's CUDA naming extensions include nvToolsExt.h: code including them uses its ranges and marks
     "nvtx3/nvToolsExtCuda.h": ("roctracer/roctx.h", ""),
     "nvtx3/nvToolsExtCudaRt.h": ("roctracer/roctx.h", ""),
+    "nvToolsExt.h": ("roctracer/roctx.h", ""),
+    "nvToolsExtCuda.h": ("roctracer/roctx.h", ""),
+    "nvToolsExtCudaRt.h": ("roctracer/roctx.h", ""),
 }
 # Device-side toolkit headers whose declarations HIP gathers in hip_runtime.h.
 _RUNTIME_UMBRELLA = re.compile(
@@ -127,6 +133,11 @@ def _cuda_headers(cache: Path) -> list[tuple[str, Path, str]]:
             if _SKIP.match(name.rsplit("/", 1)[-1]) or name in out:
                 continue
             out[name] = (name, path, api)
+    for family, pattern, api in OLDER_HEADER_SOURCES:
+        for rel, path in header_files(cache / "cuda" / family, (pattern,)):
+            name = rel.split("/", 1)[1]
+            if not _SKIP.match(name.rsplit("/", 1)[-1]):
+                out.setdefault(name, (name, path, api))
     return [out[k] for k in sorted(out)]
 
 
