@@ -162,6 +162,9 @@ CLANG_READS = [
     ("x = 'é '\\\r名前;", [], ["'é '\\\r名前"]),
     ('s = "ab"\\\ns + "c"\\\n\\\r\n_x;', [], ['"ab"\\\ns', '"c"\\\n\\\r\n_x']),
     ("c = 'a'\\\n; k = 'b'_k\\\n m;", [], ["'a'", "'b'_k"]),
+    # a standard string suffix is read up to the first character that is no ASCII name character; the
+    # suffix then takes the name characters that follow
+    ('s = "s"sv名前 + "t"s$x + "u"msé + "v"mins;', [], ['"s"sv名前', '"t"s', '"u"msé', '"v"']),
     # non-ASCII names: a prefix letter at the end of a name is no prefix
     ("xéL'a' é'b'", [], ["'a'", "'b'"]),
 ]

@@ -49,6 +49,7 @@ _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ012345678
 # character; a string literal also takes the standard library's suffixes (C++17), as clang
 # reads them. Any other name after a literal is a separate token (an old "%"PRIu64 macro).
 _STRING_SUFFIXES = frozenset(("s", "sv", "i", "if", "il", "h", "min", "ms", "us", "ns"))
+_LONGEST_STRING_SUFFIX = max(map(len, _STRING_SUFFIXES))
 _SUFFIX_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _DIGITS = frozenset("0123456789")
 _SEPARATED = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")  # may follow a separator
@@ -245,16 +246,20 @@ def _suffix_end(text: str, end: int, string: bool) -> int:
     if c == "_" or (c > "\x7f" and is_name_char(c)):
         at = start + 1
     elif string and c in _SUFFIX_CHARS:
-        word, letters = start, []
+        # As clang: the ASCII name characters (at most three) up to the first other character must spell a
+        # standard suffix; the suffix then takes every name character that follows ("s"sv名前 is one token).
+        at, letters = start, []
         while True:
-            after = _past_splices(text, word)
+            after = _past_splices(text, at)
             if after < len(text) and text[after] in _SUFFIX_CHARS:
+                if len(letters) == _LONGEST_STRING_SUFFIX:
+                    return end
                 letters.append(text[after])
-                word = after + 1
+                at = after + 1
             else:
                 break
-        spelled = "".join(letters)
-        return word if spelled in _STRING_SUFFIXES and not is_name_char(text[after : after + 1]) else end
+        if "".join(letters) not in _STRING_SUFFIXES:
+            return end
     else:
         return end
     while True:  # ``at`` is after a suffix character; splices count only when one follows them
