@@ -168,6 +168,9 @@ EDGES = [
     '""s<<<1,1>>>();\n',
     '""s::k<<<1,1>>>();\n',
     "'c'\u00e9::<f><<<1,1>>>();\n",
+    # a suffix after a line splice (a lone CR), and a standard string suffix followed by non-ASCII name characters
+    "int x = '\u00e9 '\\\r\u540d\u524d; cudaFree(p);\n",
+    '"s"sv\u540d\u524d\ncurand_log_normal4\u00e9 +\n"s"_x\rcub\n',
     # lone CRs: a // comment ends there; an include goes on a line of its own, with the file's line end
     "// c\rcudaFree(p);\r#include <cuda_runtime.h>\r",
     "k<<<1,2>>>();\r",
