@@ -54,7 +54,9 @@ def test_two_headers_the_compat_header_stands_for_become_one_include() -> None:
     result = translate(text, "k.cu", Options(engine="regex", use_cache=False))
     # under #ifdef X: its own include (the others may be skipped); after the unconditional one, none needed
     assert result.text.count('#include "hipify_compat.h"') == 2
-    assert '#ifdef X\n#include "hipify_compat.h"\n#endif\n#include "hipify_compat.h"\n\n#ifdef Y\n\n#endif' in result.text
+    assert (
+        '#ifdef X\n#include "hipify_compat.h"\n#endif\n#include "hipify_compat.h"\n\n#ifdef Y\n\n#endif' in result.text
+    )
     assert translate(result.text, "k.cu", Options(engine="regex", use_cache=False)).text == result.text
 
 

@@ -44,6 +44,10 @@ COMPILED = (
         ("CU_DEVICE_ATTRIBUTE_GPU_OVERLAP", "hipDeviceAttributeAsyncEngineCount", "cuda-successor"),
         # the runtime twin of the driver enumerator above, by value
         ("cudaDevAttrGpuOverlap", "hipDeviceAttributeAsyncEngineCount", "value-twin"),
+        # an algorithm variant of a function HIP has (the same parameters, the same product)
+        ("cublasCgemm3m", "hipblasCgemm_v2", "algorithm-variant"),
+        ("cublasZgemm3m", "hipblasZgemm_v2", "algorithm-variant"),
+        ("CUBLAS_GEMM_AUTOTUNE", "HIPBLAS_GEMM_DEFAULT", "override"),
         # documented like a function HIP has
         ("__float2bfloat16_rn", "__float2bfloat16", "same-doc"),
         # HIP spells its fp16/bf16 constants HIPRT_

@@ -88,7 +88,9 @@ A target counts as supported only if the HIP (or ROC) headers of the current rel
    `typedef cudaDataType cublasDataType_t;`), `cuda-successor` (its trailing doc comment deprecates it in favour of
    that name: `cudaDeviceBlockingSync` "replaced with ::cudaDeviceScheduleBlockingSync"), `same-doc` (a function
    of the same header with the same `\\brief` summary, result and parameter types: `__float2bfloat16_rn` ~
-   `__float2bfloat16`), `value-twin` (an enumerator of an enum mapping to the same HIP enum as another CUDA enum
+   `__float2bfloat16`), `algorithm-variant` (a function named as another with cuBLAS's `3m` mark for its
+   Gauss-complexity-reduction algorithm, with the same parameter types in the same header: `cublasCgemm3m` ~
+   `cublasCgemm`), `value-twin` (an enumerator of an enum mapping to the same HIP enum as another CUDA enum
    that agrees with it on at least three mapped values, e.g. runtime and driver device attributes). An enumerator
    never takes a function's target; override rows are left alone. A `naming` guess yields to `cuda-alias` where HIP
    declares the guess as another type than the alias's target (`nv_bfloat16` is `__hip_bfloat16`, not the unrelated

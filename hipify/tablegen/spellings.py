@@ -1,7 +1,7 @@
 """CUDA names HIP has under another spelling: a name without a target of its own that CUDA's headers say is the
 same as a name that has one, takes that name's targets.
 
-CUDA's headers say so in four ways, read here from CUDA 13's headers of every family:
+CUDA's headers say so in five ways, read here from CUDA 13's headers of every family:
 
 - ``cuda-alias``: CUDA defines the name as the other (``#define cudaStreamAttrValue cudaLaunchAttributeValue``,
   ``typedef cudaDataType cublasDataType_t;``, ``typedef __nv_bfloat162 nv_bfloat162;``);
@@ -11,6 +11,9 @@ CUDA's headers say so in four ways, read here from CUDA 13's headers of every fa
 - ``same-doc``: a function documented, in the same header, with the same summary (``\\brief``) and the same
   parameter types as a function that has a target (``__float2bfloat16_rn`` and ``__float2bfloat16`` both "Converts
   float number to nv_bfloat16 precision in round-to-nearest-even mode ...");
+- ``algorithm-variant``: a function whose name is another's with an algorithm's mark (cuBLAS's ``3m``: "using
+  Gauss complexity reduction algorithm"), with the same parameter types in the same header: the same product,
+  computed another way (``cublasCgemm3m`` ~ ``cublasCgemm``);
 - ``value-twin``: an enumerator whose enum maps to the same HIP enum as another CUDA enum, with the value of one of
   its enumerators that has a target (CUDA's runtime and driver attribute enums share values:
   ``cudaDevAttrGpuOverlap`` = ``CU_DEVICE_ATTRIBUTE_GPU_OVERLAP`` = 15, once the latter has its successor's target).
@@ -22,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ..knowledge.table import Row
@@ -75,6 +78,7 @@ class CudaFacts:
     successor: dict[str, tuple[str, ...]]  # name -> the names its deprecation says to use, in order
     same_doc: dict[str, tuple[str, ...]]  # function -> functions of its header with its summary and types
     enum_value: dict[str, tuple[str, str]]  # enumerator -> (its enum, its literal value)
+    variant: dict[str, str] = field(default_factory=dict)  # function -> the plain function it is an algorithm of
 
 
 def _words(text: str) -> str:
@@ -110,9 +114,11 @@ def cuda_facts(cache: Path, specs: Iterable[ApiSpec]) -> CudaFacts:
     enum_value: dict[str, tuple[str, str]] = {}
     groups: dict[tuple[str, tuple[str, str], tuple[str, ...]], list[str]] = {}
     root = cache / "cuda" / "cu13"
+    variant: dict[str, str] = {}
     for spec in specs:
         index = cuda_index(cache, "cu13", spec.cuda, spec)
         _index_facts(index, alias, enum_value)
+        variant.update(_algorithm_variants(index))
         for rel, path in header_files(root, spec.cuda):
             text = path.read_text(encoding="utf-8", errors="replace")
             for name, succ in _trailing_successors(text).items():
@@ -126,7 +132,7 @@ def cuda_facts(cache: Path, specs: Iterable[ApiSpec]) -> CudaFacts:
                 key = (header, next(iter(briefs)), next(iter(types)) or ())
                 groups.setdefault(key, []).append(name)
     same_doc = {n: tuple(o for o in names if o != n) for names in groups.values() if len(names) > 1 for n in names}
-    return CudaFacts(alias, successor, same_doc, enum_value)
+    return CudaFacts(alias, successor, same_doc, enum_value, variant)
 
 
 def _index_facts(index: HeaderIndex, alias: dict[str, str], enum_value: dict[str, tuple[str, str]]) -> None:
@@ -139,6 +145,31 @@ def _index_facts(index: HeaderIndex, alias: dict[str, str], enum_value: dict[str
             alias.setdefault(name, decl.alias_of)
         if decl.kind == "enum_constant" and decl.parent and decl.value:
             enum_value.setdefault(name, (decl.parent, decl.value))
+
+
+# cuBLAS's mark of its Gauss-complexity-reduction variants: cublasCgemm3m, cublasZgemm3mStridedBatched_64.
+_VARIANT_MARK = re.compile(r"(?<=[a-z])3m(?=[A-Z_]|$)")
+
+
+def _algorithm_variants(index: HeaderIndex) -> dict[str, str]:
+    """Function -> the function it is an algorithm variant of: its name without the mark, declared in the same
+    header with the same parameter types (directly, or through cublas_v2.h's ``#define cublasCgemm
+    cublasCgemm_v2``; the legacy cublas.h declares another cublasCgemm)."""
+    out: dict[str, str] = {}
+    for name in index.names:
+        plain = _VARIANT_MARK.sub("", name, count=1)
+        mine = index.best(name)
+        if plain == name or mine is None or mine.decl.kind != "function" or mine.decl.exact_param_types is None:
+            continue
+        hits = list(index.names.get(plain, ()))
+        aliased = [h.decl.alias_of for h in hits if h.decl.kind == "macro" and h.decl.alias_of]
+        hits += [a for alias in aliased for a in index.names.get(alias, ())]
+        types = mine.decl.exact_param_types
+        if any(
+            h.decl.kind == "function" and h.header == mine.header and h.decl.exact_param_types == types for h in hits
+        ):
+            out[name] = plain
+    return out
 
 
 def _fits(row: Row, model: Row) -> bool:
@@ -249,6 +280,15 @@ def _spelling(name: str, row: Row, rows: dict[str, Row], facts: CudaFacts, enums
     for other in facts.successor.get(name, ()):
         if _usable(rows.get(other)) and _fits(row, rows[other]):
             return _takes(row, rows[other], "cuda-successor", f"CUDA deprecates {name} in favour of {other}")
+    other = facts.variant.get(name, "")
+    if _usable(rows.get(other)) and row.kind == "function" and rows[other].kind == "function":
+        return _takes(
+            row,
+            rows[other],
+            "algorithm-variant",
+            f"{name} computes what {other} computes, by another algorithm (cuBLAS: Gauss complexity reduction), "
+            "with the same parameters",
+        )
     same = [rows[o] for o in facts.same_doc.get(name, ()) if _usable(rows.get(o))]
     if same and len({r.hip for r in same}) == 1 and row.kind in ("function", "device_function"):
         return _takes(

@@ -19,8 +19,8 @@ from ...lexing.facts import Identifier, Region
 from ...lexing.text_facts import declares, next_token, prev_token
 from ...model import Edit, Origin
 from ..context import Context
-from ..layout import branch_paths, same_branch
 from ..index import macro_needed
+from ..layout import branch_paths, same_branch
 from ..registry import Finding, register
 from ..skipped_by_build import inside, skipped_spans
 from .includes import code_after_include, delete_include

@@ -20,3 +20,9 @@ int setup(cublasDataType_t type) {
   int attribute = cudaStreamAttributeAccessPolicyWindow;
   return overlap + attribute + (type == CUDA_R_16BF) + (int)value.accessPolicyWindow.num_bytes;
 }
+
+int gemm_by_another_algorithm(cublasHandle_t handle, const cuComplex* a, cuComplex* c) {
+  const cuComplex one = make_cuComplex(1.f, 0.f);
+  cublasStatus_t status = cublasCgemm3m(handle, CUBLAS_OP_N, CUBLAS_OP_N, 2, 2, 2, &one, a, 2, a, 2, &one, c, 2);
+  return (int)status + (CUBLAS_GEMM_AUTOTUNE == CUBLAS_GEMM_DEFAULT);
+}
