@@ -12,6 +12,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from conftest import RocmCompiler
 
 from hipify.cli.cli import main
 
@@ -212,6 +213,43 @@ def test_a_used_helper_needing_a_missing_api_is_disabled_too_and_reported_at_the
     assert main([str(tmp_path / "src"), "--check", "--engine", "regex"]) == 1
     err = capsys.readouterr().err
     assert "emulation.cu:2:" in err and "warning: workspace_bytes needs" in err and "[HPY111]" in err
+
+
+# A helper whose body needs an API HIP lacks, called on one path of a program that has others.
+EMULATED_H = """\
+#pragma once
+#include <cublas_v2.h>
+template <typename T>
+int emulated_gemm(cublasHandle_t handle, const T* a, int n) {
+  cublasSetEmulationStrategy(handle, CUDA_EMULATION_STRATEGY_EAGER);
+  return n + (a != nullptr);
+}
+"""
+PATHS_CU = """\
+#include "emulated.h"
+int main(int argc, char**) {
+  cublasHandle_t handle;
+  cublasCreate(&handle);
+  float x = 0;
+  return argc > 5 ? emulated_gemm<float>(handle, &x, 1) : 0;
+}
+"""
+
+
+@pytest.mark.hipcc
+def test_a_disabled_function_keeps_a_definition_that_stops_so_its_callers_compile(
+    tmp_path: Path, rocm: RocmCompiler
+) -> None:
+    out, _ = _translate(rocm.work, {"emulated.h": EMULATED_H, "paths.cu": PATHS_CU})
+    text = (out / "emulated.h").read_text()
+    assert "#if defined(HIPIFY_ENABLE_emulated_gemm)" in text
+    stub = text[text.index("#else") : text.index("#endif")]
+    assert "int emulated_gemm(hipblasHandle_t handle, const T* a, int n) { __builtin_trap(); }" in stub
+    assert "template <typename T>" in stub
+    proc = rocm.compile(out / "paths.cu")
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    _, again = _translate(tmp_path / "again", {"emulated.h": text, "paths.cu": (out / "paths.cu").read_text()})
+    assert again == 0 and (tmp_path / "again" / "out" / "emulated.h").read_text() == text
 
 
 def test_case_on_an_enumerator_hip_lacks_is_disabled(tmp_path: Path) -> None:

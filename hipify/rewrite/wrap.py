@@ -21,9 +21,12 @@ def already_wrapped(text: str, decl: Declaration, condition: str) -> bool:
     return previous.strip() == f"#if {condition}"
 
 
-def wrap(text: str, nl: str, decl: Declaration, comment: str, condition: str, code: str) -> Iterator[Edit]:
+def wrap(
+    text: str, nl: str, decl: Declaration, comment: str, condition: str, code: str, otherwise: str = ""
+) -> Iterator[Edit]:
     """``// hipify-py: <comment>`` and ``#if <condition>`` before the declaration, ``#endif`` after
-    it, each on a line of its own (the declaration's own lines are kept byte for byte)."""
+    it, each on a line of its own (the declaration's own lines are kept byte for byte); ``otherwise``:
+    what an ``#else`` branch holds."""
     start = line_start(text, decl.start)
     opening = f"// hipify-py: {comment}{nl}#if {condition}{nl}"
     if text[start : decl.start].strip():
@@ -31,7 +34,7 @@ def wrap(text: str, nl: str, decl: Declaration, comment: str, condition: str, co
     else:
         yield Edit(start, start, opening, code, Origin.TEXT, subject=decl.name)
     end = line_end(text, decl.end)
-    closing = f"#endif  // {condition}"
+    closing = f"#else{nl}{otherwise}{nl}#endif  // {condition}" if otherwise else f"#endif  // {condition}"
     if text[decl.end : end].strip():
         yield Edit(decl.end, decl.end, f"{nl}{closing}{nl}", code, Origin.TEXT, subject=decl.name)
     else:

@@ -9,7 +9,11 @@ includes the header. The project model knows who uses what (``ProjectFacts``):
   own findings are summed up in that one. The files that include the header and do not use
   it then compile; those that use it could not compile either way;
 - each use of such a declaration is a blocker, reported at the use (HPY111): that code needs
-  porting by hand.
+  porting by hand;
+- a disabled function definition keeps its signature in an ``#else`` branch, with a body that stops
+  the program (``__builtin_trap()``): the files that call it compile too (a program that offers the
+  missing API as one of several paths then builds and runs its others), and a call that is taken
+  stops there instead of computing something else.
 """
 
 from __future__ import annotations
@@ -89,7 +93,26 @@ def _disable(ctx: Context, decl: Declaration, missing: list[str]) -> Iterator[Fi
         subject=decl.name,
     )
     comment = f"{decl.name} needs {needs} (HIP lacks it): disabled so that the files including this one compile"
-    yield from wrap(ctx.text, ctx.newline, decl, comment, condition, "HPY010")
+    yield from wrap(ctx.text, ctx.newline, decl, comment, condition, "HPY010", _stopping_definition(ctx, decl))
+
+
+def _stopping_definition(ctx: Context, decl: Declaration) -> str:
+    """The function's head, translated, with a body that stops the program; "" for other declarations and for
+    a head that itself names an API HIP lacks."""
+    if decl.kind != "function" or decl.head_end >= decl.end or not decl.name:
+        return ""
+    text, pieces, cursor = ctx.text, [], decl.start
+    for ident, row in sorted(ctx.resolved, key=lambda pair: pair[0].start):
+        if not decl.start <= ident.start < decl.head_end or ident.user_declared:
+            continue
+        if is_missing(row, ctx.options, ctx.index.releases):
+            return ""
+        target = ctx.decide(row).target
+        if target and target != ident.name:
+            pieces += [text[cursor : ident.start], target]
+            cursor = ident.end
+    head = "".join(pieces) + text[cursor : decl.head_end].rstrip()
+    return f"{head} {{ __builtin_trap(); }}  // hipify-py: stops the program where it is called (HPY111)"
 
 
 def _blocked_uses(ctx: Context) -> Iterator[Diagnostic]:
