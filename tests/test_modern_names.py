@@ -18,6 +18,7 @@ COMPILED = (
     "libcudacxx/std_in_device_code.cu",
     "nvtx/nvtx3_ranges.cu",
     "nvtx/nvtx2_ranges.cu",
+    "half/empty_brace_assignment.cu",
     "nvtx/nvtx3_cuda_runtime_header.cu",
     "namespaces/thrust_cuda_backend.cu",
     "namespaces/cub_by_alias_and_using.cu",
