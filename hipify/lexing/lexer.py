@@ -248,7 +248,8 @@ def _suffix_end(text: str, end: int, string: bool) -> int:
     elif string and c in _SUFFIX_CHARS:
         # As clang: the ASCII name characters (at most three) up to the first other character must spell a
         # standard suffix; the suffix then takes every name character that follows ("s"sv名前 is one token).
-        at, letters = start, []
+        at = start
+        letters: list[str] = []
         while True:
             after = _past_splices(text, at)
             if after < len(text) and text[after] in _SUFFIX_CHARS:

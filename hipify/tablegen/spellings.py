@@ -266,7 +266,7 @@ def _alias_over_naming(
         return None
     other = facts.alias.get(name, "")
     target = rows.get(other)
-    if not _usable(target) or target.source == "naming" or not _fits(row, target):
+    if target is None or not _usable(target) or target.source == "naming" or not _fits(row, target):
         return None
     if hip_root(row.hip) == hip_root(target.hip):
         return None
