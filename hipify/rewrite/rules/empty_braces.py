@@ -37,7 +37,7 @@ def _declared_types(masked: str, name: str) -> set[str]:
 @register("empty_braces")
 def empty_braces(ctx: Context) -> Iterator[Finding]:
     masked = ctx.masked
-    if "{}" not in masked.replace(" ", "") or not any(t in masked for t in ("half", "bfloat16")):
+    if "half" not in masked and "bfloat16" not in masked:  # str.find at C speed: most files stop here
         return
     types_of: dict[str, set[str]] = {}
     for m in _ASSIGNMENT.finditer(masked):
