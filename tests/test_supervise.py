@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import ctypes
 import os
+import threading
 import time
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -110,3 +113,47 @@ def test_a_job_goes_to_the_worker_that_ran_the_last_job_of_its_home() -> None:
         assert again == [ran_on[h] for h in "cdab"]
         # Jobs without a home go to any worker.
         assert len(list(workers.map([Job(pid, 0) for _ in range(6)], report))) == 6
+
+
+def test_jobs_are_read_as_the_workers_need_them() -> None:
+    """A caller may compute each job while the earlier ones run: the supervisor takes a few ahead, not all."""
+    taken: list[int] = []
+
+    def jobs() -> Iterator[Job[int]]:
+        for n in range(40):
+            taken.append(n)
+            yield Job(square, n)
+
+    with Supervisor(2) as workers:
+        results = workers.map(jobs(), report)
+        assert next(results) == 0
+        assert 0 < len(taken) < 40  # the first result came back before the last job was computed
+        assert list(results) == [n * n for n in range(1, 40)]
+    assert taken == list(range(40))
+
+
+def write_while_deferring(directory: str) -> int:
+    """A worker that is sent SIGTERM inside a write's deferred section finishes the section first."""
+    from hipify.output.writing import _interrupt_deferred
+
+    with _interrupt_deferred():
+        Path(directory, "started").write_text("")
+        time.sleep(1.0)
+        Path(directory, "whole").write_text("written")
+    time.sleep(3600)  # ended by SIGTERM, which arrives here
+    return 0
+
+
+def test_closing_lets_a_busy_worker_finish_the_file_it_is_writing(tmp_path: Path) -> None:
+    workers = Supervisor(1)
+    results = workers.map([Job(write_while_deferring, str(tmp_path))], report)
+    waiter = threading.Thread(target=lambda: list(results), daemon=True)
+    waiter.start()
+    deadline = time.monotonic() + 30
+    while not (tmp_path / "started").exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    (worker,) = workers._workers
+    workers.close()  # SIGTERM to the busy worker, which is inside its write
+    assert (tmp_path / "whole").read_text() == "written"
+    with pytest.raises(ProcessLookupError):
+        os.kill(worker.pid, 0)

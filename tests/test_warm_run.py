@@ -9,7 +9,7 @@ import json
 import os
 import shutil
 import time
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,9 +67,13 @@ class HipifyRunner:
         self.sent: list[str] = []
         real_map = Supervisor.map
 
-        def counting_map(supervisor: Supervisor, jobs: Sequence, on_failure):  # type: ignore[no-untyped-def]
-            self.sent.extend(f"{job.fn.__name__}:{Path(job.arg.path).name}" for job in jobs)
-            return real_map(supervisor, jobs, on_failure)
+        def counting_map(supervisor: Supervisor, jobs: Iterable, on_failure):  # type: ignore[no-untyped-def]
+            def counted():  # type: ignore[no-untyped-def]
+                for job in jobs:  # as the supervisor takes them (it reads its jobs as the workers need more)
+                    self.sent.append(f"{job.fn.__name__}:{Path(job.arg.path).name}")
+                    yield job
+
+            return real_map(supervisor, counted(), on_failure)
 
         monkeypatch.setattr(Supervisor, "map", counting_map)
 
@@ -90,7 +94,7 @@ def contents(directory: Path) -> dict[str, bytes]:
 
 
 def processed(run: Run) -> set[str]:
-    return {job.split(":", 1)[1] for job in run.jobs if job.startswith("process:")}
+    return {job.split(":", 1)[1] for job in run.jobs if job.startswith(("process:", "translate_and_write:"))}
 
 
 def scanned(run: Run) -> set[str]:

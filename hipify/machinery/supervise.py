@@ -25,7 +25,7 @@ import os
 import signal
 import time
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from multiprocessing import Pipe
 from multiprocessing.connection import Connection, wait
@@ -82,6 +82,10 @@ class _Worker:
         with contextlib.suppress(OSError):
             os.kill(self.pid, signal.SIGKILL)
 
+    def terminate(self) -> None:
+        with contextlib.suppress(OSError):
+            os.kill(self.pid, signal.SIGTERM)
+
     def reap(self, block: bool = True) -> int | None:
         """The worker's wait status once it has exited (None while it runs, when not blocking)."""
         if self.status is None:
@@ -113,12 +117,13 @@ class Supervisor:
         self.close()
 
     def close(self) -> None:
-        """End every worker now: busy ones are killed, idle ones exit (or are killed soon after)."""
+        """End every worker now: busy ones are terminated (a worker writing a file ends once the file is whole:
+        it defers SIGTERM while writing), idle ones exit; either is killed if it has not ended soon after."""
         for worker in self._workers:
             with contextlib.suppress(OSError):
                 worker.conn.close()  # an idle worker sees EOF and exits
             if worker.queue:
-                worker.kill()
+                worker.terminate()
         deadline = time.monotonic() + _EXIT_GRACE_S
         for worker in self._workers:
             while worker.reap(block=False) is None and time.monotonic() < deadline:
@@ -128,17 +133,31 @@ class Supervisor:
                 worker.reap()
         self._workers = []
 
-    def map(self, jobs: Sequence[Job[R]], on_failure: OnFailure[R]) -> Iterator[R]:
-        """The result of each job, in order; failures go through ``on_failure``."""
-        self._pending = deque(range(len(jobs)))
-        self._current = dict(enumerate(jobs))
+    def map(self, jobs: Iterable[Job[R]], on_failure: OnFailure[R]) -> Iterator[R]:
+        """The result of each job, in order; failures go through ``on_failure``. ``jobs`` is read as the workers
+        need more (a few ahead of them), so a caller may compute each job while the earlier ones run."""
+        source = iter(jobs)
+        self._pending = deque()
+        self._current = {}
         results: dict[int, R] = {}
-        next_out = 0
-        while next_out < len(jobs):
+        taken = next_out = 0
+        exhausted = False
+        ahead = self.size * _QUEUE_PER_WORKER + _LOOK_AHEAD
+        while True:
             if next_out in results:
                 yield results.pop(next_out)
                 next_out += 1
                 continue
+            while not exhausted and len(self._pending) < ahead:
+                job = next(source, None)
+                if job is None:
+                    exhausted = True
+                    break
+                self._current[taken] = job
+                self._pending.append(taken)
+                taken += 1
+            if exhausted and next_out >= taken:
+                return
             self._start(min(self.size, len(self._current)))
             self._dispatch()
             for job_id, outcome in self._collect():

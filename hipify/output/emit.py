@@ -115,6 +115,52 @@ def write_result(result: FileResult, dest: Destination, data: bytes | None = Non
     return Written(True, backup if backup != dest.backup else None)
 
 
+@dataclass(frozen=True)
+class Placed:
+    """A translation written by the worker that made it (--out-dir, --in-place): what the run still needs of it,
+    without its text."""
+
+    entry: FileEntry
+    compat: tuple[str, ...]  # entries of the compatibility header it relies on
+    inputs: tuple[str, ...]  # other files its translation read
+    outcome: Outcome  # of the write
+    lines: tuple[str, ...]  # what the write has to say (a failure, a backup kept)
+    digest: str = ""  # of the bytes written ("" when nothing was)
+
+
+def writes_here(mode: OutputMode, result: FileResult) -> bool:
+    """Does :meth:`Emitter.emit` write this (readable) result to its destination file?"""
+    return mode in (OutputMode.OUTPUT_FILE, OutputMode.OUT_DIR) or (mode == OutputMode.IN_PLACE and result.changed)
+
+
+def write_file(
+    result: FileResult, dest: Destination, quiet: bool, swept: set[Path]
+) -> tuple[Outcome, list[str], bytes | None]:
+    """Encode one translation and write it to ``dest``: the outcome, what to tell the user, the bytes written
+    (None when nothing was). ``swept``: the directories this process has cleared of dead runs' temporary files."""
+    try:
+        data = output_bytes(result)
+    except SourceError as err:
+        return Outcome.FAILED, [failure_line(result.display, f"{err.message}; nothing written", err.code)], None
+    sweep(dest.path.parent, swept)
+    try:
+        written = write_result(result, dest, data)
+    except OSError as exc:
+        text = f"cannot write output: {_reason(exc)}; the original is unchanged"
+        return Outcome.FAILED, [failure_line(result.display, text)], None
+    if written.backup is not None and not quiet:
+        text = f"{dest.backup} differs from the file being replaced: kept it; the file was saved as {written.backup}"
+        return Outcome.OK, [failure_line(result.display, text, "HPY310", "warning")], data
+    return Outcome.OK, [], data
+
+
+def sweep(directory: Path, swept: set[Path]) -> None:
+    """Remove what interrupted runs left in a directory we write to (once per directory and process)."""
+    if directory not in swept:
+        swept.add(directory)
+        remove_stale_temps(directory)
+
+
 def _holds(path: Path, data: bytes) -> bool:
     try:
         return read_regular(path, len(data)) == data
@@ -268,31 +314,26 @@ class Emitter:
         return failed
 
     def _write(self, result: FileResult, dest: Destination | None) -> Outcome:
-        mode = self.settings.mode
-        try:
-            data = output_bytes(result)
-        except SourceError as err:
-            message(failure_line(result.display, f"{err.message}; nothing written", err.code))
-            return Outcome.FAILED
-        if mode == OutputMode.STDOUT:
+        if self.settings.mode == OutputMode.STDOUT:
+            try:
+                data = output_bytes(result)
+            except SourceError as err:
+                message(failure_line(result.display, f"{err.message}; nothing written", err.code))
+                return Outcome.FAILED
             write_stdout(result, data=data)
             return Outcome.OK
-        assert dest is not None, f"{mode.value} needs a destination"
-        self._sweep(dest.path.parent)
-        return self._run_write(dest.path, lambda: self._write_file(result, dest, data))
+        assert dest is not None, f"{self.settings.mode.value} needs a destination"
+        quiet = self.settings.quiet
+        return self._run_write(dest.path, lambda: write_file(result, dest, quiet, self._swept)[:2])
 
-    def _write_file(self, result: FileResult, dest: Destination, data: bytes) -> tuple[Outcome, list[str]]:
-        try:
-            written = write_result(result, dest, data)
-        except OSError as exc:
-            text = f"cannot write output: {_reason(exc)}; the original is unchanged"
-            return Outcome.FAILED, [failure_line(result.display, text)]
-        if written.backup is not None and not self.settings.quiet:
-            text = (
-                f"{dest.backup} differs from the file being replaced: kept it; the file was saved as {written.backup}"
-            )
-            return Outcome.OK, [failure_line(result.display, text, "HPY310", "warning")]
-        return Outcome.OK, []
+    def emit_placed(self, placed: Placed, dest: Destination) -> Outcome:
+        """What :meth:`emit` does for a translation its worker wrote already (:func:`write_file` there)."""
+        self.findings.pairs.extend((placed.entry.path, d) for d in placed.entry.diagnostics)
+        failed = Outcome.FAILED if any(failed_file(d) for d in placed.entry.diagnostics) else Outcome.OK
+        done: Future[tuple[Outcome, list[str]]] = Future()
+        done.set_result((placed.outcome, list(placed.lines)))
+        self._in_flight.append((dest.path, done))  # its messages come in input order, with the other writes'
+        return failed
 
     def emit_compat_header(self, path: Path, shown: str, text: str) -> Outcome:
         """The compatibility header the translated files include, per the output mode."""
@@ -330,10 +371,7 @@ class Emitter:
         return self._run_write(dst, lambda: _copy(src, dst))
 
     def _sweep(self, directory: Path) -> None:
-        """Remove what interrupted runs left in a directory we write to (once per directory)."""
-        if directory not in self._swept:
-            self._swept.add(directory)
-            remove_stale_temps(directory)
+        sweep(directory, self._swept)
 
     def _emit_unreadable(self, result: FileResult, dest: Destination | None, explicit: bool) -> Outcome:
         error = result.error

@@ -68,12 +68,13 @@ def write_atomic(
 
 @contextlib.contextmanager
 def _interrupt_deferred() -> Iterator[None]:
-    """Ctrl-C (SIGINT) arrives after the block, not inside it: a KeyboardInterrupt raised between creating a
-    temporary file and the ``try`` that removes it (inside ``mkstemp``, say) would leave the file behind."""
+    """Ctrl-C (SIGINT) and SIGTERM arrive after the block, not inside it: a KeyboardInterrupt raised between
+    creating a temporary file and the ``try`` that removes it (inside ``mkstemp``, say) would leave the file
+    behind, and a worker process writing a translation is ended with SIGTERM (it dies once its write is whole)."""
     if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
         yield
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
     try:
         yield
     finally:

@@ -23,7 +23,7 @@ import hashlib
 import os
 import pickle
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -123,12 +123,13 @@ class ManifestStore:
             pass
 
 
-def written_output(path: Path) -> tuple[FileStat | None, str]:
-    """What to record of an output just written: its stat, and its digest while a change could hide behind it."""
+def written_output(path: Path, digest: str = "") -> tuple[FileStat | None, str]:
+    """What to record of an output just written: its stat, and its digest while a change could hide behind it.
+    ``digest``: of the bytes just written there, when the writer knows it (the file is not read again)."""
     stat = current_stat(path)
     if stat is None or settled(stat, time.time_ns()):
         return stat, ""
-    return stat, file_digest(path)
+    return stat, digest or file_digest(path)
 
 
 def file_digest(path: Path) -> str:
@@ -223,10 +224,13 @@ class WarmStart:
     def earlier_scans(self) -> dict[str, tuple[FileStat, FileScan]]:
         return self.store.load_scans(self.key) if self.previous is not None else {}
 
-    def reusable(self, item: Found, facts: ProjectFacts, dest: Destination | None, mode: OutputMode) -> Record | None:
-        """The recorded result of ``item`` when it can be emitted again as it is."""
+    def reusable(
+        self, item: Found, facts: Mapping[str, ProjectFacts], dest: Destination | None, mode: OutputMode
+    ) -> Record | None:
+        """The recorded result of ``item`` when it can be emitted again as it is (``facts``: every input's, asked
+        only for a file the last run recorded)."""
         record = self.previous.records.get(str(item.path)) if self.previous is not None else None
-        if record is None or record.facts != facts or not self.trust.holds(record.stat, item.stat):
+        if record is None or record.facts != facts[str(item.path)] or not self.trust.holds(record.stat, item.stat):
             return None
         if not self.trust.inputs_hold(record.inputs):
             return None
@@ -236,7 +240,7 @@ class WarmStart:
     def save(
         self,
         found: Sequence[Found],
-        facts: dict[str, ProjectFacts],
+        facts: Mapping[str, ProjectFacts],
         records: dict[str, Record],
         resolved: Resolved | None,
         scans: dict[str, tuple[FileStat | None, FileScan]] | None,
@@ -252,7 +256,9 @@ class WarmStart:
         else:
             return
         found_paths = tuple(str(f.path) for f in found)
-        manifest = Manifest(self.key, found_paths, facts, records, scanned, resolved, self.started_ns, finished_ns)
+        manifest = Manifest(
+            self.key, found_paths, dict(facts), records, scanned, resolved, self.started_ns, finished_ns
+        )
         kept = {p: (st, s) for p, (st, s) in scans.items() if st is not None} if scans is not None else None
         self.store.save(manifest, kept)
 

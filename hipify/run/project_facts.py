@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -27,9 +27,42 @@ def _scan_failed(job: Job[FileScan], failure: Failure) -> FileScan:
     return FileScan(job.arg.path, readable=False)  # its translation runs (and reports) separately
 
 
+class _FactsOf(Mapping[str, ProjectFacts]):
+    """Each input's project facts from the model, computed when first asked for: the run asks for a file's as it
+    hands the file to a worker, so computing them overlaps the translations of the files before it."""
+
+    def __init__(
+        self,
+        found: Sequence[Found],
+        source: Callable[[Found], ProjectFacts],
+        builds: Callable[[], dict[str, ProjectFacts]],
+    ) -> None:
+        self._found = {str(f.path): f for f in found}
+        self._source = source
+        self._builds = builds
+        self._known: dict[str, ProjectFacts] = {}
+
+    def __getitem__(self, path: str) -> ProjectFacts:
+        known = self._known.get(path)
+        if known is not None:
+            return known
+        item = self._found[path]
+        if is_build_file(item.path):  # a build file's facts come from every source's: all at once
+            self._known.update(self._builds())
+            return self._known[path]
+        known = self._known[path] = self._source(item)
+        return known
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._found)
+
+    def __len__(self) -> int:
+        return len(self._found)
+
+
 @dataclass(frozen=True)
 class _ProjectFacts:
-    facts: dict[str, ProjectFacts]  # each input's, by path as found
+    facts: Mapping[str, ProjectFacts]  # each input's, by path as found
     model: ProjectModel | None = None  # None: taken from the manifest, not built
     scans: dict[str, tuple[FileStat | None, FileScan]] | None = None  # what the model was built from
 
@@ -49,10 +82,12 @@ def _project_facts(
         return _ProjectFacts(dict(warm.previous.facts))
     sources = [f for f in found if not is_build_file(f.path)]
     model, scans = _project_model(config, sources, renames, workers, warm)
-    facts = {str(f.path): final(f, model.facts_for(str(f.path))) for f in sources}
-    builds = [str(f.path) for f in found if str(f.path) not in facts]
-    facts.update(facts_from_model(builds, model, _include_renames(sources, renames), config.options))
-    return _ProjectFacts({str(f.path): facts[str(f.path)] for f in found}, model, scans)
+    builds = [str(f.path) for f in found if is_build_file(f.path)]
+
+    def of_builds() -> dict[str, ProjectFacts]:
+        return facts_from_model(builds, model, _include_renames(sources, renames), config.options)
+
+    return _ProjectFacts(_FactsOf(found, lambda f: final(f, model.facts_for(str(f.path))), of_builds), model, scans)
 
 
 def _project_model(

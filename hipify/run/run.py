@@ -17,7 +17,7 @@ from ..compat import render as render_compat
 from ..machinery.cache import Stamp, stamps
 from ..machinery.supervise import Limits, Supervisor
 from ..model import ProjectFacts
-from ..output.emit import Destination, EmitSettings, Emitter, Outcome, OutputMode, message
+from ..output.emit import Destination, EmitSettings, Emitter, Outcome, OutputMode, Placed, message
 from ..reports.report import FileEntry, Report
 from ..sources.discover import Found, discover
 from .compat_header import _compat_header_path, _generated_compat, _relative_include
@@ -110,19 +110,22 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
     facts = project.facts
     destinations = [_destination(item, config, out_dir, dest_root, renames) for item in selected]
     reused = [
-        warm.reusable(item, facts[str(item.path)], dest, config.mode) if warm else None
+        warm.reusable(item, facts, dest, config.mode) if warm else None
         for item, dest in zip(selected, destinations, strict=True)
     ]
-    tasks = [
-        _task(config, str(item.path), _display(item), facts[str(item.path)])
-        for item, record in zip(selected, reused, strict=True)
+    # Each task's facts are computed as the workers ask for more tasks (``facts`` computes them when asked).
+    tasks = (
+        (_task(config, str(item.path), _display(item), facts[str(item.path)]), dest)
+        for item, dest, record in zip(selected, destinations, reused, strict=True)
         if record is None
-    ]
-    show_progress = len(tasks) > 20 and config.progress and not config.quiet and sys.stderr.isatty()
-    results = _progress(_translate(config, workers, tasks), len(tasks), show_progress)
+    )
+    count = sum(record is None for record in reused)
+    show_progress = count > 20 and config.progress and not config.quiet and sys.stderr.isatty()
+    results = _progress(_translate(config, workers, tasks), count, show_progress)
     records: dict[str, Record] = {}
-    # What a record needs besides the written output, which is looked at once every write is done.
-    unrecorded: list[tuple[Found, Destination | None, FileEntry, tuple[str, ...], tuple[Stamp, ...], Outcome]] = []
+    # What a record needs besides the written output, which is looked at once every write is done (with the
+    # digest of the bytes its worker wrote, where it wrote them).
+    unrecorded: list[tuple[Found, Destination | None, FileEntry, tuple[str, ...], tuple[Stamp, ...], Outcome, str]] = []
     for item, dest, record in zip(selected, destinations, reused, strict=True):
         if record is not None:  # an earlier run's result, whose output is still in place: nothing to read or write
             entry = record.entry.reused()
@@ -132,18 +135,23 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
             records[str(item.path)] = record
             continue
         result = next(results)
-        entry = FileEntry.of(result)
+        if isinstance(result, Placed):  # its worker wrote it
+            assert dest is not None
+            entry, wrote = result.entry, result.digest
+            emitted = emitter.emit_placed(result, dest)
+        else:
+            entry, wrote = FileEntry.of(result), ""
+            emitted = emitter.emit(result, dest, item.explicit)
         report.add_entry(entry)
         compat.update(result.compat)
-        emitted = emitter.emit(result, dest, item.explicit)
         outcome = max(outcome, emitted)
-        if warm is not None and result.error is None and item.stat is not None:
-            unrecorded.append((item, dest, entry, result.compat, stamps(result.inputs), emitted))
+        if warm is not None and entry.error is None and item.stat is not None:
+            unrecorded.append((item, dest, entry, result.compat, stamps(result.inputs), emitted, wrote))
     outcome = max(outcome, emitter.finish_writes())
-    for item, dest, entry, compat_entries, inputs, emitted in unrecorded:
+    for item, dest, entry, compat_entries, inputs, emitted, wrote in unrecorded:
         assert item.stat is not None
         ok = dest is not None and emitted != Outcome.FAILED and dest.path not in emitter.failed_destinations
-        written, digest = written_output(dest.path) if ok and dest is not None else (None, "")
+        written, digest = written_output(dest.path, wrote) if ok and dest is not None else (None, "")
         path = str(item.path)
         records[path] = Record(item.stat, facts[path], entry, compat_entries, inputs, written, digest)
     if warm is not None and (tasks or project.scans is not None or warm.previous is None):

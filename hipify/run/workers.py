@@ -4,14 +4,17 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any, TypeVar
 
 from ..knowledge.table import table_for
 from ..machinery.supervise import Failure, Job, Supervisor
 from ..model import FileResult, FileTask, ProjectFacts
-from ..output.emit import Destination, Emitter, Outcome, OutputMode, failure_line, message
+from ..output.emit import Destination, Emitter, Outcome, OutputMode, Placed, failure_line, message
 from ..reports.report import Report
 from ..sources.fileio import SourceError, decode
 from .request import STDIN, RunConfig
+
+T = TypeVar("T")
 
 
 def _run_stdin(config: RunConfig, emitter: Emitter, report: Report, workers: Supervisor) -> Outcome:
@@ -32,15 +35,19 @@ def _run_stdin(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
     return emitter.emit(result, dest)
 
 
-def _translation_failed(job: Job[FileResult], failure: Failure) -> Job[FileResult] | FileResult:
+def _translation_failed(job: Job[Any], failure: Failure) -> Job[Any] | FileResult:
     """A worker crashed, ran out of time or memory on a file: retry it with the regex engine once,
     else report the file as failed."""
     from ..translation.pipeline import Fallback, failed, fallback, process_decoded
+    from .placing import translate_and_write
 
     if job.fn is fallback:
         first: Fallback = job.arg
         return failed(first.task, f"{first.reason}; then the regex engine: {failure.describe()}")
-    task, decoded = job.arg if job.fn is process_decoded else (job.arg, None)
+    if job.fn is translate_and_write:  # the fallback's result comes back to the run, which writes it
+        task, decoded = job.arg.task, None
+    else:
+        task, decoded = job.arg if job.fn is process_decoded else (job.arg, None)
     if task.options.engine == "regex":
         return failed(task, failure.describe())
     return Job(fallback, Fallback(task, failure.describe(), decoded))
@@ -52,17 +59,30 @@ def _task(config: RunConfig, path: str, display: str, project: ProjectFacts | No
     )
 
 
-def _translate(config: RunConfig, workers: Supervisor, tasks: list[FileTask]) -> Iterator[FileResult]:
-    if not tasks:
-        return iter(())
-    table_for(config.options)  # load once in the parent: forked workers share it
+def _translate(
+    config: RunConfig, workers: Supervisor, tasks: Iterable[tuple[FileTask, Destination | None]]
+) -> Iterator[FileResult | Placed]:
+    """Each task's translation, in order; in the modes that write a tree, written by its worker (``Placed``).
+    ``tasks`` is read as the workers need more."""
     from ..translation.pipeline import process
+    from .placing import WriteOrder, translate_and_write
 
-    # Each file goes to the worker that scanned it, which kept the scan's lexing of its text.
-    return workers.map([Job(process, t, home=t.path) for t in tasks], _translation_failed)
+    writing = config.mode in (OutputMode.IN_PLACE, OutputMode.OUT_DIR)
+
+    def jobs() -> Iterator[Job[FileResult | Placed]]:
+        for i, (task, dest) in enumerate(tasks):
+            if not i:
+                table_for(config.options)  # load once in the parent (no task, no load): forked workers share it
+            # Each file goes to the worker that scanned it, which kept the scan's reading and lexing of its text.
+            if writing and dest is not None:
+                yield Job(translate_and_write, WriteOrder(task, dest, config.mode, config.quiet), home=task.path)
+            else:
+                yield Job(process, task, home=task.path)
+
+    return workers.map(jobs(), _translation_failed)
 
 
-def _progress(results: Iterable[FileResult], total: int, show: bool) -> Iterator[FileResult]:
+def _progress(results: Iterable[T], total: int, show: bool) -> Iterator[T]:
     if not show:
         yield from results
         return

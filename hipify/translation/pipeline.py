@@ -18,7 +18,8 @@ from ..knowledge.table import table_for
 from ..machinery.cache import ResultCache, cache_key
 from ..model import Diagnostic, FileResult, FileTask, Severity
 from ..project.scan import FileScan, scan_text
-from ..sources.fileio import DecodedSource, SourceError, read_source
+from ..sources.fileio import DecodedSource, SourceError
+from ..sources.kept import read_kept, take_read
 from .api import Result, translate
 from .engines import engine_environment
 
@@ -37,7 +38,7 @@ def scan_exact(task: FileTask) -> FileScan:
 def _scan(task: FileTask, exact: bool) -> FileScan:
     table = table_for(task.options)
     try:
-        decoded = read_source(Path(task.path), task.encoding, task.max_size)
+        decoded = read_kept(task.path, task.encoding, task.max_size)  # kept for the file's translation
     except SourceError:
         return FileScan(task.path, readable=False)  # its translation reports why
     cache = ResultCache(Path(task.cache_dir)) if task.cache_dir and task.options.use_cache else None
@@ -56,7 +57,7 @@ def _scan(task: FileTask, exact: bool) -> FileScan:
 
 def process(task: FileTask) -> FileResult:
     try:
-        decoded: DecodedSource = read_source(Path(task.path), task.encoding, task.max_size)
+        decoded: DecodedSource = take_read(task.path, task.encoding, task.max_size)  # the scan's, if kept
     except SourceError as err:
         severity = Severity.WARNING if err.code == "HPY302" else Severity.ERROR
         error = Diagnostic(err.code, err.message, severity=severity, path=task.display)
