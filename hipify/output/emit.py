@@ -10,6 +10,7 @@ from __future__ import annotations
 import difflib
 import os
 import sys
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -245,6 +246,7 @@ class Emitter:
         self._pool: ThreadPoolExecutor | None = None
         self._in_flight: list[tuple[Path, Future[tuple[Outcome, list[str]]]]] = []
         self.failed_destinations: set[Path] = set()  # written files whose write failed (known after finish_writes)
+        self._lock = threading.Lock()
 
     def __enter__(self) -> Emitter:
         return self
@@ -280,9 +282,10 @@ class Emitter:
             if done == Outcome.FAILED:
                 self.failed_destinations.add(path)
             return done
-        if self._pool is None:
-            self._pool = ThreadPoolExecutor(self.settings.write_threads, thread_name_prefix="hipify-write")
-        self._in_flight.append((path, self._pool.submit(write)))
+        with self._lock:  # the run's thread and the thread copying the mirror's other files both write
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self.settings.write_threads, thread_name_prefix="hipify-write")
+            self._in_flight.append((path, self._pool.submit(write)))
         return Outcome.OK
 
     def emit(self, result: FileResult, dest: Destination | None = None, explicit: bool = True) -> Outcome:
@@ -332,7 +335,8 @@ class Emitter:
         failed = Outcome.FAILED if any(failed_file(d) for d in placed.entry.diagnostics) else Outcome.OK
         done: Future[tuple[Outcome, list[str]]] = Future()
         done.set_result((placed.outcome, list(placed.lines)))
-        self._in_flight.append((dest.path, done))  # its messages come in input order, with the other writes'
+        with self._lock:
+            self._in_flight.append((dest.path, done))  # its messages come in input order, with the other writes'
         return failed
 
     def emit_compat_header(self, path: Path, shown: str, text: str) -> Outcome:

@@ -154,13 +154,20 @@ def build_model(
     include_dirs: Sequence[str] = (),
     renames: Mapping[str, str] | None = None,
     rescan: ScanMore | None = None,
+    known_keys: Mapping[str, str] | None = None,
 ) -> ProjectModel:
     """Resolve the includes of ``scans`` (the files being translated), scanning the project
     headers they reach that were not among them (``scan_more``), until nothing new is reached.
     ``rescan``: the exact scans of files whose scan is approximate (``FileScan.approximate``),
-    asked for only where the difference can matter (default: ``scan_more``)."""
-    keys: dict[str, str] = {}
-    by_key = {keys.setdefault(s.path, file_key(s.path)): s for s in scans}
+    asked for only where the difference can matter (default: ``scan_more``). ``known_keys``: paths whose
+    :func:`file_key` the caller knows already (a walk resolved them)."""
+    keys: dict[str, str] = dict(known_keys or {})
+    by_key: dict[str, FileScan] = {}
+    for s in scans:
+        key = keys.get(s.path)
+        if key is None:
+            key = keys[s.path] = file_key(s.path)
+        by_key[key] = s
     model = ProjectModel(dict(by_key), frozenset(by_key), renames=dict(renames or {}), _keys=keys)
     user_dirs = [file_key(os.path.abspath(d)) for d in include_dirs]
     resolver = _Resolver(user_dirs, model.translated)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 
 from ..output.emit import Emitter, Outcome, message
@@ -15,7 +16,7 @@ def _copy_others(
     config: RunConfig, found: list[Found], out_dir: Path, dest_root: Path, emitter: Emitter
 ) -> tuple[Outcome, int]:
     """Mirror every other file of the input directories (build files, data), so the mirror builds; returns the
-    outcome and how many files the mirror holds."""
+    outcome and how many files the mirror holds. The copies are handed to the emitter's writing threads."""
     sources = {f.real for f in found}
     real_out = out_dir.resolve()
     directories = [Path(p) for p in config.paths if os.path.isdir(p)]
@@ -32,7 +33,7 @@ def _copy_others(
         if not _same_copy(item.path, target):  # a mirror kept up to date copies only what changed
             outcome = max(outcome, emitter.copy_as_is(item.path, target))
         copied += 1
-    return max(outcome, emitter.finish_writes()), copied
+    return outcome, copied  # the copies' own outcomes come with the emitter's other writes (finish_writes)
 
 
 def _same_copy(src: Path, dst: Path) -> bool:
@@ -42,3 +43,28 @@ def _same_copy(src: Path, dst: Path) -> bool:
     except OSError:
         return False
     return a.st_size == b.st_size and a.st_mtime_ns == b.st_mtime_ns
+
+
+class _Copying:
+    """:func:`_copy_others` in a thread of its own, from now on; :meth:`result` waits for it."""
+
+    def __init__(self, config: RunConfig, found: list[Found], out_dir: Path, dest_root: Path, emitter: Emitter) -> None:
+        self._done: tuple[Outcome, int] = (Outcome.FAILED, 0)
+        self._error: BaseException | None = None
+
+        def work() -> None:
+            try:
+                self._done = _copy_others(config, found, out_dir, dest_root, emitter)
+            except BaseException as exc:  # raised again in the run's thread
+                self._error = exc
+
+        self._thread = threading.Thread(target=work, name="hipify-copy-others", daemon=True)
+        self._thread.start()
+
+    def result(self) -> tuple[Outcome, int]:
+        """The outcome of handing out the copies and how many files the mirror holds (the copies themselves are
+        finished with the emitter's other writes)."""
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._done

@@ -129,4 +129,6 @@ def _project_model(
 
     first = scan_more([str(f.path) for f in found])
     include_renames = dict(_include_renames(found, renames))
-    return build_model(first, scan_more, config.options.include_dirs, include_renames, rescan), scans
+    known_keys = {str(f.path): f.real for f in found if f.real}  # the walk resolved them already
+    model = build_model(first, scan_more, config.options.include_dirs, include_renames, rescan, known_keys)
+    return model, scans

@@ -22,7 +22,7 @@ from ..reports.report import FileEntry, Report
 from ..sources.discover import Found, discover
 from .compat_header import _compat_header_path, _generated_compat, _relative_include
 from .conclusion import _conclude, _finish
-from .copies import _copy_others
+from .copies import _Copying
 from .destinations import (
     _destination,
     _display,
@@ -96,11 +96,21 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
     if out_dir is not None and out_dir.resolve() == dest_root.resolve():
         raise UsageError(f"--out-dir {config.out_dir} is the input directory; use --in-place to rewrite files there")
     compat_header = _compat_header_path(config, found, out_dir, dest_root)
+    # The other files go into the mirror while the sources are scanned and translated (a thread: the walk and
+    # the copies wait on the disk, not on the workers).
+    copying = None
+    if config.copy_other_files and out_dir is not None:
+        copying = _Copying(config, found, out_dir, dest_root, emitter)
     compat: set[str] = set()
 
+    includes_by_directory: dict[Path, str] = {}  # the header's include spelling depends on the directory only
+
     def final_facts(item: Found, facts: ProjectFacts) -> ProjectFacts:
-        output = _output_path(item, config, out_dir, dest_root, renames)
-        return replace(facts, compat_include=_relative_include(compat_header, output))
+        directory = _output_path(item, config, out_dir, dest_root, renames).parent
+        spelled = includes_by_directory.get(directory)
+        if spelled is None:
+            spelled = includes_by_directory[directory] = _relative_include(compat_header, directory / HEADER_NAME)
+        return replace(facts, compat_include=spelled)
 
     project = _project_facts(config, found, renames, workers, warm, final_facts)
     selected = found
@@ -147,6 +157,10 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
         outcome = max(outcome, emitted)
         if warm is not None and entry.error is None and item.stat is not None:
             unrecorded.append((item, dest, entry, result.compat, stamps(result.inputs), emitted, wrote))
+    copied = 0
+    if copying is not None:
+        copy_outcome, copied = copying.result()
+        outcome = max(outcome, copy_outcome)
     outcome = max(outcome, emitter.finish_writes())
     for item, dest, entry, compat_entries, inputs, emitted, wrote in unrecorded:
         assert item.stat is not None
@@ -164,8 +178,4 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
         text = render_compat(catalog.closure(entries), config.options.rocm_version)
         report.compat_header = (_shown(compat_header), tuple(sorted(compat)))
         outcome = max(outcome, emitter.emit_compat_header(compat_header, _shown(compat_header), text))
-    copied = 0
-    if config.copy_other_files and out_dir is not None:
-        copy_outcome, copied = _copy_others(config, found, out_dir, dest_root, emitter)
-        outcome = max(outcome, copy_outcome)
     return outcome, copied
