@@ -9,7 +9,7 @@ process, the seconds each phase took, inclusive (a phase's time contains the pha
 - parent: discover, scan (the project scan and model, waiting for its workers included), translate (waiting
   for results), write (the emitter), manifest, report (report file, findings and summary);
 - workers: the scan and translation jobs, and inside them reading, lexing, the scan's facts, the text facts,
-  planning, splicing and the result cache.
+  planning, splicing, the result cache and writing the translation (where the worker writes it).
 
 Wrappers replace module attributes, so a phase a branch does not have is left out; the same command measures
 today's main (run it from a checkout of main with ``PYTHONPATH`` pointing there).
@@ -97,6 +97,7 @@ def _instrument() -> None:
             return None
 
     run, pipeline, api = mod("hipify.run.run"), mod("hipify.translation.pipeline"), mod("hipify.translation.api")
+    placing = mod("hipify.run.placing")  # where workers write their translations (--out-dir, --in-place)
     plan: list[tuple[Any, str, str]] = [
         (run, "discover", "parent: discover"),
         (run, "_project_facts", "parent: scan (project model)"),
@@ -104,11 +105,16 @@ def _instrument() -> None:
         (run, "_conclude", "parent: report"),
         (mod("hipify.run.manifest").WarmStart, "save", "parent: manifest"),
         (mod("hipify.output.emit").Emitter, "emit", "parent: write"),
+        (mod("hipify.output.emit").Emitter, "emit_placed", "parent: write"),
         (mod("hipify.output.emit"), "write_result", "parent: write: write_result"),
         (pipeline, "scan", "worker: scan job"),
         (pipeline, "scan_exact", "worker: scan job (exact)"),
         (pipeline, "process", "worker: translate job"),
+        (placing, "translate_and_write", "worker: translate job"),
+        (placing, "process", "worker: translate job: translate"),
+        (placing, "write_file", "worker: translate job: write"),
         (pipeline, "read_source", "worker: read"),
+        (mod("hipify.sources.kept"), "read_source", "worker: read"),
         (pipeline, "scan_text", "worker: scan: facts"),
         (pipeline, "translate", "worker: translate"),
         (mod("hipify.machinery.cache").ResultCache, "get", "worker: cache get"),
