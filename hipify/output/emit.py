@@ -1,8 +1,10 @@
 """The one writer: translated files, stdout, diffs, messages and report files.
 
-Workers only compute; the run module hands each :class:`FileResult` to an :class:`Emitter`,
-whose one switch over :class:`OutputMode` decides what is written where. Every file write
-is atomic (``writing.write_atomic``).
+The run module hands each :class:`FileResult` to an :class:`Emitter`, whose one switch over
+:class:`OutputMode` decides what is written where; a tree's files (--out-dir, --in-place) are
+written by the worker that translated them with the same routine (:func:`write_file`), and the
+emitter takes what that write said (:meth:`Emitter.emit_placed`). Every file write is atomic
+(``writing.write_atomic``).
 """
 
 from __future__ import annotations
