@@ -317,6 +317,35 @@ def test_the_model_asks_for_exact_scans_where_they_can_change_the_facts(tmp_path
     assert not model.facts_for(str(root / "own.cu")).blocked_uses  # declaring its own is no use
 
 
+BLOCKED_MAIN_CU = "int main() { cudaProfilerInitialize(0, 0, cudaKeyValuePair); return 0; }\n"
+OTHER_MAIN_CU = '#include <cstdio>\nint main() { cudaDeviceSynchronize(); std::printf("main\\n"); return 0; }\n'
+C_CALLS_MAIN = "int main(int argc, char** argv) { return argc > 1 ? main(argc - 1, argv) : 0; }\n"
+
+
+def test_a_blocked_main_is_no_use_of_another_cpp_file(tmp_path: Path) -> None:
+    """C++ never uses main: a translation unit whose main needs an API HIP lacks does not make every other program's
+    main a use of it (nor cost each of them an exact scan); C may call main, so a C file is still read exactly."""
+    files = {"blocked.cu": BLOCKED_MAIN_CU, "other.cu": OTHER_MAIN_CU, "calls.c": C_CALLS_MAIN}
+    root = _tree(tmp_path / "tree", files)
+    table, options = load_table(), Options(engine="regex")
+    paths = sorted(str(p) for p in root.rglob("*") if p.is_file())
+    exact = build_model([scan_file(p, table, options) for p in paths], lambda more: [])
+    assert "main" in exact.blocked
+    rescanned: list[str] = []
+
+    def rescan(more: Sequence[str]) -> list[FileScan]:
+        rescanned.extend(more)
+        return [scan_file(p, table, options) for p in more]
+
+    approximate = [scan_text(p, Path(p).read_text(), table, options, exact=False) for p in paths]
+    model = build_model(approximate, lambda more: [], rescan=rescan)
+    assert rescanned == [str(root / "calls.c")]
+    for path in paths:
+        assert model.facts_for(path) == exact.facts_for(path)
+    assert not model.facts_for(str(root / "other.cu")).blocked_uses
+    assert model.facts_for(str(root / "calls.c")).blocked_uses == (("main", exact.blocked["main"][0]),)
+
+
 def test_the_scan_keeps_its_lexing_for_the_translation_of_the_same_text() -> None:
     table, options = load_table(), Options(engine="regex")
     shared.clear()

@@ -148,6 +148,7 @@ def write_while_deferring(directory: str) -> int:
 def test_closing_lets_a_busy_worker_finish_the_file_it_is_writing(tmp_path: Path) -> None:
     workers = Supervisor(1)
     results = workers.map([Job(write_while_deferring, str(tmp_path))], report)
+
     def wait_for_results() -> None:
         with contextlib.suppress(Exception):  # the supervisor is closed under it: its wait ends in an error
             list(results)

@@ -25,6 +25,16 @@ def test_the_translation_takes_the_scans_reading_while_the_file_is_unchanged(tmp
     assert kept.take_read(str(path)).text == SOURCE
 
 
+def test_a_second_scan_of_an_unchanged_file_takes_the_first_ones_reading(tmp_path: Path) -> None:
+    path = tmp_path / "a.cu"
+    path.write_text(SOURCE)
+    first = kept.read_kept(str(path))
+    assert kept.read_kept(str(path)) is first
+    path.write_text(SOURCE + "// later\n")
+    assert kept.read_kept(str(path)).text.endswith("// later\n")
+    kept.clear()
+
+
 def test_a_file_changed_after_the_scan_is_read_again(tmp_path: Path) -> None:
     path = tmp_path / "a.cu"
     path.write_text(SOURCE)

@@ -130,7 +130,8 @@ class ProjectModel:
         # are its program (or a library's exported API), which needs porting, not hiding.
         disabled = () if root else tuple(sorted({b.name for b in scan.blocked if b.name}))
         uses = scan.uses.union(*(b.uses for b in scan.blocked)) if root else scan.uses
-        blocked_uses = tuple((name, ", ".join(self.blocked[name])) for name in sorted(uses & self.blocked.keys()))
+        used = uses & self.blocked.keys()
+        blocked_uses = tuple((name, ", ".join(self.blocked[name])) for name in sorted(used - _never_used(key)))
         return ProjectFacts(
             include_renames=renames,
             tu_root=root,
@@ -204,7 +205,7 @@ def build_model(
         s.path
         for k, s in model.scans.items()
         if s.approximate
-        and not (s.uses.isdisjoint(model.blocked.keys()) and s.uses.isdisjoint(model._shadows_around(k)))
+        and not ((s.uses & model.blocked.keys()) <= _never_used(k) and s.uses.isdisjoint(model._shadows_around(k)))
     ]
     if vague:
         for s in (rescan or scan_more)(vague):
@@ -279,6 +280,16 @@ class _Resolver:
             return "", ""
         best = max(candidates, key=lambda k: (len(os.path.commonpath([k, here])), -len(k)))
         return best, best[: -len(tail)] or "/"
+
+
+_MAIN = frozenset(("main",))
+
+
+def _never_used(key: str) -> frozenset[str]:
+    """Names a file of this language never uses, whatever its words say: C++ forbids using ``main``
+    ([basic.start.main]), so another file's blocked ``main`` is no use of a C++ file's (its word ``main`` is its own
+    definition; C may call ``main``)."""
+    return frozenset() if key.endswith(".c") else _MAIN
 
 
 def _under(path: str, directories: Sequence[str]) -> bool:

@@ -34,6 +34,9 @@ def read_kept(path: str, encoding: str = "utf-8", max_size: int = DEFAULT_MAX_SI
     """``read_source(path)``, kept for this file's translation in this process (raises ``SourceError``)."""
     global _kept_bytes
     identity = _identity(path)
+    found = _kept.get(path)
+    if found is not None and found[0] == identity and found[1] == (encoding, max_size):
+        return found[2]  # read by an earlier scan of the file (the exact scan after an approximate one)
     decoded = read_source(Path(path), encoding, max_size)
     if identity is not None and len(decoded.raw) <= MAX_KEPT_BYTES:
         _forget(path)
