@@ -79,16 +79,23 @@ def constants(ctx: Context) -> list[WarpSizeConstant]:
 
 
 def _assigns_32(masked: str) -> bool:
-    """Is some 32 right after '=' or '{' (blanks between)? Every _CONSTANT match has one, and '32' is found at C
-    speed, where _CONSTANT (no literal to start from) is tried at every word: 0.30 s over the generated tree's 750
-    files, none of which has such a 32."""
+    """Is some 32 given to a name holding "warp" (``kWarpSize = 32``, ``WARP_SIZE{32}``)? Every _CONSTANT match
+    whose name _NAME takes is one, and '32' is found at C speed, where _CONSTANT (no literal to start from) is
+    tried at every word: 0.30 s over the generated tree's 750 files, none of which has such a 32."""
     at = masked.find("32")
     while at >= 0:
         j = at
         while j > 0 and masked[j - 1].isspace():  # str.isspace is re's \s
             j -= 1
         if j > 0 and masked[j - 1] in "={":
-            return True
+            j -= 1
+            while j > 0 and masked[j - 1].isspace():
+                j -= 1
+            name_end = j
+            while j > 0 and (masked[j - 1].isalnum() or masked[j - 1] == "_"):  # re's \w
+                j -= 1
+            if "warp" in masked[j:name_end].lower():
+                return True
         at = masked.find("32", at + 1)
     return False
 
