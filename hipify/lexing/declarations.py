@@ -173,15 +173,20 @@ def _declaration(masked: str, start: int, end: int, head_end: int, closer: str, 
 _OPERATOR_SYMBOL = re.compile(r"\boperator\s*(?:\(\s*\)|\[\s*\]|[-+*/%^&|~!=<>,]+)")
 
 
+_HEAD_STOP = re.compile(r"[<>(=]")
+
+
 def _top_level_paren(head: str) -> int:
     """Offset of the first '(' outside template brackets; -1 when an initializer ('=') comes first. The symbol of an
     operator's name (``operator*=``, ``operator<``, ``operator()``) is no initializer and no bracket."""
     angle = 0
-    symbol = _OPERATOR_SYMBOL.search(head)
+    symbol = _OPERATOR_SYMBOL.search(head) if "operator" in head else None
     skip = range(symbol.start(), symbol.end()) if symbol else range(0)
-    for i, c in enumerate(head):
+    for m in _HEAD_STOP.finditer(head):  # the characters the loop acts on, found by the regex engine
+        i = m.start()
         if i in skip:
             continue
+        c = m.group()
         if c == "<":
             angle += 1
         elif c == ">" and angle:
