@@ -452,7 +452,9 @@ def _occurrences(masked: str, names: set[str], done: set[str] | None = None) -> 
             yield name, at  # the blank before the name is at offset ``at`` of ``spaced``: the name at ``at`` here
 
 
-_ENUM_HEAD = re.compile(r"(?<![\w$])enum(?:\s+(?:class|struct))?(?:\s+[A-Za-z_]\w*)?(?:\s*:[^{;()]*)?\s*\{")
+# The lookbehind after the literal: a pattern that starts with 'enum' is searched for at C speed, one that starts
+# with a lookbehind is tried at every offset.
+_ENUM_HEAD = re.compile(r"enum(?<![\w$]enum)(?:\s+(?:class|struct))?(?:\s+[A-Za-z_]\w*)?(?:\s*:[^{;()]*)?\s*\{")
 _ENUMERATOR = re.compile(r"\s*([A-Za-z_]\w*)")
 
 
