@@ -348,7 +348,7 @@ def _blanked(code: str, spans: list[tuple[int, int]]) -> str:
     return "".join(parts)
 
 
-_CASE_LABEL = re.compile(r"(?<![\w$])case\s+([A-Za-z_]\w*)\s*:(?!:)")
+_CASE_LABEL = re.compile(r"case(?<![\w$]case)\s+([A-Za-z_]\w*)\s*:(?!:)")  # the lookbehind after the literal
 
 
 def _only_case_labels(text: str, table: MappingTable) -> set[str]:
