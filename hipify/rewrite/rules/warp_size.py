@@ -112,7 +112,8 @@ def uses_of(ctx: Context, constant: WarpSizeConstant) -> Uses:
     masked = ctx.masked
     block: list[int] = []
     lanes: list[int] = []
-    for m in re.finditer(rf"\b{re.escape(constant.name)}\b", masked):
+    name = re.escape(constant.name)  # a name: \bNAME is NAME(?<!\wNAME), which is searched for at C speed
+    for m in re.finditer(rf"{name}(?<!\w{name})\b", masked):
         at = m.start()
         if constant.start <= at < constant.value[1]:
             continue  # the definition itself
