@@ -101,8 +101,10 @@ def _stopping_definition(ctx: Context, decl: Declaration) -> str:
     if decl.kind != "function" or decl.head_end >= decl.end or not decl.name:
         return ""
     text, pieces, cursor = ctx.text, [], decl.start
-    for ident, row in sorted(ctx.resolved, key=lambda pair: pair[0].start):
-        if not decl.start <= ident.start < decl.head_end or ident.user_declared:
+    # Only the head's identifiers, sorted (the file's all were, once per disabled declaration).
+    in_head = [pair for pair in ctx.resolved if decl.start <= pair[0].start < decl.head_end]
+    for ident, row in sorted(in_head, key=lambda pair: pair[0].start):
+        if ident.user_declared:
             continue
         if is_missing(row, ctx.options, ctx.index.releases):
             return ""
