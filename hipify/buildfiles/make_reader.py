@@ -149,7 +149,9 @@ def _word_end(text: str, i: int, end: int, shell: bool) -> int:
     plain = _PLAIN_SHELL if shell else _PLAIN
     while i < end:
         # Runs of characters that neither end the word nor change the state, skipped at C speed.
-        i = (_IN_REFERENCE if depth else plain).match(text, i, end).end()
+        run = (_IN_REFERENCE if depth else plain).match(text, i, end)
+        assert run is not None  # a starred class matches everywhere, if only the empty string
+        i = run.end()
         if i >= end:
             break
         c = text[i]
@@ -186,7 +188,9 @@ def _quote_end(text: str, i: int, end: int, quote: str) -> int:
     if quote != '"':
         close = text.find(quote, i, end)
         return end if close < 0 else close + 1
-    i = _DOUBLE_QUOTED.match(text, i, end).end()
+    body = _DOUBLE_QUOTED.match(text, i, end)
+    assert body is not None  # a starred group matches everywhere, if only the empty string
+    i = body.end()
     return i + 1 if i < end and text[i] == '"' else end
 
 
@@ -238,7 +242,7 @@ def _top_level(char: str, text: str, start: int, end: int) -> int:
         i += 1
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _top_level_stop(char: str) -> re.Pattern[str]:
     return re.compile(f"[$)}}{re.escape(char)}]")
 

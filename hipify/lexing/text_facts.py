@@ -166,7 +166,7 @@ def extract_facts(
 
 def directives_of(text: str, lexed: Lexed) -> list[CondDirective]:
     """Every directive line: its span, keyword and argument (comments removed, lines joined)."""
-    out = []
+    out: list[CondDirective] = []
     append = out.append
     masked = lexed.masked
     head_of = _DIRECTIVE_HEAD.match
