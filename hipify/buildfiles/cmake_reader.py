@@ -243,6 +243,8 @@ def references(text: str, offset: int = 0) -> list[Reference]:
 def split_list(value: str) -> list[tuple[int, int]]:
     """A CMake list value (``a;b;c``) as (start, end) spans of its elements, empty ones left out; a ';'
     escaped or inside a ``[]`` group is not a separator."""
+    if ";" not in value:  # one element (most arguments): only ';' separates, and no '\\' or '[' adds one
+        return [(0, len(value))] if value else []
     spans: list[tuple[int, int]] = []
     start = 0
     square = 0

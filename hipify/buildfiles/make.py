@@ -256,7 +256,6 @@ class _Makefile:
             for name, statements in self.values.items():
                 if name not in used_anywhere and name not in self.compilers and self._nvcc_only(statements):
                     cuda_vars.add(name)
-        rdc_vars = {n for n in self.values if self._carries_rdc(n)}
 
         for name in self.compilers:
             for st in self.values[name]:
@@ -280,6 +279,8 @@ class _Makefile:
             self._hand_tool(command)
             self._options(command.words[1:], cuda=False)
         if self.uses_rdc:
+            # Only needed here: most makefiles never compile with -rdc, and this reads every variable's options.
+            rdc_vars = {n for n in self.values if self._carries_rdc(n)}
             for command in cuda_commands:
                 self._rdc_at_link(command, rdc_vars)
         self._shell_functions()

@@ -12,6 +12,7 @@ API: :func:`read` ``(text) -> tuple[Statement, ...]``; :func:`references` ``(tex
 
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -30,6 +31,18 @@ _INCLUDES = ("include", "-include", "sinclude")
 _ASSIGN_OPS = (":::=", "::=", ":=", "?=", "+=", "!=", "=")
 # Shell control operators that end one command of a recipe line and start the next.
 SHELL_OPERATORS = ("&&", "||", ";", "|", "(", ")", "&")
+_OPERATOR_STARTS = frozenset(op[0] for op in SHELL_OPERATORS)
+
+# The characters each scan below stops at; the runs between them are skipped by the regex engine, not a Python
+# loop (the makefiles' bulk is plain words).
+_COMMENT_STOP = re.compile(r"[\\$#)}]")  # _comment_start
+_PLAIN = re.compile(r"[^\\$ \t\n'\"]*")  # _word_end outside $(...)
+_PLAIN_SHELL = re.compile(r"[^\\$ \t\n'\"`&|;()]*")  # the same in a shell command
+_IN_REFERENCE = re.compile(r"[^\\$(){}]*")  # _word_end inside $(...)
+_DOUBLE_QUOTED = re.compile(r'(?:[^"\\]+|\\.)*', re.DOTALL)  # a "..." body, up to its closing quote
+_ASSIGNMENT_STOP = re.compile(r"[$:?+!=;]")  # _assignment: '$(' and each operator's first character
+_REFERENCE_STOP = re.compile(r"[$)}]")  # _assignment inside $(...)
+_FIRST_WORD = re.compile(r"[ \t]*(\S+)")
 
 
 @dataclass(frozen=True)
@@ -65,7 +78,10 @@ def _logical_lines(text: str) -> list[tuple[int, int]]:
         while True:
             nl = text.find("\n", pos)
             end = n if nl < 0 else nl
-            backslashes = len(text[start:end]) - len(text[start:end].rstrip("\\"))
+            j = end
+            while j > start and text[j - 1] == "\\":
+                j -= 1
+            backslashes = end - j
             if backslashes % 2 == 1 and nl >= 0:
                 pos = nl + 1
                 continue
@@ -79,7 +95,12 @@ def _comment_start(text: str, start: int, end: int) -> int:
     """Where a make comment starts in text[start:end] (end if none): an unescaped # outside $(...)."""
     depth = 0
     i = start
+    search = _COMMENT_STOP.search
     while i < end:
+        m = search(text, i, end)
+        if m is None:
+            return end
+        i = m.start()
         c = text[i]
         if c == "\\":
             i += 2
@@ -111,7 +132,7 @@ def split_words(text: str, start: int, end: int, shell: bool = False) -> tuple[W
             nl = text.find("\n", i, end)
             i = end if nl < 0 else nl
             continue
-        if shell:
+        if shell and c in _OPERATOR_STARTS:
             op = next((o for o in SHELL_OPERATORS if text.startswith(o, i)), None)
             if op is not None:
                 words.append(Word(op, i, i + len(op)))
@@ -125,17 +146,15 @@ def split_words(text: str, start: int, end: int, shell: bool = False) -> tuple[W
 
 def _word_end(text: str, i: int, end: int, shell: bool) -> int:
     depth = 0
-    quote = ""
+    plain = _PLAIN_SHELL if shell else _PLAIN
     while i < end:
+        # Runs of characters that neither end the word nor change the state, skipped at C speed.
+        run = (_IN_REFERENCE if depth else plain).match(text, i, end)
+        assert run is not None  # a starred class matches everywhere, if only the empty string
+        i = run.end()
+        if i >= end:
+            break
         c = text[i]
-        if quote:
-            if c == "\\" and quote == '"' and i + 1 < end:
-                i += 2
-                continue
-            if c == quote:
-                quote = ""
-            i += 1
-            continue
         if c == "\\" and i + 1 < end:
             if text[i + 1] == "\n" and not depth:
                 return i
@@ -155,13 +174,24 @@ def _word_end(text: str, i: int, end: int, shell: bool) -> int:
         if c in " \t\n":
             return i
         if c in "'\"" or (shell and c == "`"):
-            quote = c
-            i += 1
+            i = _quote_end(text, i + 1, end, c)
             continue
-        if shell and any(text.startswith(o, i) for o in SHELL_OPERATORS):
+        if shell and c in _OPERATOR_STARTS:  # every operator's first character is an operator
             return i
         i += 1
     return i
+
+
+def _quote_end(text: str, i: int, end: int, quote: str) -> int:
+    """Past the ``quote`` that closes a quoted string whose body starts at ``i`` (``end`` if none): a backslash
+    escapes the next character in double quotes only."""
+    if quote != '"':
+        close = text.find(quote, i, end)
+        return end if close < 0 else close + 1
+    body = _DOUBLE_QUOTED.match(text, i, end)
+    assert body is not None  # a starred group matches everywhere, if only the empty string
+    i = body.end()
+    return i + 1 if i < end and text[i] == '"' else end
 
 
 def _assignment(text: str, start: int, end: int) -> tuple[int, str] | None:
@@ -169,6 +199,10 @@ def _assignment(text: str, start: int, end: int) -> tuple[int, str] | None:
     depth = 0
     i = start
     while i < end:
+        m = (_REFERENCE_STOP if depth else _ASSIGNMENT_STOP).search(text, i, end)
+        if m is None:
+            return None
+        i = m.start()
         c = text[i]
         if c == "$" and i + 1 < end and text[i + 1] in "({":
             depth += 1
@@ -191,7 +225,13 @@ def _assignment(text: str, start: int, end: int) -> tuple[int, str] | None:
 def _top_level(char: str, text: str, start: int, end: int) -> int:
     """The first ``char`` in ``text[start:end]`` outside a variable reference ``$(...)``/``${...}``, or -1."""
     depth = 0
-    for i in range(start, end):
+    search = _top_level_stop(char).search
+    i = start
+    while True:
+        m = search(text, i, end)
+        if m is None:
+            return -1
+        i = m.start()
         c = text[i]
         if c == "$" and i + 1 < end and text[i + 1] in "({":
             depth += 1
@@ -199,11 +239,16 @@ def _top_level(char: str, text: str, start: int, end: int) -> int:
             depth -= 1
         elif not depth and c == char:
             return i
-    return -1
+        i += 1
+
+
+@functools.cache
+def _top_level_stop(char: str) -> re.Pattern[str]:
+    return re.compile(f"[$)}}{re.escape(char)}]")
 
 
 def _first_word(text: str, start: int, end: int) -> str:
-    m = re.compile(r"[ \t]*(\S+)").match(text, start, end)
+    m = _FIRST_WORD.match(text, start, end)
     return m.group(1) if m else ""
 
 

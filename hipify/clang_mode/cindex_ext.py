@@ -9,6 +9,7 @@ Offsets here are *byte* offsets into the main file; callers convert to character
 
 from __future__ import annotations
 
+import array as array_module
 import ctypes
 from dataclasses import dataclass
 from functools import lru_cache
@@ -83,12 +84,9 @@ def tokenize(tu: ci.TranslationUnit, path: str, size: int) -> TokenStream:
     try:
         lib.clang_annotateTokens(tu, memory, n, cursors)
         array = ctypes.cast(memory, ctypes.POINTER(ci.Token * n)).contents
-        data = [tuple(token.int_data) for token in array]
-        base = data[0][1] - _offset(lib, lib.clang_getTokenLocation(tu, array[0]))
-        if all(_layout_ok(lib, tu, array[i], data[i], base) for i in {0, n // 2, n - 1}):
-            kinds = [d[0] for d in data]
-            starts = [d[1] - base for d in data]
-            lengths = [d[2] for d in data]
+        fields = _token_fields(lib, tu, array, n)
+        if fields is not None:
+            kinds, starts, lengths = fields
         else:  # pragma: no cover - a libclang with another token layout
             kinds = [lib.clang_getTokenKind(t) for t in array]
             starts = [_offset(lib, lib.clang_getTokenLocation(tu, t)) for t in array]
@@ -96,6 +94,33 @@ def tokenize(tu: ci.TranslationUnit, path: str, size: int) -> TokenStream:
     finally:
         lib.clang_disposeTokens(tu, memory, n)
     return TokenStream(kinds, starts, lengths, cursors, tu)
+
+
+def _token_fields(lib: Any, tu: ci.TranslationUnit, tokens: Any, n: int) -> tuple[list[int], ...] | None:
+    """(kinds, starts, lengths) read from the tokens' ``int_data``, or None where the layout is not as expected."""
+    words = _int_words(tokens, n)
+    if words is None:
+        return None  # pragma: no cover - bindings or a platform with another layout
+    stride = len(words) // n
+    data = {i: tuple(words[i * stride : i * stride + 4]) for i in {0, n // 2, n - 1}}
+    base = data[0][1] - _offset(lib, lib.clang_getTokenLocation(tu, tokens[0]))
+    if not all(_layout_ok(lib, tu, tokens[i], data[i], base) for i in data):
+        return None  # pragma: no cover - a libclang with another token layout
+    return words[0::stride].tolist(), [start - base for start in words[1::stride]], words[2::stride].tolist()
+
+
+def _int_words(tokens: Any, n: int) -> array_module.array[int] | None:
+    """The tokens' memory as unsigned ints, copied in one piece: token i's ``int_data`` are the first four of its
+    ``len // n`` ints (``int_data`` is the first field). Reading ``tuple(token.int_data)`` token by token made a
+    Python object per token and cost more than libclang's own annotation. None where the structure is not laid
+    out so (the per-token accessors are used then)."""
+    size = ctypes.sizeof(ci.Token)
+    itemsize = ctypes.sizeof(ctypes.c_uint)
+    if ci.Token._fields_[0][0] != "int_data" or size % itemsize or array_module.array("I").itemsize != itemsize:
+        return None  # pragma: no cover - bindings or a platform with another layout
+    words = array_module.array("I")
+    words.frombytes(ctypes.string_at(ctypes.addressof(tokens), size * n))
+    return words
 
 
 def _layout_ok(lib: Any, tu: ci.TranslationUnit, token: ci.Token, data: tuple[int, ...], base: int) -> bool:

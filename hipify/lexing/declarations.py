@@ -41,7 +41,6 @@ class Declaration:
 
 
 _STRUCTURE = re.compile(r"[;{}()\[\]]")
-_BRACES = re.compile(r"[{}]")
 _NON_BLANK = re.compile(r"[^\s;]")
 _SEMICOLON_AFTER = re.compile(r"\s*;")
 
@@ -108,12 +107,19 @@ def top_level_declarations(masked: str, directives: tuple[Span, ...] | list[Span
 
 
 def _matching_brace(masked: str, open_at: int) -> int:
-    depth = 0
-    for m in _BRACES.finditer(masked, open_at):
-        depth += 1 if m.group() == "{" else -1
-        if depth == 0:
-            return m.start()
-    return len(masked) - 1
+    """The '}' closing the '{' at ``open_at`` (the last offset when none does): the first '}' with as many '{'
+    from ``open_at`` up to it as '}', found with str.find and str.count rather than a step per brace."""
+    opened = closed = 0
+    pos = open_at
+    while True:
+        close = masked.find("}", pos)
+        if close < 0:
+            return len(masked) - 1
+        opened += masked.count("{", pos, close)
+        closed += 1
+        if opened == closed:
+            return close
+        pos = close + 1
 
 
 _BRACKETS = re.compile(r"[()\[\];{}]")
@@ -173,15 +179,20 @@ def _declaration(masked: str, start: int, end: int, head_end: int, closer: str, 
 _OPERATOR_SYMBOL = re.compile(r"\boperator\s*(?:\(\s*\)|\[\s*\]|[-+*/%^&|~!=<>,]+)")
 
 
+_HEAD_STOP = re.compile(r"[<>(=]")
+
+
 def _top_level_paren(head: str) -> int:
     """Offset of the first '(' outside template brackets; -1 when an initializer ('=') comes first. The symbol of an
     operator's name (``operator*=``, ``operator<``, ``operator()``) is no initializer and no bracket."""
     angle = 0
-    symbol = _OPERATOR_SYMBOL.search(head)
+    symbol = _OPERATOR_SYMBOL.search(head) if "operator" in head else None
     skip = range(symbol.start(), symbol.end()) if symbol else range(0)
-    for i, c in enumerate(head):
+    for m in _HEAD_STOP.finditer(head):  # the characters the loop acts on, found by the regex engine
+        i = m.start()
         if i in skip:
             continue
+        c = m.group()
         if c == "<":
             angle += 1
         elif c == ">" and angle:

@@ -166,14 +166,24 @@ def extract_facts(
 
 def directives_of(text: str, lexed: Lexed) -> list[CondDirective]:
     """Every directive line: its span, keyword and argument (comments removed, lines joined)."""
-    out = []
+    out: list[CondDirective] = []
+    append = out.append
     masked = lexed.masked
+    head_of = _DIRECTIVE_HEAD.match
     for start, end in lexed.directives:
-        head = _DIRECTIVE_HEAD.match(masked, start, end)
-        keyword = (head.group(1) or "") if head else ""
-        rest = _without_comments(text, lexed, head.end() if head else start + 1, end)
-        argument = " ".join(rest.replace("\\\r\n", " ").replace("\\\n", " ").split())
-        out.append(CondDirective(start, end, keyword, argument))
+        head = head_of(masked, start, end)
+        if head:
+            keyword = head.group(1) or ""
+            body = head.end()
+        else:
+            keyword = ""
+            body = start + 1
+        rest = text[body:end]
+        if masked[body:end] != rest:  # a comment or a literal on the line (_without_comments' own test, inlined)
+            rest = _without_comments(text, lexed, body, end)
+        if "\\" in rest:
+            rest = rest.replace("\\\r\n", " ").replace("\\\n", " ")
+        append(CondDirective(start, end, keyword, " ".join(rest.split())))
     return out
 
 

@@ -348,7 +348,7 @@ def _blanked(code: str, spans: list[tuple[int, int]]) -> str:
     return "".join(parts)
 
 
-_CASE_LABEL = re.compile(r"(?<![\w$])case\s+([A-Za-z_]\w*)\s*:(?!:)")
+_CASE_LABEL = re.compile(r"case(?<![\w$]case)\s+([A-Za-z_]\w*)\s*:(?!:)")  # the lookbehind after the literal
 
 
 def _only_case_labels(text: str, table: MappingTable) -> set[str]:
@@ -452,7 +452,9 @@ def _occurrences(masked: str, names: set[str], done: set[str] | None = None) -> 
             yield name, at  # the blank before the name is at offset ``at`` of ``spaced``: the name at ``at`` here
 
 
-_ENUM_HEAD = re.compile(r"(?<![\w$])enum(?:\s+(?:class|struct))?(?:\s+[A-Za-z_]\w*)?(?:\s*:[^{;()]*)?\s*\{")
+# The lookbehind after the literal: a pattern that starts with 'enum' is searched for at C speed, one that starts
+# with a lookbehind is tried at every offset.
+_ENUM_HEAD = re.compile(r"enum(?<![\w$]enum)(?:\s+(?:class|struct))?(?:\s+[A-Za-z_]\w*)?(?:\s*:[^{;()]*)?\s*\{")
 _ENUMERATOR = re.compile(r"\s*([A-Za-z_]\w*)")
 
 

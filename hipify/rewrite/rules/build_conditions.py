@@ -33,7 +33,8 @@ from ..index import CUDA_LIKE
 from ..registry import Finding, register
 
 _HEAD = re.compile(r"#\s*(if|elif|ifdef|ifndef|else|endif)\b")
-_ASM = re.compile(r"(?<![\w$])(?:asm|__asm__|__asm)(?![\w$])")
+# Each spelling's lookbehind after it: a pattern that starts with a lookbehind is tried at every offset.
+_ASM = re.compile(r"(?:asm(?<![\w$]asm)|__asm__(?<![\w$]__asm__)|__asm(?<![\w$]__asm))(?![\w$])")
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
 _NVIDIA_INTERNAL = re.compile(r"__nv_\w+\Z")
 DEVICE_PASS = "__HIP_DEVICE_COMPILE__"
@@ -298,7 +299,7 @@ def _lacks(ctx: Context, span: Span, names: frozenset[str], chains: list[_Chain]
         if start <= d.start < end and d.keyword == "define" and d.argument.split()
     }
     for macro in defined_here:
-        pattern = re.compile(rf"(?<![\w$]){re.escape(macro)}(?![\w$])")
+        pattern = re.compile(rf"{re.escape(macro)}(?<![\w$]{re.escape(macro)})(?![\w$])")  # lookbehind last: fast
         for other in chains:
             for branch in other.branches:
                 tests = branch.keyword in ("ifdef", "ifndef", "if", "elif") and pattern.search(

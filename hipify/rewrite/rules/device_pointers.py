@@ -90,11 +90,19 @@ def _code_only(ctx: Context) -> str:
     return "".join(chars)
 
 
+def _whole_word(name: str) -> str:
+    """A pattern matching ``name`` where (?<![\\w$])name(?![\\w$]) does, its lookbehind after the literal: a pattern
+    that starts with a lookbehind is tried at every offset, one that starts with a literal is searched for at C
+    speed."""
+    escaped = re.escape(name)
+    return rf"{escaped}(?<![\w$]{escaped})(?![\w$])"
+
+
 def _pointer_names(code: str, types: frozenset[str]) -> frozenset[str]:
     """Names the file declares as device pointers, less those it also declares with another type."""
     declared: set[str] = set()
     for t in types:
-        for m in re.finditer(rf"(?<![\w$]){re.escape(t)}(?![\w$])", code):
+        for m in re.finditer(_whole_word(t), code):
             declared.update(_declarators(code, m.end()))
     declared -= CPP_KEYWORDS
     if not declared:

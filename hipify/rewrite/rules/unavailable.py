@@ -18,7 +18,6 @@ includes the header. The project model knows who uses what (``ProjectFacts``):
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 from ...knowledge.codes import UNCONVERTED_CODES
@@ -102,8 +101,10 @@ def _stopping_definition(ctx: Context, decl: Declaration) -> str:
     if decl.kind != "function" or decl.head_end >= decl.end or not decl.name:
         return ""
     text, pieces, cursor = ctx.text, [], decl.start
-    for ident, row in sorted(ctx.resolved, key=lambda pair: pair[0].start):
-        if not decl.start <= ident.start < decl.head_end or ident.user_declared:
+    # Only the head's identifiers, sorted (the file's all were, once per disabled declaration).
+    in_head = [pair for pair in ctx.resolved if decl.start <= pair[0].start < decl.head_end]
+    for ident, row in sorted(in_head, key=lambda pair: pair[0].start):
+        if ident.user_declared:
             continue
         if is_missing(row, ctx.options, ctx.index.releases):
             return ""
@@ -119,15 +120,16 @@ def _blocked_uses(ctx: Context) -> Iterator[Diagnostic]:
     blocked = dict(ctx.source.project.blocked_uses)
     if not blocked:
         return
+    masked = ctx.masked
+    hits = _whole_words(masked, [name for name in blocked if name in masked])
+    if not hits:
+        return
     declarations = ctx.declarations
-    pattern = re.compile(r"(?<![\w$])(?:" + "|".join(map(re.escape, sorted(blocked))) + r")(?![\w$])")
     own = [(d.start, d.end) for d in declarations if d.name in blocked]  # the blocked declarations themselves
     names_at = {d.name_at for d in declarations}
-    for m in pattern.finditer(ctx.masked):
-        at = m.start()
+    for at, name in hits:
         if at in names_at or any(s <= at < e for s, e in own) or not ctx.allowed(at):
             continue
-        name = m.group()
         yield Diagnostic(
             "HPY111",
             f"{name} needs {blocked[name]}, which HIP lacks: this use keeps it (port it by hand)",
@@ -135,3 +137,22 @@ def _blocked_uses(ctx: Context) -> Iterator[Diagnostic]:
             severity=Severity.WARNING,
             subject=name,
         )
+
+
+def _whole_words(masked: str, names: list[str]) -> list[tuple[int, str]]:
+    """(offset, name) of each occurrence of ``names`` with no name character (``[\\w$]``) on either side, in
+    order. Such occurrences never overlap, so these are the matches of ``(?<![\\w$])(?:names)(?![\\w$])``; found with
+    str.find, where that regex (no literal to start from) was tried at every offset of every file."""
+    hits = []
+    size = len(masked)
+    for name in names:
+        at = masked.find(name)
+        while at >= 0:
+            end = at + len(name)
+            before = masked[at - 1] if at else " "
+            after = masked[end] if end < size else " "
+            if not (before.isalnum() or before in "_$") and not (after.isalnum() or after in "_$"):
+                hits.append((at, name))
+            at = masked.find(name, at + 1)
+    hits.sort()
+    return hits
