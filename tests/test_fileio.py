@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from hipify.output.writing import write_atomic
+from hipify.output.writing import copy_atomic, write_atomic
 from hipify.sources.fileio import SourceError, decode, encode, read_source
 
 
@@ -88,3 +88,26 @@ def test_write_atomic_failure_leaves_original(tmp_path: Path, monkeypatch: pytes
         write_atomic(target, b"new")
     assert target.read_text() == "original"
     assert [p.name for p in tmp_path.iterdir()] == ["k.cu"]
+
+
+def test_a_new_mirror_file_does_not_wait_for_the_disk_but_a_replaced_file_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    synced: list[int] = []
+    real_fsync = os.fsync
+
+    def counting_fsync(fd: int) -> None:
+        synced.append(fd)
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", counting_fsync)
+    target = tmp_path / "mirror" / "a.cu"
+    write_atomic(target, b"new\n", flush_new=False)
+    assert target.read_bytes() == b"new\n" and synced == []  # nothing replaced: renamed without waiting
+    write_atomic(target, b"newer\n", flush_new=False)
+    assert target.read_bytes() == b"newer\n" and len(synced) == 1  # a file it replaces reaches the disk first
+    write_atomic(tmp_path / "b.cu", b"x\n")
+    assert len(synced) == 2  # by default, every file does
+    copy_atomic(target, tmp_path / "mirror" / "c.cu", flush_new=False)
+    assert (tmp_path / "mirror" / "c.cu").read_bytes() == b"newer\n" and len(synced) == 2
+    assert sorted(p.name for p in (tmp_path / "mirror").iterdir()) == ["a.cu", "c.cu"]  # no temporary file left

@@ -64,6 +64,9 @@ class Destination:
     in_place: bool = False
     # For --out-dir: where a file the tool cannot translate is copied as it is (the mirror stays complete).
     copy_unreadable_to: Path | None = None
+    # A file of the --out-dir mirror: a new one need not reach the disk before it appears (the run can write it
+    # again; a file it replaces still does).
+    mirror: bool = False
 
 
 @dataclass(frozen=True)
@@ -114,7 +117,14 @@ def write_result(result: FileResult, dest: Destination, data: bytes | None = Non
     if _holds(dest.path, data):
         return Written(False)
     backup = ensure_backup(result, dest.backup) if dest.backup is not None else None
-    write_atomic(dest.path, data, like=Path(result.path), keep_owner=dest.in_place, keep_links=dest.in_place)
+    write_atomic(
+        dest.path,
+        data,
+        like=Path(result.path),
+        keep_owner=dest.in_place,
+        keep_links=dest.in_place,
+        flush_new=not dest.mirror,
+    )
     return Written(True, backup if backup != dest.backup else None)
 
 
@@ -202,9 +212,9 @@ def write_stdout(result: FileResult, stream: TextIO | None = None, data: bytes |
         target.write(data.decode(result.fmt.encoding, "replace"))
 
 
-def copy_file(src: Path, dst: Path) -> None:
-    """Copy a file as it is (atomically, mode kept; only regular files)."""
-    copy_atomic(src, dst)
+def copy_file(src: Path, dst: Path, mirror: bool = False) -> None:
+    """Copy a file as it is (atomically, mode kept; only regular files); ``mirror``: as :attr:`Destination.mirror`."""
+    copy_atomic(src, dst, flush_new=not mirror)
 
 
 def write_report(path: Path, text: str) -> None:
@@ -387,7 +397,7 @@ class Emitter:
         if copy_to is not None and error.code in COPIED_AS_IS:
             self._sweep(copy_to.parent)
             try:
-                copy_file(Path(result.path), copy_to)
+                copy_file(Path(result.path), copy_to, mirror=True)
             except OSError as exc:
                 message(failure_line(result.display, f"cannot copy to {copy_to}: {_reason(exc)}"))
                 return Outcome.FAILED
@@ -401,7 +411,7 @@ class Emitter:
 
 def _copy(src: Path, dst: Path) -> tuple[Outcome, list[str]]:
     try:
-        copy_file(src, dst)
+        copy_file(src, dst, mirror=True)  # only the mirror's other files are copied
     except OSError as exc:
         return Outcome.FAILED, [failure_line(str(src), f"cannot copy to {dst}: {_reason(exc)}")]
     return Outcome.OK, []

@@ -31,13 +31,20 @@ _READ_FLAGS = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXE
 
 
 def write_atomic(
-    path: Path, data: bytes, like: Path | None = None, keep_owner: bool = False, keep_links: bool = False
+    path: Path,
+    data: bytes,
+    like: Path | None = None,
+    keep_owner: bool = False,
+    keep_links: bool = False,
+    flush_new: bool = True,
 ) -> None:
     """Replace ``path`` with ``data``.
 
     The new file takes the permission bits of ``like`` (the input) when given, else of the file
     it replaces. ``keep_owner``: also its owner and group. ``keep_links``: a file with other
-    hard links is rewritten in its inode, so that every link sees the new content.
+    hard links is rewritten in its inode, so that every link sees the new content. The data reaches
+    the disk before the rename; ``flush_new=False``: unless nothing is replaced (a new file of a
+    mirror the run can write again, where waiting for the disk is most of a small file's cost).
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     meta = _stat(like) or _stat(path)
@@ -51,7 +58,8 @@ def write_atomic(
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
                 handle.flush()
-                os.fsync(handle.fileno())
+                if flush_new or replaced is not None:
+                    os.fsync(handle.fileno())
             if meta is not None:
                 os.chmod(tmp, stat.S_IMODE(meta.st_mode))
                 owned = not keep_owner or _give_owner(tmp, meta)
@@ -125,15 +133,17 @@ def _read_all(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def copy_atomic(src: Path, dst: Path) -> None:
+def copy_atomic(src: Path, dst: Path, flush_new: bool = True) -> None:
     """Copy a regular file (never a FIFO or a device) to ``dst`` atomically, keeping its mode and modification
-    time (a mirror kept up to date compares them to copy only what changed)."""
+    time (a mirror kept up to date compares them to copy only what changed). ``flush_new``: as for
+    :func:`write_atomic`."""
     fd = os.open(src, _READ_FLAGS)
     try:
         meta = os.fstat(fd)
         if not stat.S_ISREG(meta.st_mode):
             raise OSError(f"{src} is {file_kind(meta.st_mode)}; not copied")
         dst.parent.mkdir(parents=True, exist_ok=True)
+        flush = flush_new or os.path.lexists(dst)
         with _interrupt_deferred():
             out, tmp = tempfile.mkstemp(prefix=f".{dst.name}.{os.getpid()}.", suffix=TEMP_SUFFIX, dir=dst.parent)
             try:
@@ -141,7 +151,8 @@ def copy_atomic(src: Path, dst: Path) -> None:
                     while chunk := os.read(fd, _CHUNK):
                         handle.write(chunk)
                     handle.flush()
-                    os.fsync(handle.fileno())
+                    if flush:
+                        os.fsync(handle.fileno())
                 os.chmod(tmp, stat.S_IMODE(meta.st_mode))
                 os.utime(tmp, ns=(meta.st_atime_ns, meta.st_mtime_ns))
                 os.replace(tmp, dst)

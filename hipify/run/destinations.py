@@ -108,4 +108,4 @@ def _destination(
         return Destination(real, real.with_name(real.name + suffix) if suffix else None, in_place=True)
     assert out_dir is not None
     relative = _absolute(item.path).relative_to(dest_root)
-    return Destination(out_dir / _renamed(relative, renames), copy_unreadable_to=out_dir / relative)
+    return Destination(out_dir / _renamed(relative, renames), copy_unreadable_to=out_dir / relative, mirror=True)
