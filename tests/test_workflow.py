@@ -73,6 +73,13 @@ def test_changed_since_an_unknown_revision_is_a_usage_error(repo: Path, capsys: 
     assert main(["--check", "--changed-since", "HEAD", "--staged", str(repo)]) == 2
 
 
+def test_a_refused_selection_writes_nothing_into_the_mirror(repo: Path, tmp_path: Path) -> None:
+    """The mirror's other files are copied while the run translates, but only once git has said what to select."""
+    mirror = tmp_path / "mirror"
+    assert main(["--engine", "regex", "--out-dir", str(mirror), "--changed-since", "no-such-rev", str(repo)]) == 2
+    assert not mirror.exists()
+
+
 def test_mirror_is_kept_up_to_date(repo: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     mirror = tmp_path / "mirror"
     assert main(["--engine", "regex", "--out-dir", str(mirror), str(repo)]) == 0

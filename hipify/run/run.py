@@ -97,10 +97,10 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
         raise UsageError(f"--out-dir {config.out_dir} is the input directory; use --in-place to rewrite files there")
     compat_header = _compat_header_path(config, found, out_dir, dest_root)
     # The other files go into the mirror while the sources are scanned and translated (a thread: the walk and
-    # the copies wait on the disk, not on the workers).
-    copying = None
-    if config.copy_other_files and out_dir is not None:
-        copying = _Copying(config, found, out_dir, dest_root, emitter)
+    # the copies wait on the disk, not on the workers); after the selection when git selects (it may refuse).
+    copies = config.copy_other_files and out_dir is not None
+    selecting = bool(config.changed_since or config.staged)
+    copying = _Copying(config, found, out_dir, dest_root, emitter) if copies and not selecting and out_dir else None
     compat: set[str] = set()
 
     includes_by_directory: dict[Path, str] = {}  # the header's include spelling depends on the directory only
@@ -117,6 +117,8 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
     if config.changed_since or config.staged:
         assert project.model is not None, "a selection by git never uses the manifest"
         selected = _changed(config, found, project.model)
+    if copies and selecting and out_dir is not None:
+        copying = _Copying(config, found, out_dir, dest_root, emitter)
     facts = project.facts
     destinations = [_destination(item, config, out_dir, dest_root, renames) for item in selected]
     reused = [
