@@ -14,7 +14,7 @@ from hipify import Options, translate, translate_files
 from hipify.cli.cli import main
 from hipify.knowledge.table import load_table
 from hipify.lexing import shared
-from hipify.project.graph import build_model
+from hipify.project.graph import ProjectModel, build_model
 from hipify.project.scan import FileScan, scan_file, scan_text
 
 WARP = "HIP_ENABLE_WARP_SYNC_BUILTINS"
@@ -296,8 +296,8 @@ def test_an_approximate_scan_differs_from_the_exact_one_only_in_its_uses() -> No
     assert not blocked.approximate and [b.name for b in blocked.blocked] == ["workspace_bytes"]
 
 
-def test_the_model_asks_for_exact_scans_where_they_can_change_the_facts(tmp_path: Path) -> None:
-    root = _tree(tmp_path, {"blocked.h": BLOCKED_H, "own.cu": DECLARES_ONLY_CU, "uses.cu": USES_CU, "p.cpp": PLAIN_CPP})
+def _exact_and_approximate(root: Path) -> tuple[ProjectModel, ProjectModel, list[str]]:
+    """The model of the tree's exact scans, the model of its approximate ones, and what the latter read again."""
     table, options = load_table(), Options(engine="regex")
     paths = sorted(str(p) for p in root.rglob("*") if p.is_file())
     exact = build_model([scan_file(p, table, options) for p in paths], lambda more: [])
@@ -309,10 +309,16 @@ def test_the_model_asks_for_exact_scans_where_they_can_change_the_facts(tmp_path
 
     approximate = [scan_text(p, Path(p).read_text(), table, options, exact=False) for p in paths]
     model = build_model(approximate, lambda more: [], rescan=rescan)
-    # own.cu spells workspace_bytes, the name of a blocked declaration: only it is read again
-    assert rescanned == [str(root / "own.cu")]
     for path in paths:
         assert model.facts_for(path) == exact.facts_for(path)
+    return exact, model, rescanned
+
+
+def test_the_model_asks_for_exact_scans_where_they_can_change_the_facts(tmp_path: Path) -> None:
+    root = _tree(tmp_path, {"blocked.h": BLOCKED_H, "own.cu": DECLARES_ONLY_CU, "uses.cu": USES_CU, "p.cpp": PLAIN_CPP})
+    _, model, rescanned = _exact_and_approximate(root)
+    # own.cu spells workspace_bytes, the name of a blocked declaration: only it is read again
+    assert rescanned == [str(root / "own.cu")]
     assert model.facts_for(str(root / "uses.cu")).blocked_uses  # the use is still seen
     assert not model.facts_for(str(root / "own.cu")).blocked_uses  # declaring its own is no use
 
@@ -327,21 +333,9 @@ def test_a_blocked_main_is_no_use_of_another_cpp_file(tmp_path: Path) -> None:
     main a use of it (nor cost each of them an exact scan); C may call main, so a C file is still read exactly."""
     files = {"blocked.cu": BLOCKED_MAIN_CU, "other.cu": OTHER_MAIN_CU, "calls.c": C_CALLS_MAIN}
     root = _tree(tmp_path / "tree", files)
-    table, options = load_table(), Options(engine="regex")
-    paths = sorted(str(p) for p in root.rglob("*") if p.is_file())
-    exact = build_model([scan_file(p, table, options) for p in paths], lambda more: [])
+    exact, model, rescanned = _exact_and_approximate(root)
     assert "main" in exact.blocked
-    rescanned: list[str] = []
-
-    def rescan(more: Sequence[str]) -> list[FileScan]:
-        rescanned.extend(more)
-        return [scan_file(p, table, options) for p in more]
-
-    approximate = [scan_text(p, Path(p).read_text(), table, options, exact=False) for p in paths]
-    model = build_model(approximate, lambda more: [], rescan=rescan)
     assert rescanned == [str(root / "calls.c")]
-    for path in paths:
-        assert model.facts_for(path) == exact.facts_for(path)
     assert not model.facts_for(str(root / "other.cu")).blocked_uses
     assert model.facts_for(str(root / "calls.c")).blocked_uses == (("main", exact.blocked["main"][0]),)
 
