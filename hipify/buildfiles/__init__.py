@@ -15,8 +15,8 @@ Contract (each format is one module with ``translate(text, path, context) -> Bui
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
-from pathlib import PurePath
 
 from ..model import Diagnostic, Edit
 from ..options import DEFAULT_OFFLOAD_ARCH
@@ -47,9 +47,12 @@ class BuildResult:
     diagnostics: tuple[Diagnostic, ...] = ()
 
 
+_SEPARATORS = os.sep + (os.altsep or "")
+
+
 def build_kind(path: str) -> str | None:
     """``"make"``, ``"cmake"`` or None: whether a path names a build file this package translates."""
-    name = PurePath(path).name
+    name = os.path.basename(path.rstrip(_SEPARATORS))  # PurePath(path).name, without building a path object
     lower = name.lower()
     if name in ("Makefile", "makefile", "GNUmakefile") or lower.endswith(".mk") or lower.startswith("makefile."):
         return MAKE
