@@ -22,7 +22,7 @@ from ..reports.report import FileEntry, Report
 from ..sources.discover import Found, discover
 from .compat_header import _compat_header_path, _generated_compat, _relative_include
 from .conclusion import _conclude, _finish
-from .copies import _Copying
+from .copies import _copy_others, _Copying
 from .destinations import (
     _destination,
     _display,
@@ -97,10 +97,13 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
         raise UsageError(f"--out-dir {config.out_dir} is the input directory; use --in-place to rewrite files there")
     compat_header = _compat_header_path(config, found, out_dir, dest_root)
     # The other files go into the mirror while the sources are scanned and translated (a thread: the walk and
-    # the copies wait on the disk, not on the workers); after the selection when git selects (it may refuse).
+    # the copies wait on the disk, not on the workers); after the selection when git selects (it may refuse). A
+    # run with a manifest to reuse mostly checks what it holds: there a thread would only take turns with the
+    # run's own work, so the mirror is brought up to date at the end, as the copies find it.
     copies = config.copy_other_files and out_dir is not None
     selecting = bool(config.changed_since or config.staged)
-    copying = _Copying(config, found, out_dir, dest_root, emitter) if copies and not selecting and out_dir else None
+    early = copies and not selecting and (warm is None or warm.previous is None)
+    copying = _Copying(config, found, out_dir, dest_root, emitter) if early and out_dir is not None else None
     compat: set[str] = set()
 
     includes_by_directory: dict[Path, str] = {}  # the header's include spelling depends on the directory only
@@ -160,7 +163,10 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
         if warm is not None and entry.error is None and item.stat is not None:
             unrecorded.append((item, dest, entry, result.compat, stamps(result.inputs), emitted, wrote))
     copied = 0
-    if copying is not None:
+    if copying is None and copies and out_dir is not None:
+        copy_outcome, copied = _copy_others(config, found, out_dir, dest_root, emitter)
+        outcome = max(outcome, copy_outcome)
+    elif copying is not None:
         copy_outcome, copied = copying.result()
         outcome = max(outcome, copy_outcome)
     outcome = max(outcome, emitter.finish_writes())

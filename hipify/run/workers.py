@@ -64,15 +64,14 @@ def _translate(
 ) -> Iterator[FileResult | Placed]:
     """Each task's translation, in order; in the modes that write a tree, written by its worker (``Placed``).
     ``tasks`` is read as the workers need more."""
-    from ..translation.pipeline import process
-    from .placing import WriteOrder, translate_and_write
-
     writing = config.mode in (OutputMode.IN_PLACE, OutputMode.OUT_DIR)
 
     def jobs() -> Iterator[Job[FileResult | Placed]]:
         for i, (task, dest) in enumerate(tasks):
-            if not i:
-                table_for(config.options)  # load once in the parent (no task, no load): forked workers share it
+            if not i:  # no task (a warm run reuses every result): neither the table nor the translator is loaded
+                table_for(config.options)  # loaded once in the parent: forked workers share it
+                from ..translation.pipeline import process
+                from .placing import WriteOrder, translate_and_write
             # Each file goes to the worker that scanned it, which kept the scan's reading and lexing of its text.
             if writing and dest is not None:
                 yield Job(translate_and_write, WriteOrder(task, dest, config.mode, config.quiet), home=task.path)
