@@ -2,6 +2,8 @@
 
     python bench/cold.py --other /tmp/main-checkout --realcode ../shared/realcode [--runs 5] [--write FILE]
 
+Both checkouts run from bytecode compiled beforehand (into a pycache tree of its own), as an installed package
+does, even where ``PYTHONDONTWRITEBYTECODE`` is set.
 For each tree (the generated one; with --realcode, HeCBench's CUDA half and the CUDA Library Samples), runs
 ``--engine regex -j 2`` and the default engine ``-j 2``, cold (``--no-cache``), to a fresh ``--out-dir``, for
 this checkout and for ``--other``, one after the other in every round (so both see the same machine load;
@@ -49,10 +51,29 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def run_env(checkout: Path) -> dict[str, str]:
+    """The environment a timed run gets: ``checkout`` first on the path, and its compiled bytecode (as an install
+    has it: :func:`compile_checkouts`), not a compilation of every module in every run."""
+    env = dict(os.environ, PYTHONPATH=str(checkout), PYTHONPYCACHEPREFIX=str(PYCACHE))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
+
+
+PYCACHE = Path(tempfile.gettempdir()) / "hipify-cold-pycache"
+
+
+def compile_checkouts(*checkouts: Path) -> None:
+    """Compile each checkout's package into :data:`PYCACHE` (its own tree of bytecode, so the checkouts stay as
+    they are), as ``pip install`` compiles an installed package."""
+    for checkout in checkouts:
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(checkout / "hipify")], env=run_env(checkout),
+                       check=False, stdout=subprocess.DEVNULL)  # fmt: skip
+
+
 def timed_run(checkout: Path, tree: Path, out: Path, engine: str) -> tuple[float, float]:
     """(wall, CPU) seconds of one cold run of ``checkout`` translating ``tree`` into ``out``."""
     shutil.rmtree(out, ignore_errors=True)
-    env = dict(os.environ, PYTHONPATH=str(checkout))
+    env = run_env(checkout)
     cmd = [sys.executable, "-m", "hipify", "--engine", engine, "-j", "2", "--no-cache", "-q", "--out-dir", str(out)]
     before, start = children_cpu(), time.perf_counter()
     subprocess.run([*cmd, str(tree)], cwd=checkout, env=env, check=False, stdout=subprocess.DEVNULL,
@@ -67,7 +88,7 @@ _SCAN = re.compile(r"^parent: scan \(project model\)\s+([\d.]+)", re.M)
 def scan_share(tree: Path, out: Path) -> float:
     """The project scan's share of a cold regex -j 2 run's wall time (bench/profile_run.py)."""
     shutil.rmtree(out, ignore_errors=True)
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env = run_env(ROOT)
     cmd = [sys.executable, str(ROOT / "bench" / "profile_run.py"), str(tree), "--engine", "regex", "-j", "2"]
     text = subprocess.run([*cmd, "--no-cache", "--out-dir", str(out)], cwd=ROOT, env=env, check=False,
                           capture_output=True, text=True).stdout  # fmt: skip
@@ -131,6 +152,7 @@ def main() -> None:
     parser.add_argument("--write", type=Path, help="also append the table to this Markdown file")
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="hipify-cold-"))
+    compile_checkouts(ROOT, args.other.resolve())
     try:
         from gen_tree import generate
 
