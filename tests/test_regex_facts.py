@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from hipify.lexing.facts import Region
 from hipify.lexing.text_facts import extract_facts
 from hipify.options import Options
@@ -163,3 +165,22 @@ def test_not_launches() -> None:
     assert launches("std::vector<std::vector<std::vector<int>>> v; a = b << 2 >> 1;") == ()
     assert launches("k<<<1, 1>>>(x;") == ()
     assert launches('// k<<<1, 1>>>(x);\nconst char* s = "k<<<1,1>>>()";') == ()
+
+
+def test_a_whole_word_pattern_matches_where_the_lookbehind_first_pattern_does() -> None:
+    from hipify.lexing.text_facts import whole_word
+
+    texts = [
+        "a cudaMalloc(b)",
+        "mycudaMalloc",
+        "cudaMalloc_x",
+        "$cudaMalloc",
+        "名cudaMalloc",
+        "cudaMalloc名",
+        "cudaMalloc",
+    ]
+    for name in ("cudaMalloc", "x$y"):
+        for text in [t.replace("cudaMalloc", name) for t in texts]:
+            expected = [m.start() for m in re.finditer(rf"(?<![\w$]){re.escape(name)}(?![\w$])", text)]
+            assert [m.start() for m in re.finditer(whole_word(name), text)] == expected, text
+    assert [m.start() for m in re.finditer(whole_word("cudaMalloc"), "x cudaMalloc y")] == [2]

@@ -242,6 +242,14 @@ def _identifier_view(masked: str, directives: Sequence[CondDirective]) -> str:
 # --- identifiers ------------------------------------------------------------------------
 
 
+def whole_word(name: str) -> str:
+    """A pattern matching ``name`` where ``(?<![\\w$])name(?![\\w$])`` does (no name character on either side), its
+    lookbehind after the literal: Python's ``re`` searches a pattern that starts with a literal at C speed, and tries
+    one that starts with a lookbehind at every offset."""
+    escaped = re.escape(name)
+    return rf"{escaped}(?<![\w$]{escaped})(?![\w$])"
+
+
 def prev_token(masked: str, pos: int) -> tuple[str, int]:
     """The significant token ending before ``pos`` in masked text, and its start."""
     i = pos

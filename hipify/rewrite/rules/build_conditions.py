@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from ...lexing.condition_expr import Node, evaluate, names_used_for_value, parse
 from ...lexing.facts import Directive
+from ...lexing.text_facts import whole_word
 from ...model import Diagnostic, Edit, Origin, Severity, Span
 from ..build_target import ASSUMED, Assumed, describe
 from ..context import Context
@@ -299,7 +300,7 @@ def _lacks(ctx: Context, span: Span, names: frozenset[str], chains: list[_Chain]
         if start <= d.start < end and d.keyword == "define" and d.argument.split()
     }
     for macro in defined_here:
-        pattern = re.compile(rf"{re.escape(macro)}(?<![\w$]{re.escape(macro)})(?![\w$])")  # lookbehind last: fast
+        pattern = re.compile(whole_word(macro))
         for other in chains:
             for branch in other.branches:
                 tests = branch.keyword in ("ifdef", "ifndef", "if", "elif") and pattern.search(

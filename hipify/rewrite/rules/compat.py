@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from ...compat import HEADER_NAME, CompatEntry, load_catalog
 from ...lexing.conditionals import CondDirective
 from ...lexing.facts import Identifier, Region
-from ...lexing.text_facts import declares, next_token, prev_token
+from ...lexing.text_facts import declares, next_token, prev_token, whole_word
 from ...model import Edit, Origin
 from ..context import Context
 from ..index import macro_needed
@@ -172,8 +172,7 @@ def _find_declared_only_where_skipped(ctx: Context) -> frozenset[str]:
     for name in ctx.compat_names & ctx.identifiers_by_name.keys():
         places = [
             m.start()
-            # The lookbehind after the literal: searched for at C speed, not tried at every offset.
-            for m in re.finditer(rf"{re.escape(name)}(?<![\w$]{re.escape(name)})(?![\w$])", masked)
+            for m in re.finditer(whole_word(name), masked)
             if (prev := prev_token(masked, m.start())[0]) and declares(prev, next_token(masked, m.end())[0], name)
         ]
         if places and all(inside(skipped, at) for at in places):

@@ -24,7 +24,7 @@ from functools import lru_cache
 
 from ...knowledge.cxx import CPP_KEYWORDS
 from ...knowledge.table import MappingTable
-from ...lexing.text_facts import brackets_back, next_token, prev_token
+from ...lexing.text_facts import brackets_back, next_token, prev_token, whole_word
 from ...model import Diagnostic, Edit, Origin, Severity
 from ..context import Context
 from ..registry import Finding, register
@@ -90,19 +90,11 @@ def _code_only(ctx: Context) -> str:
     return "".join(chars)
 
 
-def _whole_word(name: str) -> str:
-    """A pattern matching ``name`` where (?<![\\w$])name(?![\\w$]) does, its lookbehind after the literal: a pattern
-    that starts with a lookbehind is tried at every offset, one that starts with a literal is searched for at C
-    speed."""
-    escaped = re.escape(name)
-    return rf"{escaped}(?<![\w$]{escaped})(?![\w$])"
-
-
 def _pointer_names(code: str, types: frozenset[str]) -> frozenset[str]:
     """Names the file declares as device pointers, less those it also declares with another type."""
     declared: set[str] = set()
     for t in types:
-        for m in re.finditer(_whole_word(t), code):
+        for m in re.finditer(whole_word(t), code):
             declared.update(_declarators(code, m.end()))
     declared -= CPP_KEYWORDS
     if not declared:
