@@ -43,6 +43,7 @@ _BLOCK_PRIMITIVE = re.compile(
     r"RunLengthDecode|Scan|Shuffle|Store)\Z"
 )
 _WORD_BEFORE = re.compile(r"([A-Za-z_]\w*)\s*\Z")
+_WARP = re.compile("warp", re.IGNORECASE)  # searched without a lowered copy of the file
 
 
 @dataclass(frozen=True)
@@ -178,7 +179,7 @@ def warp_size(ctx: Context) -> Iterator[Finding]:
     # Every name _NAME takes holds "warp" (any case): a file without one has no constant, and the scan of
     # _CONSTANT (no literal prefix, tried at each word) is what costs. Masking never makes letters, so the
     # text holds every name the masked text does.
-    if "32" not in text or "warp" not in text.lower():
+    if "32" not in text or _WARP.search(text) is None:
         return
     for constant in constants(ctx):
         if not ctx.allowed(constant.start, constant.region):
