@@ -96,14 +96,15 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
     if out_dir is not None and out_dir.resolve() == dest_root.resolve():
         raise UsageError(f"--out-dir {config.out_dir} is the input directory; use --in-place to rewrite files there")
     compat_header = _compat_header_path(config, found, out_dir, dest_root)
-    # The other files go into the mirror while the sources are scanned and translated (a thread: the walk and
-    # the copies wait on the disk, not on the workers); after the selection when git selects (it may refuse). A
-    # run with a manifest to reuse mostly checks what it holds: there a thread would only take turns with the
-    # run's own work, so the mirror is brought up to date at the end, as the copies find it.
-    copies = config.copy_other_files and out_dir is not None
+    # A cold run copies the mirror's other files while the sources are scanned and translated (a thread: the walk
+    # and the copies wait on the disk, not on the workers). Otherwise they are copied at the end: a selection by
+    # git may refuse the run, and a run with a manifest to reuse mostly checks what it holds, where a thread would
+    # only take turns with that work.
     selecting = bool(config.changed_since or config.staged)
-    early = copies and not selecting and (warm is None or warm.previous is None)
-    copying = _Copying(config, found, out_dir, dest_root, emitter) if early and out_dir is not None else None
+    cold = warm is None or warm.previous is None
+    copying = None
+    if config.copy_other_files and out_dir is not None and cold and not selecting:
+        copying = _Copying(config, found, out_dir, dest_root, emitter)
     compat: set[str] = set()
 
     includes_by_directory: dict[Path, str] = {}  # the header's include spelling depends on the directory only
@@ -120,8 +121,6 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
     if config.changed_since or config.staged:
         assert project.model is not None, "a selection by git never uses the manifest"
         selected = _changed(config, found, project.model)
-    if copies and selecting and out_dir is not None:
-        copying = _Copying(config, found, out_dir, dest_root, emitter)
     facts = project.facts
     destinations = [_destination(item, config, out_dir, dest_root, renames) for item in selected]
     reused = [
@@ -163,7 +162,7 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
         if warm is not None and entry.error is None and item.stat is not None:
             unrecorded.append((item, dest, entry, result.compat, stamps(result.inputs), emitted, wrote))
     copied = 0
-    if copying is None and copies and out_dir is not None:
+    if copying is None and config.copy_other_files and out_dir is not None:
         copy_outcome, copied = _copy_others(config, found, out_dir, dest_root, emitter)
         outcome = max(outcome, copy_outcome)
     elif copying is not None:
