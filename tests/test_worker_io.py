@@ -7,6 +7,7 @@ import hashlib
 import os
 from pathlib import Path
 
+from hipify.machinery.kept import KeptValues
 from hipify.model import FileResult, FileTask
 from hipify.options import Options
 from hipify.output.emit import Destination, OutputMode, Placed
@@ -51,8 +52,7 @@ def test_a_reading_with_other_settings_is_not_taken(tmp_path: Path) -> None:
 
 
 def test_what_is_kept_is_bounded(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
-    monkeypatch.setattr(kept, "MAX_KEPT_BYTES", len(SOURCE) * 2)
-    kept.clear()
+    monkeypatch.setattr(kept, "_kept", KeptValues(len(SOURCE) * 2))
     paths = []
     for name in "abc":
         paths.append(tmp_path / f"{name}.cu")
@@ -94,3 +94,16 @@ def test_a_file_that_cannot_be_read_comes_back_for_the_run_to_report(tmp_path: P
     result = translate_and_write(_order(source, tmp_path / "out" / "blob.cu", OutputMode.OUT_DIR))
     assert isinstance(result, FileResult) and result.error is not None
     assert not (tmp_path / "out").exists()
+
+
+def test_kept_values_are_bounded_by_the_sizes_given() -> None:
+    values: KeptValues[str, int] = KeptValues(10)
+    values.put("a", 1, 4)
+    values.put("b", 2, 4)
+    values.put("huge", 3, 11)  # larger than the whole limit: not kept, nothing else dropped
+    assert list(values) == ["a", "b"]
+    values.put("c", 4, 4)  # 12 > 10: the oldest goes
+    assert list(values) == ["b", "c"] and values.get("a") is None
+    assert values.pop("b") == 2 and "b" not in values
+    values.put("d", 5, 6)  # 4 + 6 fits once b's size is given back
+    assert list(values) == ["c", "d"]

@@ -9,40 +9,27 @@ scanned it (``hipify.machinery.supervise``: jobs with a home). What is kept is b
 
 from __future__ import annotations
 
-from collections import OrderedDict
-
+from ..machinery.kept import KeptValues
 from .lexer import Lexed, lex
 
 MAX_KEPT_CHARS = 48 << 20  # text kept at most, in characters (a lexing holds about three times its text)
 
-_kept: OrderedDict[str, Lexed] = OrderedDict()
-_kept_chars = 0
+_kept: KeptValues[str, Lexed] = KeptValues(MAX_KEPT_CHARS)
 
 
 def lex_kept(text: str) -> Lexed:
     """``lex(text)``, kept for the translation of the same text in this process."""
-    global _kept_chars
     found = _kept.get(text)
-    if found is not None:
-        return found
-    lexed = lex(text)
-    if len(text) <= MAX_KEPT_CHARS:
-        _kept[text] = lexed
-        _kept_chars += len(text)
-        while _kept_chars > MAX_KEPT_CHARS:
-            oldest, _ = _kept.popitem(last=False)
-            _kept_chars -= len(oldest)
-    return lexed
+    if found is None:
+        found = lex(text)
+        _kept.put(text, found, len(text))
+    return found
 
 
 def take(text: str) -> Lexed:
     """The lexing of ``text``: the one kept by the scan (no longer kept), else a fresh one (not kept)."""
-    global _kept_chars
-    found = _kept.pop(text, None)
-    if found is None:
-        return lex(text)
-    _kept_chars -= len(text)
-    return found
+    found = _kept.pop(text)
+    return found if found is not None else lex(text)
 
 
 def is_kept(text: str) -> bool:
@@ -50,6 +37,4 @@ def is_kept(text: str) -> bool:
 
 
 def clear() -> None:
-    global _kept_chars
     _kept.clear()
-    _kept_chars = 0

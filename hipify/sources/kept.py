@@ -10,16 +10,16 @@ the oldest go first.
 from __future__ import annotations
 
 import os
-from collections import OrderedDict
 from pathlib import Path
 
+from ..machinery.kept import KeptValues
 from .fileio import DEFAULT_MAX_SIZE, DecodedSource, read_source
 
 MAX_KEPT_BYTES = 48 << 20  # source bytes kept at most
 
 # path -> (identity of the file when it was read, how it was read, its reading)
-_kept: OrderedDict[str, tuple[tuple[int, ...], tuple[str, int], DecodedSource]] = OrderedDict()
-_kept_bytes = 0
+_Reading = tuple[tuple[int, ...], tuple[str, int], DecodedSource]
+_kept: KeptValues[str, _Reading] = KeptValues(MAX_KEPT_BYTES)
 
 
 def _identity(path: str) -> tuple[int, ...] | None:
@@ -32,26 +32,20 @@ def _identity(path: str) -> tuple[int, ...] | None:
 
 def read_kept(path: str, encoding: str = "utf-8", max_size: int = DEFAULT_MAX_SIZE) -> DecodedSource:
     """``read_source(path)``, kept for this file's translation in this process (raises ``SourceError``)."""
-    global _kept_bytes
     identity = _identity(path)
     found = _kept.get(path)
     if found is not None and found[0] == identity and found[1] == (encoding, max_size):
         return found[2]  # read by an earlier scan of the file (the exact scan after an approximate one)
     decoded = read_source(Path(path), encoding, max_size)
-    if identity is not None and len(decoded.raw) <= MAX_KEPT_BYTES:
-        _forget(path)
-        _kept[path] = (identity, (encoding, max_size), decoded)
-        _kept_bytes += len(decoded.raw)
-        while _kept_bytes > MAX_KEPT_BYTES:
-            _forget(next(iter(_kept)))
+    if identity is not None:
+        _kept.put(path, (identity, (encoding, max_size), decoded), len(decoded.raw))
     return decoded
 
 
 def take_read(path: str, encoding: str = "utf-8", max_size: int = DEFAULT_MAX_SIZE) -> DecodedSource:
     """The reading of ``path``: the one the scan kept (no longer kept) while the file is unchanged, else a fresh
     one (raises ``SourceError``)."""
-    found = _kept.get(path)
-    _forget(path)
+    found = _kept.pop(path)
     if found is not None:
         identity, how, decoded = found
         if how == (encoding, max_size) and identity == _identity(path):
@@ -59,14 +53,5 @@ def take_read(path: str, encoding: str = "utf-8", max_size: int = DEFAULT_MAX_SI
     return read_source(Path(path), encoding, max_size)
 
 
-def _forget(path: str) -> None:
-    global _kept_bytes
-    found = _kept.pop(path, None)
-    if found is not None:
-        _kept_bytes -= len(found[2].raw)
-
-
 def clear() -> None:
-    global _kept_bytes
     _kept.clear()
-    _kept_bytes = 0
