@@ -121,16 +121,62 @@ def test_jobs_are_read_as_the_workers_need_them() -> None:
     taken: list[int] = []
 
     def jobs() -> Iterator[Job[int]]:
-        for n in range(40):
+        for n in range(400):
             taken.append(n)
             yield Job(square, n)
 
     with Supervisor(2) as workers:
         results = workers.map(jobs(), report)
         assert next(results) == 0
-        assert 0 < len(taken) < 40  # the first result came back before the last job was computed
-        assert list(results) == [n * n for n in range(1, 40)]
-    assert taken == list(range(40))
+        assert 0 < len(taken) < 400  # the first result came back before the last job was computed
+        assert list(results) == [n * n for n in range(1, 400)]
+    assert taken == list(range(400))
+
+
+def test_small_jobs_share_messages(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A message per small job cost as much as the job: many go in one message, and a big one goes alone."""
+    from multiprocessing.connection import Connection
+
+    sent: list[int] = []
+    real_send = Connection.send
+
+    def counting(self: Connection, obj: object) -> None:
+        sent.append(len(obj) if isinstance(obj, list) else 1)
+        real_send(self, obj)
+
+    monkeypatch.setattr(Connection, "send", counting)
+    with Supervisor(1) as workers:
+        assert list(workers.map([Job(square, n, size=100) for n in range(200)], report)) == [n * n for n in range(200)]
+        assert sum(sent) == 200 and len(sent) < 40
+        sent.clear()
+        big = [Job(square, n, size=1 << 20) for n in range(5)]
+        assert list(workers.map(big, report)) == [n * n for n in range(5)]
+        assert sent == [1] * 5
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_crash_in_a_shared_message_costs_only_the_job_that_crashes(jobs: int) -> None:
+    """The jobs of a message whose worker crashes run again one by one: only the one that crashes alone fails."""
+    items = [Job(segfault, 0) if n in (37, 38, 90) else Job(square, n) for n in range(120)]
+    with Supervisor(jobs) as workers:
+        results = list(workers.map(items, report))
+    assert results == [-1 if n in (37, 38, 90) else n * n for n in range(120)]
+
+
+def test_a_hang_in_a_shared_message_ends_at_the_time_limit_and_costs_only_itself() -> None:
+    items = [Job(sleep_forever, 0) if n == 10 else Job(square, n) for n in range(40)]
+    start = time.monotonic()
+    with Supervisor(1, Limits(timeout_s=1.0)) as workers:
+        results = list(workers.map(items, report))
+    assert results == [-2 if n == 10 else n * n for n in range(40)]
+    assert time.monotonic() - start < 20
+
+
+def test_running_out_of_memory_in_a_shared_message_costs_only_that_job() -> None:
+    items = [Job(allocate, 1000) if n == 5 else Job(square, n) for n in range(30)]
+    with Supervisor(1, Limits(memory_mb=200)) as workers:
+        results = list(workers.map(items, report))
+    assert results == [-3 if n == 5 else n * n for n in range(30)]
 
 
 def write_while_deferring(directory: str) -> int:

@@ -12,8 +12,10 @@ Workers ignore SIGINT: on Ctrl-C the run (the parent) kills them, so no worker p
 traceback and nothing waits on a busy worker.
 
 A worker keeps libclang's index and its precompiled headers between jobs, which is what
-makes this cheap: a job costs one message each way (about 2 ms of CPU for a typical source
-file, mostly pickling its result), not a process start.
+makes this cheap: a job costs part of one message each way, not a process start. Jobs go out in
+batches (up to ``_BATCH_JOBS`` jobs or ``_BATCH_BYTES`` of input each): a message per small file cost
+the run as much CPU as scanning it. A batch whose worker crashes or runs past the time limit is
+not blamed on any one job: its jobs run again one by one, and only a job that fails alone fails.
 """
 
 from __future__ import annotations
@@ -36,7 +38,9 @@ R = TypeVar("R")
 DEFAULT_TIMEOUT_S = 120.0
 DEFAULT_MEMORY_MB = 4096
 _EXIT_GRACE_S = 2.0  # how long an idle worker has to exit once its connection is closed
-_QUEUE_PER_WORKER = 2  # jobs handed to a worker ahead, so it never waits for the parent
+_QUEUE_PER_WORKER = 2  # batches handed to a worker ahead, so it never waits for the parent
+_BATCH_JOBS = 16  # jobs in one message at most
+_BATCH_BYTES = 256 * 1024  # input bytes in one message at most (a batch counts as one job for the time limit)
 _LOOK_AHEAD = 8  # waiting jobs looked through for one whose home is the worker with room
 
 
@@ -64,6 +68,7 @@ class Job(Generic[R]):
     # Jobs with the same home go to the worker that ran the last one, where it can (that worker keeps what the
     # earlier job left in its memory: the project scan's lexing of the file its translation reads again).
     home: str = ""
+    size: int = 0  # bytes of input it reads, where known: how many jobs share a message
 
 
 # What to do when a job fails: another job to run instead, or the final result.
@@ -74,7 +79,7 @@ OnFailure = Callable[[Job[R], Failure], "Job[R] | R"]
 class _Worker:
     pid: int
     conn: Connection  # our end of a socket pair; EOF on it means the worker is gone
-    queue: deque[int] = field(default_factory=deque)  # job ids sent, in order; the first is running
+    queue: deque[tuple[int, ...]] = field(default_factory=deque)  # batches of job ids sent; the first is running
     deadline: float = 0.0
     status: int | None = None  # wait status, once reaped
 
@@ -109,6 +114,7 @@ class Supervisor:
         self._pending: deque[int] = deque()
         self._current: dict[int, Job[Any]] = {}
         self._homes: dict[str, int] = {}  # Job.home -> the pid of the worker that last ran a job of that home
+        self._alone: set[int] = set()  # job ids to send in a batch of their own (their batch failed as a whole)
 
     def __enter__(self) -> Supervisor:
         return self
@@ -139,10 +145,11 @@ class Supervisor:
         source = iter(jobs)
         self._pending = deque()
         self._current = {}
+        self._alone = set()
         results: dict[int, R] = {}
         taken = next_out = 0
         exhausted = False
-        ahead = self.size * _QUEUE_PER_WORKER + _LOOK_AHEAD
+        ahead = self.size * _QUEUE_PER_WORKER * _BATCH_JOBS + _LOOK_AHEAD
         while True:
             if next_out in results:
                 yield results.pop(next_out)
@@ -165,12 +172,14 @@ class Supervisor:
                     decided = on_failure(self._current[job_id], outcome)
                     if isinstance(decided, Job):
                         self._current[job_id] = decided
+                        self._alone.discard(job_id)
                         self._pending.appendleft(job_id)
                         continue
                     results[job_id] = decided
                 else:
                     results[job_id] = outcome
                 del self._current[job_id]
+                self._alone.discard(job_id)
 
     def _start(self, count: int) -> None:
         while len(self._workers) < count:
@@ -198,15 +207,33 @@ class Supervisor:
     def _dispatch(self) -> None:
         for worker in sorted(self._workers, key=lambda w: len(w.queue)):
             while self._pending and len(worker.queue) < _QUEUE_PER_WORKER:
-                job_id = self._pick(worker)
-                job = self._current[job_id]
+                batch = self._batch(worker)
                 if not worker.queue:
                     worker.deadline = self._deadline()
-                worker.queue.append(job_id)
+                worker.queue.append(batch)
                 try:
-                    worker.conn.send((job_id, job.fn, job.arg))
+                    worker.conn.send(
+                        [(job_id, self._current[job_id].fn, self._current[job_id].arg) for job_id in batch]
+                    )
                 except OSError:
-                    break  # the worker is gone: collecting sees it, and the job fails with it
+                    break  # the worker is gone: collecting sees it, and its jobs run again
+
+    def _batch(self, worker: _Worker) -> tuple[int, ...]:
+        """The next waiting jobs for ``worker``, as one message: fewer while few are waiting, so that the last
+        jobs still spread over every worker; a job whose batch failed as a whole goes alone."""
+        first = self._pick(worker)
+        if first in self._alone:
+            return (first,)
+        most = min(_BATCH_JOBS, len(self._pending) // (self.size * _QUEUE_PER_WORKER) + 1)
+        batch, size = [first], self._current[first].size
+        while self._pending and len(batch) < most and size < _BATCH_BYTES:
+            job_id = self._pick(worker)
+            if job_id in self._alone:
+                self._pending.appendleft(job_id)
+                break
+            batch.append(job_id)
+            size += self._current[job_id].size
+        return tuple(batch)
 
     def _pick(self, worker: _Worker) -> int:
         """The next waiting job for ``worker``: the first (of a few) at home there or nowhere else alive; else
@@ -238,8 +265,7 @@ class Supervisor:
                 done.extend(self._receive(worker))
             elif worker.deadline <= now:
                 limit = f"{self.limits.timeout_s:g}"
-                done.append((worker.queue[0], Failure("timeout", f"ran past the time limit of {limit} s")))
-                self._replace(worker)
+                done.extend(self._lost(worker, Failure("timeout", f"ran past the time limit of {limit} s")))
         return done
 
     def _receive(self, worker: _Worker) -> list[tuple[int, Any]]:
@@ -248,30 +274,43 @@ class Supervisor:
             try:
                 if not worker.conn.poll():
                     return done
-                job_id, kind, value = worker.conn.recv()
+                replies = worker.conn.recv()
             except (EOFError, OSError):
                 break  # the worker is gone
-            worker.queue.popleft()
-            worker.deadline = self._deadline()  # its next queued job starts now
-            if kind == "ok":
-                home = self._current[job_id].home
-                if home:
-                    self._homes[home] = worker.pid
-                done.append((job_id, value))
-                continue
-            done.append((job_id, Failure(kind, value)))
-            if kind == "memory":  # a process that ran out of memory is not trusted further
+            batch = worker.queue.popleft()
+            worker.deadline = self._deadline()  # its next queued batch starts now
+            for job_id, kind, value in replies:
+                if kind == "ok":
+                    home = self._current[job_id].home
+                    if home:
+                        self._homes[home] = worker.pid
+                    done.append((job_id, value))
+                else:
+                    done.append((job_id, Failure(kind, value)))
+            if len(replies) < len(batch):  # it stopped after running out of memory: the rest run elsewhere
+                self._pending.extendleft(reversed(batch[len(replies) :]))
+            if replies and replies[-1][1] == "memory":  # a process that ran out of memory is not trusted further
                 self._replace(worker, started=0)
                 return done
         if worker.queue:
-            done.append((worker.queue[0], Failure("crash", _death(worker.reap()))))
-            self._replace(worker)
+            done.extend(self._lost(worker, Failure("crash", _death(worker.reap()))))
         return done
 
+    def _lost(self, worker: _Worker, failure: Failure) -> list[tuple[int, Any]]:
+        """``worker`` died or ran out of time in its first batch: a job alone fails; a batch's jobs run again,
+        each alone (which of them failed is not known)."""
+        batch = worker.queue[0]
+        self._replace(worker)
+        if len(batch) == 1:
+            return [(batch[0], failure)]
+        self._alone.update(batch)
+        self._pending.extendleft(reversed(batch))
+        return []
+
     def _replace(self, worker: _Worker, started: int = 1) -> None:
-        """Kill ``worker`` and start another; the jobs it held after the ``started`` one (which
+        """Kill ``worker`` and start another; the batches it held after the ``started`` one (which
         failed, and is dealt with by the caller) go back in line."""
-        waiting = list(worker.queue)[started:]
+        waiting = [job_id for batch in list(worker.queue)[started:] for job_id in batch]
         worker.kill()
         worker.reap()
         with contextlib.suppress(OSError):
@@ -302,25 +341,27 @@ def _worker_main(conn: Connection, limits: Limits) -> None:
     _limit_memory(limits.memory_mb)
     while True:
         try:
-            message = conn.recv()
+            batch = conn.recv()
         except (EOFError, OSError):
             os._exit(0)
-        job_id, fn, arg = message
-        _limit_cpu(limits.timeout_s)
+        replies = []
+        for job_id, fn, arg in batch:
+            _limit_cpu(limits.timeout_s)
+            try:
+                replies.append((job_id, "ok", fn(arg)))
+            except MemoryError:
+                replies.append((job_id, "memory", f"ran out of memory (the limit is {limits.memory_mb} MB per worker)"))
+                break  # the rest of the batch runs in another worker
+            except RecursionError as exc:
+                replies.append((job_id, "error", f"RecursionError: {exc}"))
+            except Exception as exc:  # a bug: reported for this job, the worker goes on
+                replies.append((job_id, "error", f"{type(exc).__name__}: {exc}"))
         try:
-            reply = (job_id, "ok", fn(arg))
-        except MemoryError:
-            reply = (job_id, "memory", f"ran out of memory (the limit is {limits.memory_mb} MB per worker)")
-        except RecursionError as exc:
-            reply = (job_id, "error", f"RecursionError: {exc}")
-        except Exception as exc:  # a bug: reported for this job, the worker goes on
-            reply = (job_id, "error", f"{type(exc).__name__}: {exc}")
-        try:
-            conn.send(reply)
+            conn.send(replies)
         except (EOFError, OSError):
             os._exit(0)
         except MemoryError:
-            conn.send((job_id, "memory", "ran out of memory returning the result"))
+            conn.send([(replies[0][0], "memory", "ran out of memory returning the result")])
 
 
 def _limit_memory(memory_mb: int) -> None:

@@ -90,6 +90,10 @@ def _project_facts(
     return _ProjectFacts(_FactsOf(found, lambda f: final(f, model.facts_for(str(f.path))), of_builds), model, scans)
 
 
+def _size(stat: FileStat | None) -> int:
+    return stat.size if stat is not None else 0
+
+
 def _project_model(
     config: RunConfig, found: list[Found], renames: dict[str, str], workers: Supervisor, warm: WarmStart | None
 ) -> tuple[ProjectModel, dict[str, tuple[FileStat | None, FileScan]]]:
@@ -119,7 +123,7 @@ def _project_model(
             prepare_scan(table_for(config.options))
 
         job = scan_exact if exact else scan
-        fresh = workers.map([Job(job, _task(config, p, p), home=p) for p in todo], _scan_failed)
+        fresh = workers.map([Job(job, _task(config, p, p), home=p, size=_size(stats[p])) for p in todo], _scan_failed)
         done = [kept[p] if p in kept else next(fresh) for p in paths]
         scans.update((p, (stats[p], s)) for p, s in zip(paths, done, strict=True))
         return done

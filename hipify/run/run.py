@@ -129,7 +129,7 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
     ]
     # Each task's facts are computed as the workers ask for more tasks (``facts`` computes them when asked).
     tasks = (
-        (_task(config, str(item.path), _display(item), facts[str(item.path)]), dest)
+        (_task(config, str(item.path), _display(item), facts[str(item.path)]), dest, item.stat.size if item.stat else 0)
         for item, dest, record in zip(selected, destinations, reused, strict=True)
         if record is None
     )

@@ -60,23 +60,24 @@ def _task(config: RunConfig, path: str, display: str, project: ProjectFacts | No
 
 
 def _translate(
-    config: RunConfig, workers: Supervisor, tasks: Iterable[tuple[FileTask, Destination | None]]
+    config: RunConfig, workers: Supervisor, tasks: Iterable[tuple[FileTask, Destination | None, int]]
 ) -> Iterator[FileResult | Placed]:
     """Each task's translation, in order; in the modes that write a tree, written by its worker (``Placed``).
-    ``tasks`` is read as the workers need more."""
+    ``tasks`` (a task, where it goes, the size of its input) is read as the workers need more."""
     writing = config.mode in (OutputMode.IN_PLACE, OutputMode.OUT_DIR)
 
     def jobs() -> Iterator[Job[FileResult | Placed]]:
-        for i, (task, dest) in enumerate(tasks):
+        for i, (task, dest, size) in enumerate(tasks):
             if not i:  # no task (a warm run reuses every result): neither the table nor the translator is loaded
                 table_for(config.options)  # loaded once in the parent: forked workers share it
                 from ..translation.pipeline import process
                 from .placing import WriteOrder, translate_and_write
             # Each file goes to the worker that scanned it, which kept the scan's reading and lexing of its text.
             if writing and dest is not None:
-                yield Job(translate_and_write, WriteOrder(task, dest, config.mode, config.quiet), home=task.path)
+                order = WriteOrder(task, dest, config.mode, config.quiet)
+                yield Job(translate_and_write, order, home=task.path, size=size)
             else:
-                yield Job(process, task, home=task.path)
+                yield Job(process, task, home=task.path, size=size)
 
     return workers.map(jobs(), _translation_failed)
 
