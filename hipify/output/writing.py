@@ -46,14 +46,13 @@ def write_atomic(
     the disk before the rename; ``flush_new=False``: unless nothing is replaced (a new file of a
     mirror the run can write again, where waiting for the disk is most of a small file's cost).
     """
-    path.parent.mkdir(parents=True, exist_ok=True)
     meta = _stat(like) or _stat(path)
     replaced = _lstat(path)
     if keep_links and replaced is not None and stat.S_ISREG(replaced.st_mode) and replaced.st_nlink > 1:
         rewrite_inode(path, data)
         return
     with _interrupt_deferred():
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.{os.getpid()}.", suffix=TEMP_SUFFIX, dir=path.parent)
+        fd, tmp = _temporary(path)
         try:
             with os.fdopen(fd, "wb") as handle:
                 handle.write(data)
@@ -72,6 +71,17 @@ def write_atomic(
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
             raise
+
+
+def _temporary(path: Path) -> tuple[int, str]:
+    """A new temporary file beside ``path`` (its directory made first where missing: asked only then, since a
+    tree's files mostly go to directories that exist)."""
+    prefix = f".{path.name}.{os.getpid()}."
+    try:
+        return tempfile.mkstemp(prefix=prefix, suffix=TEMP_SUFFIX, dir=path.parent)
+    except FileNotFoundError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return tempfile.mkstemp(prefix=prefix, suffix=TEMP_SUFFIX, dir=path.parent)
 
 
 @contextlib.contextmanager
