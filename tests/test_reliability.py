@@ -732,3 +732,26 @@ def test_a_changed_translator_is_not_served_what_its_former_self_cached(tmp_path
     assert changed != before
     (package / "sub" / "b.py").rename(package / "b.py")
     assert code_digest(package) != changed  # a module moved is another program
+
+
+def test_a_run_leaves_the_callers_garbage_collector_as_it_found_it(tmp_path: Path) -> None:
+    """A run keeps its project model out of the collector's full passes while results come in (``gc.freeze``);
+    a program that calls it (the API, a pre-commit hook's process) gets the collector back as it was."""
+    import gc
+
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.cu").write_text(KERNEL)
+    (tmp_path / "src" / "b.h").write_text("int helper(int);\n")
+    args = ["-q", "--engine", "regex", "--no-cache", "--out-dir", str(tmp_path / "out"), str(tmp_path / "src")]
+    assert gc.get_freeze_count() == 0
+    assert main(args) == 0
+    assert gc.get_freeze_count() == 0
+    assert "hipFree" in (tmp_path / "out" / "a.cu").read_text()
+    # A caller that froze objects of its own keeps them frozen, and no more.
+    gc.freeze()
+    try:
+        frozen = gc.get_freeze_count()
+        assert main(args) == 0
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()

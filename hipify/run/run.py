@@ -7,6 +7,7 @@ translation crashes, hangs or exhausts memory costs only that file (``hipify.mac
 
 from __future__ import annotations
 
+import gc
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -49,11 +50,16 @@ def run(config: RunConfig) -> int:
     emitter = Emitter(EmitSettings(config.mode, config.quiet, config.verbose, limit, threads))
     report = Report(options=config.options)
     copied = 0
-    with emitter, Supervisor(config.jobs, Limits(config.timeout, config.max_memory)) as workers:
-        if config.paths == (STDIN,):
-            outcome = _run_stdin(config, emitter, report, workers)
-        else:
-            outcome, copied = _run_files(config, emitter, report, workers)
+    caller_froze = gc.get_freeze_count() > 0
+    try:
+        with emitter, Supervisor(config.jobs, Limits(config.timeout, config.max_memory)) as workers:
+            if config.paths == (STDIN,):
+                outcome = _run_stdin(config, emitter, report, workers)
+            else:
+                outcome, copied = _run_files(config, emitter, report, workers)
+    finally:
+        if not caller_froze:
+            gc.unfreeze()  # the project model's objects were kept out of full collections for the run only
     _finish(config, report)
     _conclude(config, emitter, report, copied)
     return int(outcome)
