@@ -9,7 +9,9 @@ process, the seconds each phase took, inclusive (a phase's time contains the pha
 - parent: discover, scan (the project scan and model, waiting for its workers included), translate (waiting
   for results), write (the emitter), manifest, report (report file, findings and summary);
 - workers: the scan and translation jobs, and inside them reading, lexing, the scan's facts, the text facts,
-  planning, splicing, the result cache and writing the translation (where the worker writes it).
+  planning, splicing, the result cache and writing the translation (where the worker writes it);
+- and how busy the workers were from the first scan (translation) job to the last: below 100 %, they waited for
+  the parent, for the last jobs or for the machine.
 
 Wrappers replace module attributes, so a phase a branch does not have is left out; the same command measures
 today's main (run it from a checkout of main with ``PYTHONPATH`` pointing there).
@@ -35,9 +37,15 @@ _JOBS = ("worker: scan job", "worker: scan job (exact)", "worker: translate job"
 os.register_at_fork(after_in_child=_TIMES.clear)  # a worker reports its own times only
 
 
+# Each job phase's first start and last end in this process (``time.perf_counter``: one clock for every process),
+# so that the report can say how busy the workers were between the first job of a kind and the last.
+_SPANS: dict[str, list[float]] = {}
+os.register_at_fork(after_in_child=_SPANS.clear)
+
+
 def _flush() -> None:
     if os.getpid() != _PARENT:  # a worker ends with os._exit: it writes its times after each job
-        (_REPORT_DIR / f"{os.getpid()}.json").write_text(json.dumps(_TIMES))
+        (_REPORT_DIR / f"{os.getpid()}.json").write_text(json.dumps({"times": _TIMES, "spans": _SPANS}))
 
 
 def _timed(module: Any, name: str, phase: str) -> None:
@@ -56,6 +64,8 @@ def _timed(module: Any, name: str, phase: str) -> None:
             entry[1] += 1
             entry[2] += time.thread_time() - cpu
             if phase in _JOBS:
+                span = _SPANS.setdefault(phase, [start, 0.0])
+                span[1] = time.perf_counter()
                 _flush()
 
     setattr(module, name, wrapper)
@@ -141,8 +151,12 @@ def _instrument() -> None:
 
 def _report(wall: float) -> None:
     workers: dict[str, dict[str, list[float]]] = {}
+    spans: dict[str, list[list[float]]] = defaultdict(list)
     for path in sorted(_REPORT_DIR.glob("*.json")):
-        workers[path.stem] = json.loads(path.read_text())
+        written = json.loads(path.read_text())
+        workers[path.stem] = written["times"]
+        for phase, span in written["spans"].items():
+            spans[phase].append(span)
     usage = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = sum(u.ru_utime + u.ru_stime for u in usage)
     print(f"wall: {wall:.2f} s, CPU (the run and its workers): {cpu:.2f} s, load average {os.getloadavg()[0]:.1f}")
@@ -159,6 +173,13 @@ def _report(wall: float) -> None:
     print("-- all workers")
     for phase, (secs, calls, cpu_s) in sorted(total.items()):
         print(f"   {phase:55} {secs:8.2f} {cpu_s:8.2f} {int(calls):7d}")
+    # Idle workers mean the run waits on something else: the parent, the last job, the machine.
+    print("-- how busy the workers were, from the first job of a kind to the last (every worker's time in jobs)")
+    for phase in _JOBS:
+        if phase in spans:
+            window = max(end for _, end in spans[phase]) - min(start for start, _ in spans[phase])
+            busy = total[phase][0] / (window * len(workers)) if window > 0 else 1.0
+            print(f"   {phase:55} {window:8.2f} s, busy {busy:4.0%}")
 
 
 def main(argv: list[str]) -> int:
