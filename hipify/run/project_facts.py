@@ -124,8 +124,12 @@ def _project_model(
             prepare_scan(table_for(config.options))
 
         job = scan_exact if exact else scan
-        fresh = workers.map([Job(job, _task(config, p, p), home=p, size=_size(stats[p])) for p in todo], _scan_failed)
-        done = [kept[p] if p in kept else next(fresh) for p in paths]
+        # The largest first: the scan's last jobs are small ones, so the workers finish it together (the model
+        # waits for the last).
+        todo.sort(key=lambda p: -_size(stats[p]))
+        jobs = [Job(job, _task(config, p, p), home=p, size=_size(stats[p])) for p in todo]
+        fresh = dict(zip(todo, workers.map(jobs, _scan_failed), strict=True))
+        done = [kept[p] if p in kept else fresh[p] for p in paths]
         scans.update((p, (stats[p], s)) for p, s in zip(paths, done, strict=True))
         return done
 
