@@ -66,9 +66,26 @@ def _prefix_start(text: str, quote: int) -> tuple[int, bool]:
     """(start of the literal including its encoding prefix, is it a raw string)."""
     m = _PREFIX_BEFORE.search(text, max(0, quote - 3), quote)
     start = m.start() if m else quote
-    while start < quote and start > 0 and is_name_char(text[start - 1]):
+    while start < quote:
+        before = _before_splices(text, start)  # an identifier goes on across a line splice: x\<newline>u8"s"
+        if not before or not is_name_char(text[before - 1]):
+            break
         start += 1  # the letters belong to an identifier (fooL"x"): shrink the prefix
     return start, text[quote - 1] == "R" and start < quote
+
+
+def _before_splices(text: str, at: int) -> int:
+    """Where the line splices (a backslash, blanks, a line end) that end at ``at`` begin; ``at`` if none do."""
+    while at and text[at - 1] in "\r\n":
+        end = at - 1
+        if end and text[end - 1] in "\r\n" and text[end - 1] != text[end]:
+            end -= 1  # CR LF or LF CR: one line end
+        while end and text[end - 1] in " \t\f\v":
+            end -= 1
+        if not end or text[end - 1] != "\\":
+            break
+        at = end - 1
+    return at
 
 
 # A preprocessor line: '#' first on a line (after blanks), up to a newline not escaped by '\'.
