@@ -152,10 +152,9 @@ def copy_atomic(src: Path, dst: Path, flush_new: bool = True) -> None:
         meta = os.fstat(fd)
         if not stat.S_ISREG(meta.st_mode):
             raise OSError(f"{src} is {file_kind(meta.st_mode)}; not copied")
-        dst.parent.mkdir(parents=True, exist_ok=True)
         flush = flush_new or os.path.lexists(dst)
         with _interrupt_deferred():
-            out, tmp = tempfile.mkstemp(prefix=f".{dst.name}.{os.getpid()}.", suffix=TEMP_SUFFIX, dir=dst.parent)
+            out, tmp = _temporary(dst)
             try:
                 with os.fdopen(out, "wb") as handle:
                     while chunk := os.read(fd, _CHUNK):
