@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -140,9 +139,4 @@ def _project_model(
     include_renames = dict(_include_renames(found, renames))
     known_keys = {str(f.path): f.real for f in found if f.real}  # the walk resolved them already
     model = build_model(first, scan_more, config.options.include_dirs, include_renames, rescan, known_keys)
-    # The scans and the model live until the run ends: the collector need not walk them again (a tree's scans
-    # are millions of objects; a full collection while the results come in walked them all, ~0.1 s). Not where
-    # the program that runs us froze objects of its own: it decides when they are collected.
-    if not gc.get_freeze_count():
-        gc.freeze()
     return model, scans

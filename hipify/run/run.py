@@ -56,7 +56,7 @@ def run(config: RunConfig) -> int:
             if config.paths == (STDIN,):
                 outcome = _run_stdin(config, emitter, report, workers)
             else:
-                outcome, copied = _run_files(config, emitter, report, workers)
+                outcome, copied = _run_files(config, emitter, report, workers, caller_froze)
     finally:
         if not caller_froze:
             gc.unfreeze()  # the project model's objects were kept out of full collections for the run only
@@ -65,8 +65,11 @@ def run(config: RunConfig) -> int:
     return int(outcome)
 
 
-def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Supervisor) -> tuple[Outcome, int]:
-    """Translate the files; returns the outcome and how many other files were copied into the mirror."""
+def _run_files(
+    config: RunConfig, emitter: Emitter, report: Report, workers: Supervisor, caller_froze: bool
+) -> tuple[Outcome, int]:
+    """Translate the files; returns the outcome and how many other files were copied into the mirror.
+    ``caller_froze``: the program running us froze objects for the collector itself (we freeze none then)."""
     out_dir = Path(config.out_dir).absolute() if config.out_dir else None
     warm = _warm_start(config)  # before the inputs are looked at
     found, problems = discover(
@@ -123,6 +126,11 @@ def _run_files(config: RunConfig, emitter: Emitter, report: Report, workers: Sup
         return replace(facts, compat_include=spelled)
 
     project = _project_facts(config, found, renames, workers, warm, final_facts)
+    if not caller_froze:
+        # The project model and its scans live until the run ends: the collector need not walk them again (a
+        # tree's scans are millions of objects; a full collection while the results came in walked them all,
+        # ~0.1 s). run() undoes it; a program that froze objects of its own decides when they are collected.
+        gc.freeze()
     selected = found
     if config.changed_since or config.staged:
         assert project.model is not None, "a selection by git never uses the manifest"
