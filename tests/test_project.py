@@ -14,7 +14,8 @@ from hipify import Options, translate, translate_files
 from hipify.cli.cli import main
 from hipify.knowledge.table import load_table
 from hipify.lexing import shared
-from hipify.project.graph import ProjectModel, build_model
+from hipify.model import ProjectFacts
+from hipify.project.graph import ModelBuilder, ProjectModel, build_model
 from hipify.project.scan import FileScan, scan_file, scan_text
 
 WARP = "HIP_ENABLE_WARP_SYNC_BUILTINS"
@@ -116,6 +117,42 @@ def test_headers_outside_the_translated_files_are_scanned_when_reached(tmp_path:
         [scan_file(str(root / "main.cu"), table, options)], lambda more: [scan_file(p, table, options) for p in more]
     )
     assert model.facts_for(str(root / "main.cu")).tu_defines == (WARP,)
+
+
+def test_the_model_does_not_depend_on_the_order_the_scans_arrive_in(tmp_path: Path) -> None:
+    """A run adds each scan as its worker returns it, and scans a reached header next: every order of arrival
+    gives the same facts."""
+    root = _tree(
+        tmp_path,
+        {"app/main.cu": '#include "../include/helper.h"\n#include <local.h>\n' + MAIN_CU, "app/local.h": "int local;\n",
+         "include/helper.h": '#include "reduce.cuh"\n#define cudaCheck(x) x\n', "include/reduce.cuh": REDUCE_CUH,
+         "other.cpp": '#include "include/helper.h"\nint f() { return cudaCheck(1); }\n'},
+    )  # fmt: skip
+    table, options = load_table(), Options(engine="regex")
+    inputs = [str(root / p) for p in ("app/main.cu", "other.cpp", "app/local.h")]
+
+    def facts(order: list[str]) -> list[ProjectFacts]:
+        builder = ModelBuilder(inputs)
+        waiting = list(order)
+        while waiting:
+            waiting = builder.add(scan_file(waiting.pop(0), table, options)) + waiting
+        model = builder.finish(lambda more: [scan_file(p, table, options) for p in more])
+        return [model.facts_for(p) for p in inputs]
+
+    first = facts(inputs)
+    assert first[0].tu_defines == (WARP,) and first[0].quote_includes == ("local.h",)
+    assert first[1].project_names == ("cudaCheck",)
+    assert facts(list(reversed(inputs))) == first
+    assert facts([inputs[1], inputs[2], inputs[0]]) == first
+    assert _model_of(inputs) == first
+
+
+def _model_of(inputs: list[str]) -> list[ProjectFacts]:
+    table, options = load_table(), Options(engine="regex")
+    model = build_model(
+        [scan_file(p, table, options) for p in inputs], lambda more: [scan_file(p, table, options) for p in more]
+    )
+    return [model.facts_for(p) for p in inputs]
 
 
 def test_dependencies_digest_follows_the_included_headers(tmp_path: Path) -> None:

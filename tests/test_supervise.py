@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from hipify.machinery.supervise import Failure, Job, Limits, Supervisor
+from hipify.machinery.supervise import LATER, Failure, Job, Later, Limits, Supervisor
 
 
 def square(n: int) -> int:
@@ -131,6 +131,41 @@ def test_jobs_are_read_as_the_workers_need_them() -> None:
         assert 0 < len(taken) < 400  # the first result came back before the last job was computed
         assert list(results) == [n * n for n in range(1, 400)]
     assert taken == list(range(400))
+
+
+def test_a_source_learns_of_more_jobs_from_the_results() -> None:
+    """A source that has no job now gives LATER and is read again after the next result: each result here asks
+    for up to two more jobs (a tree of them), as a scanned file asks for the headers it reaches."""
+    waiting = [1]
+    sent: list[int] = []
+    done: list[int] = []
+
+    def jobs() -> Iterator[Job[int] | Later]:
+        while True:
+            if waiting:
+                n = waiting.pop(0)
+                sent.append(n)
+                yield Job(square, n)
+            elif len(done) < len(sent):
+                yield LATER
+            else:
+                return
+
+    with Supervisor(2) as workers:
+        for result in workers.map(jobs(), report):
+            n = sent[len(done)]
+            assert result == n * n
+            done.append(n)
+            waiting.extend(m for m in (2 * n, 2 * n + 1) if m < 40)
+    assert sorted(done) == list(range(1, 40))
+
+
+def test_a_source_that_waits_for_no_result_is_an_error() -> None:
+    def jobs() -> Iterator[Job[int] | Later]:
+        yield LATER
+
+    with Supervisor(1) as workers, pytest.raises(RuntimeError, match="none are due"):
+        list(workers.map(jobs(), report))
 
 
 def test_small_jobs_share_messages(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -75,6 +75,17 @@ class Job(Generic[R]):
 OnFailure = Callable[[Job[R], Failure], "Job[R] | R"]
 
 
+class Later:
+    """What a source of jobs gives :meth:`Supervisor.map` when it has no job now but may have more once the
+    caller has taken another result (the caller learns of new jobs from the results)."""
+
+    def __repr__(self) -> str:
+        return "LATER"
+
+
+LATER = Later()
+
+
 @dataclass
 class _Worker:
     pid: int
@@ -139,9 +150,10 @@ class Supervisor:
                 worker.reap()
         self._workers = []
 
-    def map(self, jobs: Iterable[Job[R]], on_failure: OnFailure[R]) -> Iterator[R]:
+    def map(self, jobs: Iterable[Job[R] | Later], on_failure: OnFailure[R]) -> Iterator[R]:
         """The result of each job, in order; failures go through ``on_failure``. ``jobs`` is read as the workers
-        need more (a few ahead of them), so a caller may compute each job while the earlier ones run."""
+        need more (a few ahead of them), so a caller may compute each job while the earlier ones run. ``jobs``
+        may give :data:`LATER` while results are still to come: it is read again after the next result."""
         source = iter(jobs)
         self._pending = deque()
         self._current = {}
@@ -160,6 +172,11 @@ class Supervisor:
                 if job is None:
                     exhausted = True
                     break
+                if job is LATER:
+                    if next_out >= taken:
+                        raise RuntimeError("supervisor: a source of jobs waits for results while none are due")
+                    break
+                assert isinstance(job, Job)
                 self._current[taken] = job
                 self._pending.append(taken)
                 taken += 1

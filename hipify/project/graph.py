@@ -162,60 +162,92 @@ def build_model(
     ``rescan``: the exact scans of files whose scan is approximate (``FileScan.approximate``),
     asked for only where the difference can matter (default: ``scan_more``). ``known_keys``: paths whose
     :func:`file_key` the caller knows already (a walk resolved them)."""
-    keys: dict[str, str] = dict(known_keys or {})
-    by_key: dict[str, FileScan] = {}
-    for s in scans:
-        key = keys.get(s.path)
-        if key is None:
-            key = keys[s.path] = file_key(s.path)
-        by_key[key] = s
-    model = ProjectModel(dict(by_key), frozenset(by_key), renames=dict(renames or {}), _keys=keys)
-    user_dirs = [file_key(os.path.abspath(d)) for d in include_dirs]
-    resolver = _Resolver(user_dirs, model.translated)
-    # Headers outside the tree (and outside the user's own -I directories under it) are not the
-    # project's: a -I to a toolkit must not pull its headers into the scan.
-    tree = os.path.commonpath([os.path.dirname(k) for k in by_key]) if by_key else "/"
-    mine = [tree] + [d for d in user_dirs if not _is_system(d)]
-    pending = list(by_key)
+    scans = list(scans)
+    builder = ModelBuilder([s.path for s in scans], include_dirs, renames, known_keys)
+    pending = [path for s in scans for path in builder.add(s)]
     while pending:
-        reached: dict[str, None] = {}
-        for key in pending:
-            edges, dirs = resolver.resolve_all(key, model.scans[key].includes)
-            model.edges[key] = edges
-            if dirs:
-                model.found_in[key] = dirs
-            reached.update((k, None) for k in edges if k not in model.scans and _under(k, mine))
-        new = [s for s in scan_more(list(reached)) if s.readable]
-        for s in new:
-            model.scans[model.key_of(s.path)] = s
-        pending = [model.key_of(s.path) for s in new]
-    model.quoted = {k: tuple(sorted(v)) for k, v in resolver.adjacent.items()}
-    model.resolved = dict(resolver.seen)
-    model.declared = frozenset().union(*(s.declares for s in model.scans.values()))
-    model.shadows = frozenset().union(*(s.shadows for s in model.scans.values()))
-    missing: dict[str, set[str]] = {}
-    for s in model.scans.values():
-        for b in s.blocked:
-            if b.name:
-                missing.setdefault(b.name, set()).update(b.missing)
-    model.blocked = {name: tuple(sorted(apis)) for name, apis in missing.items()}
-    # An approximate scan's uses include the names it only declares: exact where it meets no blocked
-    # declaration and no shadowed table name (the only names its uses are asked about).
-    vague = [
-        s.path
-        for k, s in model.scans.items()
-        if s.approximate
-        and not ((s.uses & model.blocked.keys()) <= _never_used(k) and s.uses.isdisjoint(model._shadows_around(k)))
-    ]
-    if vague:
-        for s in (rescan or scan_more)(vague):
-            if s.readable:
-                model.scans[model.key_of(s.path)] = s
-    model.not_regular = {key: tuple(sorted(paths)) for key, paths in resolver.not_regular.items()}
-    for key in sorted(model.scans):
-        for family, why in model.scans[key].roc_gaps:
-            model.hip_families.setdefault(family, why)
-    return model
+        pending = [path for s in scan_more(pending) for path in builder.add(s)]
+    return builder.finish(rescan or scan_more)
+
+
+class ModelBuilder:
+    """The project model, built as the scans come in: each scan's includes are resolved when it arrives
+    (:meth:`add` returns the project headers they reach that nobody asked for yet, to be scanned too), so
+    that a run resolves the include graph while its workers still scan, and what is left once the last scan
+    is in (:meth:`finish`) is the project-wide part: the names declared or blocked anywhere.
+
+    The model does not depend on the order the scans arrive in: an include resolves by the disk and the
+    tree's file list, both fixed before the first scan."""
+
+    def __init__(
+        self,
+        paths: Sequence[str],
+        include_dirs: Sequence[str] = (),
+        renames: Mapping[str, str] | None = None,
+        known_keys: Mapping[str, str] | None = None,
+    ) -> None:
+        """``paths``: the files being translated (each is :meth:`add` ed once scanned)."""
+        keys: dict[str, str] = dict(known_keys or {})
+        for path in paths:
+            if path not in keys:
+                keys[path] = file_key(path)
+        translated = frozenset(keys[p] for p in paths)
+        self.model = ProjectModel({}, translated, renames=dict(renames or {}), _keys=keys)
+        user_dirs = [file_key(os.path.abspath(d)) for d in include_dirs]
+        self._resolver = _Resolver(user_dirs, translated)
+        # Headers outside the tree (and outside the user's own -I directories under it) are not the
+        # project's: a -I to a toolkit must not pull its headers into the scan.
+        tree = os.path.commonpath([os.path.dirname(k) for k in translated]) if translated else "/"
+        self._mine = [tree] + [d for d in user_dirs if not _is_system(d)]
+        self._asked: set[str] = set(translated)  # files scanned or to be scanned
+
+    def add(self, scan: FileScan) -> list[str]:
+        """Take in one file's scan (a file being translated, or a header :meth:`add` returned); returns the
+        project headers its includes reach that are not scanned nor asked for yet."""
+        model = self.model
+        key = model.key_of(scan.path)
+        if key not in model.translated and not scan.readable:
+            return []  # a header that cannot be read: its includers' translations say nothing of it
+        model.scans[key] = scan
+        edges, dirs = self._resolver.resolve_all(key, scan.includes)
+        model.edges[key] = edges
+        if dirs:
+            model.found_in[key] = dirs
+        reached = [k for k in edges if k not in self._asked and _under(k, self._mine)]
+        self._asked.update(reached)
+        return reached
+
+    def finish(self, rescan: ScanMore) -> ProjectModel:
+        """The model, once every scan :meth:`add` asked for is in. ``rescan``: the exact scans of the
+        approximate scans whose words meet a blocked declaration or a shadowed table name of the project."""
+        model, resolver = self.model, self._resolver
+        model.quoted = {k: tuple(sorted(v)) for k, v in resolver.adjacent.items()}
+        model.resolved = dict(resolver.seen)
+        model.declared = frozenset().union(*(s.declares for s in model.scans.values()))
+        model.shadows = frozenset().union(*(s.shadows for s in model.scans.values()))
+        missing: dict[str, set[str]] = {}
+        for s in model.scans.values():
+            for b in s.blocked:
+                if b.name:
+                    missing.setdefault(b.name, set()).update(b.missing)
+        model.blocked = {name: tuple(sorted(apis)) for name, apis in missing.items()}
+        # An approximate scan's uses include the names it only declares: exact where it meets no blocked
+        # declaration and no shadowed table name (the only names its uses are asked about).
+        vague = [
+            s.path
+            for k, s in model.scans.items()
+            if s.approximate
+            and not ((s.uses & model.blocked.keys()) <= _never_used(k) and s.uses.isdisjoint(model._shadows_around(k)))
+        ]
+        if vague:
+            for s in rescan(vague):
+                if s.readable:
+                    model.scans[model.key_of(s.path)] = s
+        model.not_regular = {key: tuple(sorted(paths)) for key, paths in resolver.not_regular.items()}
+        for key in sorted(model.scans):
+            for family, why in model.scans[key].roc_gaps:
+                model.hip_families.setdefault(family, why)
+        return model
 
 
 def resolutions_hold(resolved: Resolved, include_dirs: Sequence[str], translated: frozenset[str]) -> bool:

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ..buildfiles.build_phase import facts_from_model, is_build_file
 from ..knowledge.table import table_for
-from ..machinery.supervise import Failure, Job, Supervisor
+from ..machinery.supervise import LATER, Failure, Job, Later, Supervisor
 from ..model import ProjectFacts
 from ..project.graph import ProjectModel
 from ..sources.discover import FileStat, Found
@@ -98,45 +99,77 @@ def _project_model(
     config: RunConfig, found: list[Found], renames: dict[str, str], workers: Supervisor, warm: WarmStart | None
 ) -> tuple[ProjectModel, dict[str, tuple[FileStat | None, FileScan]]]:
     """Scan every input (and the project headers they reach) and build the include graph; returns the model
-    and each file's scan with what ``stat`` said before it was read."""
-    from ..project.graph import build_model
+    and each file's scan with what ``stat`` said before it was read.
+
+    The model takes each scan as it comes back (:class:`~hipify.project.graph.ModelBuilder`): the includes are
+    resolved while the workers go on scanning, and a header they reach is scanned next, in the same stream, not
+    in a round of its own after every input's scan."""
+    from ..project.graph import ModelBuilder
     from ..project.scan import prepare_scan
+    from ..translation.pipeline import scan, scan_exact
 
     known = {str(f.path): f.stat for f in found}
     earlier = warm.earlier_scans() if warm is not None else {}
     scans: dict[str, tuple[FileStat | None, FileScan]] = {}
+    prepared = False
 
-    def scan_more(paths: Sequence[str], exact: bool = False) -> list[FileScan]:
-        stats = {p: known[p] if p in known else current_stat(p) for p in paths}
-        kept = {
-            p: earlier[p][1]
-            for p in paths
-            if warm
-            and p in earlier
-            and warm.trust.holds(earlier[p][0], stats[p])
-            and not (exact and earlier[p][1].approximate)
-        }
-        todo = [p for p in paths if p not in kept]
-        from ..translation.pipeline import scan, scan_exact
+    def stat_of(path: str) -> FileStat | None:
+        return known[path] if path in known else current_stat(path)
 
-        if todo:  # load the table and what the scan derives from it once, in the parent: forked workers share them
+    def kept_scan(path: str, stat: FileStat | None, exact: bool) -> FileScan | None:
+        """The manifest's scan of ``path``, where the file is as it was then."""
+        if warm is None or path not in earlier or not warm.trust.holds(earlier[path][0], stat):
+            return None
+        kept = earlier[path][1]
+        return None if exact and kept.approximate else kept
+
+    def job_of(path: str, stat: FileStat | None, exact: bool) -> Job[FileScan]:
+        nonlocal prepared
+        if not prepared:  # the table and what the scan derives from it, loaded once here: forked workers share it
             prepare_scan(table_for(config.options))
+            prepared = True
+        return Job(scan_exact if exact else scan, _task(config, path, path), home=path, size=_size(stat))
 
-        job = scan_exact if exact else scan
-        # The largest first: the scan's last jobs are small ones, so the workers finish it together (the model
-        # waits for the last).
-        todo.sort(key=lambda p: -_size(stats[p]))
-        jobs = [Job(job, _task(config, p, p), home=p, size=_size(stats[p])) for p in todo]
-        fresh = dict(zip(todo, workers.map(jobs, _scan_failed), strict=True))
-        done = [kept[p] if p in kept else fresh[p] for p in paths]
-        scans.update((p, (stats[p], s)) for p, s in zip(paths, done, strict=True))
+    paths = [str(f.path) for f in found]
+    builder = ModelBuilder(paths, config.options.include_dirs, dict(_include_renames(found, renames)),
+                           {str(f.path): f.real for f in found if f.real})  # fmt: skip
+    # The largest first, so that the workers end the scan together (the model waits for the last); a header
+    # reached on the way goes before the inputs still waiting: what it includes is found sooner.
+    waiting: deque[str] = deque(sorted(paths, key=lambda p: -_size(known[p])))
+    sent: deque[tuple[str, FileStat | None]] = deque()  # the jobs given to the workers, in order
+
+    def take(path: str, stat: FileStat | None, found_scan: FileScan) -> None:
+        scans[path] = (stat, found_scan)
+        waiting.extendleft(reversed(builder.add(found_scan)))
+
+    def jobs() -> Iterator[Job[FileScan] | Later]:
+        while True:
+            if not waiting:
+                if not sent:
+                    return  # every scan is in, and none reached a header not yet asked for
+                yield LATER  # the scans still out may reach more headers
+                continue
+            path = waiting.popleft()
+            stat = stat_of(path)
+            kept = kept_scan(path, stat, exact=False)
+            if kept is not None:
+                take(path, stat, kept)
+                continue
+            sent.append((path, stat))
+            yield job_of(path, stat, exact=False)
+
+    for found_scan in workers.map(jobs(), _scan_failed):
+        path, stat = sent.popleft()
+        take(path, stat, found_scan)
+
+    def rescan(vague: Sequence[str]) -> list[FileScan]:
+        """Exact scans (the model asks for few)."""
+        stats = {p: stat_of(p) for p in vague}
+        kept = {p: k for p in vague if (k := kept_scan(p, stats[p], exact=True)) is not None}
+        todo = [p for p in vague if p not in kept]
+        fresh = dict(zip(todo, workers.map([job_of(p, stats[p], True) for p in todo], _scan_failed), strict=True))
+        done = [kept[p] if p in kept else fresh[p] for p in vague]
+        scans.update((p, (stats[p], s)) for p, s in zip(vague, done, strict=True))
         return done
 
-    def rescan(paths: Sequence[str]) -> list[FileScan]:
-        return scan_more(paths, exact=True)
-
-    first = scan_more([str(f.path) for f in found])
-    include_renames = dict(_include_renames(found, renames))
-    known_keys = {str(f.path): f.real for f in found if f.real}  # the walk resolved them already
-    model = build_model(first, scan_more, config.options.include_dirs, include_renames, rescan, known_keys)
-    return model, scans
+    return builder.finish(rescan), scans
