@@ -5,7 +5,9 @@ from __future__ import annotations
 import csv
 import io
 import json
+import pickle
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -423,3 +425,38 @@ def test_rows_cached_pickled_are_the_rows_of_the_json(tmp_path: Path) -> None:
     assert again.rows == built.rows and again.digest == built.digest
     kept.write_bytes(b"not a pickle")  # a damaged cache is ignored, never trusted
     assert load_table_from(directory, tmp_path).rows == built.rows
+    kept.write_bytes(pickle.dumps(built.rows))  # rows kept by an earlier version (Row objects): built again
+    assert load_table_from(directory, tmp_path).rows == built.rows
+    kept.write_bytes(pickle.dumps((ROW_KEYS[:-1], [("cudaMalloc",)])))  # other fields: built again
+    assert load_table_from(directory, tmp_path).rows == built.rows
+
+
+def test_the_planner_index_is_kept_on_disk_and_equals_a_fresh_build(tmp_path: Path, monkeypatch) -> None:
+    """A run's start loads the index the planner derives from the table instead of building it; what it loads
+    is what a build gives, and a table with other rows gets an index of its own."""
+    from hipify.knowledge.table import MappingTable, _derived_table
+    from hipify.rewrite import index
+
+    monkeypatch.setenv("HIPIFY_PY_CACHE_DIR", str(tmp_path / "results"))
+    table = load_table()
+    built = index._build(table)
+
+    def same(found: index.TableIndex) -> bool:
+        return replace(found, wanted=built.wanted) == built and found.wanted.names == built.wanted.names
+
+    index.index_of.cache_clear()
+    assert same(index.index_of(table))  # built, and kept
+    kept = sorted(tmp_path.glob("index-*.pickle"))
+    assert len(kept) == 1
+    index.index_of.cache_clear()
+    monkeypatch.setattr(index, "_build", lambda t: pytest.fail("built again, though kept"))
+    assert same(index.index_of(table))
+    monkeypatch.undo()
+    monkeypatch.setenv("HIPIFY_PY_CACHE_DIR", str(tmp_path / "results"))
+    other = _derived_table(table, (("cudaMalloc", "myMalloc"),), ())
+    assert index.index_of(other).names != built.names or other.digest != table.digest
+    assert len(list(tmp_path.glob("index-*.pickle"))) == 2
+    kept[0].write_bytes(b"not a pickle")  # a broken file is built again
+    index.index_of.cache_clear()
+    assert same(index.index_of(table))
+    assert MappingTable.from_rows(table.rows[:10]).digest not in (table.digest, "")

@@ -21,6 +21,7 @@ import pickle
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ..version import __version__
 
@@ -122,6 +123,30 @@ class ResultCache:
             os.replace(tmp, path)
         except (OSError, pickle.PicklingError):
             _discard(tmp)  # a cache that cannot be written only costs speed
+
+
+def load_kept(path: Path, expected: type | tuple[type, ...]) -> Any:
+    """A value :func:`keep` stored at ``path`` (something built from the installed files, such as the mapping
+    table's rows), or None when it is absent, unreadable in any way or not an ``expected`` instance."""
+    try:
+        with open(path, "rb") as handle:
+            value = pickle.load(handle)
+    except Exception:  # absent, truncated, from another version...: built again by the caller
+        return None
+    return value if isinstance(value, expected) else None
+
+
+def keep(path: Path, value: object) -> None:
+    """Store ``value`` at ``path`` atomically (a reader sees the old file or the whole new one); a cache that
+    cannot be written only costs speed."""
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(tmp, "wb") as handle:
+            pickle.dump(value, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        os.replace(tmp, path)
+    except (OSError, pickle.PicklingError):
+        _discard(tmp)
 
 
 def _discard(path: Path) -> None:
