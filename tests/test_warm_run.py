@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from hipify.cli.cli import main
-from hipify.machinery.supervise import Supervisor
+from hipify.machinery.supervise import LATER, Supervisor
 
 COMMON = """#pragma once
 #include <cuda_runtime.h>
@@ -70,7 +70,8 @@ class HipifyRunner:
         def counting_map(supervisor: Supervisor, jobs: Iterable, on_failure):  # type: ignore[no-untyped-def]
             def counted():  # type: ignore[no-untyped-def]
                 for job in jobs:  # as the supervisor takes them (it reads its jobs as the workers need more)
-                    self.sent.append(f"{job.fn.__name__}:{Path(job.arg.path).name}")
+                    if job is not LATER:  # the scan's source waits for results: no job
+                        self.sent.append(f"{job.fn.__name__}:{Path(job.arg.path).name}")
                     yield job
 
             return real_map(supervisor, counted(), on_failure)
