@@ -7,6 +7,8 @@ See mapping_tables/README.md for the schema.
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
 import json
 from collections.abc import Iterable, Iterator, Mapping
@@ -193,7 +195,8 @@ def load_table_from(directory: Path, cache_dir: Path | None = None) -> MappingTa
     them from JSON, which matters to every run's start."""
     raws = [(path.name, path.read_bytes()) for path in table_files(directory)]
     key = _files_digest(raws)
-    cached = _cached_rows(cache_dir, key) if cache_dir is not None else None
+    with _collector_paused():  # a hundred thousand objects that all live on: a full collection halfway is waste
+        cached = _cached_rows(cache_dir, key) if cache_dir is not None else None
     if cached is not None:
         return MappingTable.from_rows(cached, key)
     rows = [row for _, raw in raws for row in _rows_of(raw)]
@@ -201,6 +204,17 @@ def load_table_from(directory: Path, cache_dir: Path | None = None) -> MappingTa
     if cache_dir is not None:
         _keep_rows(cache_dir, key, table.rows)
     return table
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def _files_digest(raws: Iterable[tuple[str, bytes]]) -> str:

@@ -75,14 +75,16 @@ def _project_facts(
     workers: Supervisor,
     warm: WarmStart | None,
     final: Callable[[Found, ProjectFacts], ProjectFacts],
+    loaded: Callable[[], None] = lambda: None,
 ) -> _ProjectFacts:
     """Each input's project facts: the manifest's when nothing the model is built from changed, else from
-    the model, built from the scans of the files that changed and the manifest's scans of the others."""
+    the model, built from the scans of the files that changed and the manifest's scans of the others.
+    ``loaded``: called once the table and what the scan derives from it are loaded (before the first scan)."""
     if warm is not None and warm.model_holds(found):
         assert warm.previous is not None
         return _ProjectFacts(dict(warm.previous.facts))
     sources = [f for f in found if not is_build_file(f.path)]
-    model, scans = _project_model(config, sources, renames, workers, warm)
+    model, scans = _project_model(config, sources, renames, workers, warm, loaded)
     builds = [str(f.path) for f in found if is_build_file(f.path)]
 
     def of_builds() -> dict[str, ProjectFacts]:
@@ -96,7 +98,12 @@ def _size(stat: FileStat | None) -> int:
 
 
 def _project_model(
-    config: RunConfig, found: list[Found], renames: dict[str, str], workers: Supervisor, warm: WarmStart | None
+    config: RunConfig,
+    found: list[Found],
+    renames: dict[str, str],
+    workers: Supervisor,
+    warm: WarmStart | None,
+    loaded: Callable[[], None],
 ) -> tuple[ProjectModel, dict[str, tuple[FileStat | None, FileScan]]]:
     """Scan every input (and the project headers they reach) and build the include graph; returns the model
     and each file's scan with what ``stat`` said before it was read.
@@ -127,6 +134,7 @@ def _project_model(
         nonlocal prepared
         if not prepared:  # the table and what the scan derives from it, loaded once here: forked workers share it
             prepare_scan(table_for(config.options))
+            loaded()
             prepared = True
         return Job(scan_exact if exact else scan, _task(config, path, path), home=path, size=_size(stat))
 

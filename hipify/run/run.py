@@ -125,12 +125,16 @@ def _run_files(
             spelled = includes_by_directory[directory] = _relative_include(compat_header, directory / HEADER_NAME)
         return replace(facts, compat_include=spelled)
 
-    project = _project_facts(config, found, renames, workers, warm, final_facts)
-    if not caller_froze:
-        # The project model and its scans live until the run ends: the collector need not walk them again (a
-        # tree's scans are millions of objects; a full collection while the results came in walked them all,
-        # ~0.1 s). run() undoes it; a program that froze objects of its own decides when they are collected.
-        gc.freeze()
+    def settled() -> None:
+        """What exists now lives until the run ends, so the collector need not walk it again: the table and its
+        index (a million objects; full collections in the scan walked them while the parent fed no worker),
+        then the model and its scans (a full collection while the results came in walked them all, ~0.1 s).
+        run() undoes it; a program that froze objects of its own decides when they are collected."""
+        if not caller_froze:
+            gc.freeze()
+
+    project = _project_facts(config, found, renames, workers, warm, final_facts, settled)
+    settled()
     selected = found
     if config.changed_since or config.staged:
         assert project.model is not None, "a selection by git never uses the manifest"
