@@ -25,6 +25,7 @@ from .compat_header import _compat_header_path, _generated_compat, _relative_inc
 from .conclusion import _conclude, _finish
 from .copies import _copy_others, _Copying
 from .destinations import (
+    MirrorDirs,
     _destination,
     _display,
     _inside_walked_trees,
@@ -105,6 +106,7 @@ def _run_files(
     if out_dir is not None and out_dir.resolve() == dest_root.resolve():
         raise UsageError(f"--out-dir {config.out_dir} is the input directory; use --in-place to rewrite files there")
     compat_header = _compat_header_path(config, found, out_dir, dest_root)
+    mirror = MirrorDirs(out_dir, dest_root) if out_dir is not None else None
     # A cold run copies the mirror's other files while the sources are scanned and translated (a thread: the walk
     # and the copies wait on the disk, not on the workers). Otherwise they are copied at the end: a selection by
     # git may refuse the run, and a run with a manifest to reuse mostly checks what it holds, where a thread would
@@ -119,7 +121,7 @@ def _run_files(
     includes_by_directory: dict[Path, str] = {}  # the header's include spelling depends on the directory only
 
     def final_facts(item: Found, facts: ProjectFacts) -> ProjectFacts:
-        directory = _output_path(item, config, out_dir, dest_root, renames).parent
+        directory = _output_path(item, config, mirror, renames).parent
         spelled = includes_by_directory.get(directory)
         if spelled is None:
             spelled = includes_by_directory[directory] = _relative_include(compat_header, directory / HEADER_NAME)
@@ -140,7 +142,7 @@ def _run_files(
         assert project.model is not None, "a selection by git never uses the manifest"
         selected = _changed(config, found, project.model)
     facts = project.facts
-    destinations = [_destination(item, config, out_dir, dest_root, renames) for item in selected]
+    destinations = [_destination(item, config, mirror, renames) for item in selected]
     reused = [
         warm.reusable(item, facts, dest, config.mode) if warm else None
         for item, dest in zip(selected, destinations, strict=True)
