@@ -1,3 +1,3 @@
-from .cli.cli import main
+from .cli.cli import console_main
 
-raise SystemExit(main())
+console_main()
