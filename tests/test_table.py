@@ -420,7 +420,7 @@ def test_rows_cached_pickled_are_the_rows_of_the_json(tmp_path: Path) -> None:
 
     directory = Path(str(resources.files("mapping_tables")))
     built = load_table_from(directory, tmp_path)  # builds from JSON and keeps the rows
-    (kept,) = tmp_path.glob("table-*.pickle")
+    (kept,) = tmp_path.glob("table-*.rows.pickle")
     again = load_table_from(directory, tmp_path)  # from the pickle
     assert again.rows == built.rows and again.digest == built.digest
     kept.write_bytes(b"not a pickle")  # a damaged cache is ignored, never trusted

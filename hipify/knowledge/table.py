@@ -230,7 +230,7 @@ def shipped_digest() -> str:
 
 
 def _cached_rows(cache_dir: Path, key: str) -> tuple[Row, ...] | None:
-    kept = load_kept(cache_dir / f"table-{key}.pickle", tuple)
+    kept = load_kept(_rows_path(cache_dir, key), tuple)
     if kept is None or len(kept) != 2 or kept[0] != ROW_KEYS:
         return None
     try:
@@ -248,7 +248,13 @@ def _row_of(values: tuple[object, ...]) -> Row:
 
 
 def _keep_rows(cache_dir: Path, key: str, rows: tuple[Row, ...]) -> None:
-    keep(cache_dir / f"table-{key}.pickle", (ROW_KEYS, tuple(tuple(getattr(r, k) for k in ROW_KEYS) for r in rows)))
+    keep(_rows_path(cache_dir, key), (ROW_KEYS, tuple(tuple(getattr(r, k) for k in ROW_KEYS) for r in rows)))
+
+
+def _rows_path(cache_dir: Path, key: str) -> Path:
+    """Named by the table files' digest and by the form rows are kept in: an installation of an earlier version
+    sharing the cache (which kept Row objects as ``table-KEY.pickle``) neither reads nor replaces this file."""
+    return cache_dir / f"table-{key}.rows.pickle"
 
 
 @cache
