@@ -55,6 +55,7 @@ class ProjectModel:
     _closures: dict[str, tuple[str, ...]] = field(default_factory=dict)
     _keys: dict[str, str] = field(default_factory=dict)  # path -> file_key(path), each asked of the disk once
     _containing: dict[str, frozenset[str]] | None = None
+    _shadowing: frozenset[str] | None = None  # files declaring a table name of their own (FileScan.shadows)
 
     def closure(self, key: str) -> tuple[str, ...]:
         """The file and every project file it includes, directly or not, in first-seen order."""
@@ -76,7 +77,10 @@ class ProjectModel:
         """Table names declared by a file compiled together with ``key``."""
         if not self.shadows:
             return frozenset()
-        return frozenset().union(*(self.scans[k].shadows for k in self.translation_units_of(key) if k in self.scans))
+        if self._shadowing is None:  # the few files that declare one: asked of each file's translation units
+            self._shadowing = frozenset(k for k, s in self.scans.items() if s.shadows)
+        around = self._shadowing & self.translation_units_of(key)
+        return frozenset().union(*(self.scans[k].shadows for k in around))
 
     def translation_units_of(self, key: str) -> frozenset[str]:
         """Every file compiled together with ``key``: the closures of the translation units that

@@ -17,12 +17,14 @@ class MirrorDirs:
     def __init__(self, out_dir: Path, root: Path) -> None:
         self.out_dir = out_dir
         self.root = root  # the directory whose layout the mirror reproduces (_mirror_root)
-        self._known: dict[Path, Path] = {}
+        self._known: dict[str, Path] = {}
 
-    def __call__(self, directory: Path) -> Path:
+    def of(self, item: Found) -> Path:
+        """The mirror's directory for ``item`` (a renamed suffix does not move a file)."""
+        directory = os.path.dirname(item.path)
         found = self._known.get(directory)
         if found is None:
-            found = self._known[directory] = self.out_dir / _absolute(directory).relative_to(self.root)
+            found = self._known[directory] = self.out_dir / _absolute(Path(directory)).relative_to(self.root)
         return found
 
 
@@ -30,8 +32,15 @@ def _output_path(item: Found, config: RunConfig, mirror: MirrorDirs | None, rena
     if config.mode == OutputMode.OUTPUT_FILE:
         return Path(config.output).resolve()
     if mirror is not None:
-        return _renamed(mirror(item.path.parent) / item.path.name, renames)
+        return _renamed(mirror.of(item) / item.path.name, renames)
     return item.resolved
+
+
+def _output_dir(item: Found, config: RunConfig, mirror: MirrorDirs | None) -> Path:
+    """The directory :func:`_output_path` puts ``item`` in."""
+    if config.mode != OutputMode.OUTPUT_FILE and mirror is not None:
+        return mirror.of(item)
+    return _output_path(item, config, mirror, {}).parent
 
 
 def _shown(path: Path) -> str:
@@ -42,10 +51,15 @@ def _shown(path: Path) -> str:
 
 
 def _display(found: Found) -> str:
+    """The path as messages show it: relative to the working directory."""
+    path = str(found.path)
+    cwd = os.getcwd()
+    if path.startswith(cwd) and path[len(cwd) : len(cwd) + 1] == os.sep and "/." not in path and "//" not in path:
+        return path[len(cwd) + 1 :]  # what relpath gives, without its arithmetic (a file under the directory)
     try:
-        return os.path.relpath(found.path)
+        return os.path.relpath(path)
     except ValueError:
-        return str(found.path)
+        return path
 
 
 def _inside(path: Path, directory: Path) -> bool:
@@ -121,5 +135,5 @@ def _destination(
         suffix = config.backup_suffix
         return Destination(real, real.with_name(real.name + suffix) if suffix else None, in_place=True)
     assert mirror is not None
-    copy = mirror(item.path.parent) / item.path.name
+    copy = mirror.of(item) / item.path.name
     return Destination(_renamed(copy, renames), copy_unreadable_to=copy, mirror=True)

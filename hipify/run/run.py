@@ -30,7 +30,7 @@ from .destinations import (
     _display,
     _inside_walked_trees,
     _mirror_root,
-    _output_path,
+    _output_dir,
     _shown,
     _without_own_output,
 )
@@ -121,7 +121,7 @@ def _run_files(
     includes_by_directory: dict[Path, str] = {}  # the header's include spelling depends on the directory only
 
     def final_facts(item: Found, facts: ProjectFacts) -> ProjectFacts:
-        directory = _output_path(item, config, mirror, renames).parent
+        directory = _output_dir(item, config, mirror)
         spelled = includes_by_directory.get(directory)
         if spelled is None:
             spelled = includes_by_directory[directory] = _relative_include(compat_header, directory / HEADER_NAME)
