@@ -1,6 +1,7 @@
 """Cold whole-tree runs of this checkout beside another (today's main), interleaved, medians (a benchmark, not a test).
 
     python bench/cold.py --other /tmp/main-checkout --realcode ../shared/realcode [--runs 5] [--write FILE]
+                         [--out-root /dev/shm]
 
 Both checkouts run from bytecode compiled beforehand (into a pycache tree of its own), as an installed package
 does, even where ``PYTHONDONTWRITEBYTECODE`` is set.
@@ -12,7 +13,8 @@ and CPU time (the run and its workers) of each. In every round it also runs
 ``bench/profile_run.py`` on this checkout (regex, -j 2) and reports the project scan's share of that run's wall
 time (the scan jobs and building the model, until the first file can be translated). It checks that both
 checkouts wrote the same files (``diff -r``) for each engine. The load average is printed with every round: the
-machine may be shared.
+machine may be shared. ``--out-root``: where the outputs go (a disk whose state changes from minute to minute, as
+a VM's may, moves the timings more than the code does; a file system in memory does not).
 """
 
 from __future__ import annotations
@@ -106,6 +108,7 @@ def same_tree(a: Path, b: Path) -> bool:
 
 
 def tree_rows(name: str, tree: Path, other: Path, work: Path, runs: int, all_rounds: bool) -> list[str]:
+    """The table rows of one tree; the runs write their outputs under ``work``."""
     files = sources(tree)
     size = sum(p.stat().st_size for p in files)
     samples: dict[tuple[str, str], Samples] = {}
@@ -150,8 +153,15 @@ def main() -> None:
         help="run the other checkout's default engine every round (by default: in the first round only)",
     )
     parser.add_argument("--write", type=Path, help="also append the table to this Markdown file")
+    parser.add_argument(
+        "--out-root",
+        type=Path,
+        help="write the runs' outputs under this directory (e.g. /dev/shm: a file system in memory keeps the "
+        "disk's state out of the timings); default: beside the trees",
+    )
     args = parser.parse_args()
     work = Path(tempfile.mkdtemp(prefix="hipify-cold-"))
+    outputs = Path(tempfile.mkdtemp(prefix="hipify-cold-out-", dir=args.out_root)) if args.out_root else work
     compile_checkouts(ROOT, args.other.resolve())
     try:
         from gen_tree import generate
@@ -164,13 +174,13 @@ def main() -> None:
             trees.append(("CUDA Library Samples", extract(args.realcode / "cuda-library-samples.tar.xz", work, bool)))
         lines = [
             f"Cold runs, {args.runs} rounds, medians; load average at the start {os.getloadavg()[0]:.1f} "
-            f"on {os.cpu_count()} cores.",
+            f"on {os.cpu_count()} cores; outputs written under {outputs.parent}.",
             "",
             "| cold run | main | this | |",
             "|---|---|---|---|",
         ]
         for name, tree in trees:
-            lines += tree_rows(name, tree, args.other.resolve(), work, args.runs, args.other_default_every_round)
+            lines += tree_rows(name, tree, args.other.resolve(), outputs, args.runs, args.other_default_every_round)
         text = "\n".join(lines) + "\n"
         print(text)
         if args.write:
@@ -178,6 +188,7 @@ def main() -> None:
                 handle.write("\n" + text)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+        shutil.rmtree(outputs, ignore_errors=True)
 
 
 if __name__ == "__main__":
