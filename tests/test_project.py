@@ -401,3 +401,26 @@ def test_a_name_after_a_directive_line_is_not_declared_by_its_keyword() -> None:
     own = "cudaError_t cudaFree(void* p);\nint cudaCheckState(float* p);\n#define X 1\nint cudaOther(int);\n"
     scan = scan_text("b.cu", own, table, options)
     assert "cudaFree" in scan.shadows and {"cudaCheckState", "cudaOther"} <= scan.declares
+
+
+def test_the_scan_and_the_translation_read_the_directive_lines_of_one_lexing_once(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The translation of a file takes the scan's lexing back, and with it the directive lines the scan read."""
+    from hipify.lexing import text_facts
+
+    text = '#include "reduce.cuh"\n#if defined(X) /* c */\n#define Y 1\n#endif\n' + MAIN_CU
+    table, options = load_table(), Options(engine="regex")
+    alone = translate(text, path="main.cu", options=options).text  # lexed and read by the translation alone
+    shared.clear()
+    calls: list[int] = []
+    real = text_facts._directives
+    monkeypatch.setattr(text_facts, "_directives", lambda t, lexed: calls.append(1) or real(t, lexed))
+    scan_text("main.cu", text, table, options)
+    assert translate(text, path="main.cu", options=options).text == alone
+    assert calls == [1]
+    lexed = shared.lex_kept(text + "\n")
+    assert text_facts.directives_of(text + "\n", lexed) == text_facts.directives_of(text + "\n", lexed)
+    assert text_facts.directives_of(text + "\n", lexed) is not text_facts.directives_of(text + "\n", lexed)
+    assert len(calls) == 2
+    shared.clear()

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import Enum
 
 from ..model import Span
@@ -122,6 +122,9 @@ class Lexed:
     literals: tuple[Span, ...]  # string and char literals, prefixes included
     directives: tuple[Span, ...]  # '#' up to the end of the logical line (before its newline)
     char_literals: frozenset[int] = frozenset()  # starts of the literals that are char literals
+    # What readers derive from this lexing, kept with it: the project scan and the translation of a file read the
+    # same kept lexing, and each would otherwise work out its directive lines again.
+    derived: dict[str, object] = field(default_factory=dict, compare=False, repr=False)
 
 
 def _blank_literal(piece: str, quote: str) -> str:

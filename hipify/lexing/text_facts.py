@@ -165,7 +165,22 @@ def extract_facts(
 
 
 def directives_of(text: str, lexed: Lexed) -> list[CondDirective]:
-    """Every directive line: its span, keyword and argument (comments removed, lines joined)."""
+    """Every directive line: its span, keyword and argument (comments removed, lines joined); worked out once per
+    lexing of ``text`` (kept with it)."""
+    mine = lexed.text == text  # (the same object, as a rule: compared in no time)
+    kept = lexed.derived.get(_DIRECTIVES) if mine else None
+    if isinstance(kept, tuple):
+        return list(kept)
+    out = _directives(text, lexed)
+    if mine:
+        lexed.derived[_DIRECTIVES] = tuple(out)
+    return out
+
+
+_DIRECTIVES = "directives"  # the key of directives_of's lines in Lexed.derived
+
+
+def _directives(text: str, lexed: Lexed) -> list[CondDirective]:
     out: list[CondDirective] = []
     append = out.append
     masked = lexed.masked
