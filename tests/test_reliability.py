@@ -755,3 +755,38 @@ def test_a_run_leaves_the_callers_garbage_collector_as_it_found_it(tmp_path: Pat
         assert gc.get_freeze_count() == frozen
     finally:
         gc.unfreeze()
+
+
+def test_a_cold_run_loads_the_table_beside_the_walk_and_leaves_no_thread_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A cold run starts loading the table in a thread of its own before it walks the tree; the thread has ended
+    before the first worker is forked (a fork must not copy it mid-load) and on every way out of the run."""
+    import threading
+
+    from hipify.knowledge import table
+    from hipify.machinery import supervise
+
+    loaders: list[str] = []
+    real_load = table._shipped_table
+
+    def watched() -> table.MappingTable:
+        loaders.append(threading.current_thread().name)
+        return real_load()
+
+    monkeypatch.setattr(table, "_shipped_table", watched)
+    real_spawn = supervise.Supervisor._spawn
+
+    def spawn(self: supervise.Supervisor) -> supervise._Worker:
+        assert [t for t in threading.enumerate() if t.name == "hipify-table"] == []
+        return real_spawn(self)
+
+    monkeypatch.setattr(supervise.Supervisor, "_spawn", spawn)
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "a.cu").write_text(KERNEL)
+    args = ["-q", "--engine", "regex", "--no-cache", "--out-dir", str(tmp_path / "out"), str(tmp_path / "src")]
+    assert main(args) == 0
+    assert loaders[0] == "hipify-table"  # the first load was the thread's; later callers took its table
+    assert "hipFree" in (tmp_path / "out" / "a.cu").read_text()
+    assert main(["-q", "--no-cache", "--out-dir", str(tmp_path / "out2"), str(tmp_path / "nothing-here")]) != 0
+    assert [t for t in threading.enumerate() if t.name == "hipify-table"] == []

@@ -11,6 +11,7 @@ import contextlib
 import gc
 import hashlib
 import json
+import threading
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, fields, replace
 from functools import cache, lru_cache
@@ -257,9 +258,18 @@ def _rows_path(cache_dir: Path, key: str) -> Path:
     return cache_dir / f"table-{key}.rows.pickle"
 
 
-@cache
 def load_table() -> MappingTable:
-    """The shipped table; loaded once per process."""
+    """The shipped table; loaded once per process (a run may start loading it in a thread of its own: a second
+    caller waits for that load rather than making another table)."""
+    with _LOADING:
+        return _shipped_table()
+
+
+_LOADING = threading.Lock()
+
+
+@cache
+def _shipped_table() -> MappingTable:
     from ..machinery.cache import default_cache_dir
 
     return load_table_from(Path(str(resources.files("mapping_tables"))), default_cache_dir().parent)

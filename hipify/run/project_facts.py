@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -11,6 +13,7 @@ from ..buildfiles.build_phase import facts_from_model, is_build_file
 from ..knowledge.table import table_for
 from ..machinery.supervise import LATER, Failure, Job, Later, Supervisor
 from ..model import ProjectFacts
+from ..options import Options
 from ..project.graph import ProjectModel
 from ..sources.discover import FileStat, Found
 from .destinations import _include_renames
@@ -20,6 +23,22 @@ from .workers import _task
 
 if TYPE_CHECKING:
     from ..project.scan import FileScan
+
+
+def preload_table(options: Options) -> Callable[[], None]:
+    """Load the table and what the scan derives from it in a thread of the run's process, while the run walks the
+    tree (the walk mostly waits for the file system; loading the table was the other half of a cold start); returns
+    the wait for it, which comes before the first worker is forked: a fork must not copy a thread in the middle of
+    loading (the workers share what the run's process loaded)."""
+    from ..project.scan import prepare_scan
+
+    def load() -> None:
+        with contextlib.suppress(Exception):  # the run loads it again where it needs it, and says what went wrong
+            prepare_scan(table_for(options))
+
+    thread = threading.Thread(target=load, name="hipify-table", daemon=True)
+    thread.start()
+    return thread.join
 
 
 def _scan_failed(job: Job[FileScan], failure: Failure) -> FileScan:

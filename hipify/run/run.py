@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import sys
+from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
@@ -34,8 +35,8 @@ from .destinations import (
     _shown,
     _without_own_output,
 )
-from .manifest import Record, written_output
-from .project_facts import _project_facts
+from .manifest import Record, WarmStart, written_output
+from .project_facts import _project_facts, preload_table
 from .request import STDIN, RunConfig, UsageError, _check
 from .warm import _changed, _warm_start
 from .workers import _progress, _run_stdin, _task, _translate
@@ -71,8 +72,31 @@ def _run_files(
 ) -> tuple[Outcome, int]:
     """Translate the files; returns the outcome and how many other files were copied into the mirror.
     ``caller_froze``: the program running us froze objects for the collector itself (we freeze none then)."""
-    out_dir = Path(config.out_dir).absolute() if config.out_dir else None
     warm = _warm_start(config)  # before the inputs are looked at
+    # A cold run loads the table while it walks the tree (a warm one may need no table at all).
+    table_loaded = preload_table(config.options) if warm is None or warm.previous is None else _nothing
+    try:
+        return _run_tree(config, emitter, report, workers, caller_froze, warm, table_loaded)
+    finally:
+        table_loaded()  # no loading thread outlives the run (a worker forked by a later run must not copy it)
+
+
+def _nothing() -> None:
+    pass
+
+
+def _run_tree(
+    config: RunConfig,
+    emitter: Emitter,
+    report: Report,
+    workers: Supervisor,
+    caller_froze: bool,
+    warm: WarmStart | None,
+    table_loaded: Callable[[], None],
+) -> tuple[Outcome, int]:
+    """:func:`_run_files` once the warm start is known and the table is being loaded (``table_loaded`` waits for
+    it: before the first worker is forked)."""
+    out_dir = Path(config.out_dir).absolute() if config.out_dir else None
     found, problems = discover(
         [Path(p) for p in config.paths], config.extensions, config.exclude, config.use_gitignore, config.build_files
     )
@@ -135,6 +159,7 @@ def _run_files(
         if not caller_froze:
             gc.freeze()
 
+    table_loaded()
     project = _project_facts(config, found, renames, workers, warm, final_facts, settled)
     settled()
     selected = found
