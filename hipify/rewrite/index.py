@@ -17,6 +17,7 @@ from pathlib import Path
 
 from ..compat import load_catalog
 from ..knowledge import cxx as cxx_module
+from ..knowledge import table as table_module
 from ..knowledge.cxx import CPP_KEYWORDS
 from ..knowledge.table import MappingTable, Row
 from ..machinery.cache import default_cache_dir, keep, load_kept
@@ -156,7 +157,7 @@ def _kept_index_path(table: MappingTable) -> Path | None:
     if not table.digest:
         return None
     digest = hashlib.sha256(f"{__version__}\0{table.digest}\0{load_catalog().digest}\0".encode())
-    for module in (__file__, status_module.__file__, cxx_module.__file__):
+    for module in (__file__, status_module.__file__, cxx_module.__file__, table_module.__file__):
         with contextlib.suppress(OSError):
             digest.update(Path(module).read_bytes())
     return default_cache_dir().parent / f"index-{digest.hexdigest()[:16]}.pickle"
