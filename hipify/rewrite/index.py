@@ -7,7 +7,6 @@ Nothing here names a CUDA API by hand: namespace pairs come from qualified rows
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import re
 from collections.abc import Callable, Mapping
@@ -16,13 +15,9 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..compat import load_catalog
-from ..knowledge import cxx as cxx_module
-from ..knowledge import table as table_module
 from ..knowledge.cxx import CPP_KEYWORDS
 from ..knowledge.table import MappingTable, Row
-from ..machinery.cache import default_cache_dir, keep, load_kept
-from ..version import __version__
-from . import status as status_module
+from ..machinery.cache import default_cache_dir, keep, load_kept, tool_identity
 from .status import parse_version
 
 # Names a CUDA file may use that are not table rows but still mean "CUDA device code":
@@ -151,16 +146,13 @@ def index_of(table: MappingTable) -> TableIndex:
 
 
 def _kept_index_path(table: MappingTable) -> Path | None:
-    """Where the index of ``table`` is kept: named by the table's digest, the compatibility catalog's and the code
-    that builds the index (this module and the ones it takes facts from), so that no change to any of them meets an
+    """Where the index of ``table`` is kept: named by the table's digest, the compatibility catalog's and the
+    translator's own code (``tool_identity``, as the result cache is), so that no change to any of them meets an
     index built before it. None for a table without a digest."""
     if not table.digest:
         return None
-    digest = hashlib.sha256(f"{__version__}\0{table.digest}\0{load_catalog().digest}\0".encode())
-    for module in (__file__, status_module.__file__, cxx_module.__file__, table_module.__file__):
-        with contextlib.suppress(OSError):
-            digest.update(Path(module).read_bytes())
-    return default_cache_dir().parent / f"index-{digest.hexdigest()[:16]}.pickle"
+    name = f"{tool_identity()}\0{table.digest}\0{load_catalog().digest}"
+    return default_cache_dir().parent / f"index-{hashlib.sha256(name.encode()).hexdigest()[:16]}.pickle"
 
 
 def required_macros(row: Row, roc: bool = False) -> tuple[str, ...]:

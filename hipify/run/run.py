@@ -36,7 +36,7 @@ from .destinations import (
     _without_own_output,
 )
 from .manifest import Record, WarmStart, written_output
-from .project_facts import _project_facts, preload_table
+from .project_facts import _project_facts, _size, preload_table
 from .request import STDIN, RunConfig, UsageError, _check
 from .warm import _changed, _warm_start
 from .workers import _progress, _run_stdin, _task, _translate
@@ -174,7 +174,7 @@ def _run_tree(
     ]
     # Each task's facts are computed as the workers ask for more tasks (``facts`` computes them when asked).
     tasks = (
-        (_task(config, str(item.path), _display(item), facts[str(item.path)]), dest, item.stat.size if item.stat else 0)
+        (_task(config, str(item.path), _display(item), facts[str(item.path)]), dest, _size(item.stat))
         for item, dest, record in zip(selected, destinations, reused, strict=True)
         if record is None
     )
