@@ -424,3 +424,27 @@ def test_the_scan_and_the_translation_read_the_directive_lines_of_one_lexing_onc
     assert text_facts.directives_of(text + "\n", lexed) is not text_facts.directives_of(text + "\n", lexed)
     assert len(calls) == 2
     shared.clear()
+
+
+def test_a_scans_uses_travel_as_one_string_and_answer_as_a_set() -> None:
+    import pickle
+
+    from hipify.project.words import Words
+
+    scan = scan_text("m.cu", MAIN_CU, load_table(), Options(engine="regex"), exact=False)
+    words = {"cudaMalloc", "warp_sum", "main", "total", "threadIdx"}
+    assert words <= scan.uses.set and "cudaMalloc" in scan.uses and "cudaMallo" not in scan.uses
+    arrived = pickle.loads(pickle.dumps(scan))
+    assert arrived.uses._set is None  # nothing asked yet: no set made
+    assert arrived == scan and arrived.uses == scan.uses and hash(arrived.uses) == hash(scan.uses)
+    arrived = pickle.loads(pickle.dumps(scan))
+    # What crosses the pipe is the words' text, not a set of string objects (each made and hashed on arrival).
+    assert pickle.dumps(Words(words)).count(b"cudaMalloc") == 1
+    assert arrived.uses & {"warp_sum", "absent"} == {"warp_sum"} and arrived.uses._set is not None
+    assert (arrived.uses | {"x"}) >= words and arrived.uses - words == scan.uses.set - words
+    assert arrived.uses.union({"y"}, {"z"}) == scan.uses.set | {"y", "z"}
+    assert not arrived.uses.isdisjoint({"main"}) and arrived.uses.isdisjoint({"nothing_here"})
+    assert Words(["b", "a"]) == Words(["a", "b"]) == frozenset({"a", "b"}) and Words() == frozenset()
+    assert not Words() and Words(["a"]) and len(Words(["a", "b"])) == 2 and sorted(Words(["b", "a"])) == ["a", "b"]
+    # The API families of its uses are worked out in the scan (a build file's translation is told them).
+    assert scan.families == {"runtime"}

@@ -16,7 +16,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from ..knowledge.table import MappingTable, table_for
 from ..model import ProjectFacts
 from ..options import Options
 from . import BuildContext
@@ -53,19 +52,11 @@ def split_build_files(paths: Iterable[str]) -> tuple[list[str], list[str]]:
     return sources, builds
 
 
-def families_used(uses: Iterable[str], table: MappingTable) -> frozenset[str]:
-    """The table's API families of the names a source uses."""
-    # The names the table knows, by a set intersection in C: a source uses thousands of words, few of them CUDA's.
-    by_name = table.by_name
-    return frozenset(by_name[name].api for name in by_name.keys() & set(uses))
-
-
 def facts_from_model(
     build_paths: Sequence[str], model: ProjectModel, renamed: Sequence[tuple[str, str]], options: Options
 ) -> dict[str, ProjectFacts]:
     """:func:`build_facts` from the project model the run built from the sources' scans."""
-    table = table_for(options)
-    families = {scan.path: families_used(scan.uses, table) for scan in model.scans.values()}
+    families = {scan.path: scan.families for scan in model.scans.values()}
     return build_facts(build_paths, families, renamed, tuple(model.hip_families.items()), options)
 
 

@@ -133,9 +133,12 @@ class ProjectModel:
         # either way, and every other file that includes the header then can); a translation unit's own functions
         # are its program (or a library's exported API), which needs porting, not hiding.
         disabled = () if root else tuple(sorted({b.name for b in scan.blocked if b.name}))
-        uses = scan.uses.union(*(b.uses for b in scan.blocked)) if root else scan.uses
-        used = uses & self.blocked.keys()
-        blocked_uses = tuple((name, ", ".join(self.blocked[name])) for name in sorted(used - _never_used(key)))
+        blocked_uses: tuple[tuple[str, str], ...] = ()
+        if self.blocked:  # (a file's uses are a set made when first asked about: only then)
+            uses = scan.uses.union(*(b.uses for b in scan.blocked)) if root else scan.uses
+            used = uses & self.blocked.keys()
+            blocked_uses = tuple((name, ", ".join(self.blocked[name])) for name in sorted(used - _never_used(key)))
+        around = self._shadows_around(key)
         return ProjectFacts(
             include_renames=renames,
             tu_root=root,
@@ -143,7 +146,7 @@ class ProjectModel:
             quote_includes=self.quoted.get(key, ()),
             tu_hip=root and hip,
             project_names=tuple(sorted(scan.cuda_like & self.declared)),
-            shadowed=tuple(sorted((scan.uses | scan.shadows) & self._shadows_around(key))),
+            shadowed=tuple(sorted((scan.uses | scan.shadows) & around)) if around else (),
             include_dirs=dirs,
             dependencies=_digest(self.scans[k] for k in closure[1:] if k in self.scans),
             disabled=disabled,
@@ -241,7 +244,10 @@ class ModelBuilder:
             s.path
             for k, s in model.scans.items()
             if s.approximate
-            and not ((s.uses & model.blocked.keys()) <= _never_used(k) and s.uses.isdisjoint(model._shadows_around(k)))
+            and not (
+                (not model.blocked or (s.uses & model.blocked.keys()) <= _never_used(k))
+                and (not (around := model._shadows_around(k)) or s.uses.isdisjoint(around))
+            )
         ]
         if vague:
             for s in rescan(vague):

@@ -30,6 +30,7 @@ from ..rewrite.index import CUDA_LIKE, DEVICE_MARKERS, TableIndex, index_of, mac
 from ..rewrite.skipped_by_build import skipped_spans
 from ..rewrite.status import decide, has_hip_names
 from ..sources.fileio import DEFAULT_MAX_SIZE, SourceError, read_source
+from .words import NO_WORDS, Words
 
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 _WORDS_ONLY = str.maketrans({chr(i): " " for i in range(128) if chr(i) not in _WORD_CHARS})
@@ -71,7 +72,8 @@ class FileScan:
     blocked: tuple[BlockedDeclaration, ...] = ()  # its declarations that need APIs HIP lacks
     # Every name it uses outside those declarations and outside declared-name positions: what
     # tells whether a blocked declaration anywhere is used.
-    uses: frozenset[str] = frozenset()
+    uses: Words = NO_WORDS
+    families: frozenset[str] = frozenset()  # the table's API families of the names in ``uses`` (build files ask)
     uses_cuda_headers: bool = False  # it includes a CUDA header (one the table maps to HIP's)
     # It uses CUDA device or runtime features (``__device__``, a launch, a runtime call), so its translation
     # includes the HIP runtime if it does not already (active or not: an over-approximation is safe).
@@ -143,10 +145,10 @@ def scan_text(
     missing = _missing_names(known, table, options)
     if missing or exact:
         skipped = skipped_without(directives, index.undefined_macros) if missing else []
-        blocked, uses = _blocked_and_uses(code_text, lexed.directives, skipped, missing, words, table)
+        blocked, used = _blocked_and_uses(code_text, lexed.directives, skipped, missing, words, table)
         approximate = False
     else:
-        blocked, uses, approximate = (), frozenset(words), True
+        blocked, used, approximate = (), words, True
     return FileScan(
         path,
         text_digest(text),
@@ -159,7 +161,8 @@ def scan_text(
         frozenset(declared | (defines & cuda_like)),
         frozenset(shadows),
         blocked,
-        uses,
+        Words(used),
+        frozenset(table.by_name[name].api for name in known if name in used) if known else frozenset(),
         any((row := table.lookup(i.name)) is not None and row.kind == "header" for i in includes),
         bool(words & _features(table)) or "<<<" in code_text,
         approximate=approximate,
@@ -294,7 +297,7 @@ def _blocked_and_uses(
     missing_names: set[str],
     words: set[str],
     table: MappingTable,
-) -> tuple[tuple[BlockedDeclaration, ...], frozenset[str]]:
+) -> tuple[tuple[BlockedDeclaration, ...], set[str]]:
     """The declarations that use ``missing_names`` (APIs HIP lacks), and the names used outside them and outside
     declared-name positions (``words``: every word of ``code``)."""
     blocked: list[BlockedDeclaration] = []
@@ -317,8 +320,8 @@ def _blocked_and_uses(
             blocked.append(BlockedDeclaration(d.name, tuple(missing), frozenset(inside - {d.name})))
             unused.append((d.start, d.end))
     if not unused:
-        return tuple(blocked), frozenset(words)
-    return tuple(blocked), frozenset(_words(_spaced(code, _merged(unused))))
+        return tuple(blocked), words
+    return tuple(blocked), _words(_spaced(code, _merged(unused)))
 
 
 def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
