@@ -107,3 +107,33 @@ def test_kept_values_are_bounded_by_the_sizes_given() -> None:
     assert values.pop("b") == 2 and "b" not in values
     values.put("d", 5, 6)  # 4 + 6 fits once b's size is given back
     assert list(values) == ["c", "d"]
+
+
+def test_an_output_that_already_holds_the_translation_is_left_alone_and_a_new_one_is_not_read_first(
+    tmp_path: Path, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    from hipify.output import emit
+    from hipify.run import placing
+    from hipify.sources.fileio import TEMP_SUFFIX
+
+    source, out = tmp_path / "a.cu", tmp_path / "out" / "a.cu"
+    source.write_text(SOURCE)
+    monkeypatch.setattr(placing, "_swept", {})
+    translate_and_write(_order(source, out, OutputMode.OUT_DIR))
+    expected = out.read_bytes()
+    # A second run (another process: its own record of the directories it swept) finds the same bytes there.
+    monkeypatch.setattr(placing, "_swept", {})
+    stale = out.parent / f".b.cu.999999999.x{TEMP_SUFFIX}"  # an interrupted run's temporary file (no such pid)
+    stale.write_bytes(b"partial")
+    os.utime(out, ns=(1, 1))
+    reads: list[Path] = []
+    holds = emit._holds
+    monkeypatch.setattr(emit, "_holds", lambda path, data: reads.append(path) or holds(path, data))
+    placed = translate_and_write(_order(source, out, OutputMode.OUT_DIR))
+    assert isinstance(placed, Placed) and out.stat().st_mtime_ns == 1 and reads == [out]  # read, same: not written
+    assert not stale.exists()  # the sweep removed it
+    # A file the directory did not hold when it was swept is written without being read first.
+    other = tmp_path / "b.cu"
+    other.write_text(SOURCE)
+    translate_and_write(_order(other, out.parent / "b.cu", OutputMode.OUT_DIR))
+    assert reads == [out] and (out.parent / "b.cu").read_bytes() == expected

@@ -25,7 +25,7 @@ from ..model import Diagnostic, FileResult, Severity
 from ..reports.findings import DEFAULT_MAX_FINDINGS, FindingsLog
 from ..reports.report import FileEntry
 from ..sources.fileio import SourceError, encode_translation, read_regular
-from .writing import copy_atomic, remove_stale_temps, write_atomic
+from .writing import copy_atomic, names_after_sweep, write_atomic
 
 
 class OutputMode(str, Enum):
@@ -111,10 +111,12 @@ class Written:
     backup: Path | None = None  # where the original was kept, when not at ``Destination.backup``
 
 
-def write_result(result: FileResult, dest: Destination, data: bytes | None = None) -> Written:
-    """Write one result (and, in place, its backup first). Raises OSError; the destination is then unchanged."""
+def write_result(result: FileResult, dest: Destination, data: bytes | None = None, new: bool = False) -> Written:
+    """Write one result (and, in place, its backup first). Raises OSError; the destination is then unchanged.
+    ``new``: the destination did not exist a moment ago (so it is not read first, to leave it alone if it holds
+    the same bytes: a new mirror's every file)."""
     data = output_bytes(result) if data is None else data
-    if _holds(dest.path, data):
+    if not new and _holds(dest.path, data):
         return Written(False)
     backup = ensure_backup(result, dest.backup) if dest.backup is not None else None
     write_atomic(
@@ -147,7 +149,7 @@ def writes_here(mode: OutputMode, result: FileResult) -> bool:
 
 
 def write_file(
-    result: FileResult, dest: Destination, quiet: bool, swept: set[Path]
+    result: FileResult, dest: Destination, quiet: bool, swept: Swept
 ) -> tuple[Outcome, list[str], bytes | None]:
     """Encode one translation and write it to ``dest``: the outcome, what to tell the user, the bytes written
     (None when nothing was). ``swept``: the directories this process has cleared of dead runs' temporary files."""
@@ -155,9 +157,9 @@ def write_file(
         data = output_bytes(result)
     except SourceError as err:
         return Outcome.FAILED, [failure_line(result.display, f"{err.message}; nothing written", err.code)], None
-    sweep(dest.path.parent, swept)
+    held = sweep(dest.path.parent, swept)
     try:
-        written = write_result(result, dest, data)
+        written = write_result(result, dest, data, new=held is not None and dest.path.name not in held)
     except OSError as exc:
         text = f"cannot write output: {_reason(exc)}; the original is unchanged"
         return Outcome.FAILED, [failure_line(result.display, text)], None
@@ -167,11 +169,17 @@ def write_file(
     return Outcome.OK, [], data
 
 
-def sweep(directory: Path, swept: set[Path]) -> None:
-    """Remove what interrupted runs left in a directory we write to (once per directory and process)."""
-    if directory not in swept:
-        swept.add(directory)
-        remove_stale_temps(directory)
+# The directories a process has cleared of dead runs' temporary files, with the names each held then (None: unknown).
+Swept = dict[Path, frozenset[str] | None]
+
+
+def sweep(directory: Path, swept: Swept) -> frozenset[str] | None:
+    """Remove what interrupted runs left in a directory we write to (once per directory and process); the names
+    it held then (none where it did not exist; None where it could not be read)."""
+    if directory in swept:
+        return swept[directory]
+    held = swept[directory] = names_after_sweep(directory)
+    return held
 
 
 def _holds(path: Path, data: bytes) -> bool:
@@ -252,7 +260,7 @@ class Emitter:
 
     def __init__(self, settings: EmitSettings) -> None:
         self.settings = settings
-        self._swept: set[Path] = set()
+        self._swept: Swept = {}
         # Findings are printed at the end of the run, one per root cause (see hipify.reports.findings).
         self.findings = FindingsLog(settings.show_info, settings.quiet, settings.max_findings)
         self._pool: ThreadPoolExecutor | None = None

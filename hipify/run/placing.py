@@ -12,15 +12,14 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from pathlib import Path
 
 from ..model import FileResult, FileTask
-from ..output.emit import Destination, Outcome, OutputMode, Placed, write_file, writes_here
+from ..output.emit import Destination, Outcome, OutputMode, Placed, Swept, write_file, writes_here
 from ..reports.report import FileEntry
 from ..translation.pipeline import process
 
 # The destination directories this worker has cleared of dead runs' temporary files.
-_swept: set[Path] = set()
+_swept: Swept = {}
 
 
 @dataclass(frozen=True)
