@@ -683,14 +683,14 @@ def test_ctrl_c_right_after_a_temporary_file_is_made_leaves_none(
     # until the write is done, then raised.
     from hipify.output import writing
 
-    made = writing.tempfile.mkstemp
+    made = writing._temporary
 
-    def interrupted(*args: object, **kwargs: object) -> tuple[int, str]:
-        created = made(*args, **kwargs)  # type: ignore[call-overload]
+    def interrupted(path: Path) -> tuple[int, str]:
+        created = made(path)
         os.kill(os.getpid(), signal.SIGINT)
-        return created  # type: ignore[no-any-return]
+        return created
 
-    monkeypatch.setattr(writing.tempfile, "mkstemp", interrupted)
+    monkeypatch.setattr(writing, "_temporary", interrupted)
     target = tmp_path / "k.cu"
     with pytest.raises(KeyboardInterrupt):
         writing.write_atomic(target, b"complete\n")
@@ -790,3 +790,21 @@ def test_a_cold_run_loads_the_table_beside_the_walk_and_leaves_no_thread_behind(
     assert "hipFree" in (tmp_path / "out" / "a.cu").read_text()
     assert main(["-q", "--no-cache", "--out-dir", str(tmp_path / "out2"), str(tmp_path / "nothing-here")]) != 0
     assert [t for t in threading.enumerate() if t.name == "hipify-table"] == []
+
+
+def test_a_temporary_name_a_dead_run_left_is_passed_over(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Names count up per process: one taken already (a dead process with the same id left it) is never opened
+    # or replaced; the next free one is used, and after a few taken ones a random one.
+    import itertools
+
+    from hipify.output import writing
+
+    monkeypatch.setattr(writing, "_serials", itertools.count())
+    taken = [tmp_path / f".k.cu.{os.getpid()}.{n}.hipify-tmp" for n in range(3)]
+    for path in taken:
+        path.write_bytes(b"left")
+    writing.write_atomic(tmp_path / "k.cu", b"new\n")
+    assert (tmp_path / "k.cu").read_bytes() == b"new\n" and all(p.read_bytes() == b"left" for p in taken)
+    monkeypatch.setattr(writing, "_serials", itertools.repeat(0))  # every counted name taken: a random one
+    writing.write_atomic(tmp_path / "k.cu", b"newer\n")
+    assert (tmp_path / "k.cu").read_bytes() == b"newer\n" and sorted(temp_files(tmp_path)) == sorted(taken)

@@ -1,6 +1,6 @@
 """Writing files so that nothing is lost or half-written (the guarantees of docs/guarantees.md).
 
-- A file is written to a temporary file in its directory (``.NAME.PID.XXXXXXXX.hipify-tmp``),
+- A file is written to a temporary file in its directory (``.NAME.PID.N.hipify-tmp``),
   flushed to disk, then renamed over the target: readers see the old or the new file, never
   half of one, and a full disk or an interrupt leaves the old file as it was.
 - In place, a file keeps its owner, group and mode; a file with other hard links, or whose
@@ -13,13 +13,13 @@
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import signal
 import stat
 import tempfile
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 from ..sources.fileio import TEMP_SUFFIX, file_kind
@@ -54,13 +54,15 @@ def write_atomic(
     with _interrupt_deferred():
         fd, tmp = _temporary(path)
         try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                handle.flush()
+            try:
+                _write_all(fd, data)
                 if flush_new or replaced is not None:
-                    os.fsync(handle.fileno())
+                    os.fsync(fd)
+                if meta is not None:
+                    os.fchmod(fd, stat.S_IMODE(meta.st_mode))
+            finally:
+                os.close(fd)
             if meta is not None:
-                os.chmod(tmp, stat.S_IMODE(meta.st_mode))
                 owned = not keep_owner or _give_owner(tmp, meta)
                 if not owned and keep_links and replaced is not None and stat.S_ISREG(replaced.st_mode):
                     os.unlink(tmp)
@@ -73,30 +75,62 @@ def write_atomic(
             raise
 
 
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view) :]
+
+
+_CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
+_serials = itertools.count()  # of this process's temporary files (forked workers differ by their pid)
+
+
 def _temporary(path: Path) -> tuple[int, str]:
-    """A new temporary file beside ``path`` (its directory made first where missing: asked only then, since a
-    tree's files mostly go to directories that exist)."""
-    prefix = f".{path.name}.{os.getpid()}."
-    try:
-        return tempfile.mkstemp(prefix=prefix, suffix=TEMP_SUFFIX, dir=path.parent)
-    except FileNotFoundError:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        return tempfile.mkstemp(prefix=prefix, suffix=TEMP_SUFFIX, dir=path.parent)
+    """A new temporary file beside ``path``, ``.NAME.PID.N.hipify-tmp`` (the process id tells a dead run's file
+    from a live one's; N counts this process's files), created exclusively (never through a link); its directory
+    made first where missing (asked only then: a tree's files mostly go to directories that exist).
+    A name taken already (a dead process of the same id left it) moves on to the next; after a few, the name is
+    a random one."""
+    directory = os.fspath(path.parent)
+    head = f".{path.name}.{os.getpid()}."
+    prefix = os.path.join(directory, head)
+    for attempt in range(2):
+        try:
+            for _ in range(8):
+                name = f"{prefix}{next(_serials)}{TEMP_SUFFIX}"
+                try:
+                    return os.open(name, _CREATE_FLAGS, 0o600), name
+                except FileExistsError:
+                    continue
+            return tempfile.mkstemp(prefix=head, suffix=TEMP_SUFFIX, dir=directory)
+        except FileNotFoundError:
+            if attempt:
+                raise
+            path.parent.mkdir(parents=True, exist_ok=True)
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
-@contextlib.contextmanager
-def _interrupt_deferred() -> Iterator[None]:
+class _InterruptDeferred:
     """Ctrl-C (SIGINT) and SIGTERM arrive after the block, not inside it: a KeyboardInterrupt raised between
     creating a temporary file and the ``try`` that removes it (inside ``mkstemp``, say) would leave the file
-    behind, and a worker process writing a translation is ended with SIGTERM (it dies once its write is whole)."""
-    if not hasattr(signal, "pthread_sigmask") or threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+    behind, and a worker process writing a translation is ended with SIGTERM (it dies once its write is whole).
+    A class, not a generator context manager: it is entered for every file written."""
+
+    __slots__ = ("_previous",)
+
+    def __enter__(self) -> None:
+        self._previous: set[int | signal.Signals] | None = None
+        if _SIGMASK and threading.current_thread() is threading.main_thread():
+            self._previous = signal.pthread_sigmask(signal.SIG_BLOCK, _DEFERRED)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._previous is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, self._previous)
+
+
+_SIGMASK = hasattr(signal, "pthread_sigmask")
+_DEFERRED = frozenset((signal.SIGINT, signal.SIGTERM))
+_interrupt_deferred = _InterruptDeferred
 
 
 def _give_owner(path: str, meta: os.stat_result) -> bool:
