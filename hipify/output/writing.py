@@ -58,11 +58,13 @@ def write_atomic(
                 _write_all(fd, data)
                 if flush_new or replaced is not None:
                     os.fsync(fd)
-                if meta is not None:
+                if meta is not None and _FCHMOD:
                     os.fchmod(fd, stat.S_IMODE(meta.st_mode))
             finally:
                 os.close(fd)
             if meta is not None:
+                if not _FCHMOD:  # (Windows before Python 3.13)
+                    os.chmod(tmp, stat.S_IMODE(meta.st_mode))
                 owned = not keep_owner or _give_owner(tmp, meta)
                 if not owned and keep_links and replaced is not None and stat.S_ISREG(replaced.st_mode):
                     os.unlink(tmp)
@@ -129,6 +131,7 @@ class _InterruptDeferred:
 
 
 _SIGMASK = hasattr(signal, "pthread_sigmask")
+_FCHMOD = hasattr(os, "fchmod")
 _DEFERRED = frozenset((signal.SIGINT, signal.SIGTERM))
 _interrupt_deferred = _InterruptDeferred
 
