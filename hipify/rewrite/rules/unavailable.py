@@ -18,6 +18,7 @@ includes the header. The project model knows who uses what (``ProjectFacts``):
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterator
 
 from ...knowledge.codes import UNCONVERTED_CODES
@@ -36,9 +37,21 @@ def _declarations(ctx: Context) -> list[Declaration]:
 
 
 def _missing_in(ctx: Context, span: Span) -> list[str]:
-    inside = (row for ident, row in ctx.resolved if span[0] <= ident.start < span[1] and not ident.user_declared)
+    starts = ctx.memo(_resolved_starts)
+    resolved = ctx.resolved
+    if starts is None:  # not in file order (never seen): every identifier is looked at
+        inside = (row for ident, row in resolved if span[0] <= ident.start < span[1] and not ident.user_declared)
+    else:  # a file may disable a declaration per blocked name: each reads its own identifiers, not all of them
+        lo, hi = bisect.bisect_left(starts, span[0]), bisect.bisect_left(starts, span[1])
+        inside = (row for ident, row in resolved[lo:hi] if not ident.user_declared)
     missing = {row.cuda for row in inside if is_missing(row, ctx.options, ctx.index.releases)}
     return sorted(missing - ctx.compat_names)
+
+
+def _resolved_starts(ctx: Context) -> list[int] | None:
+    """Where each of ``ctx.resolved`` starts, when they come in file order (None otherwise)."""
+    starts = [ident.start for ident, _ in ctx.resolved]
+    return starts if starts == sorted(starts) else None
 
 
 def disabled_declarations(ctx: Context) -> list[tuple[Declaration, list[str]]]:
