@@ -114,15 +114,7 @@ class ResultCache:
             return None
 
     def put(self, key: str, value: object, inputs: Iterable[str] = ()) -> None:
-        path = self._path(key)
-        tmp = path.with_suffix(f".{os.getpid()}.tmp")
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            with open(tmp, "wb") as handle:
-                pickle.dump(Stamped(value, stamps(inputs)), handle, protocol=pickle.HIGHEST_PROTOCOL)
-            os.replace(tmp, path)
-        except (OSError, pickle.PicklingError):
-            _discard(tmp)  # a cache that cannot be written only costs speed
+        keep(self._path(key), Stamped(value, stamps(inputs)))
 
 
 def load_kept(path: Path, expected: type | tuple[type, ...]) -> Any:

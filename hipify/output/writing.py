@@ -88,28 +88,29 @@ _serials = itertools.count()  # of this process's temporary files (forked worker
 
 
 def _temporary(path: Path) -> tuple[int, str]:
-    """A new temporary file beside ``path``, ``.NAME.PID.N.hipify-tmp`` (the process id tells a dead run's file
-    from a live one's; N counts this process's files), created exclusively (never through a link); its directory
-    made first where missing (asked only then: a tree's files mostly go to directories that exist).
-    A name taken already (a dead process of the same id left it) moves on to the next; after a few, the name is
-    a random one."""
+    """A new temporary file beside ``path`` (its directory made first where missing: asked only then, since a
+    tree's files mostly go to directories that exist)."""
+    try:
+        return _create_beside(path)
+    except FileNotFoundError:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return _create_beside(path)
+
+
+def _create_beside(path: Path) -> tuple[int, str]:
+    """``.NAME.PID.N.hipify-tmp`` beside ``path`` (the process id tells a dead run's file from a live one's; N counts
+    this process's files), created exclusively, never through a link. A name taken already (a dead process of the
+    same id left it) moves on to the next; after a few, the name is a random one."""
     directory = os.fspath(path.parent)
     head = f".{path.name}.{os.getpid()}."
     prefix = os.path.join(directory, head)
-    for attempt in range(2):
+    for _ in range(8):
+        name = f"{prefix}{next(_serials)}{TEMP_SUFFIX}"
         try:
-            for _ in range(8):
-                name = f"{prefix}{next(_serials)}{TEMP_SUFFIX}"
-                try:
-                    return os.open(name, _CREATE_FLAGS, 0o600), name
-                except FileExistsError:
-                    continue
-            return tempfile.mkstemp(prefix=head, suffix=TEMP_SUFFIX, dir=directory)
-        except FileNotFoundError:
-            if attempt:
-                raise
-            path.parent.mkdir(parents=True, exist_ok=True)
-    raise AssertionError("unreachable")  # pragma: no cover
+            return os.open(name, _CREATE_FLAGS, 0o600), name
+        except FileExistsError:
+            continue
+    return tempfile.mkstemp(prefix=head, suffix=TEMP_SUFFIX, dir=directory)
 
 
 class _InterruptDeferred:

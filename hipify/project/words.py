@@ -54,24 +54,14 @@ class Words:
     def __and__(self, other: Iterable[str]) -> frozenset[str]:
         return self.set.intersection(other)
 
-    __rand__ = __and__
-
     def __or__(self, other: Iterable[str]) -> frozenset[str]:
         return self.set.union(other)
-
-    __ror__ = __or__
-
-    def __sub__(self, other: Iterable[str]) -> frozenset[str]:
-        return self.set.difference(other)
 
     def union(self, *others: Iterable[str]) -> frozenset[str]:
         return self.set.union(*others)
 
     def isdisjoint(self, other: Iterable[str]) -> bool:
         return self.set.isdisjoint(other)
-
-    def __le__(self, other: Words | frozenset[str]) -> bool:
-        return self.set <= _as_set(other)
 
     def __ge__(self, other: Words | frozenset[str]) -> bool:
         return self.set >= _as_set(other)
