@@ -122,7 +122,8 @@ def scan_text(
             if defined is not None:
                 defines.add(defined.group())
     code_text = _spaced(masked, include_lines)
-    words = _words(code_text)
+    split = _Split(code_text, masked, include_lines)
+    words = split.words
     index = index_of(table)
     known = words & table.by_name.keys()
     # A file that spells no name of the table and nothing CUDA-looking needs nothing and declares nothing the
@@ -133,7 +134,7 @@ def scan_text(
     enumerators = _enumerators(masked) if cuda_like else set()
     declared = {w for w in cuda_like if w in defines or w in enumerators} if cuda_like else set()
     if cuda_like - declared:
-        declared |= _declared_in(masked, cuda_like - declared, lexed.directives)
+        declared |= _declared_in(masked, cuda_like - declared, lexed.directives, split)
     # Only names whose translation changes or says something (index.names): a project declaring max or norm,
     # which HIP spells the same, is its own business.
     telling = _telling(table)
@@ -141,7 +142,9 @@ def scan_text(
     # translation decides its condition (rules/build_conditions), and the name stays CUDA's.
     build_skipped = skipped_spans(directives) if known & telling else []
     declaring = _blanked(masked, build_skipped) if build_skipped else masked
-    shadows = (defines & telling) | _declared_names(declaring, known & telling, lexed.directives)
+    shadows = (defines & telling) | _declared_names(
+        declaring, known & telling, lexed.directives, split if declaring is masked else None
+    )
     missing = _missing_names(known, table, options)
     if missing or exact:
         skipped = skipped_without(directives, index.undefined_macros) if missing else []
@@ -366,18 +369,38 @@ def _only_case_labels(text: str, table: MappingTable) -> set[str]:
     return labels - _words(_CASE_LABEL.sub(" ", text))
 
 
+class _Split:
+    """The words of a file's code (its masked text, include lines blanked), split once: their set, and for an
+    ASCII text the blanked text and its words in order, which the searches for names' occurrences share."""
+
+    def __init__(self, code: str, masked: str, include_lines: list[tuple[int, int]]) -> None:
+        self.spaced = ""
+        self.tokens: list[str] = []
+        if code.isascii():
+            self.spaced = " " + code.translate(_WORDS_ONLY) + " "
+            self.tokens = self.spaced.split()
+            self.words = set(self.tokens)
+        else:
+            self.words = set(_IDENT.findall(code))
+        # Where a name is none of these, its occurrences in the masked text are those in the code.
+        self.include_words = _words(" ".join(masked[s:e] for s, e in include_lines)) if include_lines else set()
+
+
 def _words(text: str) -> set[str]:
     return set(text.translate(_WORDS_ONLY).split()) if text.isascii() else set(_IDENT.findall(text))
 
 
-def _declared_names(masked: str, names: set[str], directives: Sequence[Span]) -> set[str]:
-    """Those of ``names`` that some occurrence declares (``hipError_t cudaMallocHost(int)``)."""
+def _declared_names(
+    masked: str, names: set[str], directives: Sequence[Span], split: _Split | None = None
+) -> set[str]:
+    """Those of ``names`` that some occurrence declares (``hipError_t cudaMallocHost(int)``). ``split``: the word
+    split of ``masked``'s code, where the caller has it."""
     found: set[str] = set()
     lines = _Lines(directives)
-    for name, start in _occurrences(masked, names, found):
+    for name, start in _occurrences(masked, names, found, split):
         # A declared name follows a word (a type, ``define``, ``struct``): after any other token
         # (``(cudaMalloc``, ``= cudaMalloc``) it is a use, seen without reading the tokens around.
-        if start and masked[start - 1] not in _BEFORE_DECLARED:
+        if _before(masked, start) not in _WORD_OR_UNSURE:
             continue
         prev, prev_at = prev_token(masked, start)
         nxt, next_at = next_token(masked, start + len(name))
@@ -387,8 +410,26 @@ def _declared_names(masked: str, names: set[str], directives: Sequence[Span]) ->
     return found
 
 
-# What can come right before a declared name: the end of a word, or what prev_token skips to reach one.
-_BEFORE_DECLARED = frozenset(_WORD_CHARS | set(" \t\r\n\f\v\\"))
+_SKIPPED_BACK = " \t\r\n\f\v\\"  # what prev_token skips to reach the token before an offset
+_LOOK_BACK = 64  # characters read back at first: a longer run of blanks takes prev_token's walk
+
+
+def _before(masked: str, at: int) -> str:
+    """The last character of the significant token before ``at`` ("" at the start of the text; ``_UNSURE`` when
+    more than a few blanks stand before ``at``: then :func:`prev_token` says). One bounded slice rather than
+    prev_token's step per character: most occurrences of a name are uses, after ``(``, ``=`` or ``;``, which
+    this tells at once."""
+    before = masked[max(0, at - _LOOK_BACK) : at].rstrip(_SKIPPED_BACK)
+    if before:
+        return before[-1]
+    return _UNSURE if at > _LOOK_BACK else ""
+
+
+_UNSURE = "\0"  # (a NUL in the text only takes the longer way)
+# Where a name can be declared: after a word (a type, ``define``, ``struct``), or not known yet.
+_WORD_OR_UNSURE = frozenset(_WORD_CHARS | {_UNSURE})
+# The same, or after a pointer or reference declarator's mark (``char *cuda_path = ...``).
+_WORD_MARK_OR_UNSURE = frozenset(_WORD_OR_UNSURE | {"*", "&"})
 
 
 class _Lines:
@@ -413,9 +454,6 @@ class _Lines:
         return ("" if prev_at < floor else prev), nxt
 
 
-# What can come right before a declared name: the end of a word, or what prev_token skips to reach one.
-_BEFORE_DECLARED = frozenset(_WORD_CHARS | set(" \t\r\n\f\v\\"))
-
 
 def _word_occurrences(text: str, names: set[str]) -> Iterator[tuple[str, int]]:
     """(name, offset) of each occurrence of ``names`` among the words :func:`_words` reads."""
@@ -429,10 +467,13 @@ def _word_occurrences(text: str, names: set[str]) -> Iterator[tuple[str, int]]:
             yield m.group(), m.start()
 
 
-def _occurrences(masked: str, names: set[str], done: set[str] | None = None) -> Iterator[tuple[str, int]]:
+def _occurrences(
+    masked: str, names: set[str], done: set[str] | None = None, split: _Split | None = None
+) -> Iterator[tuple[str, int]]:
     """(name, offset) of each whole-word occurrence of ``names`` in ``masked`` (``str.find`` in the text whose
     every non-word character is a blank: a hit with blanks around it is a whole identifier). A name the caller
-    adds to ``done`` is not given again."""
+    adds to ``done`` is not given again. ``split``: the word split of ``masked``'s code (its include lines
+    blanked), used where no name is a word of those lines (then the occurrences are the same)."""
     if not names:
         return
     done = set() if done is None else done
@@ -445,10 +486,14 @@ def _occurrences(masked: str, names: set[str], done: set[str] | None = None) -> 
         return
     # In file order, as text_facts.name_occurrences reads them: the words of the blanked text, those wanted
     # located one after the other with str.find from the last hit (each search is short).
-    spaced = " " + masked.translate(_WORDS_ONLY) + " "
+    if split is not None and split.spaced and names.isdisjoint(split.include_words):
+        spaced, tokens = split.spaced, split.tokens
+    else:
+        spaced = " " + masked.translate(_WORDS_ONLY) + " "
+        tokens = spaced.split()
     find = spaced.find
     cursor = 0
-    for name in [w for w in spaced.split() if w in names]:
+    for name in [w for w in tokens if w in names]:
         at = find(" " + name + " ", cursor)
         cursor = at + len(name) + 1  # the blank after a word may be the blank before the next one
         if name not in done:
@@ -484,11 +529,13 @@ def _enumerators(masked: str) -> set[str]:
     return names
 
 
-def _declared_in(masked: str, names: set[str], directives: Sequence[Span]) -> set[str]:
+def _declared_in(masked: str, names: set[str], directives: Sequence[Span], split: _Split | None = None) -> set[str]:
     """Those of ``names`` that some occurrence looks like a declaration of (``int cudaCheck(``)."""
     found: set[str] = set()
     lines = _Lines(directives)
-    for name, start in _occurrences(masked, names, found):
+    for name, start in _occurrences(masked, names, found, split):
+        if _before(masked, start) not in _WORD_MARK_OR_UNSURE:
+            continue
         prev, prev_at = prev_token(masked, start)
         nxt, next_at = next_token(masked, start + len(name))
         prev, nxt = lines.neighbours(start, prev, prev_at, nxt, next_at)
