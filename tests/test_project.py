@@ -403,6 +403,27 @@ def test_a_name_after_a_directive_line_is_not_declared_by_its_keyword() -> None:
     assert "cudaFree" in scan.shadows and {"cudaCheckState", "cudaOther"} <= scan.declares
 
 
+def test_declared_names_are_found_whatever_stands_between_the_type_and_the_name() -> None:
+    """The scan passes over an occurrence after a non-word token at once, reads further back where many blanks
+    stand before a name, and searches the masked text itself where the name is also a word of an include line."""
+    table, options = load_table(), Options()
+    far = "cudaError_t" + " " * 40 + "\\\n" + " " * 80 + "cudaFree(void* p);\n"
+    scan = scan_text("far.cu", far, table, options)
+    assert scan.shadows == frozenset({"cudaFree"})  # more blanks than a first look reads back
+    calls = "void f(float* p) {" + " " * 100 + "cudaFree(p); (cudaFree)(p); x = cudaFree;\n}\n"
+    assert scan_text("calls.cu", calls, table, options).shadows == frozenset()
+    pointer = "char *" + " " * 70 + "cudaPath = 0;\nint &cudaRef = n;\n"
+    assert {"cudaPath", "cudaRef"} <= scan_text("ptr.cu", pointer, table, options).declares
+    included = (
+        "#include <cudaMalloc/cudaMalloc.h>\nint cudaMalloc(void** p, int n);\nint g() { return cudaMalloc(0, 1); }\n"
+    )
+    scan = scan_text("inc.cu", included, table, options)
+    assert "cudaMalloc" in scan.shadows and "cudaMalloc" in scan.uses
+    only_included = "#include <cudaMalloc.h>\nint g() { return 0; }\n"
+    scan = scan_text("only.cu", only_included, table, options)
+    assert scan.shadows == frozenset() and "cudaMalloc" not in scan.uses  # an include line's words are no uses
+
+
 def test_the_scan_and_the_translation_read_the_directive_lines_of_one_lexing_once(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -390,9 +390,7 @@ def _words(text: str) -> set[str]:
     return set(text.translate(_WORDS_ONLY).split()) if text.isascii() else set(_IDENT.findall(text))
 
 
-def _declared_names(
-    masked: str, names: set[str], directives: Sequence[Span], split: _Split | None = None
-) -> set[str]:
+def _declared_names(masked: str, names: set[str], directives: Sequence[Span], split: _Split | None = None) -> set[str]:
     """Those of ``names`` that some occurrence declares (``hipError_t cudaMallocHost(int)``). ``split``: the word
     split of ``masked``'s code, where the caller has it."""
     found: set[str] = set()
@@ -452,7 +450,6 @@ class _Lines:
             if i + 1 < len(self.starts) and self.starts[i + 1] < next_at:
                 nxt = ""
         return ("" if prev_at < floor else prev), nxt
-
 
 
 def _word_occurrences(text: str, names: set[str]) -> Iterator[tuple[str, int]]:

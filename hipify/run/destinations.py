@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from pathlib import Path
 
@@ -56,10 +57,23 @@ def _display(found: Found) -> str:
     cwd = os.getcwd()
     if path.startswith(cwd) and path[len(cwd) : len(cwd) + 1] == os.sep and "/." not in path and "//" not in path:
         return path[len(cwd) + 1 :]  # what relpath gives, without its arithmetic (a file under the directory)
+    directory, name = os.path.split(path)
+    if name not in ("", ".", ".."):  # relpath's arithmetic once per directory: a tree outside the working one
+        shown = _relative_directory(directory or os.curdir, cwd)
+        if shown is not None:
+            return name if shown == os.curdir else os.path.join(shown, name)
     try:
         return os.path.relpath(path)
     except ValueError:
         return path
+
+
+@functools.lru_cache(maxsize=4096)
+def _relative_directory(directory: str, cwd: str) -> str | None:
+    try:
+        return os.path.relpath(directory, cwd)
+    except ValueError:
+        return None
 
 
 def _inside(path: Path, directory: Path) -> bool:
