@@ -70,6 +70,7 @@ def _display(found: Found) -> str:
 
 @functools.lru_cache(maxsize=4096)
 def _relative_directory(directory: str, cwd: str) -> str | None:
+    """``directory`` relative to ``cwd`` (None where there is no such path: another drive)."""
     try:
         return os.path.relpath(directory, cwd)
     except ValueError:
