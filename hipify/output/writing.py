@@ -211,34 +211,23 @@ def copy_atomic(src: Path, dst: Path, flush_new: bool = True) -> None:
         os.close(fd)
 
 
-def remove_stale_temps(directory: Path) -> list[Path]:
-    """Remove temporary files an interrupted run left in ``directory`` (not those of live runs)."""
-    return _swept(directory)[0]
-
-
 def names_after_sweep(directory: Path) -> frozenset[str] | None:
-    """:func:`remove_stale_temps`, and the names ``directory`` holds then: none where it does not exist, None
-    where it cannot be read (unknown)."""
-    return _swept(directory)[1]
-
-
-def _swept(directory: Path) -> tuple[list[Path], frozenset[str] | None]:
-    removed: list[Path] = []
+    """Remove the temporary files an interrupted run left in ``directory`` (not those of live runs); the names
+    ``directory`` holds then: none where it does not exist, None where it cannot be read (unknown)."""
     try:
         with os.scandir(directory) as listing:
             entries = list(listing)
     except FileNotFoundError:
-        return removed, frozenset()
+        return frozenset()
     except OSError:
-        return removed, None
+        return None
     names = {e.name for e in entries}
     for entry in entries:
         if entry.name.startswith(".") and entry.name.endswith(TEMP_SUFFIX) and _is_stale(entry):
             with contextlib.suppress(OSError):
                 os.unlink(entry.path)
-                removed.append(Path(entry.path))
                 names.discard(entry.name)
-    return removed, frozenset(names)
+    return frozenset(names)
 
 
 def _is_stale(entry: os.DirEntry[str]) -> bool:

@@ -381,7 +381,7 @@ class _Split:
             self.tokens = self.spaced.split()
             self.words = set(self.tokens)
         else:
-            self.words = set(_IDENT.findall(code))
+            self.words = _words(code)
         # Where a name is none of these, its occurrences in the masked text are those in the code.
         self.include_words = _words(" ".join(masked[s:e] for s, e in include_lines)) if include_lines else set()
 
