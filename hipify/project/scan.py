@@ -23,8 +23,8 @@ from ..lexing.declarations import top_level_declarations
 from ..lexing.lexer import Lexed
 from ..lexing.shared import lex_kept
 from ..lexing.statements import smallest_units
-from ..lexing.tiers import INLINE_ASM, condition_words, guards_of, numeric_constants
 from ..lexing.text_facts import INCLUDE, after_macro_name, declares, directives_of, next_token, prev_token
+from ..lexing.tiers import INLINE_ASM, condition_words, guards_of, numeric_constants
 from ..model import Span
 from ..options import Options
 from ..rewrite.availability import compat_provided, is_missing
