@@ -12,7 +12,6 @@ from ...knowledge.table import Row
 from ..fetch import log
 from ..matcher import Matcher
 from ..sides import HipSide
-from ..sources import CURRENT_ROCM
 from . import clang_tu
 from .compatible import accepts
 from .cuda_side import cuda_declarations
@@ -88,7 +87,7 @@ def _public(header: str, files: dict[str, Path]) -> str:
 
 
 def _hip_includes(rows: Iterable[Row], hip: HipSide) -> str:
-    files = hip.files[CURRENT_ROCM]
+    files = hip.current_files
     headers: set[str] = set()
     for r in rows:
         if r.api == "cub":
@@ -230,7 +229,7 @@ def _config_macros(checks: Iterable[Check], hip: HipSide) -> dict[str, set[str]]
     """Macros that the libraries of the failing targets test (`#ifdef X`, `defined(X)`) and never define
     themselves (HIPBLAS_V2, HIPBLAS_USE_HIP_HALF, ROCM_MATHLIBS_API_USE_HIP_COMPLEX): definitions a translated
     file may make before its first HIP include. Macro -> the library folders testing it."""
-    files = hip.files[CURRENT_ROCM]
+    files = hip.current_files
     current = hip.current
     folders = {_folder(c.header) for c in checks}
     found: dict[str, set[str]] = {}
@@ -249,7 +248,7 @@ def _config_macros(checks: Iterable[Check], hip: HipSide) -> dict[str, set[str]]
 def _narrow_text(checks: list[Check], hip: HipSide) -> str:
     """A parse of just what ``checks`` need: their targets' libraries and the headers declaring the HIP names
     their aliases spell (a definition's parse is much quicker this way)."""
-    files = hip.files[CURRENT_ROCM]
+    files = hip.current_files
     headers: set[str] = {"hip/hip_complex.h", "hip/library_types.h"}
     for check in checks:
         headers.update((_public(check.header, files), check.header))
@@ -269,12 +268,13 @@ class _Side:
     mapped: dict[str, Signature]
 
 
-def _packages(cache: Path) -> list[Path]:
-    return sorted(p for p in (cache / "hip" / CURRENT_ROCM).iterdir() if p.is_dir())
+def _packages(cache: Path, hip: HipSide) -> list[Path]:
+    """The include folders of the release the targets are verified against."""
+    return sorted(p for p in (cache / "hip" / hip.release).iterdir() if p.is_dir())
 
 
-def _hip_parse(text: str, cache: Path, defines: tuple[str, ...], prefix: str = _ALIAS) -> _Side:
-    parsed = clang_tu.parse(text, clang_tu.hip_args(_packages(cache), defines), "hipify_signatures.hip")
+def _hip_parse(text: str, cache: Path, hip: HipSide, defines: tuple[str, ...], prefix: str = _ALIAS) -> _Side:
+    parsed = clang_tu.parse(text, clang_tu.hip_args(_packages(cache, hip), defines), "hipify_signatures.hip")
     return _Side(read_declarations(parsed.tu), alias_signatures(parsed.tu, parsed.main, prefix))
 
 
@@ -303,7 +303,7 @@ def verify_signatures(rows: dict[str, Row], cache: Path, hip: HipSide, matcher: 
     checks, lines = _checks(functions, cuda, rows)
     text = _hip_includes(rows.values(), hip) + "\n".join(lines) + "\n"
     log(f"signatures: {len(checks)} checks")
-    base = _hip_parse(text, cache, ())
+    base = _hip_parse(text, cache, hip, ())
     verdicts = _decide(checks, base, "")
     pending = [c for k, c in enumerate(checks) if k not in verdicts and c.aliases]
     macros = _config_macros(pending, hip)
@@ -312,7 +312,7 @@ def verify_signatures(rows: dict[str, Row], cache: Path, hip: HipSide, matcher: 
         concerned = [c for c in pending if _folder(c.header) in folders]
         if not concerned:
             continue
-        found = _decide(concerned, _hip_parse(_narrow_text(concerned, hip), cache, (macro,)), macro)
+        found = _decide(concerned, _hip_parse(_narrow_text(concerned, hip), cache, hip, (macro,)), macro)
         for k, verdict in found.items():
             verdicts[checks.index(concerned[k])] = verdict
         done = {id(concerned[k]) for k in found}
@@ -350,7 +350,9 @@ def _template_calls(checks: list[Check], verdicts: dict[int, Verdict], base: _Si
     subset = [checks[k] for k, _, _ in tried]
     text = _narrow_text(subset, hip).split("\n__hipify", 1)[0]
     includes = "".join(line + "\n" for line in text.splitlines() if line.startswith("#include"))
-    parsed = clang_tu.parse(includes + "\n".join(lines) + "\n", clang_tu.hip_args(_packages(cache)), "hipify_calls.hip")
+    parsed = clang_tu.parse(
+        includes + "\n".join(lines) + "\n", clang_tu.hip_args(_packages(cache, hip)), "hipify_calls.hip"
+    )
     first = includes.count("\n") + 2  # the line of __hipify_call0
     for n, (k, name, sibling) in enumerate(tried):
         if k not in verdicts and first + n not in parsed.errors:
@@ -375,7 +377,7 @@ def _older_declarations(
         older = [c for c in older if (c.row.cuda, c.roc) in open_ and (c.aliases or c.unmapped)]
         if not older:
             continue
-        side = _hip_parse(_narrow_text([c for c in older if c.aliases], hip), cache, (), f"__hipify_{family}_")
+        side = _hip_parse(_narrow_text([c for c in older if c.aliases], hip), cache, hip, (), f"__hipify_{family}_")
         decided = _decide(older, side, "")
         for j, check in enumerate(older):
             k = open_[(check.row.cuda, check.roc)]
