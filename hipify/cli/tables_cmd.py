@@ -162,6 +162,7 @@ _SIGNATURE_WORDS = {
     "define": "{target} takes what the translated call passes once {requires} is defined",
     "unchecked": "not checked: no CUDA declaration of this name to compare",
     "older": "{target} takes an older CUDA's declaration: {diff}",
+    "newer": "{target} {diff}",
 }
 
 

@@ -94,7 +94,8 @@ class Row:
     # Function rows: does the target take what the translated call passes (the CUDA declaration's types mapped
     # through the table)? same, sibling (the row targets a _v2/_64 sibling that does), define (it does with
     # *_requires defined), older (it takes an older CUDA's declaration, CUDA 13 changed it: *_signature_diff says
-    # how), differs (*_signature_diff says how), unchecked (no CUDA declaration to compare); '' for other rows.
+    # how), newer (it takes CUDA 13's, the same-named function an older CUDA's: *_signature_diff names it), differs
+    # (*_signature_diff says how), unchecked (no CUDA declaration to compare); '' for other rows.
     hip_signature: str = ""
     hip_signature_diff: str = ""
     roc_signature: str = ""

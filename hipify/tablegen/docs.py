@@ -39,7 +39,7 @@ def _status(status: str, since: str) -> str:
 def _signature_cell(status: str, diff: str, requires: str) -> str:
     if status == "define":
         return f"define `{requires}`"
-    if status in ("differs", "older") and diff:
+    if status in ("differs", "older", "newer") and diff:
         return f"{status}: " + diff.replace("|", "\\|")
     return status
 

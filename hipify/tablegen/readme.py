@@ -33,7 +33,7 @@ exactly one row of one file (duplicates fail generation).
 | `hip_since`, `roc_since` | first scanned ROCm release declaring the target (5.2, 5.7, 6.4, 7.2; 5.2 means "5.2 or earlier", 7.2 "after 6.4, by 7.2") |
 | `hip_requires` | macro to define before the HIP headers for the target to be declared (warp `*_sync`: `HIP_ENABLE_WARP_SYNC_BUILTINS`); never a macro only hipcc's pre-included headers test (see `preincluded-guard`) |
 | `roc_requires` | the same for the `roc` target (`ROCM_MATHLIBS_API_USE_HIP_COMPLEX`, which makes rocBLAS take HIP's complex types) |
-| `hip_signature`, `roc_signature` | function rows: does the target take what the translated call passes (see "Signatures" below)? `same`, `sibling`, `define`, `older`, `differs`, `unchecked`; empty for other rows |
+| `hip_signature`, `roc_signature` | function rows: does the target take what the translated call passes (see "Signatures" below)? `same`, `sibling`, `define`, `older`, `newer`, `differs`, `unchecked`; empty for other rows |
 | `hip_signature_diff`, `roc_signature_diff` | for `differs`: how the target's declaration differs, parameter by parameter |
 | `hip_definitions` | device-function rows: the parameter lists HIP's AMD headers define the target for (`(float*, float) (double*, double)`); a `__device__` definition of one of them in the translated code would redefine HIP's, so it is kept off AMD GPUs (HPY014) |
 | `by_rocm` | where an older release the table is generated for (ROCm 6.4) has the row otherwise: that release's values of the target fields (`{"6.4": {"hip": "hipMemAdvise", "hip_since": "5.2", ...}}`); absent when every release has it the same (see "Releases" below) |
@@ -155,6 +155,12 @@ declaration's count (`cuEventCreate(&e, flags)` -> `hipEventCreateWithFlags`). S
 - `older`: it takes an older CUDA version's declaration (12.9 or 11.8, the header wheels scanned), which CUDA 13
   changed (`cudaMemPrefetchAsync` takes a `cudaMemLocation` since 13.0); `*_signature_diff` says how 13.0's
   differs. Code written for the older CUDA compiles; code written for 13 needs a look.
+- `newer`: it takes CUDA 13's declaration, and the same-named function an older CUDA's with as many parameters
+  (`cudaMemAdvise` on ROCm 7.2: `hipMemAdvise_v2` takes the `cudaMemLocation`, `hipMemAdvise` the device number of
+  CUDA 12.9); `*_signature_diff` names it, and translation marks the call for review. Where the two forms differ in
+  their parameter count, a `by_arity` transform picks the older one's target for the older call instead
+  (`cudaMemPrefetchAsync(p, n, device, stream)` -> `hipMemPrefetchAsync` on ROCm 7.2, five arguments ->
+  `hipMemPrefetchAsync_v2`).
 - `differs`: nothing matches; `*_signature_diff` says how (translation reports it at the call).
 - `unchecked`: no CUDA declaration to compare (a name no scanned CUDA version declares, a C++ template).
   Names CUDA 13 no longer declares are checked against the older versions that do: `same` (or `sibling`,

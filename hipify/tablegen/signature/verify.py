@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ...knowledge.table import Row
+from ...knowledge.table import Row, Transform
 from ..fetch import log
 from ..matcher import Matcher
 from ..sides import HipSide
@@ -24,6 +24,9 @@ SIBLING = "sibling"  # the row targets a sibling (_v2, _64, ...) whose declarati
 DEFINE = "define"  # it does once hip_requires / roc_requires is defined before the HIP headers
 DIFFERS = "differs"  # nothing does: *_signature_diff says how
 OLDER = "older"  # it takes an older CUDA version's declaration (CUDA 13 changed it): *_signature_diff says how
+# it takes CUDA 13's declaration, and the same-named function an older CUDA's of as many parameters (cudaMemAdvise:
+# hipMemAdvise_v2 takes a location, hipMemAdvise a device number): *_signature_diff names it
+NEWER = "newer"
 UNCHECKED = "unchecked"  # no CUDA declaration to compare (C++ templates, names no scanned CUDA declares)
 # Older CUDA families in the header cache, newest first: (cache folder, version)
 _OLDER = (("cu12", "12.9"), ("cu11", "11.8"))
@@ -319,6 +322,7 @@ def verify_signatures(rows: dict[str, Row], cache: Path, hip: HipSide, matcher: 
         pending = [c for c in pending if id(c) not in done]
     _template_calls(checks, verdicts, base, cache, hip)
     _older_declarations(checks, verdicts, base, rows, cache, hip)
+    older_forms = _older_forms(checks, verdicts, rows, cache, hip)
     out = dict(rows)
     for k, check in enumerate(checks):
         verdict = verdicts.get(k) or Verdict(
@@ -326,8 +330,56 @@ def verify_signatures(rows: dict[str, Row], cache: Path, hip: HipSide, matcher: 
             check.target,
             diff=_difference(check, base.decls, base.mapped) if check.cuda else "",
         )
+        plain, count, version = older_forms.get(k, ("", -1, ""))
+        if plain and count == len(check.cuda[0].params):
+            verdict = Verdict(
+                NEWER,
+                verdict.target,
+                verdict.requires,
+                f"takes CUDA 13.0's declaration; {plain} takes CUDA {version}'s",
+            )
         out[check.row.cuda] = _apply(out[check.row.cuda], check.roc, verdict, matcher)
+        if plain and count != len(check.cuda[0].params):
+            out[check.row.cuda] = _with_older_arity(out[check.row.cuda], count, plain)
     return out
+
+
+def _older_forms(
+    checks: list[Check], verdicts: dict[int, Verdict], rows: dict[str, Row], cache: Path, hip: HipSide
+) -> dict[int, tuple[str, int, str]]:
+    """HIP targets retargeted to a sibling that takes CUDA 13's declaration, whose same-named function takes an older
+    CUDA's (cudaMemPrefetchAsync: CUDA 13's five parameters take hipMemPrefetchAsync_v2, CUDA 12.9's four
+    hipMemPrefetchAsync): code written for the older CUDA calls the plain name. Check -> (plain name, the older
+    declaration's parameter count, its CUDA version)."""
+    found: dict[int, tuple[str, int, str]] = {}
+    for family, version in _OLDER:
+        open_ = {
+            c.row.cuda: k
+            for k, c in enumerate(checks)
+            if k not in found and not c.roc and c.cuda and k in verdicts and verdicts[k].status == SIBLING
+        }
+        if not open_ or not (cache / "cuda" / family).is_dir():
+            continue
+        subset = [rows[name] for name in open_]
+        older, _ = _checks(subset, cuda_declarations(subset, cache, family), rows, f"__hipify_{family}_")
+        older = [c for c in older if not c.roc and c.row.cuda in open_ and c.aliases and not c.unmapped]
+        if not older:
+            continue
+        side = _hip_parse(_narrow_text(older, hip), cache, hip, (), f"__hipify_{family}_")
+        for check in older:
+            if _matches(check, check.target, side.decls, side.mapped):
+                found[open_[check.row.cuda]] = (check.target, len(check.cuda[0].params), version)
+    return found
+
+
+def _with_older_arity(row: Row, count: int, plain: str) -> Row:
+    """``row`` choosing ``plain`` for a call of ``count`` arguments (an older CUDA's form), unless it rewrites its
+    arguments otherwise."""
+    if row.transform is not None and row.transform.kind != "by_arity":
+        return row
+    arity = dict(row.transform.arity) if row.transform is not None else {}
+    arity.setdefault(count, plain)
+    return replace(row, transform=Transform(kind="by_arity", arity=tuple(sorted(arity.items()))))
 
 
 def _template_calls(checks: list[Check], verdicts: dict[int, Verdict], base: _Side, cache: Path, hip: HipSide) -> None:
