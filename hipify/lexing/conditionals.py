@@ -170,5 +170,7 @@ def skipped_without(
     )
 
 
-def _skipped_value(keyword: str, argument: str, undefined: frozenset[str], never_defined: frozenset[str]) -> bool | None:
+def _skipped_value(
+    keyword: str, argument: str, undefined: frozenset[str], never_defined: frozenset[str]
+) -> bool | None:
     return value_without(argument, undefined, never_defined) if keyword == "if" else None

@@ -165,7 +165,6 @@ class ProjectModel:
             hip_families=tuple(sorted(self.hip_families.items())),
         )
 
-
     def _build_constants(self, scan: FileScan, closure: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
         """The numbers its conditions on the CUDA build compare with that its headers define (``CC_AMPERE``), where
         every header defining one agrees; its own definitions the translation reads itself."""

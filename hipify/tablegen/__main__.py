@@ -56,7 +56,8 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("--overrides", type=Path, default=None, help="overrides TOML (default: the packaged one)")
     g.add_argument("--no-readme", action="store_true", help="do not rewrite <out>/README.md")
     i = sub.add_parser(
-        "intrinsics", help="write hipify/compat/derived.toml: half-precision intrinsics ROCm lacks, from HIP's operations"
+        "intrinsics",
+        help="write hipify/compat/derived.toml: half-precision intrinsics ROCm lacks, from HIP's operations",
     )
     i.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     i.add_argument("--out", type=Path, default=REPO / "hipify" / "compat" / "derived.toml")

@@ -176,7 +176,13 @@ def _sat_variant(o: Overload, can: Have, returns: Returns) -> Derived | None:
     if returns(base, o.params) != o.returns:
         return None
     two = (o.returns, o.returns)
-    needed = [(base, o.params), ("__hisnan", (o.returns,)), ("__hmin", two), ("__hmax", two), (lanes.from_float, ("float",))]
+    needed = [
+        (base, o.params),
+        ("__hisnan", (o.returns,)),
+        ("__hmin", two),
+        ("__hmax", two),
+        (lanes.from_float, ("float",)),
+    ]
     if not all(can(n, p) for n, p in needed):
         return None
     args = ", ".join(_names(len(o.params)))
@@ -195,7 +201,12 @@ def _relu_variant(o: Overload, can: Have, returns: Returns) -> Derived | None:
     base = o.name[: -len("_relu")]
     if returns(base, o.params) != o.returns:
         return None
-    needed = [(base, o.params), ("__hisnan", (o.returns,)), ("__hlt", (o.returns, o.returns)), (lanes.from_float, ("float",))]
+    needed = [
+        (base, o.params),
+        ("__hisnan", (o.returns,)),
+        ("__hlt", (o.returns, o.returns)),
+        (lanes.from_float, ("float",)),
+    ]
     if not all(can(n, p) for n, p in needed):
         return None
     args = ", ".join(_names(len(o.params)))
@@ -230,11 +241,7 @@ _RULES = (_lanewise, _nan_variant, _sat_variant, _relu_variant, _packing)
 
 def _splits(lanes: Lanes, can: Have) -> bool:
     vector = next(v for v, lane in LANES.items() if lane is lanes)
-    return (
-        can(lanes.low, (vector,))
-        and can(lanes.high, (vector,))
-        and can(lanes.pack, (lanes.scalar, lanes.scalar))
-    )
+    return can(lanes.low, (vector,)) and can(lanes.high, (vector,)) and can(lanes.pack, (lanes.scalar, lanes.scalar))
 
 
 def _names(count: int) -> list[str]:
@@ -352,9 +359,7 @@ def _example(name: str, overloads: list[Overload], spell: Callable[[str], str]) 
     for i, o in enumerate(overloads):
         params = ", ".join(f"{spell(t)} {n}" for t, n in zip(o.params, _names(len(o.params)), strict=True))
         args = ", ".join(_names(len(o.params)))
-        lines.append(
-            f"__device__ {spell(o.returns)} compat_example{name}_{i}({params}) {{ return {name}({args}); }}"
-        )
+        lines.append(f"__device__ {spell(o.returns)} compat_example{name}_{i}({params}) {{ return {name}({args}); }}")
     return "\n".join(lines)
 
 
@@ -395,7 +400,9 @@ def write_derived(cache: Path, out: Path) -> int:
     spell = hip_spelling(load_table())
     hip = hip_side(cache)
     per_release = {release: derive(overloads, hip_has(index, spell)) for release, index in hip.indexes.items()}
-    provenance = f"CUDA headers: {folder.relative_to(cache)}; ROCm releases: {', '.join(sorted(per_release, key=_version))}"
+    provenance = (
+        f"CUDA headers: {folder.relative_to(cache)}; ROCm releases: {', '.join(sorted(per_release, key=_version))}"
+    )
     text = entries_text(per_release, spell, provenance, written_catalog_names())
     out.write_text(text, encoding="utf-8")
     return text.count("[[entry]]")

@@ -80,7 +80,9 @@ def _plan(ctx: Context) -> ConditionPlan:
     findings: list[Finding] = []
     handled: set[int] = set()
     chains = _chains(ctx)
-    deciding = [c for c in chains if any(b.node is not None and names_used_for_value(b.node) & names for b in c.branches)]
+    deciding = [
+        c for c in chains if any(b.node is not None and names_used_for_value(b.node) & names for b in c.branches)
+    ]
     build, unsatisfiable = _choose_build(ctx, deciding, chains, names)
     for chain in deciding:
         if any(chain is c for c in unsatisfiable):
@@ -360,9 +362,7 @@ def _resolved_starts(ctx: Context) -> list[int]:
 # --- the edits ----------------------------------------------------------------------------------------------------
 
 
-def _decide(
-    ctx: Context, branch: _Branch, names: frozenset[str], handled: set[int], build: Build
-) -> Iterator[Finding]:
+def _decide(ctx: Context, branch: _Branch, names: frozenset[str], handled: set[int], build: Build) -> Iterator[Finding]:
     node = branch.node
     assert node is not None
     offset = branch.offset
@@ -388,9 +388,7 @@ def _subject(node: Node, names: frozenset[str]) -> str:
     return min(names_used_for_value(node) & names)
 
 
-def _replacements(
-    ctx: Context, node: Node, names: frozenset[str], out: list[tuple[Node, str]], build: Build
-) -> None:
+def _replacements(ctx: Context, node: Node, names: frozenset[str], out: list[tuple[Node, str]], build: Build) -> None:
     """The largest parts of ``node`` the build decides (the whole, else operands of ``&&``, ``||``, ``!`` and
     parentheses), each with what it becomes."""
     if names_used_for_value(node) & names:

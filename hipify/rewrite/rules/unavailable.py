@@ -116,7 +116,10 @@ def _left_out_already(ctx: Context) -> list[Span]:
     """Code HIP never compiles: the first branches of ``#if defined(HIPIFY_ENABLE_...)`` chains (what an earlier
     translation left out), and branches whose conditions only test macros HIP does not define
     (``#if defined(CUBLAS_VERSION)``, ``#if CUBLAS_VER_MAJOR >= 11``)."""
-    spans: list[Span] = [(s, e if e >= 0 else len(ctx.text)) for s, e in skipped_without(ctx.facts.directives, ctx.index.undefined_macros, ctx.index.never_defined)]
+    spans: list[Span] = [
+        (s, e if e >= 0 else len(ctx.text))
+        for s, e in skipped_without(ctx.facts.directives, ctx.index.undefined_macros, ctx.index.never_defined)
+    ]
     stack: list[int] = []  # per open chain: where its left-out branch started (-1: not such a chain)
     for d in ctx.facts.directives:
         if d.keyword in ("if", "ifdef", "ifndef"):
