@@ -316,8 +316,8 @@ def entries_text(
             lines.append(f'rocm_until = "{until}"')
         lines += ["code = '''", *("\n\n".join(blocks)).split("\n"), "'''"]
         how = sorted({_rule_of(d) for d, _ in overloads.values()})
-        types = ", ".join(f"({', '.join(spell(t) for t in p)})" for p in sorted(overloads))
-        lines.append(f'note = """{name} for {types}, which ROCm {", ".join(lacking)} lacks: {"; ".join(how)}."""')
+        signatures = ", ".join(f"({', '.join(spell(t) for t in p)})" for p in sorted(overloads))
+        lines.append(f'note = """{name} for {signatures}, which ROCm {", ".join(lacking)} lacks: {"; ".join(how)}."""')
         lines += ["example = '''", example, "'''", f'checked_by = "{CHECKED_BY}"']
     return "\n".join(lines) + "\n"
 

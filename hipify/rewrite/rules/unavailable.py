@@ -24,7 +24,7 @@ import bisect
 from collections.abc import Iterator
 
 from ...knowledge.codes import UNCONVERTED_CODES
-from ...lexing.conditionals import LEFT_OUT_PREFIX, skipped_without
+from ...lexing.conditionals import LEFT_OUT_PREFIX, CondDirective, skipped_without
 from ...lexing.declarations import Declaration
 from ...lexing.facts import Region
 from ...lexing.lines import line_end, line_start
@@ -118,7 +118,11 @@ def _left_out_already(ctx: Context) -> list[Span]:
     (``#if defined(CUBLAS_VERSION)``, ``#if CUBLAS_VER_MAJOR >= 11``)."""
     spans: list[Span] = [
         (s, e if e >= 0 else len(ctx.text))
-        for s, e in skipped_without(ctx.facts.directives, ctx.index.undefined_macros, ctx.index.never_defined)
+        for s, e in skipped_without(
+            [CondDirective(d.start, d.end, d.keyword, d.argument) for d in ctx.facts.directives],
+            ctx.index.undefined_macros,
+            ctx.index.never_defined,
+        )
     ]
     stack: list[int] = []  # per open chain: where its left-out branch started (-1: not such a chain)
     for d in ctx.facts.directives:
@@ -231,7 +235,7 @@ def _disable(ctx: Context, decl: Declaration, missing: list[str]) -> Iterator[Fi
         f"including this one compile; each use is reported (HPY111) (define {ENABLE_PREFIX}{decl.name} to compile it)",
         decl.name_at if decl.name_at >= 0 else decl.start,
         severity=Severity.WARNING,
-        subject=decl.name,
+        subject=missing[0],
     )
     comment = f"{decl.name} needs {needs} (HIP lacks it): disabled so that the files including this one compile"
     yield from wrap(ctx.text, ctx.newline, decl, comment, condition, "HPY010", _stopping_definition(ctx, decl, missing))
