@@ -321,7 +321,7 @@ def prepare(name: str, args: argparse.Namespace, work: Path) -> Corpus:
     corpus.disabled = disabled_units(report_path(out))
     if args.compare_translator:
         other = work / "compared" / name
-        translate_tree(tree, other, args.jobs, args.hipify_arg, work / f"translate-{name}-compared.log",
+        translate_tree(tree, other, args.jobs, args.translate_args, work / f"translate-{name}-compared.log",
                        args.compare_translator)  # fmt: skip
         corpus.disabled_before = disabled_units(report_path(other))
     return corpus
