@@ -68,6 +68,15 @@ def test_a_macro_one_release_needs_is_a_difference_too() -> None:
                      "HIP_ENABLE_WARP_SYNC_BUILTINS defined"]  # fmt: skip
 
 
+def test_a_macro_the_compatibility_header_s_names_need_in_one_release_is_noted() -> None:
+    text = "__global__ void k(int* x, unsigned m) { x[0] = __shfl_xor_sync(m, x[1], 1); }\n"
+    six, findings = _tx(text, SIX)
+    assert six.startswith("#define HIP_ENABLE_WARP_SYNC_BUILTINS\n")
+    assert [m for c, _, m in findings if c == "HPY022"] == [
+        "__shfl_xor_sync for the target ROCm: HIP_ENABLE_WARP_SYNC_BUILTINS defined; ROCm 7.2: no macro defined"
+    ]
+
+
 def test_a_name_every_release_translates_alike_is_not_noted() -> None:
     _, findings = _tx("#include <cuda_runtime.h>\nvoid f(void** p) { cudaMalloc(p, 4); }\n", SEVEN)
     assert "HPY022" not in [c for c, _, _ in findings]
