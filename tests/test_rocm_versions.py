@@ -77,6 +77,16 @@ def test_a_macro_the_compatibility_header_s_names_need_in_one_release_is_noted()
     ]
 
 
+def test_string_h_comes_with_the_runtime_include_only_where_rocm_7_dropped_it() -> None:
+    text = '#include <cuda_runtime.h>\nvoid f(char* a) { memcpy(a, "x", 2); }\n'
+    six, _ = _tx(text, SIX)
+    seven, _ = _tx(text, SEVEN)
+    assert "<cstring>" not in six
+    assert seven.startswith("#include <hip/hip_runtime.h>\n#include <cstring>\n")
+    assert "<cstring>" not in _tx("#include <string.h>\n" + text, SEVEN)[0].replace("<string.h>", "")
+    assert "<cstring>" not in _tx(text.replace("memcpy(", "obj.memcpy("), SEVEN)[0]  # a member: not C's
+
+
 def test_a_name_every_release_translates_alike_is_not_noted() -> None:
     _, findings = _tx("#include <cuda_runtime.h>\nvoid f(void** p) { cudaMalloc(p, 4); }\n", SEVEN)
     assert "HPY022" not in [c for c, _, _ in findings]

@@ -3,7 +3,8 @@
 // hipblasComplex; the plain names on 7.x, which dropped hipBLAS's v1 API), the warp *_sync functions with a
 // lane mask held in a variable (6.4 declares them only under HIP_ENABLE_WARP_SYNC_BUILTINS, 7.x by default;
 // both take 64-bit masks), __syncwarp with a 32-bit mask (which 6.4 lacks and 7.x declares for 64-bit
-// masks), and warpSize read at run time in device code (a constant on 6.4, an object on 7.x).
+// masks), warpSize read at run time in device code (a constant on 6.4, an object on 7.x), and a host memcpy
+// relying on CUDA's runtime header for <string.h> (which ROCm 7's HIP runtime header no longer includes).
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -92,7 +93,9 @@ int main() {
   CHECK(cudaMalloc(&sums, groups * sizeof(int)));
   CHECK(cudaMalloc(&votes, n * sizeof(int)));
   CHECK(cudaMalloc(&lanes, groups * sizeof(int)));
-  CHECK(cudaMemcpy(din, host.data(), n * sizeof(int), cudaMemcpyHostToDevice));
+  std::vector<int> staged(n);
+  memcpy(staged.data(), host.data(), n * sizeof(int));  // <string.h> comes with CUDA's runtime header
+  CHECK(cudaMemcpy(din, staged.data(), n * sizeof(int), cudaMemcpyHostToDevice));
   warp_votes<<<blocks, kThreads>>>(din, n, sums, votes, lanes);
   CHECK(cudaGetLastError());
 
