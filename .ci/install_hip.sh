@@ -6,16 +6,19 @@
 #     Debian packages. librocsparse's runtime library is ~1.3 GB of GPU kernels, so the sparse packages
 #     are fetched with `apt-get download` and only their headers are extracted (compiling with -c needs
 #     no libraries).
-#  2. Unless HIPIFY_ROCM_CHROOT=0: a Debian sid chroot with ROCm 6.4's hipcc, make, CMake, g++ and the
-#     hipBLAS/hipFFT/hipCUB/... headers, CMake packages and shared objects (link stubs for the libraries
-#     whose GPU kernels weigh gigabytes), so that translated programs build with their own Makefiles and
-#     CMakeLists.txt (`hipify-py validate --setup`; ~3 min, ~1.6 GB). Translations target ROCm 6.4
-#     by default (per-library include folders, *_sync warp builtins), which Debian 12's 5.2 cannot
-#     compile, and Debian packages no hipBLAS/hipFFT/hipCUB at all. `hipify-py validate` uses the chroot
-#     when it exists (it looks at $ROCM_CHROOT, then /tmp/rocm-sid).
+#  2. Unless HIPIFY_ROCM_CHROOT=0: a chroot per ROCm release the mapping table is generated for, each with
+#     that release's hipcc, make, CMake, g++ and the hipBLAS/hipFFT/hipCUB/... headers, CMake packages and
+#     shared objects (link stubs for the libraries whose GPU kernels weigh gigabytes), so that translated
+#     programs build with their own Makefiles and CMakeLists.txt (`hipify-py validate --setup --rocm X.Y`):
+#     ROCm 6.4 from Debian sid (~3 min, ~1.6 GB), ROCm 7.2 from Debian experimental over sid (~4 min,
+#     ~1.8 GB; HIPIFY_ROCM7_CHROOT=0 skips it). Translations target a current ROCm (per-library include
+#     folders, *_sync warp builtins, 7.x APIs), which Debian 12's 5.2 cannot compile, and Debian packages no
+#     hipBLAS/hipFFT/hipCUB at all. `hipify-py validate` uses the chroots when they exist (the newest first;
+#     --rocm X.Y picks one), and the tests compile the corpus with each, translated for its release.
 #
-# Env: HIPIFY_ROCM_CHROOT=0|1 (default 1), ROCM_CHROOT (chroot dir, default /tmp/rocm-sid),
-#      SELFTEST=0 (skip the chroot's test compile).
+# Env: HIPIFY_ROCM_CHROOT=0|1 (default 1), HIPIFY_ROCM7_CHROOT=0|1 (default 1), ROCM_CHROOT (6.4's chroot
+#      dir, default /tmp/rocm-sid), ROCM7_CHROOT (7.2's, default /tmp/rocm7-sid), SELFTEST=0 (skip the
+#      chroots' test compiles).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(dirname "$here")"
@@ -55,15 +58,21 @@ if [ "$(cat "$hdr_stamp" 2>/dev/null)" != "${HEADERS_ONLY[*]}" ]; then
 fi
 echo "debian hipcc: $(HIP_PLATFORM=amd hipcc --version 2>/dev/null | sed -n 's/^HIP version: //p') ($(( $(date +%s) - T0 )) s)" >&2
 
-# -- 2. ROCm 6.4 chroot: the project's own builder, `hipify-py validate --setup` -------------------
+# -- 2. ROCm 6.4 and 7.2 chroots: the project's own builder, `hipify-py validate --setup --rocm X.Y` ---
 if [ "${HIPIFY_ROCM_CHROOT:-1}" != 0 ]; then
   if ! command -v debootstrap >/dev/null; then
     $SUDO apt-get update -qq && $SUDO apt-get install -y -qq --no-install-recommends debootstrap >/dev/null
   fi
   # The builder ships in the package: install it first when this checkout is not installed yet.
   (cd "$repo" && python3 -c 'import hipify.validate.cli' 2>/dev/null) || python3 -m pip install -q -e "$repo"
-  setup_args=(--rocm-chroot "${ROCM_CHROOT:-/tmp/rocm-sid}")
-  [ "${SELFTEST:-1}" = 0 ] && setup_args+=(--no-selftest)
-  (cd "$repo" && $SUDO python3 -m hipify validate --setup "${setup_args[@]}")
+  setup() {  # release, chroot folder
+    local T1 setup_args=(--rocm "$1" --rocm-chroot "$2")
+    T1=$(date +%s)
+    [ "${SELFTEST:-1}" = 0 ] && setup_args+=(--no-selftest)
+    (cd "$repo" && $SUDO python3 -m hipify validate --setup "${setup_args[@]}")
+    echo "ROCm $1 chroot: $(( $(date +%s) - T1 )) s" >&2
+  }
+  setup 6.4 "${ROCM_CHROOT:-/tmp/rocm-sid}"
+  if [ "${HIPIFY_ROCM7_CHROOT:-1}" != 0 ]; then setup 7.2 "${ROCM7_CHROOT:-/tmp/rocm7-sid}"; fi
 fi
 echo "install_hip: $(( $(date +%s) - T0 )) s total" >&2

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -195,6 +196,10 @@ def test_a_branch_calling_what_hip_declares_otherwise_is_decided_for_an_older_cu
         "  cudaMemAdvise(p, n, cudaMemAdviseSetReadMostly, where);\n#else\n"
         "  cudaMemAdvise(p, n, cudaMemAdviseSetReadMostly, 0);\n#endif\n}\n"
     )
-    result = translate(src, path="a.cu", options=Options(engine=engine, use_cache=False))
+    options = Options(engine=engine, use_cache=False, rocm_version=(6, 4))
+    result = translate(src, path="a.cu", options=options)
     assert "#if 0\n  hipMemAdvise(p, n, hipMemAdviseSetReadMostly, where);\n#else\n" in result.text, result.text
     assert "CUDA 12.9" in next(d.message for d in result.diagnostics if d.code == "HPY019")
+    # ROCm 7's hipMemAdvise_v2 takes CUDA 13's declaration: the branch for CUDA 13 is the one HIP compiles
+    result = translate(src, path="a.cu", options=replace(options, rocm_version=(7, 2)))
+    assert "#if 1\n  hipMemAdvise_v2(p, n, hipMemAdviseSetReadMostly, where);\n#else\n" in result.text, result.text

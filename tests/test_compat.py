@@ -26,6 +26,7 @@ from hipify.compat import (
     parse_catalog,
     render,
 )
+from hipify.rewrite.index import macro_needed
 from hipify.validate.corpus import default_corpus_dir
 from hipify.validate.toolchain import Toolchain, detect
 
@@ -35,6 +36,8 @@ else:  # pragma: no cover
     import tomli as tomllib
 
 ROCM = (6, 4)
+# The releases each entry is checked against: the ones the mapping table is generated for.
+RELEASES = ((6, 4), (7, 2))
 CORPUS = default_corpus_dir()
 IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
@@ -82,8 +85,10 @@ def test_shipped_catalog_loads_once_and_finds_every_provided_name() -> None:
     assert load_catalog() is catalog
     assert len(catalog.entries) >= 10 and len(catalog.digest) == 64
     for entry in catalog.entries:
+        releases = [r for r in RELEASES if entry.applies_to(r)]
+        assert releases, f"{entry.name} applies to none of {RELEASES}"
         for name in entry.provides:
-            assert catalog.for_name(name, ROCM) is entry
+            assert all(catalog.for_name(name, r) is entry for r in releases)
     assert catalog.for_name("cooperative_groups::reduce", ROCM) is catalog.by_entry_name["cg_reduce"]
     assert catalog.for_header("cooperative_groups/reduce.h", ROCM) is catalog.by_entry_name["cg_reduce"]
     assert catalog.for_name("__ldcs", ROCM) is catalog.by_entry_name["cache_hinted_loads"]
@@ -171,14 +176,15 @@ def test_render_is_deterministic_and_holds_only_what_is_asked(small: CompatCatal
     assert "user_other() {" not in newer and "always_fn() {" in newer
 
 
-def test_render_of_shipped_entries_includes_each_header_once() -> None:
+@pytest.mark.parametrize("rocm", RELEASES)
+def test_render_of_shipped_entries_includes_each_header_once(rocm: tuple[int, int]) -> None:
     catalog = load_catalog()
-    text = render(catalog.entries, ROCM)
+    text = render(catalog.entries, rocm)
     includes = re.findall(r"^#include <([^>]+)>$", text, re.MULTILINE)
     assert len(includes) == len(set(includes)) and includes[0] == "hip/hip_runtime.h"
     for entry in catalog.entries:
-        assert entry.code.strip() in text
-    assert render(reversed(catalog.entries), ROCM) == text
+        assert (entry.code.strip() in text) == entry.applies_to(rocm), entry.name
+    assert render(reversed(catalog.entries), rocm) == text
     assert all(len(line) <= 120 for line in text.splitlines())
 
 
@@ -276,19 +282,28 @@ def test_invalid_catalogs_are_refused_with_the_entry_named(text: str, message: s
 # --- compiled by hipcc ------------------------------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def rocm6() -> Toolchain:
-    toolchains = detect(os.environ.get("HIPIFY_HIPCC") or None, os.environ.get("ROCM_CHROOT_DIR") or None)
-    modern = [tc for tc in toolchains if tc.rocm_version >= (6, 0)]
-    if not modern:
+@pytest.fixture(scope="module", params=RELEASES, ids=lambda v: f"rocm{v[0]}.{v[1]}")
+def rocm(request: pytest.FixtureRequest) -> Toolchain:
+    """hipcc of each ROCm release the entries are checked against (HIPIFY_HIPCC / ROCM_CHROOT_DIR: that one
+    only, for its release)."""
+    wanted: tuple[int, int] = request.param
+    given = (os.environ.get("HIPIFY_HIPCC") or None, os.environ.get("ROCM_CHROOT_DIR") or None)
+    toolchains = detect(*given) if any(given) else detect(rocm=f"{wanted[0]}.{wanted[1]}")
+    matching = [tc for tc in toolchains if tc.rocm_version == wanted]
+    if not matching:
         found = ", ".join(tc.describe() for tc in toolchains) or "none"
-        pytest.skip(f"no ROCm 6.x hipcc (found: {found}); build the ROCm 6.4 chroot with .ci/install_hip.sh")
-    return modern[0]
+        release = f"{wanted[0]}.{wanted[1]}"
+        pytest.skip(f"no ROCm {release} hipcc (found: {found}); build it with .ci/install_hip.sh")
+    return matching[0]
+
+
+def _applying(tc: Toolchain) -> list[CompatEntry]:
+    return [e for e in load_catalog().entries if e.applies_to(tc.rocm_version)]
 
 
 @pytest.fixture
-def work_dir(rocm6: Toolchain) -> Iterator[Path]:
-    path = Path(tempfile.mkdtemp(prefix="hipify-compat-", dir=rocm6.work_root()))
+def work_dir(rocm: Toolchain) -> Iterator[Path]:
+    path = Path(tempfile.mkdtemp(prefix="hipify-compat-", dir=rocm.work_root()))
     try:
         yield path
     finally:
@@ -312,28 +327,34 @@ def _hipcc_in(tc: Toolchain, directory: Path, args: list[str]) -> tuple[int, str
 HIP_FLAGS = ["-std=c++17", "-Wall", "-Wextra", "-Werror", "-fno-color-diagnostics", "-x", "hip", "-c"]
 
 
+def _needed_defines(entry: CompatEntry, rocm: tuple[int, int], transitive: bool = False) -> tuple[str, ...]:
+    """The macros a translation for ``rocm`` defines for ``entry`` (and, ``transitive``, for what it needs)."""
+    catalog = load_catalog()
+    chosen = catalog.closure([entry]) if transitive else [entry]
+    return tuple(d for e in chosen for d in e.defines if macro_needed(d, rocm))
+
+
 def _unit(header_include: str, example: str, prelude: str = "") -> str:
     return f'{prelude}#include "{header_include}"\n\n{example}'
 
 
 @pytest.mark.hipcc
-def test_each_entry_compiles_alone(rocm6: Toolchain, work_dir: Path) -> None:
-    """Each entry rendered alone (with what it needs) and its example: one translation unit per entry, compiled
-    in two hipcc runs side by side."""
-    catalog = load_catalog()
+def test_each_entry_compiles_alone(rocm: Toolchain, work_dir: Path) -> None:
+    """Each entry the release gets rendered alone (with what it needs) and its example: one translation unit per
+    entry, compiled in two hipcc runs side by side."""
     units = []
-    for entry in catalog.entries:
+    for entry in _applying(rocm):
+        defines = "".join(f"#define {d}\n" for d in _needed_defines(entry, rocm.rocm_version))
         (work_dir / entry.name).mkdir()
-        (work_dir / entry.name / HEADER_NAME).write_text(render([entry], ROCM), encoding="utf-8")
+        (work_dir / entry.name / HEADER_NAME).write_text(render([entry], rocm.rocm_version), encoding="utf-8")
         (work_dir / f"{entry.name}.cu").write_text(
-            _unit(f"{entry.name}/{HEADER_NAME}", entry.example, "".join(f"#define {d}\n" for d in entry.defines)),
-            encoding="utf-8",
+            _unit(f"{entry.name}/{HEADER_NAME}", entry.example, defines), encoding="utf-8"
         )
         units.append(f"{entry.name}.cu")
     batches = [units[0::2], units[1::2]]
     with ThreadPoolExecutor(max_workers=len(batches)) as pool:
         results = list(
-            pool.map(lambda b: _hipcc_in(rocm6, work_dir, ["--offload-arch=gfx90a", *HIP_FLAGS, *b]), batches)
+            pool.map(lambda b: _hipcc_in(rocm, work_dir, ["--offload-arch=gfx90a", *HIP_FLAGS, *b]), batches)
         )
     failed = sorted(
         {m for _, log in results for m in re.findall(r"(\w+)(?:/hipify_compat\.h|\.cu):\d+:\d+: error", log)}
@@ -344,15 +365,15 @@ def test_each_entry_compiles_alone(rocm6: Toolchain, work_dir: Path) -> None:
 
 
 @pytest.mark.hipcc
-def test_all_entries_compile_together_beside_rocm_headers(rocm6: Toolchain, work_dir: Path) -> None:
-    """All entries in one header: no conflict between entries, nor with ROCm's runtime, cooperative-groups,
-    fp16 and bf16 headers included before it (with and without the warp-sync builtins), for wave64 and wave32;
-    and a plain C++ unit including the header compiles."""
-    catalog = load_catalog()
-    (work_dir / HEADER_NAME).write_text(render(catalog.entries, ROCM), encoding="utf-8")
-    examples = "".join(entry.example for entry in catalog.entries)
+def test_all_entries_compile_together_beside_rocm_headers(rocm: Toolchain, work_dir: Path) -> None:
+    """All entries the release gets in one header: no conflict between entries, nor with ROCm's runtime,
+    cooperative-groups, fp16 and bf16 headers included before it (with and without the warp-sync builtins), for
+    wave64 and wave32; and a plain C++ unit including the header compiles."""
+    entries = _applying(rocm)
+    (work_dir / HEADER_NAME).write_text(render(entries, rocm.rocm_version), encoding="utf-8")
+    examples = "".join(entry.example for entry in entries)
     # Entries that need a define declare nothing without it: their examples go where it is defined.
-    plain = "".join(entry.example for entry in catalog.entries if not entry.defines)
+    plain = "".join(e.example for e in entries if not _needed_defines(e, rocm.rocm_version, transitive=True))
     rocm_headers = "".join(
         f"#include <{h}>\n"
         for h in ("hip/hip_runtime.h", "hip/hip_cooperative_groups.h", "hip/hip_fp16.h", "hip/hip_bf16.h")
@@ -368,8 +389,8 @@ def test_all_entries_compile_together_beside_rocm_headers(rocm6: Toolchain, work
     for name, text in units.items():
         (work_dir / name).write_text(text, encoding="utf-8")
     (work_dir / "host.cpp").write_text(_unit(HEADER_NAME, "int main() { return 0; }\n"), encoding="utf-8")
-    rc, log = _hipcc_in(rocm6, work_dir, ["--offload-arch=gfx90a", "--offload-arch=gfx1030", *HIP_FLAGS, *units])
+    rc, log = _hipcc_in(rocm, work_dir, ["--offload-arch=gfx90a", "--offload-arch=gfx1030", *HIP_FLAGS, *units])
     assert rc == 0, log[-6000:]
     host_flags = ["-std=c++17", "-Wall", "-Wextra", "-Werror", "-x", "c++", "-D__HIP_PLATFORM_AMD__", "-c", "host.cpp"]
-    rc, log = _hipcc_in(rocm6, work_dir, host_flags)
+    rc, log = _hipcc_in(rocm, work_dir, host_flags)
     assert rc == 0, log[-6000:]

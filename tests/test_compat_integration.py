@@ -36,12 +36,14 @@ def _tree(root: Path) -> Path:
     return root
 
 
-def test_names_it_provides_stay_and_the_header_is_included() -> None:
-    result = translate(KERNEL, "k.cu", Options(engine="regex", use_cache=False))
+@pytest.mark.parametrize(("rocm", "syncwarp"), [((6, 4), {"syncwarp"}), ((7, 2), set())])
+def test_names_it_provides_stay_and_the_header_is_included(rocm: tuple[int, int], syncwarp: set[str]) -> None:
+    result = translate(KERNEL, "k.cu", Options(engine="regex", use_cache=False, rocm_version=rocm))
     assert '#include "hipify_compat.h"' in result.text
     assert "cooperative_groups/reduce.h" not in result.text  # its include became the header's
     assert "__syncwarp();" in result.text and "umin(u[1], u[2])" in result.text
-    assert set(result.compat) == {"cg_functional", "cg_reduce", "syncwarp", "integer_min_max"}
+    # ROCm 7 declares __syncwarp (the header's own serves only a 32-bit mask there)
+    assert set(result.compat) == {"cg_functional", "cg_reduce", "integer_min_max"} | syncwarp
     assert not [d for d in result.diagnostics if d.code in ("HPY101", "HPY104")]
 
 
@@ -61,9 +63,11 @@ def test_two_headers_the_compat_header_stands_for_become_one_include() -> None:
 
 
 def test_off_with_the_flag_the_uses_are_reported() -> None:
-    result = translate(KERNEL, "k.cu", Options(engine="regex", use_cache=False, compat_header=False))
+    options = Options(engine="regex", use_cache=False, compat_header=False, rocm_version=(6, 4))
+    result = translate(KERNEL, "k.cu", options)
     assert "hipify_compat.h" not in result.text and result.compat == ()
-    assert {d.subject for d in result.diagnostics if d.code == "HPY101"} >= {"__syncwarp", "umin"}
+    assert {d.subject for d in result.diagnostics if d.code == "HPY101"} >= {"umin"}
+    assert {d.subject for d in result.diagnostics if d.code == "HPY106"} >= {"__syncwarp"}  # ROCm 7 has it
 
 
 @pytest.mark.parametrize("engine", ["regex", "clang"])
@@ -73,7 +77,7 @@ def test_out_dir_gets_one_header_holding_what_is_used(tmp_path: Path, engine: st
     assert '#include "../hipify_compat.h"' in (out / "sub" / "k.cu").read_text()
     assert "hipify_compat.h" not in (out / "plain.cu").read_text()
     header = (out / HEADER_NAME).read_text()
-    assert entries_in(header) == {"cg_functional", "cg_reduce", "syncwarp", "integer_min_max"}
+    assert entries_in(header) == {"cg_functional", "cg_reduce", "integer_min_max"}  # ROCm 7 has __syncwarp
     # The output translated again: the same tree, header included (it is not a source to translate).
     again = tmp_path / "again"
     assert main([str(out), "--out-dir", str(again), "--engine", engine, "-q"]) == 0
@@ -126,13 +130,17 @@ __global__ void k(const int* in, unsigned long long* out) {
 
 @pytest.mark.parametrize("engine", ["regex", "clang"])
 def test_group_features_through_an_alias_and_members_bring_their_entries_and_defines(engine: str) -> None:
-    result = translate(GROUPS, "k.cu", Options(engine=engine, use_cache=False))
+    result = translate(GROUPS, "k.cu", Options(engine=engine, use_cache=False, rocm_version=(6, 4)))
     assert set(result.compat) == {"cg_scan", "cg_labeled_partition", "cg_warp_sync_members"}
     lines = result.text.splitlines()
-    # ROCm declares the group votes only under the macro: defined before the HIP runtime.
+    # ROCm 6 declares the group votes only under the macro: defined before the HIP runtime.
     assert lines.index("#define HIP_ENABLE_WARP_SYNC_BUILTINS") < lines.index("#include <hip/hip_runtime.h>")
     assert '#include "hipify_compat.h"' in lines and "cooperative_groups/scan.h" not in result.text
-    assert translate(result.text, "k.cu", Options(engine=engine, use_cache=False)).text == result.text
+    again = translate(result.text, "k.cu", Options(engine=engine, use_cache=False, rocm_version=(6, 4)))
+    assert again.text == result.text
+    # ROCm 7 declares them by default: the same entries, no definition
+    seven = translate(GROUPS, "k.cu", Options(engine=engine, use_cache=False, rocm_version=(7, 2)))
+    assert set(seven.compat) == set(result.compat) and "HIP_ENABLE_WARP_SYNC_BUILTINS" not in seven.text
 
 
 @pytest.mark.parametrize(

@@ -3,6 +3,7 @@ functions whose target does not take the translated call are reported (shipped t
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -112,10 +113,25 @@ def test_a_use_of_a_differing_target_is_reported_with_the_difference(table: Mapp
 
 def test_cuda13_changes_are_marked_for_review(table: MappingTable) -> None:
     text = "#include <cuda_runtime.h>\nvoid f(float* p, cudaStream_t s) { cudaMemPrefetchAsync(p, 4, 0, s); }\n"
-    result = translate(text, path="g.cu", options=PLAIN, table=table)
+    six = replace(PLAIN, rocm_version=(6, 4))
+    result = translate(text, path="g.cu", options=six, table=table.at_rocm(six.rocm_version))
     assert "hipMemPrefetchAsync(p, 4, 0, s)" in result.text
     [message] = _codes(result, "HPY113")
     assert "CUDA 13" in message
+
+
+def test_rocm7_takes_each_cuda_form_of_the_memory_location_apis(table: MappingTable) -> None:
+    seven = replace(PLAIN, rocm_version=(7, 2))
+    older = "void f(float* p, cudaStream_t s) { cudaMemPrefetchAsync(p, 4, 0, s); }\n"  # CUDA 12: a device
+    newer = "void f(float* p, cudaMemLocation l, cudaStream_t s) { cudaMemPrefetchAsync(p, 4, l, 0, s); }\n"
+    for text, call in ((older, "hipMemPrefetchAsync(p, 4, 0, s)"), (newer, "hipMemPrefetchAsync_v2(p, 4, l, 0, s)")):
+        result = translate(text, path="g.cu", options=seven, table=table.at_rocm(seven.rocm_version))
+        assert call in result.text and not _codes(result, "HPY113"), result.text
+    advise = "void f(float* p, cudaMemLocation l) { cudaMemAdvise(p, 4, cudaMemAdviseSetReadMostly, l); }\n"
+    result = translate(advise, path="g.cu", options=seven, table=table.at_rocm(seven.rocm_version))
+    assert "hipMemAdvise_v2(p, 4, hipMemAdviseSetReadMostly, l)" in result.text
+    [message] = _codes(result, "HPY113")  # the same count of arguments: marked, naming the older form's function
+    assert "hipMemAdvise takes CUDA 12.9's" in message
 
 
 def test_a_cub_member_hipcub_lacks_keeps_its_namespace(table: MappingTable) -> None:

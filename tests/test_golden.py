@@ -93,6 +93,7 @@ def test_golden(case: Path, engine: str, table: MappingTable, request: pytest.Fi
         if not usable:
             pytest.skip(reason)
     options = replace(options, engine=engine, use_cache=False)
+    table = table.at_rocm(options.rocm_version)  # as the run reads it (table_for)
     result = translate(text, path=path, options=options, table=table)
     expected_path = case.with_suffix(".hip")
     clang_path = case.with_suffix(".clang.hip")

@@ -71,6 +71,7 @@ COMPILED = (
 def test_generated_rows(cuda: str, hip: str, source: str) -> None:
     row = load_table().lookup(cuda)
     assert row is not None, cuda
+    row = row.at("6.4")  # how each mechanism found the pair in ROCm 6.4's headers (7.2 has some under other names)
     assert (row.hip, row.hip_status, row.source) == (hip, "supported", source)
 
 

@@ -86,7 +86,7 @@ def test_dim3_identity_is_no_edit(tx) -> None:
         ("cudaProfilerInitialize();", "HPY101", {}),
         ("cudaGraphExperimentalThing();", "HPY103", {}),
         ("cudaBindTexture();", "HPY105", {}),
-        ("cudaFuncNewThing();", "HPY106", {}),
+        ("cudaFuncNewThing();", "HPY106", {"rocm_version": (6, 4)}),
         ("__shfl_down_sync(m, v, 1);", "HPY106", {"rocm_version": (6, 1)}),
         ("cudnnCreate(&h);", "HPY108", {}),
     ],
@@ -328,13 +328,17 @@ def test_launches_kept_by_default(tx) -> None:
 
 def test_warp_sync_define_and_diagnostic(tx) -> None:
     src = "#include <cuda_runtime.h>\nv = __shfl_xor_sync(mask, v, 1);\n"
-    result = tx(src)
+    result = tx(src, rocm_version=(6, 4))
     assert result.text == (
         "#define HIP_ENABLE_WARP_SYNC_BUILTINS\n#include <hip/hip_runtime.h>\n"
         '#include "hipify_compat.h"\n'  # its overloads take a 32-bit mask the translation could not widen
         "v = __shfl_xor_sync(mask, v, 1);\n"
     )
     assert codes(result) == ["HPY107"]
+    # ROCm 7 declares the warp-sync builtins by default (64-bit masks still: the same compatibility overloads)
+    seven = tx(src, rocm_version=(7, 2))
+    assert seven.text == result.text.replace("#define HIP_ENABLE_WARP_SYNC_BUILTINS\n", "")
+    assert codes(seven) == ["HPY107"]
 
 
 FULL = "0xffffffffffffffffULL"
@@ -408,35 +412,34 @@ def test_masks_untouched_for_old_rocm(tx) -> None:
 
 def test_required_macros_one_line_each_in_name_order(tx) -> None:
     src = "#include <cuda_runtime.h>\nx = __fadd_rz(a, b) + __fmul_rz(a, b);\nv = __shfl_xor_sync(m, v, 1);\n"
-    result = tx(src)
+    result = tx(src, rocm_version=(6, 4))
     assert result.text.startswith(
         "#define HIP_ENABLE_WARP_SYNC_BUILTINS\n#define OCML_BASIC_ROUNDED_OPERATIONS\n#include <hip/hip_runtime.h>\n"
     )
-    assert tx(result.text).text == result.text
+    assert tx(result.text, rocm_version=(6, 4)).text == result.text
 
 
 def test_required_macros_by_target_version(tx) -> None:
-    # OCML's define is needed by every ROCm; the warp-sync one only since 6.2.
-    src = "#include <cuda_runtime.h>\nx = __fadd_rz(a, b);\n"
-    for version in ((5, 7), (6, 4)):
+    # OCML's define is needed by every ROCm; the warp-sync one only by 6.2 to 6.4.
+    src = "#include <cuda_runtime.h>\nx = __fadd_rz(a, b);\nv = __shfl_xor_sync(m, v, 1);\n"
+    for version in ((5, 7), (6, 1), (7, 0), (7, 2)):
         assert tx(src, rocm_version=version).text.startswith(
             "#define OCML_BASIC_ROUNDED_OPERATIONS\n#include <hip/hip_runtime.h>\n"
         )
 
 
 def test_required_macros_with_inserted_include(tx) -> None:
-    result = tx(
-        "__device__ float f(float a) { return __fadd_rz(a, a) + __shfl_sync(m, a, 0); }\n", path="a.cu", insert=True
-    )
+    src = "__device__ float f(float a) { return __fadd_rz(a, a) + __shfl_sync(m, a, 0); }\n"
+    result = tx(src, path="a.cu", insert=True, rocm_version=(6, 4))
     assert result.text.startswith(
         "#define HIP_ENABLE_WARP_SYNC_BUILTINS\n#define OCML_BASIC_ROUNDED_OPERATIONS\n"
         '#include <hip/hip_runtime.h>\n#include "hipify_compat.h"\n\n__device__'
     )
-    assert tx(result.text, path="a.cu", insert=True).text == result.text
+    assert tx(result.text, path="a.cu", insert=True, rocm_version=(6, 4)).text == result.text
 
 
 def test_warp_sync_with_inserted_include(tx) -> None:
-    result = tx("v = __ballot_sync(m, p);\n", path="a.cu", insert=True)
+    result = tx("v = __ballot_sync(m, p);\n", path="a.cu", insert=True, rocm_version=(6, 4))
     assert result.text.startswith(
         '#define HIP_ENABLE_WARP_SYNC_BUILTINS\n#include <hip/hip_runtime.h>\n#include "hipify_compat.h"\n\n'
     )

@@ -19,6 +19,9 @@ from hipify.project.graph import ModelBuilder, ProjectModel, build_model
 from hipify.project.scan import FileScan, scan_file, scan_text
 
 WARP = "HIP_ENABLE_WARP_SYNC_BUILTINS"
+# The warp-sync define is a need of ROCm 6.x (7.x declares the builtins by default): the project facts that carry it
+# are those of a translation for 6.4.
+SIX = (6, 4)
 MAIN_CU = """\
 #include <cuda_runtime.h>
 #include <cstdio>
@@ -68,8 +71,8 @@ def _tree(root: Path, files: dict[str, str]) -> Path:
 
 
 def _model(root: Path, include_dirs: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]
-    table = load_table()
-    options = Options(engine="regex")
+    table = load_table().at_rocm(SIX)
+    options = Options(engine="regex", rocm_version=SIX)
     paths = sorted(str(p) for p in root.rglob("*") if p.is_file())
     scans = [scan_file(p, table, options) for p in paths]
     return build_model(scans, lambda more: [scan_file(p, table, options) for p in more], include_dirs)
@@ -79,7 +82,7 @@ def _model(root: Path, include_dirs: tuple[str, ...] = ()):  # type: ignore[no-u
 
 
 def test_scan_records_includes_defines_requirements_and_own_names() -> None:
-    scan = scan_text("a.cu", REDUCE_CUH + CHECK_H, load_table(), Options())
+    scan = scan_text("a.cu", REDUCE_CUH + CHECK_H, load_table().at_rocm(SIX), Options(rocm_version=SIX))
     assert [i.name for i in scan.includes] == ["cstdio"]
     assert scan.required == {WARP}
     assert "cudaCheck" in scan.defines and "cudaCheck" in scan.declares
@@ -112,7 +115,7 @@ def test_an_include_found_only_in_the_tree_gives_its_directory(tmp_path: Path) -
 
 def test_headers_outside_the_translated_files_are_scanned_when_reached(tmp_path: Path) -> None:
     root = _tree(tmp_path, {"main.cu": MAIN_CU, "reduce.cuh": REDUCE_CUH})
-    table, options = load_table(), Options()
+    table, options = load_table().at_rocm(SIX), Options(rocm_version=SIX)
     model = build_model(
         [scan_file(str(root / "main.cu"), table, options)], lambda more: [scan_file(p, table, options) for p in more]
     )
@@ -128,7 +131,7 @@ def test_the_model_does_not_depend_on_the_order_the_scans_arrive_in(tmp_path: Pa
          "include/helper.h": '#include "reduce.cuh"\n#define cudaCheck(x) x\n', "include/reduce.cuh": REDUCE_CUH,
          "other.cpp": '#include "include/helper.h"\nint f() { return cudaCheck(1); }\n'},
     )  # fmt: skip
-    table, options = load_table(), Options(engine="regex")
+    table, options = load_table().at_rocm(SIX), Options(engine="regex", rocm_version=SIX)
     inputs = [str(root / p) for p in ("app/main.cu", "other.cpp", "app/local.h")]
 
     def facts(order: list[str]) -> list[ProjectFacts]:
@@ -148,7 +151,7 @@ def test_the_model_does_not_depend_on_the_order_the_scans_arrive_in(tmp_path: Pa
 
 
 def _model_of(inputs: list[str]) -> list[ProjectFacts]:
-    table, options = load_table(), Options(engine="regex")
+    table, options = load_table().at_rocm(SIX), Options(engine="regex", rocm_version=SIX)
     model = build_model(
         [scan_file(p, table, options) for p in inputs], lambda more: [scan_file(p, table, options) for p in more]
     )
@@ -169,13 +172,13 @@ def test_dependencies_digest_follows_the_included_headers(tmp_path: Path) -> Non
 def test_define_goes_before_the_first_include_of_the_main_file(tmp_path: Path, engine: str) -> None:
     root = _tree(tmp_path / "src", {"main.cu": MAIN_CU, "reduce.cuh": REDUCE_CUH})
     out = tmp_path / "out"
-    assert main([str(root), "--out-dir", str(out), "--engine", engine, "-q"]) == 0
+    assert main([str(root), "--out-dir", str(out), "--engine", engine, "--rocm", "6.4", "-q"]) == 0
     text = (out / "main.cu").read_text()
     assert text.startswith(f"#define {WARP}\n#include <hip/hip_runtime.h>\n"), text
     header = (out / "reduce.cuh").read_text()
     assert f"#define {WARP}" in header and header.index(f"#define {WARP}") < header.index("__shfl_xor_sync")
     again = tmp_path / "again"
-    assert main([str(out), "--out-dir", str(again), "--engine", engine, "-q"]) == 0
+    assert main([str(out), "--out-dir", str(again), "--engine", engine, "--rocm", "6.4", "-q"]) == 0
     assert (again / "main.cu").read_text() == text  # a second run changes nothing
 
 
@@ -188,7 +191,7 @@ def test_project_macro_named_like_cuda_is_not_reported(tmp_path: Path, capsys: p
 
 def test_translate_files_is_the_command_lines_translation(tmp_path: Path) -> None:
     root = _tree(tmp_path, {"main.cu": MAIN_CU, "reduce.cuh": REDUCE_CUH})
-    results = translate_files({str(root / "main.cu"): MAIN_CU}, Options(engine="regex"))
+    results = translate_files({str(root / "main.cu"): MAIN_CU}, Options(engine="regex", rocm_version=SIX))
     assert results[str(root / "main.cu")].text.startswith(f"#define {WARP}\n")
 
 
@@ -196,15 +199,15 @@ def test_translate_files_is_the_command_lines_translation(tmp_path: Path) -> Non
 def test_translation_unit_with_a_warp_header_compiles_with_rocm(tmp_path: Path) -> None:
     from hipify.validate.toolchain import detect
 
-    toolchains = [t for t in detect() if t.rocm_version >= (6, 2)]
+    toolchains = [t for t in detect(rocm="6.4") if t.rocm_version == SIX]
     if not toolchains:
-        pytest.skip("no ROCm >= 6.2 hipcc (run .ci/install_hip.sh to build the ROCm 6.4 chroot)")
+        pytest.skip("no ROCm 6.4 hipcc (run .ci/install_hip.sh to build the ROCm 6.4 chroot)")
     tc = toolchains[0]
     root = _tree(tmp_path / "src", {"main.cu": MAIN_CU, "reduce.cuh": REDUCE_CUH})
     base = Path(tc.chroot) / "tmp" if tc.chroot else tmp_path
     out = Path(base) / f"hipify-project-test-{os.getpid()}"
     try:
-        assert main([str(root), "--out-dir", str(out), "--engine", "regex", "-q"]) == 0
+        assert main([str(root), "--out-dir", str(out), "--engine", "regex", "--rocm", "6.4", "-q"]) == 0
         import subprocess
 
         source = tc.inner_path(str(out / "main.cu"))
@@ -321,7 +324,7 @@ PLAIN_CPP = "#include <vector>\nint workspace_total(const std::vector<int>& v) {
 
 
 def test_an_approximate_scan_differs_from_the_exact_one_only_in_its_uses() -> None:
-    table, options = load_table(), Options(engine="regex")
+    table, options = load_table().at_rocm(SIX), Options(engine="regex", rocm_version=SIX)
     for text in (MAIN_CU, REDUCE_CUH, CHECK_H, USES_CHECK_CU, DECLARES_ONLY_CU, PLAIN_CPP):
         exact = scan_text("f.cu", text, table, options)
         approximate = scan_text("f.cu", text, table, options, exact=False)
@@ -335,7 +338,7 @@ def test_an_approximate_scan_differs_from_the_exact_one_only_in_its_uses() -> No
 
 def _exact_and_approximate(root: Path) -> tuple[ProjectModel, ProjectModel, list[str]]:
     """The model of the tree's exact scans, the model of its approximate ones, and what the latter read again."""
-    table, options = load_table(), Options(engine="regex")
+    table, options = load_table().at_rocm(SIX), Options(engine="regex", rocm_version=SIX)
     paths = sorted(str(p) for p in root.rglob("*") if p.is_file())
     exact = build_model([scan_file(p, table, options) for p in paths], lambda more: [])
     rescanned: list[str] = []
@@ -378,7 +381,7 @@ def test_a_blocked_main_is_no_use_of_another_cpp_file(tmp_path: Path) -> None:
 
 
 def test_the_scan_keeps_its_lexing_for_the_translation_of_the_same_text() -> None:
-    table, options = load_table(), Options(engine="regex")
+    table, options = load_table().at_rocm(SIX), Options(engine="regex", rocm_version=SIX)
     shared.clear()
     text = MAIN_CU + "// kept\n"
     scan_text("k.cu", text, table, options)
@@ -394,7 +397,7 @@ def test_the_scan_keeps_its_lexing_for_the_translation_of_the_same_text() -> Non
 
 
 def test_a_name_after_a_directive_line_is_not_declared_by_its_keyword() -> None:
-    table, options = load_table(), Options()
+    table, options = load_table().at_rocm(SIX), Options(rocm_version=SIX)
     text = "void f(float* p) {\n#ifdef DEBUG\n  g();\n#endif\n  cudaFree(p);\n#endif\n  cudaCheckState(p);\n}\n"
     scan = scan_text("a.cu", text, table, options)
     assert scan.shadows == frozenset() and scan.declares == frozenset()  # ``endif cudaFree(`` is no declaration
@@ -406,7 +409,7 @@ def test_a_name_after_a_directive_line_is_not_declared_by_its_keyword() -> None:
 def test_declared_names_are_found_whatever_stands_between_the_type_and_the_name() -> None:
     """The scan passes over an occurrence after a non-word token at once, reads further back where many blanks
     stand before a name, and searches the masked text itself where the name is also a word of an include line."""
-    table, options = load_table(), Options()
+    table, options = load_table().at_rocm(SIX), Options(rocm_version=SIX)
     far = "cudaError_t" + " " * 40 + "\\\n" + " " * 80 + "cudaFree(void* p);\n"
     scan = scan_text("far.cu", far, table, options)
     assert scan.shadows == frozenset({"cudaFree"})  # more blanks than a first look reads back
@@ -431,7 +434,7 @@ def test_the_scan_and_the_translation_read_the_directive_lines_of_one_lexing_onc
     from hipify.lexing import text_facts
 
     text = '#include "reduce.cuh"\n#if defined(X) /* c */\n#define Y 1\n#endif\n' + MAIN_CU
-    table, options = load_table(), Options(engine="regex")
+    table, options = load_table().at_rocm(SIX), Options(engine="regex", rocm_version=SIX)
     alone = translate(text, path="main.cu", options=options).text  # lexed and read by the translation alone
     shared.clear()
     calls: list[int] = []
@@ -452,7 +455,7 @@ def test_a_scans_uses_travel_as_one_string_and_answer_as_a_set() -> None:
 
     from hipify.project.words import Words
 
-    scan = scan_text("m.cu", MAIN_CU, load_table(), Options(engine="regex"), exact=False)
+    scan = scan_text("m.cu", MAIN_CU, load_table().at_rocm(SIX), Options(engine="regex", rocm_version=SIX), exact=False)
     words = {"cudaMalloc", "warp_sum", "main", "total", "threadIdx"}
     assert words <= scan.uses.set and "cudaMalloc" in scan.uses and "cudaMallo" not in scan.uses
     arrived = pickle.loads(pickle.dumps(scan))

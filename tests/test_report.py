@@ -39,7 +39,7 @@ def test_counts_conversions_not_support_edits_and_deprecated_is_converted() -> N
         "effort": {"none": 0, "low": 0, "medium": 1, "high": 1},
         "work": {"translated": 2, "flag": 0, "hand": 1, "review": 1, "environment": 1},
         "minimum_rocm": "5.2",  # the first release the translated names (hipMalloc, hipHostMalloc) appear in
-        "target_rocm": "6.4",
+        "target_rocm": "7.2",
     }
     assert data["unconverted"] == {"cudaY": 1}
     csv_text = render(report, "csv")

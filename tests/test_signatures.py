@@ -52,7 +52,7 @@ def table():
     return load_table()
 
 
-STATUSES = {"same", "sibling", "define", "older", "differs", "unchecked"}
+STATUSES = {"same", "sibling", "define", "older", "newer", "differs", "unchecked"}
 
 
 def test_every_function_row_with_a_target_has_a_verdict(table) -> None:
@@ -63,7 +63,7 @@ def test_every_function_row_with_a_target_has_a_verdict(table) -> None:
             continue
         if row.hip and row.hip_status in usable and row.api != "dnn":
             assert row.hip_signature in STATUSES, row
-        if row.hip_signature in ("differs", "older"):
+        if row.hip_signature in ("differs", "older", "newer"):
             assert row.hip_signature_diff, row
         if row.roc_signature == "differs":
             assert row.roc_signature_diff, row
@@ -74,15 +74,20 @@ def test_every_function_row_with_a_target_has_a_verdict(table) -> None:
 
 
 def test_complex_batched_gemm_targets_the_sibling_taking_hip_complex(table) -> None:
-    row = table.lookup("cublasCgemmBatched")
+    row = table.lookup("cublasCgemmBatched").at("6.4")
     assert (row.hip, row.hip_signature) == ("hipblasCgemmBatched_v2", "sibling"), row
     assert "hipblasCgemmBatched takes other types" in row.note
+    # ROCm 7 dropped hipBLAS's v1 API: the plain name takes hipComplex
+    seven = table.lookup("cublasCgemmBatched")
+    assert (seven.hip, seven.hip_signature) == ("hipblasCgemmBatched", "same"), seven
 
 
 def test_gemm_ex_takes_hip_data_type(table) -> None:
-    row = table.lookup("cublasGemmEx")
+    row = table.lookup("cublasGemmEx").at("6.4")
     assert row.hip in ("hipblasGemmEx_v2", "hipblasGemmEx") and row.hip_signature in ("sibling", "define"), row
     assert row.hip_signature == "sibling" or row.hip_requires == "HIPBLAS_V2", row
+    seven = table.lookup("cublasGemmEx")
+    assert (seven.hip, seven.hip_signature) == ("hipblasGemmEx", "same"), seven
 
 
 def test_half_gemm_needs_hip_half(table) -> None:
@@ -91,9 +96,20 @@ def test_half_gemm_needs_hip_half(table) -> None:
 
 
 def test_changed_signatures_say_how(table) -> None:
-    row = table.lookup("cudaMemPrefetchAsync")  # CUDA 13 takes a cudaMemLocation and flags, 12.9 a device
+    row = table.lookup("cudaMemPrefetchAsync").at("6.4")  # CUDA 13 takes a cudaMemLocation and flags, 12.9 a device
     assert row.hip_signature == "older", row
     assert row.hip_signature_diff.startswith("takes CUDA 12.9's declaration; CUDA 13.0's: "), row
+
+
+def test_rocm7_takes_both_forms_of_the_memory_location_apis(table) -> None:
+    # hipMemPrefetchAsync_v2 takes CUDA 13's five arguments, hipMemPrefetchAsync CUDA 12.9's four
+    prefetch = table.lookup("cudaMemPrefetchAsync")
+    assert (prefetch.hip, prefetch.hip_signature) == ("hipMemPrefetchAsync_v2", "sibling"), prefetch
+    assert prefetch.transform is not None and dict(prefetch.transform.arity) == {4: "hipMemPrefetchAsync"}
+    # the same count of parameters: the call is marked for review, naming the older form's function
+    advise = table.lookup("cudaMemAdvise")
+    assert (advise.hip, advise.hip_signature) == ("hipMemAdvise_v2", "newer"), advise
+    assert advise.hip_signature_diff == "takes CUDA 13.0's declaration; hipMemAdvise takes CUDA 12.9's", advise
 
 
 def test_summary_share_of_verified_function_rows(table) -> None:

@@ -14,6 +14,9 @@ import pytest
 
 from hipify.cli.tables_cmd import explain_main, tables_main
 from hipify.knowledge.table import ROW_KEYS, STATUSES, load_table, load_table_from, table_files
+from hipify.options import DEFAULT_ROCM
+from hipify.rewrite.index import WARP_SYNC_DEFINE, macro_needed
+from hipify.rewrite.versions import version_of
 from hipify.tablegen.__main__ import THRESHOLDS
 
 MAPPED = ("supported", "deprecated", "experimental")
@@ -128,7 +131,8 @@ def test_symbol_transform_and_warp_sync(table) -> None:
     t = table.lookup("cudaMemcpyToSymbol").transform
     assert (t.kind, t.arg, t.wrapper) == ("wrap_arg", 0, "HIP_SYMBOL")
     assert table.lookup("cudaMemcpyFromSymbol").transform.arg == 1
-    assert table.lookup("__shfl_xor_sync").hip_requires == "HIP_ENABLE_WARP_SYNC_BUILTINS"
+    warp = table.lookup("__shfl_xor_sync")
+    assert warp.hip_requires == "" and warp.at("6.4").hip_requires == "HIP_ENABLE_WARP_SYNC_BUILTINS"  # 7.x: default
     assert table.lookup("cudnnCreate").roc == "miopenCreate"
 
 
@@ -345,10 +349,13 @@ def test_rounded_division_and_sqrt_are_unsupported(table, cuda: str) -> None:
 
 
 def test_no_row_requires_a_macro_of_the_preincluded_headers(table) -> None:
-    # the warp-sync builtins' guard, and the definitions that make a library function take the translated types
-    requiring = {r.hip_requires for r in table if r.hip_requires and r.hip_signature != "define"}
+    # the warp-sync builtins' guard (6.x), and the definitions that make a library function take the translated types
+    requiring = {r.hip_requires for r in table.at_rocm((6, 4)) if r.hip_requires and r.hip_signature != "define"}
     assert requiring == {"HIP_ENABLE_WARP_SYNC_BUILTINS"}, requiring
-    assert not [r.cuda for r in table if r.hip_requires and r.hip_header.startswith("__clang_hip_")]
+    assert not {r.hip_requires for r in table if r.hip_requires and r.hip_signature != "define"}  # 7.x: none
+    for release in table.target_releases:
+        rows = table.at_rocm(version_of(release))
+        assert not [r.cuda for r in rows if r.hip_requires and r.hip_header.startswith("__clang_hip_")]
     guarded = [r for r in table if r.source == "preincluded-guard"]
     assert len(guarded) == 30 and sum(1 for r in guarded if r.hip_status == "unsupported") == 6
     assert all(r.hip.startswith("__ocml_") for r in guarded if r.hip)
@@ -361,7 +368,21 @@ def test_round_to_nearest_intrinsics_need_no_macro(table, cuda: str) -> None:
 
 
 def test_activemask_requires_warp_sync_macro(table) -> None:
-    assert table.lookup("__activemask").hip_requires == "HIP_ENABLE_WARP_SYNC_BUILTINS"
+    assert table.at_rocm((6, 4)).lookup("__activemask").hip_requires == "HIP_ENABLE_WARP_SYNC_BUILTINS"
+    assert table.lookup("__activemask").hip_requires == ""  # ROCm 7 declares the warp-sync builtins by default
+
+
+def test_the_releases_needing_the_warp_sync_macro_are_the_table_s(table) -> None:
+    # index.VERSIONS_NEEDING says which releases need the define (the compatibility header's entries read it);
+    # the rows of each release the table was generated for say it from that release's headers
+    assert table.target_releases == ("6.4", "7.2")
+    for release in table.target_releases:
+        required = any(WARP_SYNC_DEFINE in r.hip_requires for r in table.at_rocm(version_of(release)))
+        assert required == macro_needed(WARP_SYNC_DEFINE, version_of(release)), release
+
+
+def test_the_default_target_is_the_newest_release_the_table_knows(table) -> None:
+    assert version_of(table.target_releases[-1]) == DEFAULT_ROCM
 
 
 @pytest.mark.parametrize(

@@ -1,4 +1,5 @@
-"""Every hip/roc target the shipped table claims supported is declared in the HIP header it names.
+"""Every hip/roc target the shipped table claims supported is declared in the HIP header it names, in each ROCm
+release the table was generated for (the table as that release reads it, against that release's headers).
 
 Needs the fetched header cache (`python -m hipify.tablegen fetch`); skipped without it.
 """
@@ -10,20 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from hipify.knowledge.table import load_table
+from hipify.knowledge.table import MappingTable, load_table
+from hipify.rewrite.versions import version_of
 from hipify.tablegen.fetch import DEFAULT_CACHE
 from hipify.tablegen.libcudacxx import DEVICE_STANDARD
-from hipify.tablegen.sources import CURRENT_ROCM
+from hipify.tablegen.sides import HipSide
+from hipify.tablegen.sources import TARGET_RELEASES
 from hipify.tablegen.thrust_namespaces import declared_namespaces
 
 CACHE = Path(os.environ.get("HIPIFY_HEADER_CACHE", str(DEFAULT_CACHE))).expanduser()
 MAPPED = ("supported", "deprecated", "experimental")
-ROCTHRUST = CACHE / "hip" / CURRENT_ROCM / "librocthrust-dev"
-
-pytestmark = pytest.mark.skipif(
-    not (CACHE / "hip" / CURRENT_ROCM).is_dir(),
-    reason=f"HIP headers not fetched into {CACHE} (run: python -m hipify.tablegen fetch)",
-)
 
 
 _STANDARD_TYPES = frozenset(
@@ -32,17 +29,35 @@ _STANDARD_TYPES = frozenset(
 )
 
 
-@pytest.fixture(scope="module")
-def hip():
+@pytest.fixture(scope="module", params=TARGET_RELEASES)
+def hip(request: pytest.FixtureRequest) -> HipSide:
     from hipify.tablegen.sides import hip_side
 
-    return hip_side(CACHE, (CURRENT_ROCM,))
+    release: str = request.param
+    if not (CACHE / "hip" / release).is_dir():
+        pytest.skip(f"ROCm {release}'s HIP headers not fetched into {CACHE} (run: python -m hipify.tablegen fetch)")
+    return hip_side(CACHE, (release,))
+
+
+def _table(hip: HipSide) -> MappingTable:
+    """The shipped table as ``hip``'s release reads it."""
+    return load_table().at_rocm(version_of(hip.release))
+
+
+def _here(hip: HipSide, status: str, since: str) -> bool:
+    """Is a target of this status and first release mapped in ``hip``'s release? (One that appeared after it is
+    not: translations for the release report it, HPY106.)"""
+    return status in MAPPED and not (since and version_of(since) > version_of(hip.release))
+
+
+def _rocthrust(hip: HipSide) -> Path:
+    return CACHE / "hip" / hip.release / "librocthrust-dev"
 
 
 def test_identifier_targets_are_declared_where_named(hip) -> None:
     index = hip.current
     missing = []
-    for row in load_table():
+    for row in _table(hip):
         if row.kind == "header" or row.source == "compiler":  # predefined by hipcc: see below
             continue
         if row.source == "standard-type":  # a C type (int, uint64_t): the language's, not a HIP header's
@@ -52,13 +67,13 @@ def test_identifier_targets_are_declared_where_named(hip) -> None:
             assert row.hip in ("", "std"), row
             continue
         if row.source == "thrust-backend":  # rocThrust's namespaces, declared in the rocThrust header it names
-            assert row.hip in declared_namespaces((ROCTHRUST / row.hip_header).read_text()), row
+            assert row.hip in declared_namespaces((_rocthrust(hip) / row.hip_header).read_text()), row
             continue
-        for name, status, header in (
-            (row.hip, row.hip_status, row.hip_header),
-            (row.roc, row.roc_status, row.roc_header),
+        for name, status, header, since in (
+            (row.hip, row.hip_status, row.hip_header, row.hip_since),
+            (row.roc, row.roc_status, row.roc_header, row.roc_since),
         ):
-            if not name or status not in MAPPED:
+            if not name or not _here(hip, status, since):
                 continue
             if row.kind == "namespace":
                 ok = any(n.startswith(name + "::") for n in index.names)
@@ -70,16 +85,19 @@ def test_identifier_targets_are_declared_where_named(hip) -> None:
 
 
 def test_header_targets_exist(hip) -> None:
-    files = hip.files[CURRENT_ROCM]
-    for row in load_table():
+    files = hip.current_files
+    for row in _table(hip):
         if row.kind == "header":
-            for target, status in ((row.hip, row.hip_status), (row.roc, row.roc_status)):
-                if not target or status not in MAPPED:
+            for target, status, since in (
+                (row.hip, row.hip_status, row.hip_since),
+                (row.roc, row.roc_status, row.roc_since),
+            ):
+                if not target or not _here(hip, status, since):
                     continue
                 if row.source == "libcudacxx":  # <cuda/std/limits> -> the standard <limits>
                     assert target in DEVICE_STANDARD, row
                 elif row.source == "thrust-backend":  # rocThrust's headers (not among the HIP index's files)
-                    assert (ROCTHRUST / target).is_file(), row
+                    assert (_rocthrust(hip) / target).is_file(), row
                 else:
                     assert target in files, row
 
@@ -94,8 +112,8 @@ def test_no_target_needs_a_macro_that_only_preincluded_headers_test(hip) -> None
     index = hip.current
     assert "__clang_hip_math.h" in hip.preincluded
     bad = []
-    for row in load_table():
-        if row.kind == "header" or not row.hip or row.hip_status not in MAPPED:
+    for row in _table(hip):
+        if row.kind == "header" or not row.hip or not _here(hip, row.hip_status, row.hip_since):
             continue
         hits = index.names.get(row.hip, ())
         if hits and all(h.header in hip.preincluded for h in hits) and required_macro(hip, Target(row.hip)):

@@ -113,13 +113,13 @@ def test_typedef_define_and_case_pairs(rows) -> None:
 
 
 def test_unverified_names_are_unsupported_rows(rows) -> None:
-    for name in ("cudaBrandNew", "cudaErrorStrange", "__fancy_nv_only"):
+    for name in ("cudaErrorStrange", "__fancy_nv_only"):
         assert rows[name].hip == "" and rows[name].hip_status == "unsupported"
     assert "__cuda_internal_helper" not in rows  # CUDA's own helpers are not API
 
 
 def test_versions_and_statuses(rows) -> None:
-    old = rows["cudaThreadSynchronize"]
+    old = rows["cudaThreadSynchronize"].at("6.4")
     assert (old.cuda_since, old.cuda_deprecated, old.cuda_removed) == ("11.8", "11.8", "13.0")
     assert old.hip == "hipThreadSynchronize" and old.hip_status == "experimental"
     assert rows["cudaOldLaunch"].hip_status == "deprecated" and rows["cudaOldLaunch"].cuda_deprecated == "13.0"
@@ -128,10 +128,30 @@ def test_versions_and_statuses(rows) -> None:
     assert rows["cudaFree"].hip_since == "5.7" and rows["cudaGraphCreate"].hip_since == "6.4"
 
 
+def test_each_release_the_table_is_generated_for_has_its_view(rows) -> None:
+    # the fixture's ROCm 7.2 declares hipBrandNew, drops hipThreadSynchronize and declares __shfl_sync by default
+    new = rows["cudaBrandNew"]
+    assert (new.hip, new.hip_status, new.hip_since, new.by_rocm) == ("hipBrandNew", "supported", "7.2", ())
+    gone = rows["cudaThreadSynchronize"]
+    assert (gone.hip, gone.hip_status) == ("hipThreadSynchronize", "removed")
+    assert [(release, view.hip_status) for release, view in gone.by_rocm] == [("6.4", "experimental")]
+    assert rows["cudaMalloc"].by_rocm == ()  # the same in both
+    assert MappingTable.from_rows(rows.values()).target_releases == ("6.4", "7.2")
+
+
+def test_a_view_written_and_read_back_is_the_same(tmp_path: Path, generated) -> None:
+    write_tables(tmp_path, generated.rows, {})
+    back = {r.cuda: r for r in load_table_from(tmp_path)}
+    assert back == {r.cuda: r for rows in generated.rows.values() for r in rows}
+    line = next(x for x in (tmp_path / "device.json").read_text().splitlines() if '"cuda":"__shfl_sync"' in x)
+    assert json.loads(line.rstrip(","))["by_rocm"] == {"6.4": {"hip_requires": "HIP_ENABLE_WARP_SYNC_BUILTINS"}}
+
+
 def test_device_rows_and_warp_sync_requirement(rows) -> None:
     assert rows["__syncthreads"].hip == "__syncthreads" and rows["__syncthreads"].kind == "device_function"
     assert rows["__syncthreads"].hip_requires == ""
-    assert rows["__shfl_sync"].hip_requires == "HIP_ENABLE_WARP_SYNC_BUILTINS"
+    assert rows["__shfl_sync"].hip_requires == ""  # 7.x declares the warp *_sync builtins by default
+    assert rows["__shfl_sync"].at("6.4").hip_requires == "HIP_ENABLE_WARP_SYNC_BUILTINS"
 
 
 def test_device_functions_carry_the_parameter_lists_hip_defines(rows) -> None:

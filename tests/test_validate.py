@@ -1,5 +1,6 @@
 """hipify-py validate: unit tests of the error->CUDA-line mapping and corpus discovery, and the real thing:
-every corpus program translated by both engines must compile with hipcc for gfx90a and gfx1030.
+every corpus program translated by both engines must compile with hipcc for gfx90a and gfx1030, with the hipcc
+of each ROCm release the table is generated for (6.4 and 7.2), translated for that release.
 
 The compile tests are marked ``hipcc`` (select with ``-m hipcc``, deselect with ``-m "not hipcc"``); they
 skip only with a true reason (no hipcc installed, a HIP library not packaged for that compiler, the clang
@@ -12,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -26,6 +28,7 @@ from hipify.validate.mapping import (
     parse_errors,
     translated_to_original,
 )
+from hipify.validate.toolchain import Toolchain
 
 CORPUS = default_corpus_dir()
 KNOWN = Path(__file__).with_name("validate_known_failures.json")
@@ -135,54 +138,84 @@ def _known_failures() -> dict[str, str]:
     return {k: v for k, v in json.loads(KNOWN.read_text()).items() if not k.startswith("_")}
 
 
+# The ROCm releases the corpus is compiled for: the ones the mapping table is generated for, each translated for it.
+RELEASES = ("6.4", "7.2")
+
+
+def _toolchain_for(rocm: str) -> tuple[Toolchain | None, str]:
+    """The hipcc of ``rocm`` (HIPIFY_HIPCC / ROCM_CHROOT_DIR: that one, for its release), or why there is none."""
+    from hipify.validate.toolchain import detect
+
+    given = (os.environ.get("HIPIFY_HIPCC") or None, os.environ.get("ROCM_CHROOT_DIR") or None)
+    found = detect(*given) if any(given) else detect(rocm=rocm)
+    for tc in found:
+        release = f"{tc.rocm_version[0]}.{tc.rocm_version[1]}"
+        old = tc.rocm_version < (6, 0) and os.environ.get("HIPIFY_VALIDATE_OLD_HIP") and rocm == RELEASES[0]
+        if release == rocm or old:
+            return tc, ""
+    if any(given):
+        return None, f"the hipcc given ({', '.join(tc.describe() for tc in found) or 'none'}) is not ROCm {rocm}'s"
+    if found or detect():
+        return None, f"no ROCm {rocm} hipcc: build it with `hipify-py validate --setup --rocm {rocm}` (as root)"
+    return None, (
+        f"no hipcc: build the ROCm {rocm} chroot with `hipify-py validate --setup --rocm {rocm}` (as root), "
+        "or install ROCm (HIPIFY_VALIDATE_OLD_HIP=1 validates with a ROCm 5.x hipcc)"
+    )
+
+
 @pytest.fixture(scope="session")
-def amd_results(request: pytest.FixtureRequest) -> dict[tuple[str, str], list]:  # type: ignore[type-arg]
-    """Compile (once per session) exactly the program x engine pairs the selected tests ask for."""
+def amd_results(request: pytest.FixtureRequest) -> dict[tuple[str, str, str], list]:  # type: ignore[type-arg]
+    """Compile (once per session) exactly the program x engine x release triples the selected tests ask for, each
+    translated for the release it is compiled with."""
+    from hipify.translation.engines import clang_status
     from hipify.validate.runner import validate_all
-    from hipify.validate.toolchain import DEFAULT_ARCHS, detect
+    from hipify.validate.toolchain import DEFAULT_ARCHS
 
     wanted = {
-        (item.callspec.params["program"], item.callspec.params["engine"])
+        (item.callspec.params["program"], item.callspec.params["engine"], item.callspec.params["rocm"])
         for item in request.session.items
         if item.originalname == "test_translation_compiles_for_amd" and hasattr(item, "callspec")
     }
-
-    toolchains = detect(os.environ.get("HIPIFY_HIPCC") or None, os.environ.get("ROCM_CHROOT_DIR") or None)
-    if not toolchains:
-        pytest.skip("no hipcc: build the ROCm 6.4 chroot with `hipify-py validate --setup` (as root), or install ROCm")
-    if toolchains[0].rocm_version < (6, 0) and not os.environ.get("HIPIFY_VALIDATE_OLD_HIP"):
-        pytest.skip(
-            f"only {toolchains[0].describe()} is available; the corpus is validated against ROCm 6.x "
-            "(translations target 6.4; HIP 5.x lacks *_sync warp functions, bf16 and hipBLAS/hipFFT/hipCUB). "
-            "Build the ROCm 6.4 chroot with `hipify-py validate --setup`, or set HIPIFY_VALIDATE_OLD_HIP=1"
-        )
-    engines = ["regex"]
-    from hipify.translation.engines import clang_status
-
-    if clang_status()[0]:
-        engines.append("clang")
-    grouped: dict[tuple[str, str], list] = {}  # type: ignore[type-arg]
-    for engine in engines:
-        programs = [p for p in discover() if (p.name, engine) in wanted]
-        for r in validate_all(programs, [engine], toolchains[:1], DEFAULT_ARCHS, jobs=max(2, os.cpu_count() or 2)):
-            grouped.setdefault((r.program, r.engine), []).append(r)
+    engines = ["regex"] + (["clang"] if clang_status()[0] else [])
+    grouped: dict[tuple[str, str, str], list] = {}  # type: ignore[type-arg]
+    for rocm in RELEASES:
+        if not any(w[2] == rocm for w in wanted):
+            continue
+        tc, why = _toolchain_for(rocm)
+        if tc is None:
+            for program, engine, _ in (w for w in wanted if w[2] == rocm):
+                grouped[(program, engine, rocm)] = [_Skip(why)]
+            continue
+        for engine in engines:
+            programs = [p for p in discover() if (p.name, engine, rocm) in wanted]
+            for r in validate_all(programs, [engine], [tc], DEFAULT_ARCHS, jobs=max(2, os.cpu_count() or 2)):
+                grouped.setdefault((r.program, r.engine, rocm), []).append(r)
     return grouped
+
+
+@dataclass(frozen=True)
+class _Skip:
+    """A release without its compiler: every result of it is skipped, saying why."""
+
+    reason: str
+    result: str = "SKIPPED"
 
 
 PROGRAMS = [p.name for p in discover()]
 
 
 @pytest.mark.hipcc
+@pytest.mark.parametrize("rocm", RELEASES)
 @pytest.mark.parametrize("engine", ["regex", "clang"])
 @pytest.mark.parametrize("program", PROGRAMS)
-def test_translation_compiles_for_amd(program: str, engine: str, amd_results, request) -> None:  # type: ignore[no-untyped-def]
+def test_translation_compiles_for_amd(program: str, engine: str, rocm: str, amd_results, request) -> None:  # type: ignore[no-untyped-def]
     if engine == "clang":
         from hipify.translation.engines import clang_status
 
         usable, reason = clang_status()
         if not usable:
             pytest.skip(f"clang engine unavailable: {reason}")
-    results = amd_results[(program, engine)]
+    results = amd_results[(program, engine, rocm)]
     skipped = [r for r in results if r.result == "SKIPPED"]
     if skipped:
         pytest.skip(skipped[0].reason)
@@ -195,7 +228,7 @@ def test_translation_compiles_for_amd(program: str, engine: str, amd_results, re
         for r in results
         if r.result != "PASS"
     ]
-    assert not failures, f"{program} ({engine}) does not compile for AMD:\n" + "\n".join(failures)
+    assert not failures, f"{program} ({engine}, ROCm {rocm}) does not compile for AMD:\n" + "\n".join(failures)
 
 
 # --- HIP on NVIDIA header patch -----------------------------------------------------------------

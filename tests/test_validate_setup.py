@@ -36,10 +36,12 @@ from hipify.validate.rocm_chroot import (
     Plan,
     SetupError,
     check_host,
+    configure,
     dpkg_owned,
+    plan_for,
     setup,
 )
-from hipify.validate.toolchain import default_chroot, no_toolchain_message
+from hipify.validate.toolchain import chroot_release, default_chroot, no_toolchain_message
 
 
 def _tools(missing: str = "") -> Host:
@@ -122,9 +124,36 @@ def test_cli_setup_uses_the_chroot_folder_given(
 
 def test_default_chroot_follows_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("ROCM_CHROOT", "/srv/rocm")
-    assert default_chroot() == "/srv/rocm"
+    monkeypatch.setenv("ROCM7_CHROOT", "/srv/rocm7")
+    assert default_chroot("6.4") == "/srv/rocm"
+    assert default_chroot("7.2") == default_chroot() == "/srv/rocm7"  # the newest release by default
     monkeypatch.delenv("ROCM_CHROOT")
-    assert default_chroot() == "/tmp/rocm-sid"
+    monkeypatch.delenv("ROCM7_CHROOT")
+    assert (default_chroot("6.4"), default_chroot("7")) == ("/tmp/rocm-sid", "/tmp/rocm7-sid")
+    with pytest.raises(ValueError, match=r"builds ROCm 6\.4, 7\.2"):
+        default_chroot("5.7")
+
+
+def test_each_release_has_its_recipe(tmp_path: Path) -> None:
+    sid = plan_for(chroot_release("6.4"), str(tmp_path / "a"))
+    experimental = plan_for(chroot_release("7.2"), str(tmp_path / "b"))
+    # ROCm 6.4's recipe is the one chroots were built from before there were two (a built one stays ready)
+    assert (sid.suite, sid.overlay, sid.install, sid.headers_only) == ("sid", "", INSTALL, HEADERS_ONLY)
+    assert sid.digest() == Plan(sid.root).digest()
+    assert (experimental.suite, experimental.overlay) == ("sid", "experimental")
+    assert "libomp-22-dev" in experimental.install and "libomp-21-dev" not in experimental.install
+    assert "libhipsolver-fortran-dev" in experimental.headers_only
+    assert experimental.digest() != sid.digest()
+
+
+def test_an_overlay_suite_is_apt_s_default_release(tmp_path: Path) -> None:
+    plan = plan_for(chroot_release("7.2"), str(tmp_path / "root"), "http://mirror.invalid/debian")
+    for folder in ("usr/sbin", "etc/apt/apt.conf.d", "etc/apt/sources.list.d", "etc/dpkg/dpkg.cfg.d"):
+        (plan.root / folder).mkdir(parents=True)
+    configure(plan, lambda _: None)
+    assert 'APT::Default-Release "experimental";' in (plan.root / "etc/apt/apt.conf.d/90-hipify").read_text()
+    listed = (plan.root / "etc/apt/sources.list.d/experimental.list").read_text()
+    assert listed == "deb http://mirror.invalid/debian experimental main\n"
 
 
 def test_cli_missing_hipcc_names_the_setup_command(capsys: pytest.CaptureFixture[str]) -> None:

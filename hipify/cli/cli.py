@@ -12,7 +12,7 @@ from typing import NoReturn
 
 from ..machinery.cache import default_cache_dir
 from ..machinery.supervise import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S
-from ..options import DEFAULT_OFFLOAD_ARCH, Options, parse_offload_arch, parse_rocm_version
+from ..options import DEFAULT_OFFLOAD_ARCH, DEFAULT_ROCM, Options, parse_offload_arch, parse_rocm_version
 from ..output.emit import OutputMode, message
 from ..reports.findings import DEFAULT_MAX_FINDINGS
 from ..reports.report_render import FORMATS
@@ -155,7 +155,13 @@ def build_parser() -> argparse.ArgumentParser:
     tr.add_argument(
         "--default-preprocessor", action="store_true", help="same as --skip-excluded-preprocessor-conditional-blocks"
     )
-    tr.add_argument("--rocm", default="6.4", metavar="X.Y", help="target ROCm version (default 6.4)")
+    tr.add_argument(
+        "--rocm",
+        default=".".join(map(str, DEFAULT_ROCM)),
+        metavar="X.Y",
+        help="target ROCm version (default %(default)s, the newest the table was generated for: what people porting "
+        "now install); the table holds each release's targets, so --rocm 6.4 writes what compiles on 6.4",
+    )
     tr.add_argument(
         "--offload-arch",
         default=",".join(DEFAULT_OFFLOAD_ARCH),

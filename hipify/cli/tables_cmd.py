@@ -23,6 +23,7 @@ MD_COLUMNS = ("cuda", "hip", "roc", "kind", "hip_status", "hip_since", "hip_head
 def _flat(row: Row) -> dict[str, str]:
     data = row.to_json()
     data["transform"] = json.dumps(data["transform"], sort_keys=True) if data["transform"] else ""
+    data["by_rocm"] = json.dumps(data["by_rocm"], sort_keys=True) if data["by_rocm"] else ""
     return {k: str(v) for k, v in data.items()}
 
 
@@ -127,11 +128,32 @@ def describe(row: Row) -> str:
             lines.append(f"  transform:     target chosen by argument count: {choices}")
         else:
             lines.append(f"  transform:     {t.kind}")
+    lines += _other_releases(row)
     if row.source:
         lines.append(f"  derived from:  {row.source}")
     if row.note:
         lines.append(f"  note:          {row.note}")
     return "\n".join(lines) + "\n"
+
+
+def _other_releases(row: Row) -> list[str]:
+    """What the older releases the table was generated for have otherwise (the lines above are the newest's)."""
+    lines = []
+    for release, view in row.by_rocm:
+        if view.hip:
+            since = f", since ROCm {view.hip_since}" if view.hip_since else ""
+            what = f"{view.hip}  [{view.hip_status}{since}]"
+        else:
+            what = f"no equivalent [{view.hip_status}]"
+        if view.hip_requires:
+            what += f"; requires #define {view.hip_requires}"
+        signature = _signature(view.hip_signature, view.hip_signature_diff, view.hip_requires, view.hip)
+        if signature and (view.hip_signature, view.hip_signature_diff) != (row.hip_signature, row.hip_signature_diff):
+            what += f"; signature: {signature}"
+        if view.roc != row.roc or view.roc_status != row.roc_status:
+            what += f"; ROC side: {view.roc or 'none'} [{view.roc_status}]"
+        lines.append(f"  on ROCm {release + ':':6} {what}")
+    return lines
 
 
 _SIGNATURE_WORDS = {
@@ -140,6 +162,7 @@ _SIGNATURE_WORDS = {
     "define": "{target} takes what the translated call passes once {requires} is defined",
     "unchecked": "not checked: no CUDA declaration of this name to compare",
     "older": "{target} takes an older CUDA's declaration: {diff}",
+    "newer": "{target} {diff}",
 }
 
 

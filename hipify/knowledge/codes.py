@@ -39,8 +39,8 @@ CODES: dict[str, Code] = {c.code: c for c in (
          "HIP headers replace CUDA ones; a second include mapping to the same HIP header is redundant.",
          "Nothing."),
     Code("HPY003", "include-insert", "safe", "support",
-         "#include <hip/hip_runtime.h> was inserted.",
-         "nvcc includes cuda_runtime.h implicitly; hipcc on AMD needs the HIP runtime header explicitly.",
+         "#include <hip/hip_runtime.h> was inserted; for a ROCm 7 target, also #include <cstring> after it where the file calls <string.h>'s functions without including it.",
+         "nvcc includes cuda_runtime.h implicitly; hipcc on AMD needs the HIP runtime header explicitly. CUDA's runtime header (and ROCm 6's) brings <string.h>; ROCm 7's does not.",
          "Nothing."),
     Code("HPY004", "kernel-launch", "safe", "conversion",
          "A kernel launch was rewritten to hipLaunchKernelGGL.",
@@ -52,7 +52,7 @@ CODES: dict[str, Code] = {c.code: c for c in (
          "Nothing."),
     Code("HPY006", "warp-sync-define", "safe", "support",
          "A macro the HIP target needs (the table row's hip_requires, or roc_requires for a ROC-side target: e.g. HIP_ENABLE_WARP_SYNC_BUILTINS, ROCM_MATHLIBS_API_USE_HIP_COMPLEX) was defined before the first HIP include.",
-         "Since ROCm 6.2, *_sync warp functions are declared only with HIP_ENABLE_WARP_SYNC_BUILTINS; other HIP APIs may need their own macro.",
+         "ROCm 6.2 to 6.4 declare the *_sync warp functions only with HIP_ENABLE_WARP_SYNC_BUILTINS (7.x declares them by default: no definition for a 7.x target); other HIP APIs may need their own macro.",
          "Check lane masks are 64-bit (see HPY107)."),
     Code("HPY007", "include-path", "safe", "support",
          "An #include of a renamed .cu/.cuh file was updated.",
@@ -111,6 +111,10 @@ CODES: dict[str, Code] = {c.code: c for c in (
          "An assignment of an empty braced list to a half or bfloat16 variable (x = {};) names the type: x = __half2{};.",
          "CUDA's 16-bit float types take x = {} (a reset to zero); HIP's have several assignment operators, so the braced list is ambiguous and the file does not compile. A value-initialized object of the variable's type is the same zero.",
          "Nothing."),
+    Code("HPY022", "rocm-version-dependent", "report", "conversion",
+         "A CUDA name that another ROCm release the table was generated for translates otherwise: another target (cudaMemAdvise: hipMemAdvise_v2 on ROCm 7.2, hipMemAdvise on 6.4), another macro to define first (the warp *_sync builtins need HIP_ENABLE_WARP_SYNC_BUILTINS on 6.x), or a target only one release has (hipblasSetWorkspace, since 7.x). A note; the report lists these lines per file.",
+         "The table holds each release's targets, verified against that release's headers; the translation writes the target ROCm's (--rocm, default the newest). A port that must build with more than one release has to know which lines depend on it.",
+         "Nothing for the target ROCm. To build with another release too, translate for it (--rocm X.Y) or keep both forms behind #if HIP_VERSION_MAJOR >= 7; the report's minimum ROCm says which release the translation needs."),
     Code("HPY101", "unsupported", "report", "unconverted",
          "A CUDA API has no HIP equivalent and was left as written.",
          "HIP does not provide it (the table row says unsupported).",
@@ -190,7 +194,7 @@ CODES: dict[str, Code] = {c.code: c for c in (
     Code("HPY121", "warp-size-32", "report", "review",
          "A warp-size constant of 32 (#define WARP_SIZE 32, constexpr int kWarpSize = 32) drives lanes: shuffle offsets and widths, lane indices (threadIdx.x % WARP_SIZE), masks, warps per block.",
          "AMD wavefronts have 64 lanes on CDNA GPUs (gfx9: MI100 to MI300) and 32 on RDNA. With 32 written in, the code compiles and splits each 64-wide wavefront in two: shuffles read the wrong lanes, ballots miss half the wavefront, per-warp results are computed twice or not at all.",
-         "Use warpSize in device code (HIP's is the wavefront size of the GPU compiled for) and size per-warp storage for 64; or build only for wave32 GPUs (RDNA). A constant that only sizes block primitives is changed automatically (HPY020)."),
+         "Use warpSize in device code (HIP's is the wavefront size of the GPU compiled for; on ROCm 7 a value read at run time, not a constant: it cannot size an array or be a template argument) and size per-warp storage for 64; or build only for wave32 GPUs (RDNA). A constant that only sizes block primitives is changed automatically (HPY020)."),
     # Engine and input problems (HPY2xx)
     Code("HPY201", "engine-fallback", "report", "engine",
          "The clang engine was unavailable or failed; the regex engine was used.",
@@ -269,6 +273,7 @@ def codes_of_kind(kind: str) -> frozenset[str]:
 SUPPORT_EDIT_CODES = codes_of_kind("support")
 # Diagnostics that mean "CUDA code remains untranslated here".
 UNCONVERTED_CODES = codes_of_kind("unconverted")
+ROCM_DEPENDENT = "HPY022"
 ENGINE_FALLBACK = "HPY201"
 INTERNAL_ERROR = "HPY204"
 TRANSLATION_FAILED = "HPY205"

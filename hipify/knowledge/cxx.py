@@ -137,3 +137,13 @@ def is_hip_spelling(name: str) -> bool:
     ``rocblas_handle``)? A project's ``#define cudaStream_t hipStream_t`` is its own HIP build's alias, not a
     declaration of a CUDA name of its own."""
     return _HIP_SPELLING.match(name) is not None
+
+
+# A call of a function of C's <string.h> (``memcpy(``, ``std::strlen(``; not a member's ``.memcpy(``), which CUDA's
+# runtime header declares (cuda_runtime.h includes it through crt/common_functions.h) and code often calls without
+# including it.
+STRING_H_CALL = re.compile(
+    r"(?<![\w.>])(?:memcpy|memset|memmove|memcmp|memchr|strlen|strcmp|strncmp|strcpy|strncpy|strcat|strncat|strchr"
+    r"|strrchr|strstr|strspn|strcspn|strpbrk|strtok|strdup|strndup|strerror|strcoll|strxfrm)\s*\("
+)
+STRING_H_HEADERS = frozenset(("cstring", "string.h", "strings.h"))

@@ -14,7 +14,7 @@ import json
 import threading
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, fields, replace
-from functools import cache, lru_cache
+from functools import cache, cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 from types import MappingProxyType
@@ -94,7 +94,8 @@ class Row:
     # Function rows: does the target take what the translated call passes (the CUDA declaration's types mapped
     # through the table)? same, sibling (the row targets a _v2/_64 sibling that does), define (it does with
     # *_requires defined), older (it takes an older CUDA's declaration, CUDA 13 changed it: *_signature_diff says
-    # how), differs (*_signature_diff says how), unchecked (no CUDA declaration to compare); '' for other rows.
+    # how), newer (it takes CUDA 13's, the same-named function an older CUDA's: *_signature_diff names it), differs
+    # (*_signature_diff says how), unchecked (no CUDA declaration to compare); '' for other rows.
     hip_signature: str = ""
     hip_signature_diff: str = ""
     roc_signature: str = ""
@@ -105,6 +106,17 @@ class Row:
     transform: Transform | None = None
     source: str = ""  # how the pair was found: nvidia_detail, naming, override, ...
     note: str = ""
+    # The row as the other ROCm releases the table was generated for have it, where they differ: (release, row)
+    # pairs. In the shipped table the fields above are the newest release's and these the older ones'; a table as
+    # an older release reads it (``MappingTable.at_rocm``) has that release's fields, and the others here.
+    by_rocm: tuple[tuple[str, Row], ...] = ()
+
+    def at(self, release: str) -> Row:
+        """The row as the headers of ``release`` (one the table was generated for) have it."""
+        for label, view in self.by_rocm:
+            if label == release:
+                return view
+        return self
 
     def target(self, roc: bool = False) -> str:
         """The replacement name for the chosen flavour ('' when none)."""
@@ -120,7 +132,19 @@ class Row:
     @classmethod
     def from_json(cls, data: Mapping[str, object]) -> Row:
         values = {k: v for k, v in data.items() if k in _ROW_FIELDS}
-        return cls(transform=Transform.from_json(data.get("transform")), **values)  # type: ignore[arg-type]
+        row = cls(transform=Transform.from_json(data.get("transform")), **values)  # type: ignore[arg-type]
+        views = data.get("by_rocm") or {}
+        assert isinstance(views, Mapping)
+        if not views:
+            return row
+        by_rocm = []
+        for release, changed in sorted(views.items(), key=lambda item: release_version(str(item[0]))):
+            assert isinstance(changed, Mapping)
+            view = replace(row, **{k: v for k, v in changed.items() if k in _ROW_FIELDS})
+            if "transform" in changed:
+                view = replace(view, transform=Transform.from_json(changed["transform"]))
+            by_rocm.append((str(release), view))
+        return replace(row, by_rocm=tuple(by_rocm))
 
     def to_json(self) -> dict[str, object]:
         out: dict[str, object] = {}
@@ -128,13 +152,64 @@ class Row:
             value = getattr(self, f.name)
             if f.name == "transform":
                 out[f.name] = value.to_json() if value else None
+            elif f.name == "by_rocm":  # only the fields a release has otherwise
+                out[f.name] = {release: _changes(self, view) for release, view in value}
             else:
                 out[f.name] = value
         return out
 
 
+def _changes(row: Row, view: Row) -> dict[str, object]:
+    """``view``'s values of the target fields where they differ from ``row``'s, as JSON."""
+    out: dict[str, object] = {}
+    for name in TARGET_FIELDS:
+        value = getattr(view, name)
+        if value != getattr(row, name):
+            out[name] = value.to_json() if isinstance(value, Transform) else value
+    return out
+
+
+def release_version(release: str) -> tuple[int, ...]:
+    """'7.2' -> (7, 2)."""
+    return tuple(int(p) for p in release.split(".") if p.isdigit())
+
+
+def release_for(target: tuple[int, ...], releases: Iterable[str]) -> str:
+    """Which of ``releases`` (those a table was generated for) a target ROCm reads the table as: the newest of its
+    major version not after it, else the oldest of its major version, else the newest before it, else the oldest.
+    ROCm changes its API at major versions (6.0 moved the library headers, 7.0 dropped hipBLAS's v1 API), so 7.0
+    reads as 7.2 does and 6.2 as 6.4 does; a 5.x target reads the oldest, whose since-values say what 5.x lacks."""
+    ordered = sorted(releases, key=release_version)
+    wanted = tuple(target)
+    same_major = [r for r in ordered if release_version(r)[:1] == wanted[:1]]
+    group = same_major or ordered
+    not_after = [r for r in group if release_version(r) <= wanted]
+    return not_after[-1] if not_after else (group[0] if group else "")
+
+
 ROW_KEYS = tuple(f.name for f in fields(Row))
-_ROW_FIELDS = frozenset(ROW_KEYS) - {"transform"}
+_ROW_FIELDS = frozenset(ROW_KEYS) - {"transform", "by_rocm"}
+# The fields that say what a row's target is in one ROCm release (what ``by_rocm`` may hold otherwise).
+TARGET_FIELDS = (
+    "hip",
+    "roc",
+    "hip_status",
+    "roc_status",
+    "hip_header",
+    "roc_header",
+    "hip_since",
+    "roc_since",
+    "hip_requires",
+    "roc_requires",
+    "hip_signature",
+    "hip_signature_diff",
+    "roc_signature",
+    "roc_signature_diff",
+    "hip_definitions",
+    "transform",
+    "source",
+    "note",
+)
 
 
 class DuplicateKeyError(ValueError):
@@ -149,9 +224,11 @@ class MappingTable:
     rows: tuple[Row, ...]
     by_name: Mapping[str, Row]
     digest: str
+    # The ROCm releases it was generated for, when its rows cannot say (a table as an older release reads it)
+    releases: tuple[str, ...] = ()
 
     @classmethod
-    def from_rows(cls, rows: Iterable[Row], digest: str = "") -> MappingTable:
+    def from_rows(cls, rows: Iterable[Row], digest: str = "", releases: tuple[str, ...] = ()) -> MappingTable:
         """Index rows by CUDA name; ``digest`` defaults to a hash of the rows' content."""
         ordered = tuple(rows)
         index: dict[str, Row] = {}
@@ -162,7 +239,7 @@ class MappingTable:
         if not digest:
             payload = json.dumps([r.to_json() for r in ordered], sort_keys=True).encode()
             digest = hashlib.sha256(payload).hexdigest()[:16]
-        return cls(ordered, MappingProxyType(index), digest)
+        return cls(ordered, MappingProxyType(index), digest, releases)
 
     def lookup(self, name: str) -> Row | None:
         return self.by_name.get(name)
@@ -178,6 +255,22 @@ class MappingTable:
 
     def apis(self) -> tuple[str, ...]:
         return tuple(sorted({r.api for r in self.rows}))
+
+    @cached_property
+    def target_releases(self) -> tuple[str, ...]:
+        """The ROCm releases the table was generated for, oldest first: those its rows hold views of, and the newest
+        release a target appeared in (the release of the shipped rows' own fields)."""
+        if self.releases:
+            return self.releases
+        found = {release for row in self.rows for release, _ in row.by_rocm}
+        since = {r.hip_since for r in self.rows if r.hip_since} | {r.roc_since for r in self.rows if r.roc_since}
+        if since:
+            found.add(max(since, key=release_version))
+        return tuple(sorted(found, key=release_version))
+
+    def at_rocm(self, target: tuple[int, ...]) -> MappingTable:
+        """The table as a target ROCm reads it (``release_for``): every row as that release's headers have it."""
+        return _table_at(self, release_for(target, self.target_releases))
 
 
 def _rows_of(raw: bytes) -> list[Row]:
@@ -276,11 +369,31 @@ def _shipped_table() -> MappingTable:
 
 
 def table_for(options: Options) -> MappingTable:
-    """The table a run uses: the shipped one, with the user's mapping overrides applied and the
-    project's own names (its allow-list) taken out, so they are neither renamed nor reported."""
+    """The table a run uses: the shipped one as the target ROCm reads it, with the user's mapping overrides applied
+    and the project's own names (its allow-list) taken out, so they are neither renamed nor reported."""
+    table = load_table().at_rocm(options.rocm_version)
     if not options.mappings and not options.project_names:
-        return load_table()
-    return _derived_table(load_table(), options.mappings, options.project_names)
+        return table
+    return _derived_table(table, options.mappings, options.project_names)
+
+
+@lru_cache(maxsize=8)
+def _table_at(table: MappingTable, release: str) -> MappingTable:
+    if not release or release == table.target_releases[-1]:
+        return table  # the rows' own fields are the newest release's
+    newest = table.target_releases[-1]
+    digest = hashlib.sha256(f"{table.digest}\0{release}".encode()).hexdigest()[:16]
+    rows = (_view(row, release, newest) for row in table.rows)
+    return MappingTable.from_rows(rows, digest, table.target_releases)
+
+
+def _view(row: Row, release: str, newest: str) -> Row:
+    """``row`` (the newest release's) as ``release`` has it, holding the other releases' views."""
+    view = row.at(release)
+    if view is row:
+        return row
+    others = tuple((label, other) for label, other in row.by_rocm if label != release)
+    return replace(view, by_rocm=(*others, (newest, replace(row, by_rocm=()))))
 
 
 @lru_cache(maxsize=8)
@@ -306,9 +419,10 @@ def _derived_table(
                 hip_requires="",
                 transform=None,
                 source="user",
+                by_rocm=(),  # their target, whatever the release
             )
         rows.append(row)
     for cuda, target in sorted(overrides.items()):
         kind = "header" if "." in cuda or "/" in cuda else "function"
         rows.append(Row(cuda, target, kind=kind, api="user", hip_status="supported", source="user"))
-    return MappingTable.from_rows(rows)
+    return MappingTable.from_rows(rows, releases=base.target_releases)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from importlib import resources
 
-from ..knowledge.codes import CODES, SUPPORT_EDIT_CODES, UNCONVERTED_CODES
+from ..knowledge.codes import CODES, ROCM_DEPENDENT, SUPPORT_EDIT_CODES, UNCONVERTED_CODES
 from ..knowledge.table import table_for
 from ..model import Diagnostic, FileResult, Severity
 from ..options import Options
@@ -169,10 +169,21 @@ class Report:
     def advisor(self) -> Advisor:
         return Advisor(table_for(self.options), self.options)
 
+    def rocm_dependent(self) -> dict[str, list[Diagnostic]]:
+        """Per file, the uses whose translation another ROCm release the table knows writes otherwise (HPY022), in
+        file order: the lines a port that builds with more than one release has to look at."""
+        found: dict[str, list[Diagnostic]] = {}
+        for diag in self.diagnostics:
+            if diag.code == ROCM_DEPENDENT:
+                found.setdefault(diag.path, []).append(diag)
+        return found
+
     def work_items(self) -> dict[str, list[WorkItem]]:
         """What the port needs, grouped by kind of work (most frequent first in each group)."""
         groups: dict[tuple[str, str, str], list[Diagnostic]] = {}
         for diag in self.diagnostics:
+            if diag.code == ROCM_DEPENDENT:
+                continue  # not work: listed per file apart (rocm_dependent)
             kind = work_kind(diag.code)
             subject = diag.subject or diag.message
             if diag.code == "HPY203" and diag.subject:  # one parse error, however many files met it
@@ -231,6 +242,17 @@ class Report:
             "diagnostics": [self._diag_dict(d) for d in self.diagnostics],
             "validation": self.validation,
             "compat_header": {"path": self.compat_header[0], "entries": list(self.compat_header[1])},
+            "rocm_dependent": [
+                {
+                    "path": path,
+                    "line": d.line,
+                    "subject": d.subject,
+                    "message": d.message,
+                    "source": self.source_line(d),
+                }
+                for path, diags in self.rocm_dependent().items()
+                for d in diags
+            ],
         }
 
     def source_line(self, diag: Diagnostic) -> str:
@@ -355,6 +377,21 @@ def _markdown(report: Report) -> str:
     for title, columns, rows in sections:
         if rows:
             lines += _markdown_table(title, columns, rows)
+    dependent = report.rocm_dependent()
+    if dependent:
+        lines += [
+            "## Lines whose translation depends on the ROCm release",
+            "",
+            f"Translated for ROCm {s['target_rocm']}; another release the table knows writes these otherwise (HPY022).",
+            "",
+            "| location | source line | translation by release |",
+            "|---|---|---|",
+        ]
+        for path, diags in dependent.items():
+            for d in diags:
+                source = f"`{_cell(report.source_line(d))}`" if report.source_line(d) else ""
+                lines.append(f"| {path}:{d.line} | {source} | {_cell(d.message)} |")
+        lines.append("")
     if report.validation:
         lines += [
             "## Compile validation (hipify-py validate)",

@@ -143,9 +143,13 @@ class Advisor:
         decision = self._decide(row)
         if not decision.target:
             return ""
-        if decision.target == row.roc and row.roc != row.hip:
-            return row.roc_since
-        return row.hip_since
+        since = row.roc_since if decision.target == row.roc and row.roc != row.hip else row.hip_since
+        from ..rewrite.versions import least_release_needed  # the planner's package, as in __init__
+
+        # an older release the table was generated for may translate it otherwise (another target, a macro):
+        # what was written for the target needs the release from which on it is written so
+        needed = least_release_needed(row, self.options, self.table.target_releases, self.releases, decision.roc)
+        return minimum_rocm((since, needed))
 
     def signature_note(self, cuda_name: str) -> str:
         """For a translated function whose HIP declaration differs from CUDA's: how ('' otherwise)."""

@@ -218,10 +218,13 @@ class Context:
             return False
         return self.allowed(ident.start, ident.region)
 
-    def decide(self, row: Row) -> Decision:
+    def uses_roc(self, row: Row) -> bool:
+        """Is the row's family written with its ROC library's names in this file?"""
         roc = self.options.roc or self.options.miopen
-        if roc:
-            roc = self.flavour.uses_roc(family_of(row, self.index))
+        return roc and self.flavour.uses_roc(family_of(row, self.index))
+
+    def decide(self, row: Row) -> Decision:
+        roc = self.uses_roc(row)
         found = self._decisions.get((row.cuda, roc))
         if found is None:
             found = self._decisions[(row.cuda, roc)] = decide(row, self.options, self.index.releases, roc)

@@ -122,6 +122,9 @@ class TableIndex:
     # Of those, the ones no HIP header defines and no translation renames (``CUBLAS_VERSION``): ``defined(X)`` is
     # false under HIP too (``defined(CUDART_VERSION)`` becomes ``defined(HIP_VERSION)``).
     never_defined: frozenset[str] = frozenset()
+    # Rows another ROCm release the table was generated for translates otherwise: those with views of other releases
+    # (``Row.by_rocm``) and those whose target appeared after the oldest such release (HPY022 notes their uses).
+    version_dependent: frozenset[str] = frozenset()
 
     def report_once(self) -> frozenset[str]:
         """Names whose presence matters, not each use: device markers (``threadIdx``) and
@@ -164,13 +167,20 @@ def required_macros(row: Row, roc: bool = False) -> tuple[str, ...]:
     return tuple(_MACRO_NAME.findall(row.roc_requires if roc else row.hip_requires))
 
 
-# The first target ROCm that needs each macro; a macro not listed is needed by every version.
-FIRST_VERSION_NEEDING: dict[str, tuple[int, int]] = {WARP_SYNC_DEFINE: (6, 2)}
+# The target ROCm releases that need a macro defined: from the first, until the first that no longer does (None:
+# every later one does); a macro not listed is needed by every release. ROCm 6.2 declares the warp *_sync builtins
+# only under HIP_ENABLE_WARP_SYNC_BUILTINS, 7.0 by default (amd_warp_sync_functions.h: unless
+# HIP_DISABLE_WARP_SYNC_BUILTINS); the table's rows say the same per release (their hip_requires), and a test holds
+# the two equal.
+VERSIONS_NEEDING: dict[str, tuple[tuple[int, int], tuple[int, int] | None]] = {WARP_SYNC_DEFINE: ((6, 2), (7, 0))}
+# The first ROCm whose *_sync warp functions take (and static_assert) a 64-bit lane mask.
+WIDE_LANE_MASKS_SINCE = (6, 2)
 
 
 def macro_needed(macro: str, rocm_version: tuple[int, int]) -> bool:
-    """Does the target ROCm need ``macro`` defined (some are only needed from a release on)?"""
-    return tuple(rocm_version) >= FIRST_VERSION_NEEDING.get(macro, (0, 0))
+    """Does the target ROCm need ``macro`` defined (some are only needed by some releases)?"""
+    first, until = VERSIONS_NEEDING.get(macro, ((0, 0), None))
+    return tuple(rocm_version) >= first and (until is None or tuple(rocm_version) < until)
 
 
 def _oldest_since(table: MappingTable) -> tuple[int, ...]:
@@ -187,6 +197,7 @@ def _plain(row: Row, oldest: tuple[int, ...]) -> bool:
         and not row.hip_requires
         and row.roc in ("", row.cuda)
         and (not row.hip_since or _version(row.hip_since) <= oldest)
+        and not row.by_rocm
     )
 
 
@@ -228,7 +239,7 @@ def _roc_headers(table: MappingTable) -> tuple[dict[str, str], dict[str, str]]:
     return families, libraries
 
 
-_SIGNATURE_FINDINGS = ("differs", "older")
+_SIGNATURE_FINDINGS = ("differs", "older", "newer")
 _PARAMETER_LIST = re.compile(r"\(([^()]*)\)")
 
 
@@ -281,7 +292,11 @@ def _build(table: MappingTable) -> TableIndex:
         if row.hip_signature in _SIGNATURE_FINDINGS or row.roc_signature in _SIGNATURE_FINDINGS:
             signature_findings.add(row.cuda)
             names.add(row.cuda)
-        if row.kind == "device_function" and (WARP_SYNC_DEFINE in macros or row.cuda in _MASK_ONLY):
+        # a warp function some release declares only with the define takes a 64-bit mask in every release since
+        needs_define = (macros, *(required_macros(view) for _, view in row.by_rocm))
+        if row.kind == "device_function" and (
+            any(WARP_SYNC_DEFINE in m for m in needs_define) or row.cuda in _MASK_ONLY
+        ):
             masks.add(row.cuda)
     # Names the compatibility header provides must reach the planner too (not all are table rows).
     names.update(n for n in load_catalog().by_provided_name if "::" not in n)
@@ -292,6 +307,11 @@ def _build(table: MappingTable) -> TableIndex:
     families, libraries = _roc_headers(table)
     defined_by_hip = {r.cuda: hip_definitions(r) for r in table if r.hip_definitions and r.cuda not in CPP_KEYWORDS}
     releases = tuple(sorted({_version(v) for r in table for v in (r.hip_since, r.roc_since) if v}))
+    first_target = _version(table.target_releases[0]) if table.target_releases else ()
+    version_dependent = frozenset(
+        r.cuda for r in table if r.by_rocm or any(v and _version(v) > first_target for v in (r.hip_since, r.roc_since))
+    )
+    names.update(version_dependent)
     return TableIndex(
         names=frozenset(names),
         namespaces=namespaces,
@@ -319,6 +339,7 @@ def _build(table: MappingTable) -> TableIndex:
             and r.kind not in ("header", "field")
             and (r.hip != r.cuda or r.cuda.startswith("__"))
         ),
+        version_dependent=version_dependent,
         undefined_macros=frozenset(
             r.cuda
             for r in table

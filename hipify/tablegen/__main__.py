@@ -43,6 +43,13 @@ def _parser() -> argparse.ArgumentParser:
         choices=("toolkit", "wheels", "debian", "clang"),
         help="fetch only these parts (repeatable)",
     )
+    f.add_argument(
+        "--rocm",
+        action="append",
+        metavar="X.Y",
+        help="with the debian part: fetch only this ROCm release's packages (repeatable; default: every release); "
+        "the others' headers stay as fetched, since Debian keeps only current package versions",
+    )
     g = sub.add_parser("generate", help="parse the cached headers and write mapping_tables/*.json")
     g.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
     g.add_argument("--out", type=Path, default=DEFAULT_OUT)
@@ -87,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(argv)
     if args.step == "fetch":
         parts = set(args.only or ("toolkit", "wheels", "debian", "clang"))
-        return run_fetch(args.cache.expanduser(), args.cuda, parts)
+        return run_fetch(args.cache.expanduser(), args.cuda, parts, set(args.rocm) if args.rocm else None)
     if args.step == "generate":
         from .generate import GenerationError, generate
         from .overrides import DEFAULT_OVERRIDES

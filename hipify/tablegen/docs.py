@@ -39,7 +39,7 @@ def _status(status: str, since: str) -> str:
 def _signature_cell(status: str, diff: str, requires: str) -> str:
     if status == "define":
         return f"define `{requires}`"
-    if status in ("differs", "older") and diff:
+    if status in ("differs", "older", "newer") and diff:
         return f"{status}: " + diff.replace("|", "\\|")
     return status
 
@@ -52,6 +52,18 @@ def _signature(row: Row) -> str:
     if not cells[1]:
         return cells[0]
     return " / ".join(c or "-" for c in cells)
+
+
+def _older(release: str, row: Row, view: Row) -> str:
+    """What an older release the table is generated for writes, where that differs ('' otherwise)."""
+    parts = []
+    if (view.hip, view.hip_status) != (row.hip, row.hip_status):
+        parts.append(f"`{view.hip}` {view.hip_status}" if view.hip else view.hip_status)
+    if view.hip_requires != row.hip_requires:
+        parts.append(f"needs {view.hip_requires}" if view.hip_requires else "needs no macro")
+    if (view.roc, view.roc_status) != (row.roc, row.roc_status):
+        parts.append(f"ROC `{view.roc}` {view.roc_status}" if view.roc else f"ROC {view.roc_status}")
+    return f"ROCm {release}: {'; '.join(parts)}" if parts else ""
 
 
 def render_page(api: str, rows: list[Row]) -> str:
@@ -68,8 +80,10 @@ def render_page(api: str, rows: list[Row]) -> str:
             + ".\n"
         ),
         (
-            "Status is HIP's (ROCm 6.4 headers); the version in parentheses is the first scanned ROCm release "
-            "(5.2, 5.7, 6.4) declaring the target.\n"
+            "Targets and status are ROCm 7.2's, the newest release the table is generated for (the default "
+            "`--rocm`); the version in parentheses is the first scanned ROCm release (5.2, 5.7, 6.4, 7.2) declaring "
+            "the target. Where ROCm 6.4 has a name otherwise (another target, status or macro), the notes say what "
+            "`--rocm 6.4` writes.\n"
         ),
     ]
     by_kind: dict[str, list[Row]] = defaultdict(list)
@@ -93,6 +107,7 @@ def render_page(api: str, rows: list[Row]) -> str:
                     if r.source == GUARD_SOURCE
                     else "",
                     f"{r.transform.wrapper}(arg {r.transform.arg})" if r.transform and r.transform.wrapper else "",
+                    *(_older(release, r, view) for release, view in r.by_rocm),
                 )
                 if x
             )

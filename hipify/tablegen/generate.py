@@ -19,11 +19,12 @@ from .headermap import header_rows
 from .libcudacxx import libcudacxx_header_rows, libcudacxx_name_rows, libcudacxx_namespace_rows
 from .matcher import Matcher
 from .overrides import apply_overrides, load_overrides
+from .releases import merge_releases
 from .removed_mirrors import mirrored_rows
-from .sides import cuda_index, hip_side, nvidia_pairs
+from .sides import HipSide, cuda_index, hip_side, nvidia_pairs, releases_through
 from .signature import verify_signatures
 from .signatures import parameter_type_votes
-from .sources import API_ORDER, SPECS, ApiSpec
+from .sources import API_ORDER, SPECS, TARGET_RELEASES, ApiSpec
 from .spellings import cuda_facts, hip_alias_root, other_spellings
 from .thrust_namespaces import thrust_header_rows, thrust_namespace_rows
 from .type_votes import pair_types_by_signature
@@ -53,14 +54,43 @@ def generate(
     apis: tuple[str, ...] = API_ORDER,
     macros_path: Path | None = DEFAULT_MACROS,
     signatures: bool = True,
+    targets: tuple[str, ...] = TARGET_RELEASES,
 ) -> Generated:
     """``macros_path``: the compilers' predefined macros (None: leave the compiler family out). ``signatures``:
     verify function rows against the HIP declarations with libclang (signature/), which needs the full header
-    set; tests on small fixture header sets skip it."""
+    set; tests on small fixture header sets skip it. ``targets``: the ROCm releases to generate for, oldest first
+    (each must be in the cache); the rows are the newest's, with the older ones' views where they differ."""
     manifest_path = cache / "manifest.json"
     provenance = json.loads(manifest_path.read_text()) if manifest_path.is_file() else {}
-    hip = hip_side(cache)
-    matcher = Matcher(hip, nvidia_pairs(cache))
+    read = releases_through(targets[-1])
+    provenance = {
+        k: v for k, v in provenance.items() if not k.startswith("hip/") or k.split("/")[1] in (*read, "clang")
+    }
+    tables: dict[str, dict[str, Row]] = {}
+    collisions: list[tuple[str, str, str]] = []
+    for release in targets:
+        log(f"generating for ROCm {release}")
+        tables[release], collisions = _generate_for(
+            cache, overrides_path, hip_side(cache, releases_through(release)), apis, macros_path, signatures, provenance
+        )
+    claimed = merge_releases(tables)
+    by_api: dict[str, list[Row]] = defaultdict(list)
+    for name in sorted(claimed):
+        by_api[claimed[name].api].append(claimed[name])
+    return Generated(dict(by_api), sorted(collisions), provenance)
+
+
+def _generate_for(
+    cache: Path,
+    overrides_path: Path,
+    hip: HipSide,
+    apis: tuple[str, ...],
+    macros_path: Path | None,
+    signatures: bool,
+    provenance: dict[str, str],
+) -> tuple[dict[str, Row], list[tuple[str, str, str]]]:
+    """The rows as the headers of ``hip``'s release decide them, and the names two families declare."""
+    matcher = Matcher(hip, nvidia_pairs(cache, hip.releases))
     specs = [spec for spec in SPECS if spec.api in apis]
     # parameter-position type pairs from every family first: CUuuid (driver_types.h, a runtime row) is learnt
     # from cuDeviceGetUuid (cuda.h, the driver family)
@@ -104,7 +134,4 @@ def generate(
     claimed = with_hip_definitions(claimed, hip.current)
     if signatures:
         claimed = verify_signatures(claimed, cache, hip, matcher)
-    by_api: dict[str, list[Row]] = defaultdict(list)
-    for name in sorted(claimed):
-        by_api[claimed[name].api].append(claimed[name])
-    return Generated(dict(by_api), sorted(collisions), provenance)
+    return claimed, collisions

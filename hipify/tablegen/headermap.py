@@ -17,7 +17,6 @@ from .headers import header_files
 from .matcher import Matcher
 from .scan import scan_text
 from .sides import HipSide
-from .sources import CURRENT_ROCM
 
 # CUDA headers that become header rows: (globs under cuda/cu13/, api)
 CUDA_HEADER_SOURCES: tuple[tuple[str, str], ...] = (
@@ -113,7 +112,7 @@ def _candidates(rel: str) -> tuple[list[str], list[str]]:
 
 def _pick(hip: HipSide, cands: list[str]) -> tuple[str, str, str]:
     """(target, status, since) for the first candidate file the current release ships."""
-    current = hip.files[CURRENT_ROCM]
+    current = hip.current_files
     for cand in cands:
         if cand in current:
             return cand, "supported", hip.header_since(cand)
@@ -143,7 +142,7 @@ def _cuda_headers(cache: Path) -> list[tuple[str, Path, str]]:
 
 def header_rows(cache: Path, matcher: Matcher, claimed: dict[str, Row]) -> Iterator[Row]:
     hip = matcher.hip
-    guards_hip = hip.indexes[CURRENT_ROCM].guards
+    guards_hip = hip.current.guards
     for rel, path, api in _cuda_headers(cache):
         hip_cands, roc_cands = _candidates(rel)
         target, status, since = _pick(hip, hip_cands)

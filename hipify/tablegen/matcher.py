@@ -9,7 +9,6 @@ from dataclasses import dataclass, replace
 
 from . import rules
 from .sides import HipSide
-from .sources import CURRENT_ROCM, ROCM_RELEASES
 from .target import Target
 
 # reserved placeholders (cudaDevAttrReserved96) carry no meaning to translate
@@ -71,7 +70,7 @@ class Matcher:
             elif cur.experimental(name):
                 status = "experimental"
             return Target(name, status, hit.header, self.hip.since(name), source, cur.beta(name))
-        for release in reversed(ROCM_RELEASES):
+        for release in reversed(self.hip.releases):
             idx = self.hip.indexes.get(release)
             if idx and name in idx:
                 hit = idx.best(name)
@@ -88,13 +87,13 @@ class Matcher:
         undeprecated (cudaMallocHost -> hipHostMalloc; cuMemFreeHost -> hipHostFree, deprecated up to 5.7)."""
         if not t.name or t.status not in ("supported", "deprecated"):
             return t
-        for release in reversed(ROCM_RELEASES):
+        for release in reversed(self.hip.releases):
             idx = self.hip.indexes.get(release)
             succ = idx.successor(t.name) if idx else ""
             if succ and succ != t.name:
                 s = self.target(succ, t.source)
                 if s.status == "supported":
-                    when = "" if release == CURRENT_ROCM else f" (ROCm {release})"
+                    when = "" if release == self.hip.release else f" (ROCm {release})"
                     return replace(s, note=f"HIP deprecates {t.name}{when}: use {succ} instead")
         return t
 
@@ -139,6 +138,12 @@ class Matcher:
         if not q.parent_target or q.parent_target not in self.constants:
             return Target()
         names = self.constants[q.parent_target].get(rules.normalized(q.cuda), [])
+        if len(names) > 1:
+            # spellings that differ in case only (ROCm 7 added hipDeviceAttributePciDomainId and kept
+            # hipDeviceAttributePciDomainID as an alias): the one ending the longest as the CUDA name does
+            ends = {n: _common_suffix(n, q.cuda) for n in names}
+            best = [n for n in names if ends[n] == max(ends.values())]
+            names = best if len(best) == 1 else names
         return self.target(names[0], "naming-enum") if len(names) == 1 else Target()
 
     def _same_value(self, q: Query) -> Target:
@@ -165,3 +170,10 @@ class Matcher:
         if len(self.signatures.get(q.cuda, ())) == 1:
             return self.target(next(iter(self.signatures[q.cuda])), "signature")
         return Target()
+
+
+def _common_suffix(a: str, b: str) -> int:
+    n = 0
+    while n < min(len(a), len(b)) and a[-1 - n] == b[-1 - n]:
+        n += 1
+    return n

@@ -30,18 +30,32 @@ exactly one row of one file (duplicates fail generation).
 | `cuda_since` | first scanned CUDA version declaring it (11.8, 12.9, 13.0; only for families scanned in several versions; 11.8 means "11.8 or earlier") |
 | `cuda_deprecated` | first scanned CUDA version whose headers mark it deprecated (cuDNN rows: the cuDNN version, e.g. `cuDNN 9.28`) |
 | `cuda_removed` | first CUDA major version whose headers no longer declare it |
-| `hip_since`, `roc_since` | first scanned ROCm release declaring the target (5.2, 5.7, 6.4; 5.2 means "5.2 or earlier") |
+| `hip_since`, `roc_since` | first scanned ROCm release declaring the target (5.2, 5.7, 6.4, 7.2; 5.2 means "5.2 or earlier", 7.2 "after 6.4, by 7.2") |
 | `hip_requires` | macro to define before the HIP headers for the target to be declared (warp `*_sync`: `HIP_ENABLE_WARP_SYNC_BUILTINS`); never a macro only hipcc's pre-included headers test (see `preincluded-guard`) |
 | `roc_requires` | the same for the `roc` target (`ROCM_MATHLIBS_API_USE_HIP_COMPLEX`, which makes rocBLAS take HIP's complex types) |
-| `hip_signature`, `roc_signature` | function rows: does the target take what the translated call passes (see "Signatures" below)? `same`, `sibling`, `define`, `older`, `differs`, `unchecked`; empty for other rows |
+| `hip_signature`, `roc_signature` | function rows: does the target take what the translated call passes (see "Signatures" below)? `same`, `sibling`, `define`, `older`, `newer`, `differs`, `unchecked`; empty for other rows |
 | `hip_signature_diff`, `roc_signature_diff` | for `differs`: how the target's declaration differs, parameter by parameter |
 | `hip_definitions` | device-function rows: the parameter lists HIP's AMD headers define the target for (`(float*, float) (double*, double)`); a `__device__` definition of one of them in the translated code would redefine HIP's, so it is kept off AMD GPUs (HPY014) |
+| `by_rocm` | where an older release the table is generated for (ROCm 6.4) has the row otherwise: that release's values of the target fields (`{"6.4": {"hip": "hipMemAdvise", "hip_since": "5.2", ...}}`); absent when every release has it the same (see "Releases" below) |
 | `transform` | rewrite: `{"kind": "wrap_arg", "arg": N, "wrapper": W}` (argument N becomes `W(arg)`; W is `HIP_SYMBOL` or `reinterpret_cast<const void*>`), `{"kind": "by_arity", "arity": {"N": "name"}}` (target chosen by argument count), or `{"kind": "remove"}` (the identifier is deleted: `hip` is empty and `hip_status` supported) |
 | `source` | how the pair was found (see below) |
 | `note` | reason of an override, or a remark |
 
-A target counts as supported only if the HIP (or ROC) headers of the current release (ROCm 6.4) declare it;
-`tests/test_table_headers.py` re-checks that against the fetched headers.
+A target counts as supported only if the HIP (or ROC) headers of the release it is verified for declare it;
+`tests/test_table_headers.py` re-checks that against the fetched headers of each release.
+
+## Releases
+
+The table is generated for ROCm 6.4 and 7.2 (`sources.TARGET_RELEASES`): the whole generation runs once per release,
+against its headers (the older scanned releases only give `hip_since`), and the rows are merged: a row's fields are
+7.2's, and `by_rocm` holds 6.4's values where they differ in what a translation for 6.4 cannot learn from the
+since-values (a target 6.4 lacks needs no view: `hip_since` 7.2 says so). A translation reads the table as its target
+release has it (`MappingTable.at_rocm`): the release of the target's major version (7.0 reads 7.2's view, 6.2
+6.4's; ROCm changes its API at major versions), else the nearest before it, else the oldest (5.x reads 6.4's view,
+whose since-values say what 5.x lacks). What differs between 6.4 and 7.2 comes from their headers: hipBLAS's complex
+functions take `hipComplex` under their plain names in 7.x (`cublasCgemm` -> `hipblasCgemm`; `hipblasCgemm_v2` on
+6.4), the warp `*_sync` builtins need no `HIP_ENABLE_WARP_SYNC_BUILTINS` in 7.x, CUDA 13's `cudaMemAdvise` and
+`cudaMemPrefetchAsync` (a `cudaMemLocation`) have 7.x's `_v2` targets, and targets 7.x removed are `removed` there.
 
 ## How pairs are found (`source`), first match wins
 
@@ -122,7 +136,7 @@ and unless those declarations all sit in pre-included headers (`preincluded-guar
 
 For every function row with a target, the CUDA declaration (libclang, CUDA 13 headers, nvcc's host view) has its
 parameter and result types mapped through the table, the way translation rewrites the program's own declarations
-(`const cuComplex *` -> `const hipComplex *`), and compared, typedefs resolved (libclang, ROCm 6.4 headers, hipcc's
+(`const cuComplex *` -> `const hipComplex *`), and compared, typedefs resolved (libclang, each release's headers, hipcc's
 view for AMD GPUs), with the target's declaration. A parameter takes an argument when the canonical types are
 equal, when only const is added the way C++ converts implicitly (`void *` -> `const void *`), or when an
 arithmetic value is passed to a parameter that holds it whole: an integer of the same width or wider, either
@@ -141,6 +155,12 @@ declaration's count (`cuEventCreate(&e, flags)` -> `hipEventCreateWithFlags`). S
 - `older`: it takes an older CUDA version's declaration (12.9 or 11.8, the header wheels scanned), which CUDA 13
   changed (`cudaMemPrefetchAsync` takes a `cudaMemLocation` since 13.0); `*_signature_diff` says how 13.0's
   differs. Code written for the older CUDA compiles; code written for 13 needs a look.
+- `newer`: it takes CUDA 13's declaration, and the same-named function an older CUDA's with as many parameters
+  (`cudaMemAdvise` on ROCm 7.2: `hipMemAdvise_v2` takes the `cudaMemLocation`, `hipMemAdvise` the device number of
+  CUDA 12.9); `*_signature_diff` names it, and translation marks the call for review. Where the two forms differ in
+  their parameter count, a `by_arity` transform picks the older one's target for the older call instead
+  (`cudaMemPrefetchAsync(p, n, device, stream)` -> `hipMemPrefetchAsync` on ROCm 7.2, five arguments ->
+  `hipMemPrefetchAsync_v2`).
 - `differs`: nothing matches; `*_signature_diff` says how (translation reports it at the call).
 - `unchecked`: no CUDA declaration to compare (a name no scanned CUDA version declares, a C++ template).
   Names CUDA 13 no longer declares are checked against the older versions that do: `same` (or `sibling`,
@@ -152,7 +172,8 @@ Statuses: `deprecated` when every HIP declaration of the target carries a deprec
 marks the target deprecated"; such targets are still translated, with a warning);
 `experimental` when its doc comment says experimental. HIP's "marked as Beta" doc warnings (graph, memory-pool
 APIs) are recorded in `note` and do not change the status. `hip_since` compares Debian's ROCm packages: bookworm
-(HIP 5.2, libraries 5.3), trixie (5.7), sid (6.4); device math declared by clang's `__clang_hip_*.h` (clang 18,
+(HIP 5.2, libraries 5.3), trixie (5.7), sid (6.4), experimental (7.2, over sid: a package experimental lacks is
+sid's); device math declared by clang's `__clang_hip_*.h` (clang 18,
 version-independent here) counts as present in every release. Debian keeps only current package versions, so the
 HIP side cannot be pinned; the versions read are listed below. The CUDA wheels are pinned in `fetch.py`.
 """
@@ -184,6 +205,7 @@ def write_readme(out: Path, result: Generated) -> None:
         "## Regenerate\n",
         "```",
         "python -m hipify.tablegen fetch      # headers into ~/.cache/hipify-py/headers",
+        "python -m hipify.tablegen fetch --only debian --rocm 7.2   # one release's packages, the others kept",
         "python -m hipify.tablegen generate   # mapping_tables/*.json and this README",
         "python -m hipify.tablegen docs       # docs/supported/*.md",
         "```",

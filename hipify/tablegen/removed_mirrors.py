@@ -18,7 +18,7 @@ from ..knowledge.table import Row
 from . import rules
 from .matcher import Matcher, Query
 from .sides import HipSide
-from .sources import CURRENT_ROCM, ApiSpec
+from .sources import ApiSpec
 
 # DEPRECATED_CUDA_10000("...") [EXPORT] <result> name(params)
 _MARKED = re.compile(
@@ -37,7 +37,7 @@ def _cuda_name(hip_name: str) -> str:
 def _marked(hip: HipSide, folder: str) -> list[tuple[str, str, str]]:
     """(hip function, CUDA version it is removed in, its parameter text) for the library's marked functions."""
     out = []
-    for rel, path in sorted(hip.files[CURRENT_ROCM].items()):
+    for rel, path in sorted(hip.current_files.items()):
         if not rel.startswith(folder + "/"):
             continue
         for m in _MARKED.finditer(path.read_text(encoding="utf-8", errors="replace")):

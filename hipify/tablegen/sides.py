@@ -16,21 +16,37 @@ _HIP_PATTERNS = ("**/*.h", "**/*.hpp", "**/*.hh", "**/*.inl", "**/*.cuh")
 
 @dataclass(frozen=True)
 class HipSide:
-    indexes: dict[str, HeaderIndex]  # ROCm release -> index
+    """The HIP headers of the releases up to one (``release``, the newest read): targets are verified against its
+    headers, and the older ones say since when a target exists and what only they declare (``removed``)."""
+
+    indexes: dict[str, HeaderIndex]  # ROCm release -> index, oldest first
     files: dict[str, dict[str, Path]]  # ROCm release -> relative header -> file
     # headers hipcc reads before the file's first line: clang's __clang_hip_*.h (`-include
     # __clang_hip_runtime_wrapper.h`, which includes the others)
     preincluded: frozenset[str] = frozenset()
 
     @property
+    def releases(self) -> tuple[str, ...]:
+        return tuple(self.indexes)
+
+    @property
+    def release(self) -> str:
+        """The release whose headers decide what is supported (the newest read)."""
+        return self.releases[-1]
+
+    @property
     def current(self) -> HeaderIndex:
-        return self.indexes[CURRENT_ROCM]
+        return self.indexes[self.release]
+
+    @property
+    def current_files(self) -> dict[str, Path]:
+        return self.files[self.release]
 
     def since(self, name: str) -> str:
-        return next((r for r in ROCM_RELEASES if r in self.indexes and name in self.indexes[r]), "")
+        return next((r for r in self.indexes if name in self.indexes[r]), "")
 
     def header_since(self, rel: str) -> str:
-        return next((r for r in ROCM_RELEASES if rel in self.files.get(r, {})), "")
+        return next((r for r in self.files if rel in self.files[r]), "")
 
 
 def cuda_rel(path_under_family: str) -> str:
@@ -45,7 +61,13 @@ def cuda_index(cache: Path, family: str, patterns: tuple[str, ...], spec: ApiSpe
     return build_index(files, dict(spec.namespace))
 
 
-def hip_side(cache: Path, releases: tuple[str, ...] = ROCM_RELEASES) -> HipSide:
+def releases_through(release: str) -> tuple[str, ...]:
+    """The scanned releases up to and including ``release``: what a table generated for ``release`` reads."""
+    return ROCM_RELEASES[: ROCM_RELEASES.index(release) + 1]
+
+
+def hip_side(cache: Path, releases: tuple[str, ...] = releases_through(CURRENT_ROCM)) -> HipSide:
+    """The HIP side of ``releases`` (oldest first); the last must be in the cache (it decides what is supported)."""
     indexes: dict[str, HeaderIndex] = {}
     all_files: dict[str, dict[str, Path]] = {}
     clang = header_files(cache / "hip" / "clang", ("*.h",))
@@ -62,14 +84,17 @@ def hip_side(cache: Path, releases: tuple[str, ...] = ROCM_RELEASES) -> HipSide:
         files.sort(key=lambda f: f[0])
         all_files[release] = {rel: path for rel, path in files}
         indexes[release] = build_index(files, dict(HIP_NAMESPACES))
-    if CURRENT_ROCM not in indexes:
-        raise GenerationError(f"no HIP headers for ROCm {CURRENT_ROCM} under {cache / 'hip'}; run the fetch step")
+    if releases[-1] not in indexes:
+        raise GenerationError(
+            f"no HIP headers for ROCm {releases[-1]} under {cache / 'hip'}; run the fetch step "
+            f"(python -m hipify.tablegen fetch --only debian --rocm {releases[-1]})"
+        )
     return HipSide(indexes, all_files, preincluded=frozenset(rel for rel, _ in clang))
 
 
-def nvidia_pairs(cache: Path) -> dict[str, set[str]]:
+def nvidia_pairs(cache: Path, releases: tuple[str, ...] = ROCM_RELEASES) -> dict[str, set[str]]:
     indexes = []
-    for release in ROCM_RELEASES:
+    for release in releases:
         files = header_files(cache / "hip" / release, NVIDIA_BACKEND)
         indexes.append(build_index([(rel.split("/", 1)[1], path) for rel, path in files]))
     return backend_pairs(indexes)

@@ -28,8 +28,13 @@ API_ORDER = (
 )
 
 # ROCm release labels of the cache (hip/<label>/...), oldest first.
-ROCM_RELEASES = ("5.2", "5.7", "6.4")
-CURRENT_ROCM = "6.4"
+ROCM_RELEASES = ("5.2", "5.7", "6.4", "7.2")
+# Releases the table is generated for: targets verified against each one's headers (the older releases only say
+# since when a target exists). A row holds the newest one's view and, where an older one's differs, that view too
+# (Row.by_rocm): ROCm changes its API at major versions (7.0 dropped hipBLAS's v1 API, made the warp *_sync
+# builtins default, added the _v2 memory-location APIs), so a 6.x target and a 7.x one need different text.
+TARGET_RELEASES = ("6.4", "7.2")
+CURRENT_ROCM = TARGET_RELEASES[-1]
 # CUDA families of the cache (cuda/<family>/...) with the version each stands for, oldest first.
 CUDA_FAMILIES = (("cu11", "11.8"), ("cu12", "12.9"), ("cu13", "13.0"))
 

@@ -8,10 +8,17 @@ from pathlib import Path
 from ..knowledge.table import Row
 
 
+def _row_json(row: Row) -> dict[str, object]:
+    data = row.to_json()
+    if not data["by_rocm"]:
+        del data["by_rocm"]  # most rows are the same in every release: the key is left out (the loader's default)
+    return data
+
+
 def render(api: str, rows: list[Row], generated_from: dict[str, str]) -> str:
     head = json.dumps({"api": api, "generated_from": generated_from}, indent=1, sort_keys=True, ensure_ascii=False)
     lines = [
-        json.dumps(r.to_json(), separators=(",", ":"), ensure_ascii=False) for r in sorted(rows, key=lambda r: r.cuda)
+        json.dumps(_row_json(r), separators=(",", ":"), ensure_ascii=False) for r in sorted(rows, key=lambda r: r.cuda)
     ]
     body = ",\n".join(lines)
     return head[:-2] + ',\n "rows": [\n' + body + "\n ]\n}\n"

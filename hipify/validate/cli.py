@@ -12,7 +12,7 @@ from rich.console import Console
 from .build import BuildOutcome
 from .corpus import discover
 from .runner import SKIPPED, Result, validate_all
-from .toolchain import DEFAULT_ARCHS, DEFAULT_CHROOT, detect, no_toolchain_message
+from .toolchain import CHROOT_RELEASES, DEFAULT_ARCHS, detect, no_toolchain_message
 
 ENGINES = ("regex", "clang")
 
@@ -31,17 +31,27 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--engine", action="append", choices=ENGINES, help="engine(s) to validate (default: both)")
     p.add_argument("--arch", action="append", help=f"AMD offload arch (default: {' '.join(DEFAULT_ARCHS)})")
     p.add_argument("--hipcc", metavar="CMD", help="hipcc command to use (default: auto-detect)")
+    releases = ", ".join(f"{r.rocm}: ${r.env} or {r.directory}" for r in CHROOT_RELEASES)
+    p.add_argument(
+        "--rocm",
+        metavar="X.Y",
+        choices=[r.rocm for r in CHROOT_RELEASES],
+        help="compile with this ROCm release's toolchain, translating for it (default: the newest toolchain found; "
+        f"{', '.join(r.rocm for r in CHROOT_RELEASES)}); with --setup, build that release's chroot (default: the "
+        "newest, which translation targets by default)",
+    )
     p.add_argument(
         "--rocm-chroot",
         metavar="DIR",
-        help=f"use hipcc inside this ROCm chroot; with --setup, build it there (default: $ROCM_CHROOT or {DEFAULT_CHROOT})",
+        help=f"use hipcc inside this ROCm chroot; with --setup, build it there (default per release: {releases})",
     )
     setup = p.add_argument_group("getting ROCm's hipcc on a CPU-only Debian/Ubuntu machine")
     setup.add_argument(
         "--setup",
         action="store_true",
-        help="build (or complete) a Debian sid chroot with ROCm 6.4's hipcc and the HIP library headers, then exit; "
-        "needs root and debootstrap, ~1.3 GB; a second run only checks",
+        help="build (or complete) a Debian chroot with a ROCm release's hipcc and the HIP library headers (6.4: "
+        "Debian sid; 7.2: Debian experimental over sid), then exit; needs root and debootstrap, ~1.5 GB; a second "
+        "run only checks",
     )
     setup.add_argument(
         "--mirror", metavar="URL", help="with --setup: Debian mirror (default http://deb.debian.org/debian)"
@@ -51,7 +61,8 @@ def build_parser() -> argparse.ArgumentParser:
         "--toolchain",
         choices=("auto", "all", "chroot", "host"),
         default="auto",
-        help="auto: the ROCm chroot if present, else the system hipcc; all: both",
+        help="auto: the newest ROCm chroot present (of --rocm's release when given), else the system hipcc; "
+        "all: every chroot and the system hipcc, each translating for its own ROCm",
     )
     p.add_argument("-j", "--jobs", type=int, default=max(2, os.cpu_count() or 2), help="parallel compiles")
     p.add_argument("--json", metavar="FILE", help="write results as JSON (for the porting report)")
@@ -81,7 +92,7 @@ def validate_main(argv: list[str] | None = None) -> int:
     if args.setup:
         from .rocm_chroot import main_setup
 
-        return main_setup(args.rocm_chroot, args.mirror, not args.no_selftest)
+        return main_setup(args.rocm_chroot, args.mirror, not args.no_selftest, args.rocm)
     console = Console(stderr=False, width=None if sys.stdout.isatty() else 220)
     err = Console(stderr=True)
     try:
@@ -110,9 +121,10 @@ def validate_main(argv: list[str] | None = None) -> int:
                 for a in archs
             ]
 
-    toolchains = [] if args.no_amd else detect(args.hipcc, args.rocm_chroot, args.toolchain)
+    toolchains = [] if args.no_amd else detect(args.hipcc, args.rocm_chroot, args.toolchain, args.rocm)
     if not toolchains and not args.no_amd:
-        err.print(f"validate: {no_toolchain_message(args.hipcc, args.rocm_chroot, args.toolchain)}", markup=False)
+        message = no_toolchain_message(args.hipcc, args.rocm_chroot, args.toolchain, args.rocm)
+        err.print(f"validate: {message}", markup=False)
         return 2
     for tc in toolchains:
         err.print(

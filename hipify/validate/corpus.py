@@ -25,6 +25,7 @@ class Program:
     covers: str = ""
     expected_output: str | None = None
     build_system: str | None = None  # "make" or "cmake": the program has build files of its own
+    min_rocm: str = ""  # the oldest ROCm with every API it uses ("7.2"); older toolchains skip it
 
 
 def _walk(root: Path) -> list[str]:
@@ -58,6 +59,7 @@ def load_program(root: Path) -> Program:
         covers=str(meta.get("covers", "")),
         expected_output=expected.read_text() if expected.is_file() else None,
         build_system=build_system(root),
+        min_rocm=str(meta.get("min_rocm", "")),
     )
 
 

@@ -1,10 +1,13 @@
-"""``hipify-py validate --setup``: build a Debian sid chroot holding ROCm 6.4's hipcc, make, CMake and the
-HIP libraries, so that translated programs can be compiled, linked and built with their own build files for
-AMD GPUs on a CPU-only machine.
+"""``hipify-py validate --setup [--rocm X.Y]``: build a Debian chroot holding a ROCm release's hipcc, make, CMake
+and the HIP libraries, so that translated programs can be compiled, linked and built with their own build files
+for AMD GPUs on a CPU-only machine.
 
-Why a chroot: translations target ROCm 6.4 (per-library include folders, ``*_sync`` warp builtins),
-Debian 12 packages ROCm 5.2 and no hipBLAS/hipFFT/hipCUB, and installing ROCm itself needs AMD's
-repository. Debian sid packages ROCm 6.4's compiler and libraries. Packages whose GPU kernels weigh
+Why a chroot: translations target a current ROCm (per-library include folders, ``*_sync`` warp builtins,
+APIs of 7.x), Debian 12 packages ROCm 5.2 and no hipBLAS/hipFFT/hipCUB, and installing ROCm itself needs
+AMD's repository. Debian sid packages ROCm 6.4's compiler and libraries, and Debian experimental ROCm 7.2's
+(only what changed: apt takes the rest from sid, under experimental's packages). Each release gets its own
+chroot (``toolchain.CHROOT_RELEASES``: /tmp/rocm-sid, /tmp/rocm7-sid), so both can be validated side by side.
+Packages whose GPU kernels weigh
 gigabytes are not installed: their ``.deb``s (and those of the runtime libraries they need) are
 downloaded and only what building needs is extracted: headers, CMake package files, and link stubs of
 the shared objects (:mod:`.debparts`). About 1.5 GB and three minutes.
@@ -32,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .debparts import SHARED_OBJECT, extract_build_parts, member_role, parse_simulated_installs
-from .toolchain import chroot_command, default_chroot
+from .toolchain import ChrootRelease, chroot_command, chroot_release
 
 MIRROR = "http://deb.debian.org/debian"
 SUITE = "sid"
@@ -51,7 +54,7 @@ INSTALL = (
     "librocprim-dev",
     "librocthrust-dev",
     "libhipblas-common-dev",
-    "libomp-21-dev",
+    "libomp-21-dev",  # the OpenMP of hipcc's clang: each release's own (ChrootRelease.openmp)
     "libroctx-dev",
     # building whole programs with their own build files: GNU make, CMake (HIP language and packages),
     # and the C/C++ compilers that Makefiles and CMake's C/CXX languages call for host code
@@ -154,6 +157,7 @@ class Plan:
     root: Path
     mirror: str = MIRROR
     suite: str = SUITE
+    overlay: str = ""  # a suite whose packages win where it has them (experimental, over sid)
     install: tuple[str, ...] = INSTALL
     headers_only: tuple[str, ...] = HEADERS_ONLY
     optional_headers_only: tuple[str, ...] = OPTIONAL_HEADERS_ONLY
@@ -161,7 +165,15 @@ class Plan:
 
     def digest(self) -> str:
         """What the ready stamp records: a chroot built from other lists is built again."""
-        lists = [self.suite, *self.install, "--", *self.headers_only, "--", *self.optional_headers_only]
+        lists = [
+            self.suite,
+            *([f"+{self.overlay}"] if self.overlay else []),
+            *self.install,
+            "--",
+            *self.headers_only,
+            "--",
+            *self.optional_headers_only,
+        ]
         text = "\n".join([*lists, "--", BUILD_PARTS_VERSION])
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
@@ -242,9 +254,14 @@ def configure(plan: Plan, say: Say) -> None:
     policy.chmod(0o755)
     if Path("/etc/resolv.conf").exists():
         shutil.copy(Path("/etc/resolv.conf").resolve(), root / "etc/resolv.conf")
+    # an overlay suite (experimental) is the default release: its packages win where it has them, sid's elsewhere
+    release = f'APT::Default-Release "{plan.overlay}";\n' if plan.overlay else ""
     (root / "etc/apt/apt.conf.d/90-hipify").write_text(
         'APT::Install-Recommends "false";\nAPT::Install-Suggests "false";\nAcquire::Check-Valid-Until "false";\n'
+        + release
     )
+    if plan.overlay:
+        (root / f"etc/apt/sources.list.d/{plan.overlay}.list").write_text(f"deb {plan.mirror} {plan.overlay} main\n")
     (root / "etc/dpkg/dpkg.cfg.d/90-hipify-nodoc").write_text(
         "".join(f"path-exclude /usr/share/{d}/*\n" for d in ("doc", "man", "info", "locale"))
     )
@@ -422,9 +439,8 @@ def setup(plan: Plan, say: Say, host: Host | None = None) -> int:
         say(f"validate: {exc}")
         return 2
     start = time.perf_counter()
-    say(
-        f"validate --setup: a Debian {plan.suite} chroot with ROCm's hipcc at {plan.root} (steps already done are skipped)"
-    )
+    suite = f"{plan.overlay} over {plan.suite}" if plan.overlay else plan.suite
+    say(f"validate --setup: a Debian {suite} chroot with ROCm's hipcc at {plan.root} (steps already done are skipped)")
     try:
         for step in STEPS:
             step(plan, say)
@@ -436,6 +452,27 @@ def setup(plan: Plan, say: Say, host: Host | None = None) -> int:
     return 0
 
 
-def main_setup(root: str | None, mirror: str | None, selftest_on: bool) -> int:
-    plan = Plan(Path(root or default_chroot()), mirror or MIRROR, selftest=selftest_on)
-    return setup(plan, lambda message: print(message, file=sys.stderr, flush=True))
+def plan_for(
+    release: ChrootRelease, root: str | None = None, mirror: str | None = None, selftest_on: bool = True
+) -> Plan:
+    install = tuple(release.openmp if p.startswith("libomp-") else p for p in INSTALL)
+    return Plan(
+        Path(root or release.root()),
+        mirror or MIRROR,
+        release.suite,
+        release.overlay,
+        install=install,
+        headers_only=(*HEADERS_ONLY, *release.build_parts),
+        selftest=selftest_on,
+    )
+
+
+def main_setup(root: str | None, mirror: str | None, selftest_on: bool, rocm: str | None = None) -> int:
+    """``rocm``: the release to build (None: the newest, which translation targets by default)."""
+    say = lambda message: print(message, file=sys.stderr, flush=True)  # noqa: E731
+    try:
+        release = chroot_release(rocm)
+    except ValueError as exc:
+        say(f"validate: {exc}")
+        return 2
+    return setup(plan_for(release, root, mirror, selftest_on), say)

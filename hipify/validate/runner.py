@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..buildfiles.build_phase import is_build_file
 from ..compat import HEADER_NAME
-from ..options import Options
+from ..options import Options, parse_rocm_version
 from .build import BuildOutcome, build_translation
 from .corpus import CUDA_SUFFIXES, Program
 from .mapping import FileTranslation, MappedError, first_error, parse_errors
@@ -210,6 +210,12 @@ def validate_program(
         reason = tc.missing_lib(lib)
         if reason:
             return [Result(arch=a, result=SKIPPED, reason=reason, **base) for a in archs]  # type: ignore[arg-type]
+    if program.min_rocm and tc.rocm_version < parse_rocm_version(program.min_rocm):
+        reason = (
+            f"uses APIs of ROCm {program.min_rocm} that {tc.describe()} lacks "
+            "(translated for it, they are reported: HPY106)"
+        )
+        return [Result(arch=a, result=SKIPPED, reason=reason, **base) for a in archs]  # type: ignore[arg-type]
     # the translated build files target the archs validated
     opts = options or Options(rocm_version=tc.rocm_version, offload_arch=archs)
     with _TRANSLATE_LOCK:

@@ -102,20 +102,75 @@ def _hip_version(cmd: tuple[str, ...], env: dict[str, str]) -> str:
     return m.group(1) if m else ""
 
 
-DEFAULT_CHROOT = "/tmp/rocm-sid"
+@dataclass(frozen=True)
+class ChrootRelease:
+    """A ROCm release ``validate --setup --rocm X.Y`` builds a chroot for: the Debian suite it debootstraps, a suite
+    on top whose packages win where it has them (Debian experimental carries only what it changes over sid), and
+    where the chroot goes (``env``, else ``directory``)."""
+
+    rocm: str
+    suite: str
+    directory: str
+    env: str
+    overlay: str = ""
+    openmp: str = "libomp-21-dev"  # omp.h of the clang hipcc is built on (a ROCm install has it)
+    # packages whose build parts (rocm_chroot.HEADERS_ONLY) this release needs besides the others
+    build_parts: tuple[str, ...] = ()
+
+    @property
+    def version(self) -> tuple[int, int]:
+        major, _, minor = self.rocm.partition(".")
+        return (int(major), int(minor or 0))
+
+    def root(self) -> str:
+        return os.environ.get(self.env) or self.directory
 
 
-def default_chroot() -> str:
-    """Where ``validate --setup`` builds the ROCm chroot and where validation looks first: $ROCM_CHROOT, else
-    /tmp/rocm-sid."""
-    return os.environ.get("ROCM_CHROOT") or DEFAULT_CHROOT
+# Oldest first. ROCm 6.4 is Debian sid's; 7.2 is experimental's (over sid), beside it.
+CHROOT_RELEASES: tuple[ChrootRelease, ...] = (
+    ChrootRelease("6.4", "sid", "/tmp/rocm-sid", "ROCM_CHROOT"),
+    # hipcc 7.2.4 is built on clang 22; hipSOLVER 7.2's CMake package names its Fortran library (roc::hipsolver_fortran)
+    ChrootRelease(
+        "7.2",
+        "sid",
+        "/tmp/rocm7-sid",
+        "ROCM7_CHROOT",
+        overlay="experimental",
+        openmp="libomp-22-dev",
+        build_parts=("libhipsolver-fortran-dev",),
+    ),
+)
+DEFAULT_CHROOT = CHROOT_RELEASES[0].directory
 
 
-def chroot_candidates() -> list[str]:
+def chroot_release(rocm: str | None = None) -> ChrootRelease:
+    """The release ``rocm`` names (``7`` or ``7.2``; None: the newest, which translation targets by default).
+    Raises ValueError naming the releases there are."""
+    if rocm is None:
+        return CHROOT_RELEASES[-1]
+    wanted = rocm.strip()
+    for release in reversed(CHROOT_RELEASES):
+        if release.rocm == wanted or release.rocm.split(".")[0] == wanted:
+            return release
+    names = ", ".join(r.rocm for r in CHROOT_RELEASES)
+    raise ValueError(f"no ROCm chroot recipe for {rocm!r}: validate --setup builds ROCm {names}")
+
+
+def default_chroot(rocm: str | None = None) -> str:
+    """Where ``validate --setup`` builds the chroot of ``rocm`` (None: the newest release) and where validation
+    looks for it: the release's environment variable ($ROCM_CHROOT for 6.4, $ROCM7_CHROOT for 7.2), else its
+    folder (/tmp/rocm-sid, /tmp/rocm7-sid)."""
+    return chroot_release(rocm).root()
+
+
+def chroot_candidates(rocm: str | None = None) -> list[str]:
+    """Chroots with a hipcc, newest release first (only ``rocm``'s when given)."""
+    releases = [chroot_release(rocm)] if rocm else list(reversed(CHROOT_RELEASES))
     found = []
-    for cand in (default_chroot(), DEFAULT_CHROOT):
-        if cand and Path(cand, "usr/bin/hipcc").exists() and cand not in found:
-            found.append(cand)
+    for release in releases:
+        for cand in (release.root(), release.directory):
+            if cand and Path(cand, "usr/bin/hipcc").exists() and cand not in found:
+                found.append(cand)
     return found
 
 
@@ -161,67 +216,82 @@ def host_hipcc(command: str | None = None) -> Toolchain | None:
     return Toolchain(name, cmd + flat, version, tuple(dict.fromkeys(roots)), env=env)
 
 
-def detect(hipcc: str | None = None, rocm_chroot_dir: str | None = None, which: str = "auto") -> list[Toolchain]:
-    """Toolchains to validate with. ``which``: auto (the newest one found), all, chroot, host."""
+def detect(
+    hipcc: str | None = None, rocm_chroot_dir: str | None = None, which: str = "auto", rocm: str | None = None
+) -> list[Toolchain]:
+    """Toolchains to validate with. ``which``: auto (the newest one found), all (every chroot and the system's
+    hipcc), chroot, host. ``rocm`` ("7.2"): only a toolchain of that ROCm release."""
     if hipcc:
         tc = host_hipcc(hipcc)
         return [tc] if tc else []
     if rocm_chroot_dir:
         tc = rocm_chroot(rocm_chroot_dir)
         return [tc] if tc else []
+    wanted = chroot_release(rocm).version if rocm else None
     found: list[Toolchain] = []
     if which in ("auto", "all", "chroot"):
-        for cand in chroot_candidates():
+        for cand in chroot_candidates(rocm):
             tc = rocm_chroot(cand)
-            if tc:
+            if tc and (wanted is None or tc.rocm_version == wanted):
                 found.append(tc)
-                break
+                if which != "all":
+                    break
     if which in ("all", "host") or (which == "auto" and not found):
         tc = host_hipcc()
-        if tc:
+        if tc and (wanted is None or tc.rocm_version == wanted):
             found.append(tc)
     return found
 
 
-SETUP_HINT = (
-    "build a Debian sid chroot with ROCm 6.4's hipcc and the HIP library headers: "
-    "`hipify-py validate --setup` (as root on Debian/Ubuntu; needs debootstrap, ~1.3 GB, ~2 min)"
-)
+def setup_hint(rocm: str | None = None) -> str:
+    release = chroot_release(rocm)
+    suite = f"Debian {release.overlay} over {release.suite}" if release.overlay else f"Debian {release.suite}"
+    option = f" --rocm {release.rocm}" if rocm else ""
+    return (
+        f"build a {suite} chroot with ROCm {release.rocm}'s hipcc and the HIP library headers: "
+        f"`hipify-py validate --setup{option}` (as root on Debian/Ubuntu; needs debootstrap, ~1.5 GB, a few minutes)"
+    )
 
 
 def _hipcc_problem(command: str) -> str:
     cmd = shlex.split(command)
     if not cmd or not shutil.which(cmd[0]):
         return (
-            f"--hipcc {command}: no such command. Install ROCm (its bin/hipcc), or {SETUP_HINT} "
+            f"--hipcc {command}: no such command. Install ROCm (its bin/hipcc), or {setup_hint()} "
             "and run validate without --hipcc"
         )
     return f"--hipcc {command}: `{command} --version` names no HIP version; pass ROCm's hipcc"
 
 
-def _chroot_problem(root: str) -> str:
+def _chroot_problem(root: str, rocm: str | None = None) -> str:
+    option = f" --rocm {chroot_release(rocm).rocm}" if rocm else ""
     if not Path(root, "usr/bin/hipcc").exists():
-        return f"no hipcc in the ROCm chroot {root}: build it with `hipify-py validate --setup --rocm-chroot {root}`"
+        return f"no hipcc in the ROCm chroot {root}: build it with `hipify-py validate --setup{option} --rocm-chroot {root}`"
     if os.geteuid() != 0:
         return f"compiling in the ROCm chroot {root} needs root (unshare and chroot): run validate as root"
     if not shutil.which("unshare"):
         return f"compiling in the ROCm chroot {root} needs `unshare` (Debian/Ubuntu: apt-get install util-linux)"
-    return f"hipcc in the ROCm chroot {root} does not run; rebuild it with `hipify-py validate --setup --rocm-chroot {root}`"
+    if rocm and rocm_chroot(root) is not None:
+        return f"the chroot {root} holds another ROCm than {rocm}; rebuild it with `hipify-py validate --setup{option}`"
+    return f"hipcc in the ROCm chroot {root} does not run; rebuild it with `hipify-py validate --setup{option} --rocm-chroot {root}`"
 
 
-def no_toolchain_message(hipcc: str | None = None, rocm_chroot_dir: str | None = None, which: str = "auto") -> str:
+def no_toolchain_message(
+    hipcc: str | None = None, rocm_chroot_dir: str | None = None, which: str = "auto", rocm: str | None = None
+) -> str:
     """Why :func:`detect` found nothing, and what to install or run."""
     if hipcc:
         return _hipcc_problem(hipcc)
     if rocm_chroot_dir:
-        return _chroot_problem(rocm_chroot_dir)
-    built = chroot_candidates()
+        return _chroot_problem(rocm_chroot_dir, rocm)
+    built = chroot_candidates(rocm)
     if built and which != "host":
-        return _chroot_problem(built[0])
-    looked = [] if which == "host" else [f"a ROCm chroot at {default_chroot()}"]
-    looked += [] if which == "chroot" else ["`hipcc` on PATH"]
+        return _chroot_problem(built[0], rocm)
+    where = default_chroot(rocm) if rocm else " or ".join(default_chroot(r.rocm) for r in reversed(CHROOT_RELEASES))
+    looked = [] if which == "host" else [f"a ROCm{' ' + rocm if rocm else ''} chroot at {where}"]
+    looked += [] if which == "chroot" else [f"`hipcc`{' of ROCm ' + rocm if rocm else ''} on PATH"]
     return (
-        f"no hipcc found (looked for {' and '.join(looked)}). To compile translations for AMD GPUs, {SETUP_HINT}; "
-        "or install ROCm and put its hipcc on PATH (or pass --hipcc CMD). Debian's own `apt-get install hipcc` "
-        "(ROCm 5.x) also works, for translations targeting that older ROCm."
+        f"no hipcc found (looked for {' and '.join(looked)}). To compile translations for AMD GPUs, "
+        f"{setup_hint(rocm)}; or install ROCm and put its hipcc on PATH (or pass --hipcc CMD). Debian's own "
+        "`apt-get install hipcc` (ROCm 5.x) also works, for translations targeting that older ROCm."
     )

@@ -24,6 +24,7 @@ import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
+from ...knowledge.table import Row
 from ...lexing.condition_expr import Node, evaluate, names_used_for_value, parse
 from ...lexing.facts import Directive
 from ...lexing.text_facts import whole_word
@@ -304,6 +305,14 @@ def _enables_what_hip_lacks(
 # --- what HIP lacks -----------------------------------------------------------------------------------------------
 
 
+def _takes_older_cuda(ctx: Context, row: Row) -> bool:
+    """Does the row's target take another declaration than CUDA 13's (not where a transform picks by argument count,
+    nor where it takes CUDA 13's and its same-named function an older one's: ROCm 7's hipMemAdvise_v2, 'newer')?"""
+    if row.transform is not None and row.transform.kind == "by_arity":
+        return False
+    return (row.roc_signature if ctx.decide(row).roc else row.hip_signature) != "newer"
+
+
 def _lacks(ctx: Context, span: Span, names: frozenset[str], chains: list[_Chain], follow: bool = True) -> bool:
     """Does the code of ``span`` use what HIP lacks (inline PTX, a CUDA name without a HIP equivalent), directly or,
     with ``follow``, through a macro it defines that guards such code elsewhere in the file?"""
@@ -318,7 +327,7 @@ def _lacks(ctx: Context, span: Span, names: frozenset[str], chains: list[_Chain]
             continue
         if row.kind != "namespace" and not ctx.decide(row).target:
             return True
-        if row.cuda in ctx.index.signature_findings and (row.transform is None or row.transform.kind != "by_arity"):
+        if row.cuda in ctx.index.signature_findings and _takes_older_cuda(ctx, row):
             return True  # HIP takes another declaration (cudaMemAdvise as CUDA 12 declared it): written for CUDA 13?
     own = frozenset(ctx.source.project.project_names) | frozenset(ctx.options.project_names)
     for m in _WORD.finditer(masked, start, end):

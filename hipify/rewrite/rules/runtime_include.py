@@ -8,6 +8,10 @@ includes the HIP runtime. Placement follows CONVENTIONS.md (see ``layout.inserti
 Defines (``rewrite.requirements``) go before the first include of a translation unit's main
 file, else right before the file's HIP runtime include, else in the block with the include
 being inserted (always before it).
+
+ROCm 7's HIP runtime header no longer includes ``<string.h>``, which CUDA's runtime header and ROCm 6.x's do: for a
+7.x target, a file calling ``memcpy``, ``strlen``, ... on the host without including it gets ``#include <cstring>``
+right after its HIP runtime include.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ...compat import HEADER_NAME
+from ...knowledge.cxx import STRING_H_CALL, STRING_H_HEADERS
 from ...lexing.facts import Region
 from ...lexing.lines import line_end
 from ...lexing.lines import line_start as physical_line_start
@@ -28,6 +33,9 @@ from .compat import compat_use
 from .includes import HIP_RUNTIME_HEADER, include_plan
 
 INCLUDE_LINE = f"#include <{HIP_RUNTIME_HEADER}>"
+# The first ROCm whose hip_runtime.h no longer includes <string.h> (amd_detail headers of 7.0 on).
+NO_STRING_H_SINCE = (7, 0)
+CSTRING_LINE = "#include <cstring>"
 
 
 def uses_cuda_features(ctx: Context) -> bool:
@@ -59,7 +67,8 @@ def runtime_include(ctx: Context) -> Iterator[Finding]:
     compat = used.include_needed
     first = plan.runtime_top
     include = include or first is not None
-    if not include and not macros and not compat:
+    cstring = (include or runtime_line >= 0) and _calls_string_h(ctx)
+    if not include and not macros and not compat and not cstring:
         return
     nl = ctx.newline
     include_at = first or insertion_anchor(ctx.text, ctx.facts.directives, ctx.facts.comments)
@@ -71,20 +80,39 @@ def runtime_include(ctx: Context) -> Iterator[Finding]:
             yield Edit(define_at.offset, define_at.offset, text, "HPY006", Origin.TEXT, subject=macro)
         macros = []
     compat_line = (f'#include "{ctx.source.project.compat_include}"', "HPY012", HEADER_NAME)
-    if compat and beside_runtime:  # right after the file's own HIP runtime include
-        end = line_end(ctx.text, runtime_line)
-        yield Edit(end, end, nl + compat_line[0], "HPY012", Origin.TEXT, subject=HEADER_NAME)
+    cstring_line = (CSTRING_LINE, "HPY003", "cstring")
+    after_runtime = []  # right after the file's own HIP runtime include
+    if cstring and not include:
+        after_runtime.append(cstring_line)
+        cstring = False
+    if compat and beside_runtime:
+        after_runtime.append(compat_line)
         compat = False
+    if after_runtime:
+        end = line_end(ctx.text, runtime_line)
+        for line, code, subject in after_runtime:
+            yield Edit(end, end, nl + line, code, Origin.TEXT, subject=subject)
     if not include and not macros and not compat:
         return
-    # The runtime include, the defines that must precede it and the compatibility header that
-    # follows it, as a block at the anchor.
+    # The runtime include, the defines that must precede it and what follows it (<cstring>, the compatibility
+    # header), as a block at the anchor.
     lines = [(f"#define {m}", "HPY006", m) for m in macros]
     if include:
         lines.append((INCLUDE_LINE, "HPY003", HIP_RUNTIME_HEADER))
+        if cstring:
+            lines.append(cstring_line)
     if compat:
         lines.append(compat_line)
     yield from _block(ctx, include_at, lines)
+
+
+def _calls_string_h(ctx: Context) -> bool:
+    """Does the file call a <string.h> function it does not include, for a ROCm whose HIP runtime lacks it?"""
+    if tuple(ctx.options.rocm_version) < NO_STRING_H_SINCE:
+        return False
+    if any(inc.header in STRING_H_HEADERS for inc in ctx.facts.includes):
+        return False
+    return STRING_H_CALL.search(ctx.masked) is not None
 
 
 def _define_anchor(ctx: Context, runtime_line: int) -> Anchor | None:

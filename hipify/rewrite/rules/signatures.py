@@ -3,7 +3,8 @@
 The generator compares each CUDA declaration, its types mapped through the table, with the target's declaration
 (``hip_signature`` / ``roc_signature``). Where they differ, the renamed call does not compile as written (HPY112,
 with the difference); where the target takes an older CUDA's declaration that CUDA 13 changed, the call compiles
-if it is written in the older form (HPY113).
+if it is written in the older form (HPY113); where the target takes CUDA 13's and the same-named function an older
+CUDA's of as many parameters (hipMemAdvise_v2 and hipMemAdvise on ROCm 7), the call is marked the same way.
 """
 
 from __future__ import annotations
@@ -32,6 +33,15 @@ def signatures(ctx: Context) -> Iterator[Finding]:
             yield Diagnostic(
                 "HPY112",
                 f"{row.cuda} -> {target}: {target} does not take what this call passes ({diff}); adapt the call",
+                ident.start,
+                severity=Severity.WARNING,
+                subject=row.cuda,
+            )
+        elif status == "newer":
+            yield Diagnostic(
+                "HPY113",
+                f"{row.cuda} -> {target}: {target} {diff}; if this call passes the older CUDA's arguments, "
+                "call that one",
                 ident.start,
                 severity=Severity.WARNING,
                 subject=row.cuda,

@@ -26,6 +26,11 @@ from ..context import Context
 from ..registry import Finding, register
 
 WAVEFRONT_MULTIPLE = "64"  # a multiple of the wavefront of every AMD GPU (32 or 64 lanes)
+# ROCm 7's warpSize is an object read at run time (amd_warp_functions.h), 6.x's a constexpr int
+RUNTIME_WARP_SIZE_SINCE = (7, 0)
+RUNTIME_WARP_SIZE = (
+    "; on ROCm 7 read at run time, so not where a constant is needed: an array size, a template argument"
+)
 
 # Names code gives its warp-size constant (matched whole, any case): WARP_SIZE, kWarpSize, WARPSIZE,
 # warp_sz, THREADS_PER_WARP, kWarpThreads, LANES_PER_WARP. HIP's own warpSize is not a constant of the code's.
@@ -195,8 +200,9 @@ def warp_size(ctx: Context) -> Iterator[Finding]:
                 f"{constant.name} is 32, but an AMD wavefront has 64 lanes on CDNA GPUs (gfx9) and 32 on RDNA: "
                 f"the lanes it drives (as at line {line}) split each 64-wide wavefront in two, and shuffles that "
                 "cross lane 32, ballots, lane masks and per-warp counts then compute wrong results there. Use "
-                "warpSize in device code (HIP's is the wavefront size of the GPU compiled for), or build only for "
-                "wave32 GPUs",
+                "warpSize in device code (HIP's is the wavefront size of the GPU compiled for"
+                + (RUNTIME_WARP_SIZE if ctx.options.rocm_version >= RUNTIME_WARP_SIZE_SINCE else "")
+                + "), or build only for wave32 GPUs",
                 offset=constant.start,
                 severity=Severity.WARNING,
                 subject=constant.name,

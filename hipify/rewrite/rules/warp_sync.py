@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from ...lexing.facts import Directive
 from ...model import Diagnostic, Edit, Origin, Severity
 from ..context import Context
-from ..index import WARP_SYNC_DEFINE, macro_needed
+from ..index import WIDE_LANE_MASKS_SINCE
 from ..registry import Finding, register
 from ..requirements import find_pairs, used
 
@@ -42,7 +42,7 @@ def unresolved_mask_calls(ctx: Context) -> frozenset[str]:
 
 
 def _masks(ctx: Context) -> Iterator[Finding]:
-    if not macro_needed(WARP_SYNC_DEFINE, ctx.options.rocm_version):
+    if tuple(ctx.options.rocm_version) < WIDE_LANE_MASKS_SINCE:
         return
     masks = ctx.index.mask_functions
     if not masks or ctx.used_rows.isdisjoint(masks):

@@ -151,7 +151,23 @@ def _aggregate(
     body = _body(words, bodies, toks)
     if texts[agg] == "enum" and body is not None:
         out += enum_constants(body, tag, traits.namespace)
-    return out
+    return out + _declarators_after_body(words, traits)
+
+
+def _declarators_after_body(words: list[Word], traits: _Traits) -> list[Decl]:
+    """The variable an aggregate's definition declares after its body: ``struct {...} warpSize{};`` (ROCm 7's
+    warpSize, an object converting to the wavefront size)."""
+    first = next((k for k, w in enumerate(words) if w.kind == "body"), -1)
+    if first < 0:
+        return []
+    rest = words[first + 1 :]
+    for k, (kind, text) in enumerate(rest):
+        if text == "=":
+            break
+        followed_by_group = k + 1 < len(rest) and rest[k + 1].kind == "group"
+        if kind == "ident" and not MACROISH.match(text) and not followed_by_group and text not in NOT_A_NAME:
+            return [Decl(text, "variable", namespace=traits.namespace, deprecated=traits.deprecated)]
+    return []
 
 
 def _function(

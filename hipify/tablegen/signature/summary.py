@@ -6,9 +6,9 @@ from collections import Counter
 from collections.abc import Iterable
 
 from ...knowledge.table import Row
-from .verify import DEFINE, DIFFERS, OLDER, SAME, SIBLING, UNCHECKED
+from .verify import DEFINE, DIFFERS, NEWER, OLDER, SAME, SIBLING, UNCHECKED
 
-STATUSES = (SAME, SIBLING, DEFINE, OLDER, DIFFERS, UNCHECKED)
+STATUSES = (SAME, SIBLING, DEFINE, OLDER, NEWER, DIFFERS, UNCHECKED)
 
 
 def counts(rows: Iterable[Row], roc: bool) -> dict[str, Counter[str]]:
@@ -36,6 +36,6 @@ def render(rows: list[Row]) -> str:
 
 
 def _line(api: str, c: Counter[str]) -> str:
-    matched = c[SAME] + c[SIBLING] + c[DEFINE]
+    matched = c[SAME] + c[SIBLING] + c[DEFINE] + c[NEWER]
     share = f"{100 * matched / sum(c.values()):.1f}%" if c else "-"
     return f"  {api:10}" + "".join(f"{c[s]:>10}" for s in STATUSES) + f"{share:>10}"

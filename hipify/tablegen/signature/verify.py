@@ -8,11 +8,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ...knowledge.table import Row
+from ...knowledge.table import Row, Transform
 from ..fetch import log
 from ..matcher import Matcher
 from ..sides import HipSide
-from ..sources import CURRENT_ROCM
 from . import clang_tu
 from .compatible import accepts
 from .cuda_side import cuda_declarations
@@ -25,6 +24,9 @@ SIBLING = "sibling"  # the row targets a sibling (_v2, _64, ...) whose declarati
 DEFINE = "define"  # it does once hip_requires / roc_requires is defined before the HIP headers
 DIFFERS = "differs"  # nothing does: *_signature_diff says how
 OLDER = "older"  # it takes an older CUDA version's declaration (CUDA 13 changed it): *_signature_diff says how
+# it takes CUDA 13's declaration, and the same-named function an older CUDA's of as many parameters (cudaMemAdvise:
+# hipMemAdvise_v2 takes a location, hipMemAdvise a device number): *_signature_diff names it
+NEWER = "newer"
 UNCHECKED = "unchecked"  # no CUDA declaration to compare (C++ templates, names no scanned CUDA declares)
 # Older CUDA families in the header cache, newest first: (cache folder, version)
 _OLDER = (("cu12", "12.9"), ("cu11", "11.8"))
@@ -88,7 +90,7 @@ def _public(header: str, files: dict[str, Path]) -> str:
 
 
 def _hip_includes(rows: Iterable[Row], hip: HipSide) -> str:
-    files = hip.files[CURRENT_ROCM]
+    files = hip.current_files
     headers: set[str] = set()
     for r in rows:
         if r.api == "cub":
@@ -230,7 +232,7 @@ def _config_macros(checks: Iterable[Check], hip: HipSide) -> dict[str, set[str]]
     """Macros that the libraries of the failing targets test (`#ifdef X`, `defined(X)`) and never define
     themselves (HIPBLAS_V2, HIPBLAS_USE_HIP_HALF, ROCM_MATHLIBS_API_USE_HIP_COMPLEX): definitions a translated
     file may make before its first HIP include. Macro -> the library folders testing it."""
-    files = hip.files[CURRENT_ROCM]
+    files = hip.current_files
     current = hip.current
     folders = {_folder(c.header) for c in checks}
     found: dict[str, set[str]] = {}
@@ -249,7 +251,7 @@ def _config_macros(checks: Iterable[Check], hip: HipSide) -> dict[str, set[str]]
 def _narrow_text(checks: list[Check], hip: HipSide) -> str:
     """A parse of just what ``checks`` need: their targets' libraries and the headers declaring the HIP names
     their aliases spell (a definition's parse is much quicker this way)."""
-    files = hip.files[CURRENT_ROCM]
+    files = hip.current_files
     headers: set[str] = {"hip/hip_complex.h", "hip/library_types.h"}
     for check in checks:
         headers.update((_public(check.header, files), check.header))
@@ -269,12 +271,13 @@ class _Side:
     mapped: dict[str, Signature]
 
 
-def _packages(cache: Path) -> list[Path]:
-    return sorted(p for p in (cache / "hip" / CURRENT_ROCM).iterdir() if p.is_dir())
+def _packages(cache: Path, hip: HipSide) -> list[Path]:
+    """The include folders of the release the targets are verified against."""
+    return sorted(p for p in (cache / "hip" / hip.release).iterdir() if p.is_dir())
 
 
-def _hip_parse(text: str, cache: Path, defines: tuple[str, ...], prefix: str = _ALIAS) -> _Side:
-    parsed = clang_tu.parse(text, clang_tu.hip_args(_packages(cache), defines), "hipify_signatures.hip")
+def _hip_parse(text: str, cache: Path, hip: HipSide, defines: tuple[str, ...], prefix: str = _ALIAS) -> _Side:
+    parsed = clang_tu.parse(text, clang_tu.hip_args(_packages(cache, hip), defines), "hipify_signatures.hip")
     return _Side(read_declarations(parsed.tu), alias_signatures(parsed.tu, parsed.main, prefix))
 
 
@@ -303,7 +306,7 @@ def verify_signatures(rows: dict[str, Row], cache: Path, hip: HipSide, matcher: 
     checks, lines = _checks(functions, cuda, rows)
     text = _hip_includes(rows.values(), hip) + "\n".join(lines) + "\n"
     log(f"signatures: {len(checks)} checks")
-    base = _hip_parse(text, cache, ())
+    base = _hip_parse(text, cache, hip, ())
     verdicts = _decide(checks, base, "")
     pending = [c for k, c in enumerate(checks) if k not in verdicts and c.aliases]
     macros = _config_macros(pending, hip)
@@ -312,13 +315,14 @@ def verify_signatures(rows: dict[str, Row], cache: Path, hip: HipSide, matcher: 
         concerned = [c for c in pending if _folder(c.header) in folders]
         if not concerned:
             continue
-        found = _decide(concerned, _hip_parse(_narrow_text(concerned, hip), cache, (macro,)), macro)
+        found = _decide(concerned, _hip_parse(_narrow_text(concerned, hip), cache, hip, (macro,)), macro)
         for k, verdict in found.items():
             verdicts[checks.index(concerned[k])] = verdict
         done = {id(concerned[k]) for k in found}
         pending = [c for c in pending if id(c) not in done]
     _template_calls(checks, verdicts, base, cache, hip)
     _older_declarations(checks, verdicts, base, rows, cache, hip)
+    older_forms = _older_forms(checks, verdicts, rows, cache, hip)
     out = dict(rows)
     for k, check in enumerate(checks):
         verdict = verdicts.get(k) or Verdict(
@@ -326,8 +330,56 @@ def verify_signatures(rows: dict[str, Row], cache: Path, hip: HipSide, matcher: 
             check.target,
             diff=_difference(check, base.decls, base.mapped) if check.cuda else "",
         )
+        plain, count, version = older_forms.get(k, ("", -1, ""))
+        if plain and count == len(check.cuda[0].params):
+            verdict = Verdict(
+                NEWER,
+                verdict.target,
+                verdict.requires,
+                f"takes CUDA 13.0's declaration; {plain} takes CUDA {version}'s",
+            )
         out[check.row.cuda] = _apply(out[check.row.cuda], check.roc, verdict, matcher)
+        if plain and count != len(check.cuda[0].params):
+            out[check.row.cuda] = _with_older_arity(out[check.row.cuda], count, plain)
     return out
+
+
+def _older_forms(
+    checks: list[Check], verdicts: dict[int, Verdict], rows: dict[str, Row], cache: Path, hip: HipSide
+) -> dict[int, tuple[str, int, str]]:
+    """HIP targets retargeted to a sibling that takes CUDA 13's declaration, whose same-named function takes an older
+    CUDA's (cudaMemPrefetchAsync: CUDA 13's five parameters take hipMemPrefetchAsync_v2, CUDA 12.9's four
+    hipMemPrefetchAsync): code written for the older CUDA calls the plain name. Check -> (plain name, the older
+    declaration's parameter count, its CUDA version)."""
+    found: dict[int, tuple[str, int, str]] = {}
+    for family, version in _OLDER:
+        open_ = {
+            c.row.cuda: k
+            for k, c in enumerate(checks)
+            if k not in found and not c.roc and c.cuda and k in verdicts and verdicts[k].status == SIBLING
+        }
+        if not open_ or not (cache / "cuda" / family).is_dir():
+            continue
+        subset = [rows[name] for name in open_]
+        older, _ = _checks(subset, cuda_declarations(subset, cache, family), rows, f"__hipify_{family}_")
+        older = [c for c in older if not c.roc and c.row.cuda in open_ and c.aliases and not c.unmapped]
+        if not older:
+            continue
+        side = _hip_parse(_narrow_text(older, hip), cache, hip, (), f"__hipify_{family}_")
+        for check in older:
+            if _matches(check, check.target, side.decls, side.mapped):
+                found[open_[check.row.cuda]] = (check.target, len(check.cuda[0].params), version)
+    return found
+
+
+def _with_older_arity(row: Row, count: int, plain: str) -> Row:
+    """``row`` choosing ``plain`` for a call of ``count`` arguments (an older CUDA's form), unless it rewrites its
+    arguments otherwise."""
+    if row.transform is not None and row.transform.kind != "by_arity":
+        return row
+    arity = dict(row.transform.arity) if row.transform is not None else {}
+    arity.setdefault(count, plain)
+    return replace(row, transform=Transform(kind="by_arity", arity=tuple(sorted(arity.items()))))
 
 
 def _template_calls(checks: list[Check], verdicts: dict[int, Verdict], base: _Side, cache: Path, hip: HipSide) -> None:
@@ -350,7 +402,9 @@ def _template_calls(checks: list[Check], verdicts: dict[int, Verdict], base: _Si
     subset = [checks[k] for k, _, _ in tried]
     text = _narrow_text(subset, hip).split("\n__hipify", 1)[0]
     includes = "".join(line + "\n" for line in text.splitlines() if line.startswith("#include"))
-    parsed = clang_tu.parse(includes + "\n".join(lines) + "\n", clang_tu.hip_args(_packages(cache)), "hipify_calls.hip")
+    parsed = clang_tu.parse(
+        includes + "\n".join(lines) + "\n", clang_tu.hip_args(_packages(cache, hip)), "hipify_calls.hip"
+    )
     first = includes.count("\n") + 2  # the line of __hipify_call0
     for n, (k, name, sibling) in enumerate(tried):
         if k not in verdicts and first + n not in parsed.errors:
@@ -375,7 +429,7 @@ def _older_declarations(
         older = [c for c in older if (c.row.cuda, c.roc) in open_ and (c.aliases or c.unmapped)]
         if not older:
             continue
-        side = _hip_parse(_narrow_text([c for c in older if c.aliases], hip), cache, (), f"__hipify_{family}_")
+        side = _hip_parse(_narrow_text([c for c in older if c.aliases], hip), cache, hip, (), f"__hipify_{family}_")
         decided = _decide(older, side, "")
         for j, check in enumerate(older):
             k = open_[(check.row.cuda, check.roc)]

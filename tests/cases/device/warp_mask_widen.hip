@@ -1,4 +1,3 @@
-#define HIP_ENABLE_WARP_SYNC_BUILTINS
 #include <hip/hip_runtime.h>
 #include "hipify_compat.h"
 

@@ -1,3 +1,4 @@
+// hipify-py-flags: --rocm 6.4
 #include <cuda_runtime.h>
 
 __global__ void reduce(float* out, const float* in) {

@@ -1,3 +1,4 @@
+// hipify-py-flags: --rocm 6.4
 #define HIP_ENABLE_WARP_SYNC_BUILTINS
 #include <hip/hip_runtime.h>
 

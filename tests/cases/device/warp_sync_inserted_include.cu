@@ -1,3 +1,4 @@
+// hipify-py-flags: --rocm 6.4
 #include <cstdio>
 
 __global__ void butterfly(int* x) {

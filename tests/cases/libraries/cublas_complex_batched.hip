@@ -1,3 +1,4 @@
+// hipify-py-flags: --rocm 6.4
 // hipblasCgemmBatched takes hipblasComplex in ROCm 6; the translated call passes hipComplex
 // (from cuComplex), which hipblasCgemmBatched_v2 takes. The same holds for cublasGemmEx with
 // hipDataType: hipblasGemmEx_v2, with no HIPBLAS_V2 definition needed.

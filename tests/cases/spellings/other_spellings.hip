@@ -16,14 +16,14 @@ int setup(hipDataType type) {
   hipSetDeviceFlags(hipDeviceScheduleBlockingSync);
   int overlap = 0;
   hipDeviceGetAttribute(&overlap, hipDeviceAttributeAsyncEngineCount, 0);
-  hipLaunchAttributeValue value = {};
+  hipStreamAttrValue value = {};
   value.accessPolicyWindow.num_bytes = 0;
-  int attribute = hipLaunchAttributeAccessPolicyWindow;
+  int attribute = hipStreamAttributeAccessPolicyWindow;
   return overlap + attribute + (type == HIP_R_16BF) + (int)value.accessPolicyWindow.num_bytes;
 }
 
 int gemm_by_another_algorithm(hipblasHandle_t handle, const hipComplex* a, hipComplex* c) {
   const hipComplex one = make_hipComplex(1.f, 0.f);
-  hipblasStatus_t status = hipblasCgemm_v2(handle, HIPBLAS_OP_N, HIPBLAS_OP_N, 2, 2, 2, &one, a, 2, a, 2, &one, c, 2);
+  hipblasStatus_t status = hipblasCgemm(handle, HIPBLAS_OP_N, HIPBLAS_OP_N, 2, 2, 2, &one, a, 2, a, 2, &one, c, 2);
   return (int)status + (HIPBLAS_GEMM_DEFAULT == HIPBLAS_GEMM_DEFAULT);
 }
