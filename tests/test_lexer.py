@@ -169,6 +169,23 @@ CLANG_READS = [
     ('s = "s"sv名前 + "t"s$x + "u"msé + "v"mins;', [], ['"s"sv名前', '"t"s', '"u"msé', '"v"']),
     # non-ASCII names: a prefix letter at the end of a name is no prefix
     ("xéL'a' é'b'", [], ["'a'", "'b'"]),
+    # R prefixes strings alone: before a character literal it is a name (and an empty literal is one token)
+    ("x = R'a' + LR'b' + u8R'c' + u8'd';", [], ["'a'", "'b'", "'c'", "u8'd'"]),
+    ("c = l''cudaX; d = R''cudaX; e = L''cudaX;", [], ["''", "''", "L''"]),
+    # a raw string's delimiter may hold quotes; one with a character it may not hold (a blank, '$', a non-ASCII
+    # letter), or longer than 16, makes no raw string: an invalid token up to the next quote, on whatever line
+    ('s = R""k<<<1,2>>>(x)"k<<<1,2>>>";', [], ['R""k<<<1,2>>>(x)"k<<<1,2>>>"']),
+    ('s = R"$(x")$"; t = 1;', [], ['R"$(x"', '"; t = 1;']),
+    ('s = R"a b(x")a b"; t = 1;', [], ['R"a b(x"', '"; t = 1;']),
+    ('s = R"é(x")é"; t = 1;', [], ['R"é(x"', '"; t = 1;']),
+    ('s = R"abcdefghijklmnopq(x")abcdefghijklmnopq"; t = 1;', [], ['R"abcdefghijklmnopq(x"', '"; t = 1;']),
+    ('s = R"abcdefghijklmnop(x")abcdefghijklmnop";', [], ['R"abcdefghijklmnop(x")abcdefghijklmnop"']),
+    ('s = R"\rcudaX;\ny = "z";', [], ['R"\rcudaX;\ny = "', '";']),
+    ('s = R"\rcudaX;\n', [], ['R"\rcudaX;\n']),
+    # a lone CR ends an unterminated literal; a splice made with one goes on with a // comment
+    ("x = '\rcudaX;", [], ["'"]),
+    ("//\\\rcudaX\nint y;", ["//\\\rcudaX"], []),
+    ("// c\\\r\rcudaX\n", ["// c\\\r"], []),
 ]
 
 

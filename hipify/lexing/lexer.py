@@ -42,8 +42,11 @@ _SCAN = re.compile(
     re.VERBOSE | re.DOTALL,
 )
 _SPLICE_AT = re.compile(_SPLICE)
-_RAW_BODY = re.compile(r'"([^()\\\s"]{0,16})\(', re.DOTALL)
-_PREFIX_BEFORE = re.compile(r"(?:u8|[uUL])?R?$")
+# A raw string's delimiter, as clang reads it: up to 16 of the basic characters other than blanks, parentheses and
+# backslash (quotes included), then '('.
+_RAW_BODY = re.compile(r""""([A-Za-z0-9_.{}\[\]#<>%:;?*+\-/^&|~!=,"']{0,16})\(""")
+_STRING_PREFIX_BEFORE = re.compile(r"(?:u8|[uUL])?R?$")
+_CHAR_PREFIX_BEFORE = re.compile(r"(?:u8|[uUL])?$")  # no raw character literal: R'x' is a name R, then 'x'
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 # A name right after a literal is its ud-suffix when it starts with '_' or a non-ASCII name
 # character; a string literal also takes the standard library's suffixes (C++17), as clang
@@ -64,7 +67,8 @@ def is_name_char(c: str) -> bool:
 
 def _prefix_start(text: str, quote: int) -> tuple[int, bool]:
     """(start of the literal including its encoding prefix, is it a raw string)."""
-    m = _PREFIX_BEFORE.search(text, max(0, quote - 3), quote)
+    prefix = _STRING_PREFIX_BEFORE if text[quote] == '"' else _CHAR_PREFIX_BEFORE
+    m = prefix.search(text, max(0, quote - 3), quote)
     start = m.start() if m else quote
     while start < quote:
         before = _before_splices(text, start)  # an identifier goes on across a line splice: x\<newline>u8"s"
@@ -293,12 +297,13 @@ def _suffix_end(text: str, end: int, string: bool) -> int:
 
 def _raw_end(text: str, quote: int) -> tuple[int, bool]:
     """(end of the raw string whose opening quote is at ``quote`` -- the end of the file if
-    unterminated --, is it terminated)."""
+    unterminated --, is it terminated, so that a ud-suffix may follow)."""
     m = _RAW_BODY.match(text, quote)
-    if m is None:  # R"x without '(' is not a raw string: treat as an ordinary one
-        ordinary = _SCAN.match(text, quote)
-        end = ordinary.end() if ordinary else quote + 1
-        return end, _closed(text, quote, end)
+    if m is None:
+        # No '(' after a delimiter (R"x, R"\r, a blank in it, longer than 16): clang reads an invalid token up to the
+        # next '"', on whatever line, or to the end of the file, and takes no suffix after it.
+        close = text.find('"', quote + 1)
+        return (len(text) if close == -1 else close + 1), False
     close = text.find(")" + m.group(1) + '"', m.end())
     return (len(text), False) if close == -1 else (close + len(m.group(1)) + 2, True)
 
