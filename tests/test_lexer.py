@@ -146,6 +146,8 @@ CLANG_READS = [
     # a name goes on across a line splice: the letters after it are the name's, not a literal's prefix
     ('x = blockIdx\\\r\nu8"s"; y = a\\ \nL"t"; z = (\\\nu8"v");', [], ['"s"', '"t"', 'u8"v"']),
     ("n = x.1'2;", [], []),  # .1'2 is a number after the name x
+    # a line splice on either side of the quote joins the number: the quote is a digit separator
+    ("n = 1'\\\nC; m = 1\\\n'x; c = 'd';", [], ["'d'"]),
     # a lone CR is a line end: it ends a // comment and an unterminated literal
     ("// c\rf();\r", ["// c"], []),
     ('s = "a\rb";\r', [], ['"a', '";']),

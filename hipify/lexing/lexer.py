@@ -201,21 +201,23 @@ def _in_number(text: str, quote: int, separator: int) -> bool:
     """Is the quote at ``quote`` a digit separator (``1'000``, ``0x1'f``)? As clang reads it:
     inside a number (a pp-number: it starts with a digit or ``.digit``), and followed by an
     ASCII letter, digit or ``_``; otherwise it opens a character literal (``return'x'``,
-    ``1''``, ``1'/*'``)."""
-    if text[quote + 1 : quote + 2] not in _SEPARATED:
+    ``1''``, ``1'/*'``). Line splices on either side of the quote join the number (``1'\\<newline>000``)."""
+    after = _past_splices(text, quote + 1)
+    if text[after : after + 1] not in _SEPARATED:
         return False
-    j = quote  # back to the start of the run of name and number characters before the quote
+    end = _before_splices(text, quote)
+    j = end  # back to the start of the run of name and number characters before the quote
     while j > 0:
         c = text[j - 1]
         if is_name_char(c) or c == "." or (c in "+-" and j > 1 and text[j - 2] in "eEpP"):
             j -= 1
         else:
             break
-    if j == quote:
+    if j == end:
         return False
     if j - 1 == separator:
         return True  # continues a number whose previous separator we passed (1'000'000)
-    return _ends_in_number(text, j, quote)
+    return _ends_in_number(text, j, end)
 
 
 def _ends_in_number(text: str, i: int, end: int) -> bool:
