@@ -62,11 +62,12 @@ class Toolchain:
             if any((Path(root) / h).is_file() for h in headers):
                 return None
         pkg = LIB_PACKAGES.get(lib, lib)
-        hint = (
-            "Debian 12 does not package it (build the ROCm 6.4 chroot with `hipify-py validate --setup`)"
-            if self.name == "debian"
-            else f"install {pkg}"
-        )
+        if self.chroot:
+            hint = f"`hipify-py validate --setup --rocm-chroot {self.chroot}` (as root) completes it"
+        elif self.name == "debian":
+            hint = "Debian 12 does not package it (build the ROCm 6.4 chroot with `hipify-py validate --setup`)"
+        else:
+            hint = f"install {pkg}"
         return f"{lib} headers not found for {self.describe()} ({headers[0]}): {hint}"
 
     def inner_path(self, host: str) -> str:
