@@ -217,8 +217,12 @@ ILL_FORMED_SHAPES = [
     '"\r<T<<<g,s>>>()',
     'R"\r<T<<<g,s>>>()',
     'R""k<<<1,2>>>()',
-    # a // comment ending the file with a backslash: a line put after it would be inside it
+    # a // comment ending the file with a backslash, or with a line splice: a line put after it would be inside it
     "/**///\\",
+    "//\\\r\\\n",
+    # a name a line splice joins to the letters before it is part of a longer name (s\<CR>CUDART_CB is sCUDART_CB)
+    '""s\\\rCUDART_CB',
+    "s\\\ncudaMalloc(p);\n",
     # conditions a current CUDA build decides, around the runtime include or a macro the translation deletes
     "#if __CUDA_ARCH__>0\n#include <cuda_runtime.h>\n#else\n",
     '#if CUDART_VERSION<0\n#include"cuda.h"',

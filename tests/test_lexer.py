@@ -148,6 +148,7 @@ CLANG_READS = [
     ("n = x.1'2;", [], []),  # .1'2 is a number after the name x
     # a line splice on either side of the quote joins the number: the quote is a digit separator
     ("n = 1'\\\nC; m = 1\\\n'x; c = 'd';", [], ["'d'"]),
+    ("n = 0\\\rL'c; d = 'e';", [], ["'e'"]),  # 0, a splice, L: one number, which the quote goes on
     # a lone CR is a line end: it ends a // comment and an unterminated literal
     ("// c\rf();\r", ["// c"], []),
     ('s = "a\rb";\r', [], ['"a', '";']),

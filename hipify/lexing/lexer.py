@@ -78,6 +78,19 @@ def _prefix_start(text: str, quote: int) -> tuple[int, bool]:
     return start, text[quote - 1] == "R" and start < quote
 
 
+def joined_by_splice(text: str, start: int, end: int) -> bool:
+    """Does a line splice join the name ``text[start:end]`` to name characters before or after it? Then clang reads
+    one longer name (``s\\<newline>CUDART_CB`` is the name ``sCUDART_CB``), and this is no name of its own."""
+    if start and text[start - 1] in "\r\n":
+        before = _before_splices(text, start)
+        if before < start and before and is_name_char(text[before - 1]):
+            return True
+    if text[end : end + 1] == "\\":
+        after = _past_splices(text, end)
+        return end < after < len(text) and is_name_char(text[after])
+    return False
+
+
 def _before_splices(text: str, at: int) -> int:
     """Where the line splices (a backslash, blanks, a line end) that end at ``at`` begin; ``at`` if none do."""
     while at and text[at - 1] in "\r\n":
@@ -205,19 +218,22 @@ def _in_number(text: str, quote: int, separator: int) -> bool:
     after = _past_splices(text, quote + 1)
     if text[after : after + 1] not in _SEPARATED:
         return False
-    end = _before_splices(text, quote)
-    j = end  # back to the start of the run of name and number characters before the quote
+    run: list[str] = []  # the name and number characters before the quote, last first, splices left out
+    j = quote
     while j > 0:
         c = text[j - 1]
         if is_name_char(c) or c == "." or (c in "+-" and j > 1 and text[j - 2] in "eEpP"):
+            run.append(c)
             j -= 1
+        elif c in "\r\n" and _before_splices(text, j) < j:
+            j = _before_splices(text, j)
         else:
             break
-    if j == end:
+    if not run:
         return False
     if j - 1 == separator:
         return True  # continues a number whose previous separator we passed (1'000'000)
-    return _ends_in_number(text, j, end)
+    return _ends_in_number("".join(reversed(run)), 0, len(run))
 
 
 def _ends_in_number(text: str, i: int, end: int) -> bool:

@@ -111,9 +111,14 @@ def insertion_anchor(text: str, directives: Sequence[Directive], comments: Seque
 
 
 def _spliced(text: str, end: int) -> bool:
-    """Does the line before ``end`` end in a backslash (blanks after it aside)? Only at the end of the file can a
-    line do so: a line end put after it would join the next line to it."""
-    return text[:end].rstrip(" \t\f\v").endswith("\\")
+    """Does what ends at ``end`` (a comment or a directive that ends the file) end in a backslash, or in a line
+    splice? A line put after it would be joined to it."""
+    head = text[:end]
+    for line_end in ("\r\n", "\n\r", "\n", "\r"):
+        if head.endswith(line_end):
+            head = head[: -len(line_end)]
+            break
+    return head.rstrip(" \t\f\v").endswith("\\")
 
 
 def translation_unit_anchor(text: str, directives: Sequence[Directive], comments: Sequence[Span]) -> Anchor | None:
