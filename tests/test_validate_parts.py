@@ -27,7 +27,7 @@ from hipify.validate.parts import (
     probe,
 )
 from hipify.validate.rocm_chroot import DEBOOTSTRAP_STAMP, READY_STAMP, Host, Plan, check_host, setup
-from hipify.validate.toolchain import Toolchain
+from hipify.validate.toolchain import Toolchain, default_chroot
 
 HIPCC = """#!/bin/sh
 # A stand-in hipcc: names a HIP version, finds link files in $LIBS, compiles nothing (an empty object).
@@ -83,6 +83,8 @@ def test_a_chroot_is_completed_by_setup() -> None:
 
     tc = Toolchain("rocm-chroot", ("chroot-prefix", "hipcc"), "6.4", (), chroot="/srv/rocm")
     assert completion(tc, (HOST_CXX,)) == "`hipify-py validate --setup --rocm-chroot /srv/rocm` (as root) completes it"
+    at_the_default = Toolchain("rocm-chroot", ("chroot-prefix", "hipcc"), "6.4", (), chroot=default_chroot())
+    assert completion(at_the_default, (HOST_CXX,)) == "`hipify-py validate --setup` (as root) completes it"
 
 
 MAKEFILE = "app: main.cu\n\tnvcc -arch=sm_80 main.cu -o app\n"

@@ -21,7 +21,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-from .toolchain import LIB_HEADERS, LIB_PACKAGES, Toolchain
+from .toolchain import LIB_HEADERS, LIB_PACKAGES, Toolchain, setup_command
 
 NOT_JUDGED = "NOT JUDGED"
 
@@ -147,7 +147,7 @@ def _beside_headers(tc: Toolchain, link_file: str) -> bool:
 def completion(tc: Toolchain, parts: Iterable[Part]) -> str:
     """The command that gives ``tc`` the ``parts`` it lacks."""
     if tc.chroot:
-        return f"`hipify-py validate --setup --rocm-chroot {tc.chroot}` (as root) completes it"
+        return f"`{setup_command(tc.chroot)}` (as root) completes it"
     packages = " ".join(sorted({p.package for p in parts if p.package}))
     return f"install them (Debian/Ubuntu: `apt-get install {packages}`)"
 

@@ -63,7 +63,7 @@ class Toolchain:
                 return None
         pkg = LIB_PACKAGES.get(lib, lib)
         if self.chroot:
-            hint = f"`hipify-py validate --setup --rocm-chroot {self.chroot}` (as root) completes it"
+            hint = f"`{setup_command(self.chroot)}` (as root) completes it"
         elif self.name == "debian":
             hint = "Debian 12 does not package it (build the ROCm 6.4 chroot with `hipify-py validate --setup`)"
         else:
@@ -110,6 +110,11 @@ def default_chroot() -> str:
     """Where ``validate --setup`` builds the ROCm chroot and where validation looks first: $ROCM_CHROOT, else
     /tmp/rocm-sid."""
     return os.environ.get("ROCM_CHROOT") or DEFAULT_CHROOT
+
+
+def setup_command(root: str) -> str:
+    """The command that builds or completes the chroot at ``root``."""
+    return "hipify-py validate --setup" + ("" if root == default_chroot() else f" --rocm-chroot {root}")
 
 
 def chroot_candidates() -> list[str]:
