@@ -244,6 +244,25 @@ def test_ill_formed_input_keeps_comments_and_literals_and_is_stable(
     assert failures(text, opts, TABLE, compare=engine == "clang", clang_reading=reading) == []
 
 
+# With --skip-excluded-preprocessor-conditional-blocks: a branch the parse skips only because CUDA's version or
+# architecture macros are undefined there is translated (its chain is decided anew), as the next translation would.
+SKIPPED_FOR_A_DECIDED_MACRO = [
+    "#if\n#elif CUDA_VERSION<1\n#else\n__CUDA_ARCH__\n",
+    "#if CUDART_VERSION >= 9000\ncudaFree(p);\n#else\ncudaMalloc(p);\n#endif\n",
+    "#if __CUDA_ARCH__ >= 700\ncudaFree(p);\n#endif\n",
+]
+
+
+@pytest.mark.parametrize("text", SKIPPED_FOR_A_DECIDED_MACRO)
+@pytest.mark.parametrize("engine", ["regex", pytest.param("clang", marks=pytest.mark.clang)])
+def test_excluded_blocks_skipped_for_a_decided_macro_are_translated_once(text: str, engine: str) -> None:
+    opts = Options(engine="regex", use_cache=False, skip_excluded_blocks=True)
+    if engine == "clang":
+        opts = _clang(opts)
+    assert failures(text, opts, TABLE, compare=engine == "clang") == []
+    assert "cuda" not in translate(text, "k.cu", opts, TABLE).text  # every name translated, in every branch
+
+
 def test_a_runtime_include_the_decided_conditions_skip_does_not_count() -> None:
     def out(text: str) -> str:
         return translate(text, "k.cu", Options(engine="regex", use_cache=False), TABLE).text

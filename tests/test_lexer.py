@@ -235,3 +235,12 @@ def test_lexer_agrees_with_libclang_on_token_soups(seed: int) -> None:
         pytest.skip(reason)
     text = soup(random.Random(seed), size=16)
     assert clang_lexing.differences(text) == [], text
+
+
+def test_the_branches_whose_being_taken_hangs_on_a_condition() -> None:
+    from hipify.lexing.conditionals import bodies_after
+    from hipify.lexing.text_facts import directives_of
+
+    text = "#if A\nx\n#if CUDART_VERSION < 1\ny\n#else\nz\n#endif\nw\n#elif B\nv\n#endif\n#if Q\n#elif CUDA_VERSION\nu\n#else\nk"
+    spans = bodies_after(directives_of(text, lex(text)), lambda condition: "CUDA" in condition)
+    assert [text[s:e] if e >= 0 else text[s:] for s, e in spans] == ["\ny\n", "\nz\n", "\nu\n", "\nk"]

@@ -158,3 +158,29 @@ def skipped_without(directives: Sequence[CondDirective], undefined: frozenset[st
 
 def _skipped_value(keyword: str, argument: str, undefined: frozenset[str]) -> bool | None:
     return value_without(argument, undefined) if keyword == "if" else None
+
+
+def bodies_after(directives: Sequence[CondDirective], tests: Callable[[str], bool]) -> list[Span]:
+    """The bodies of the ``#if`` branches whose chain has, in this branch's condition or an earlier one, a
+    condition that ``tests`` (given its text): whether such a branch is taken hangs on it. A body runs from the end
+    of its directive to the start of the chain's next one (end -1: an unterminated chain, to the end of the file)."""
+    stack: list[list[int]] = []  # per open chain: [has a condition so far been one that ``tests``, its body's start]
+    spans: list[Span] = []
+    for d in directives:
+        kw = d.keyword
+        if kw in ("if", "ifdef", "ifndef"):
+            stack.append([kw == "if" and tests(d.argument), -1])
+        elif kw in ("elif", "else", "endif") and stack:
+            frame = stack[-1]
+            if frame[1] >= 0:
+                spans.append((frame[1], d.start))
+            if kw == "endif":
+                stack.pop()
+                continue
+            frame[0] = frame[0] or (kw == "elif" and tests(d.argument))
+        else:
+            continue
+        frame = stack[-1]
+        frame[1] = d.end if frame[0] else -1
+    spans += [(frame[1], -1) for frame in stack if frame[1] >= 0]
+    return sorted(spans)
