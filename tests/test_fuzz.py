@@ -224,6 +224,7 @@ ILL_FORMED_SHAPES = [
     '""s\\\rCUDART_CB',
     "s\\\ncudaMalloc(p);\n",
     # conditions a current CUDA build decides, around the runtime include or a macro the translation deletes
+    "#if __CUDA_ARCH__>0\n#include<cuda_runtime.h>\n",
     "#if __CUDA_ARCH__>0\n#include <cuda_runtime.h>\n#else\n",
     '#if CUDART_VERSION<0\n#include"cuda.h"',
     "#if CUDART_VERSION >= 9000\nint x;\n#else\n#include <cuda_runtime.h>\n#endif\n",
@@ -263,17 +264,24 @@ def test_excluded_blocks_skipped_for_a_decided_macro_are_translated_once(text: s
     assert "cuda" not in translate(text, "k.cu", opts, TABLE).text  # every name translated, in every branch
 
 
-def test_a_runtime_include_the_decided_conditions_skip_does_not_count() -> None:
+def test_a_runtime_include_in_a_branch_the_decisions_rewrite_does_not_count() -> None:
+    """Whether it is compiled, the next translation reads from the conditions as written then (an #if decided 0; a
+    device pass the clang engine's parse is not): the file gets one that is compiled whatever they say."""
+
     def out(text: str) -> str:
         return translate(text, "k.cu", Options(engine="regex", use_cache=False), TABLE).text
 
-    # the include is renamed where it stands, and the file gets one that is compiled, as a second translation would
+    top = "#include <hip/hip_runtime.h>\n\n"
     assert out("#if CUDART_VERSION < 9000\n#include <cuda_runtime.h>\n#endif\n") == (
-        "#include <hip/hip_runtime.h>\n\n#if 0\n#include <hip/hip_runtime.h>\n#endif\n"
+        top + "#if 0\n#include <hip/hip_runtime.h>\n#endif\n"
     )
     # a header's name is no code that HIP lacks: the condition is decided
-    assert out("#if __CUDA_ARCH__ > 0\n#include <cuda_runtime.h>\n#endif\n").startswith(
-        "#if defined(__HIP_DEVICE_COMPILE__)\n#include <hip/hip_runtime.h>"
+    assert out("#if __CUDA_ARCH__ > 0\n#include <cuda_runtime.h>\n#endif\n") == (
+        top + "#if defined(__HIP_DEVICE_COMPILE__)\n#include <hip/hip_runtime.h>\n#endif\n"
+    )
+    # one before the rewritten condition counts
+    assert out("#if X\n#include <cuda_runtime.h>\n#elif CUDART_VERSION < 9000\n#endif\n") == (
+        "#if X\n#include <hip/hip_runtime.h>\n#elif 0\n#endif\n"
     )
 
 

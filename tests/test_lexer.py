@@ -242,5 +242,5 @@ def test_the_branches_whose_being_taken_hangs_on_a_condition() -> None:
     from hipify.lexing.text_facts import directives_of
 
     text = "#if A\nx\n#if CUDART_VERSION < 1\ny\n#else\nz\n#endif\nw\n#elif B\nv\n#endif\n#if Q\n#elif CUDA_VERSION\nu\n#else\nk"
-    spans = bodies_after(directives_of(text, lex(text)), lambda condition: "CUDA" in condition)
+    spans = bodies_after(directives_of(text, lex(text)), lambda directive: "CUDA" in directive.argument)
     assert [text[s:e] if e >= 0 else text[s:] for s, e in spans] == ["\ny\n", "\nz\n", "\nu\n", "\nk"]

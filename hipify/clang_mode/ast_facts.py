@@ -30,7 +30,7 @@ import clang.cindex as ci
 
 from ..knowledge.table import MappingTable
 from ..lexing.condition_expr import names_used_for_value, parse
-from ..lexing.conditionals import bodies_after
+from ..lexing.conditionals import Conditional, bodies_after
 from ..lexing.facts import FileFacts, Identifier, Launch, Region, rejoin_template_commas
 from ..lexing.lexer import Lexed, lex
 from ..lexing.regions import RegionMap
@@ -145,10 +145,10 @@ def _decided_bodies(text: str, lexed: Lexed) -> list[Span]:
     if not any(name in text for name in ASSUMED):
         return []
 
-    def tests(argument: str) -> bool:
-        if not any(name in argument for name in ASSUMED):
+    def tests(directive: Conditional) -> bool:
+        if not any(name in directive.argument for name in ASSUMED):
             return False
-        node = parse(argument)
+        node = parse(directive.argument)
         return node is not None and bool(names_used_for_value(node) & ASSUMED.keys())
 
     return bodies_after(directives_of(text, lexed), tests)

@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from ...lexing.condition_expr import Node, evaluate, names_used_for_value, parse
-from ...lexing.conditionals import CondDirective, inactive_spans, parse_defines
+from ...lexing.conditionals import Conditional, bodies_after
 from ...lexing.facts import Directive
 from ...lexing.text_facts import whole_word
 from ...model import Diagnostic, Edit, Origin, Severity, Span
@@ -35,7 +35,6 @@ from ..index import CUDA_LIKE
 from ..registry import Finding, register
 
 _HEAD = re.compile(r"#\s*(if|elif|ifdef|ifndef|else|endif)\b")
-_CONDITIONAL = frozenset(("if", "ifdef", "ifndef", "elif", "else", "endif"))
 # Each spelling's lookbehind after it: a pattern that starts with a lookbehind is tried at every offset.
 _ASM = re.compile(r"(?:asm(?<![\w$]asm)|__asm__(?<![\w$]__asm__)|__asm(?<![\w$]__asm))(?![\w$])")
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
@@ -47,12 +46,13 @@ DEVICE_PASS = "__HIP_DEVICE_COMPILE__"
 class ConditionPlan:
     findings: tuple[Finding, ...] = ()
     handled: frozenset[int] = frozenset()  # starts of the macro uses this rule decided (the renames rule skips them)
-    # What the translation's text facts will read as skipped once the decisions are written (an #if decided 0, the
-    # #else of one decided 1): a rule that asks whether code is compiled answers now as the next translation will.
-    skipped: tuple[Span, ...] = ()
+    # The bodies of the branches whose being taken the decisions change (at or after a rewritten condition of their
+    # chain): whether code there is compiled, a rule asks of neither this translation's facts nor the next one's,
+    # which read other conditions (an #if decided 0, the #else of one decided 1, a device pass the parse has not).
+    rewritten: tuple[Span, ...] = ()
 
-    def skips(self, offset: int) -> bool:
-        return any(start <= offset < end for start, end in self.skipped)
+    def rewrites(self, offset: int) -> bool:
+        return any(start <= offset and (offset < end or end < 0) for start, end in self.rewritten)
 
 
 @dataclass
@@ -110,33 +110,16 @@ def _plan(ctx: Context) -> ConditionPlan:
         findings.append(Edit(ident.start, ident.end, str(value), "HPY019", Origin.TEXT, subject=row.cuda))
         findings.append(Diagnostic("HPY019", f"{row.cuda} used for its value: {value}, as {describe()} has it",
                                    ident.start, severity=Severity.INFO, subject=row.cuda))  # fmt: skip
-    skipped = _skipped(ctx, findings) if any(isinstance(f, Edit) and f.code == "HPY019" for f in findings) else ()
-    return ConditionPlan(tuple(findings), frozenset(handled), skipped)
+    edits = [f.start for f in findings if isinstance(f, Edit) and f.code == "HPY019"]
+    rewritten = _rewritten(ctx, edits) if edits else ()
+    return ConditionPlan(tuple(findings), frozenset(handled), rewritten)
 
 
-def _skipped(ctx: Context, findings: list[Finding]) -> tuple[Span, ...]:
-    """The spans the text facts will read as skipped once the decided conditions are written: the conditional
-    directives as the translation has them, through ``lexing.conditionals`` as the text facts read them."""
-    edits = sorted((f for f in findings if isinstance(f, Edit) and f.code == "HPY019"), key=lambda e: e.start)
-    masked = ctx.masked
-    conditions = []
-    for d in ctx.facts.directives:
-        if d.keyword not in _CONDITIONAL:
-            continue
-        argument = d.argument
-        inside = [e for e in edits if d.start <= e.start < d.end]
-        if inside:
-            head = _HEAD.match(masked, d.start, d.end)
-            at = head.end() if head else d.start
-            pieces = []
-            for e in inside:
-                pieces += [masked[at : e.start], e.replacement]
-                at = e.end
-            pieces.append(masked[at : d.end])
-            argument = " ".join("".join(pieces).replace("\\\r\n", " ").replace("\\\n", " ").split())
-        conditions.append(CondDirective(d.start, d.end, d.keyword, argument))
-    size = len(ctx.text)
-    return tuple((s, size if e < 0 else e) for s, e in inactive_spans(conditions, parse_defines(ctx.options.defines)))
+def _rewritten(ctx: Context, edits: list[int]) -> tuple[Span, ...]:
+    def decided(directive: Conditional) -> bool:
+        return any(directive.start <= at < directive.end for at in edits)
+
+    return tuple(bodies_after(ctx.facts.directives, decided))
 
 
 def _chains(ctx: Context) -> list[_Chain]:

@@ -89,8 +89,9 @@ def _plan(ctx: Context) -> IncludePlan:
                 if result != inc.header:
                     findings.append(Edit(inc.name[0], inc.name[1], result, "HPY002", Origin.TEXT, subject=row.cuda))
         seen.setdefault(result, []).append(path)
-        # (not one the decided conditions skip: the next translation would not count it, and would add another)
-        compiled = inc.region is not Region.INACTIVE and not condition_plan(ctx).skips(inc.start)
+        # (not one in a branch the decided conditions rewrite: the next translation, which reads them as written
+        # then, might not count it, and would add another)
+        compiled = inc.region is not Region.INACTIVE and not condition_plan(ctx).rewrites(inc.start)
         if result in _RUNTIME_HEADERS and runtime_line < 0 and compiled:
             runtime_line = physical_line_start(text, inc.start)
             if runtime_line == (top.offset if top is not None else -1):
