@@ -175,6 +175,7 @@ CLANG_READS = [
     # R prefixes strings alone: before a character literal it is a name (and an empty literal is one token)
     ("x = R'a' + LR'b' + u8R'c' + u8'd';", [], ["'a'", "'b'", "'c'", "u8'd'"]),
     ("c = l''cudaX; d = R''cudaX; e = L''cudaX;", [], ["''", "''", "L''"]),
+    ("c = '\\\n'\\\r_x;", [], ["'\\\n'"]),  # empty but for a line splice: still no suffix after it
     # a raw string's delimiter may hold quotes; one with a character it may not hold (a blank, '$', a non-ASCII
     # letter), or longer than 16, makes no raw string: an invalid token up to the next quote, on whatever line
     ('s = R""k<<<1,2>>>(x)"k<<<1,2>>>";', [], ['R""k<<<1,2>>>(x)"k<<<1,2>>>"']),

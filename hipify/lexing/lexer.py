@@ -189,7 +189,8 @@ def lex(text: str) -> Lexed:
         else:
             closed = _closed(text, start, end)
         body_end = end
-        if closed and (first == '"' or end - start > 2):  # clang reads '' as an invalid token: no suffix
+        # clang reads '' (line splices between the quotes aside) as an invalid token: no suffix
+        if closed and (first == '"' or _past_splices(text, start + 1) < end - 1):
             end = _suffix_end(text, end, first == '"')
         literals.append((lit_start, end))
         if first == "'":
