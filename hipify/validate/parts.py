@@ -30,7 +30,7 @@ NOT_JUDGED = "NOT JUDGED"
 class Part:
     """A part of a toolchain: commands on its PATH, or a library's link file on its library path."""
 
-    name: str  # as people say it: "make", "a host C++ compiler", "hipBLAS's link file"
+    name: str  # as people say it: "make", "a host C++ compiler", "hipblas's link file"
     commands: tuple[str, ...] = ()
     link_file: str = ""  # e.g. libhipblas.so
     package: str = ""  # the Debian package that provides it
