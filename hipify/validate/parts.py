@@ -155,7 +155,7 @@ def completion(tc: Toolchain, parts: Iterable[Part]) -> str:
 def lacking(tc: Toolchain, parts: Iterable[Part]) -> str:
     """Why ``tc`` cannot judge what needs ``parts`` ("" when it has them all): the toolchain's problem, said with
     the command that completes it."""
-    absent = probe(tc).lacks(parts)
+    absent = tuple(dict.fromkeys(probe(tc).lacks(parts)))  # (each once, however often asked for)
     if not absent:
         return ""
     names = "; ".join(p.describe() for p in absent)
