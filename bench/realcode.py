@@ -73,6 +73,7 @@ from realcode_report import (
 
 from hipify import __version__
 from hipify.options import DEFAULT_ROCM
+from hipify.validate.parts import build_parts, lacking
 from hipify.validate.toolchain import Toolchain, detect
 
 REPO = Path(__file__).resolve().parent.parent
@@ -647,6 +648,10 @@ def main(argv: list[str] | None = None) -> int:
     args.translate_args = target_args(tc, args.hipify_arg)
     if tc.rocm_version < (6, 4):
         log(f"realcode: warning: {tc.describe()} is older than ROCm 6.4, the oldest release the table targets")
+    lacks = "" if args.no_build else lacking(tc, (*build_parts("make", ()), *build_parts("cmake", ())))
+    if lacks:  # its builds would fail for it, and their verdicts would be kept in the shared cache as the programs'
+        log(f"realcode: {lacks}; or pass --no-build to measure compiles alone")
+        return 2
     settings = CompileSettings(tc, compiler_identity(tc), args.arch, args.syntax_only, extra=tuple(args.hipcc_arg))
     cache = VerdictCache(None if args.no_cache else args.cache_dir)
     work = Path(tempfile.mkdtemp(prefix="hipify-realcode-", dir=tc.work_root()))

@@ -10,12 +10,9 @@ import bisect
 from dataclasses import dataclass, field, replace
 from enum import Enum
 from itertools import accumulate
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
-from .options import Options
-
-if TYPE_CHECKING:  # buildfiles imports this module for Edit and Diagnostic
-    from .buildfiles import BuildContext
+from .options import DEFAULT_OFFLOAD_ARCH, Options
 
 # A half-open [start, end) range of character offsets into a file's text.
 Span = tuple[int, int]
@@ -79,6 +76,22 @@ class Diagnostic:
         if self.line:
             where = f"{where}:{self.line}:{self.col}"
         return f"{where}: {self.severity.word}: {self.message} [{self.code}]"
+
+
+@dataclass(frozen=True)
+class BuildContext:
+    """What a build file's translation (``hipify.buildfiles``) needs to know about the rest of the project."""
+
+    # API families (the table's family names: "blas", "fft", "rand", ...) the project's sources use.
+    families: tuple[str, ...] = ()
+    # (old basename, new basename) of sources renamed by --rename-extensions (a.cu -> a.hip).
+    renamed: tuple[tuple[str, str], ...] = ()
+    # AMD GPU targets for --offload-arch / HIP_ARCHITECTURES.
+    offload_arch: tuple[str, ...] = DEFAULT_OFFLOAD_ARCH
+    # --roc: link the ROC libraries (rocblas, ...) instead of the HIP ones (hipblas, ...).
+    roc: bool = False
+    # --roc: families the sources keep with their HIP names (the project's hip_families): their HIP library.
+    hip_families: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,7 @@ import pytest
 
 from hipify.knowledge.table import MappingTable, Row, Transform, load_table, table_files
 from hipify.options import Options
+from hipify.validate.parts import Part, lacking
 from hipify.validate.toolchain import Toolchain
 
 CASES = Path(__file__).parent / "cases"
@@ -229,3 +230,24 @@ def rocm(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[RocmCompile
         yield RocmCompiler(tc, work)
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def rocm_toolchain(*parts: Part, at_least: tuple[int, int] = (6, 0)) -> Toolchain:
+    """ROCm's toolchain (the one validation uses) with the ``parts`` a test needs besides hipcc (make, CMake, the
+    host compilers, a library's link file), asked of the toolchain itself; or the test skips, saying what is
+    missing and what completes it."""
+    from hipify.validate.toolchain import detect
+
+    found = detect(os.environ.get("HIPIFY_HIPCC") or None, os.environ.get("ROCM_CHROOT_DIR") or None)
+    modern = [tc for tc in found if tc.rocm_version >= at_least]
+    if not modern:
+        wanted = ".".join(map(str, at_least))
+        seen = ", ".join(tc.describe() for tc in found) or "none"
+        pytest.skip(
+            f"no ROCm >= {wanted} hipcc (found: {seen}): build the ROCm 6.4 chroot with `hipify-py validate --setup`"
+            " (as root), or install ROCm"
+        )
+    reason = lacking(modern[0], parts)
+    if reason:
+        pytest.skip(reason)
+    return modern[0]

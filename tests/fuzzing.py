@@ -7,14 +7,17 @@ launches and line splices, with random blanks and line endings between them.
 
 Checks (``failures``): the translation raises nothing and reports no internal error or
 refused edit; every comment and literal of the input survives byte for byte, in order;
-translating the output again changes nothing; and, with ``compare`` (the clang cases), our
-lexer reads the comments and literals of the input and of the output as clang's own lexer
-does, and for soups whose regex translation is rename-only and that the parser reads without
-errors, the clang engine produces the same text.
+translating the output again changes nothing; with ``clang_reading``, our lexer reads the
+comments and literals of the input and of the output as clang's own lexer does (so that what
+is held unchanged is what clang reads as comments and literals); and, with ``compare`` (the
+clang cases, which read as clang too), for soups whose regex translation is rename-only and
+that the parser reads without errors, the clang engine produces the same text.
 
 Soups include the lexer's edges: ill-formed literals (``''``, a quote left open before
-``/*``, digit separators beside quotes, ud-suffixes), lone CRs and mixed line ends, splices
-with blanks before the line end, and non-ASCII characters in names.
+``/*``, digit separators beside quotes, ud-suffixes), empty and unterminated literals after a
+name or a prefix (``l''``, ``R''``, ``R"`` and raw strings whose delimiter is no delimiter),
+lone CRs and mixed line ends, splices with blanks before the line end and at a comment's end,
+non-ASCII characters in names, and conditions on the CUDA version and architecture.
 """
 
 from __future__ import annotations
@@ -70,6 +73,26 @@ LITERALS = ('"cudaMalloc"', '"a\\"b"', "'x'", "'\\''", 'u8"s"', 'R"(cudaFree)"',
 # Ill-formed and unusual literals, read as clang reads them: an empty character literal, quotes left open
 # (before a '/*', at a line end, after a backslash), digit separators next to quotes, ud-suffixes.
 ILL_FORMED = ("''", "'", '"', "'/*", '"/*', "1'", "1''", "0x1'f'", "'\\", "'a'b'", '"s"_x', "'c'é", '"s"sv', "1'é")
+# Empty and unterminated literals right after a name or an encoding prefix (R prefixes strings alone), raw strings
+# whose delimiter is none (a blank, a CR, a quote in it), lone CRs inside literals, and splices that end a comment.
+PREFIXED = (
+    "l''",
+    "R''",
+    "L''",
+    "u8R''",
+    "LR'",
+    "R'",
+    'R"',
+    'R""',
+    'uR"',
+    'R"\r',
+    'R"a b(',
+    'R""(x)""',
+    "x''",
+    '"\r',
+    "'\r",
+)
+SPLICED_COMMENTS = ("//\\\r", "//\\\n", "// c \\\r", "//\\ \r\n", "/* c *\\\r/", "/* c \\\r*/")
 # Non-ASCII characters in names (C++ allows them): a name is never split there.
 NON_ASCII = ("curand_log_normal4é", "é", "cudaMallocé", "\u03b1cudaFree", "名前", "cudaFree_ü(")
 DIRECTIVES = (
@@ -87,6 +110,11 @@ DIRECTIVES = (
     "#endif\n",
     "#pragma once\n",
     "#define L k<<<1, 2>>>(a)\n",
+    # conditions a current CUDA build decides (the rule that decides them must read its own output the same)
+    "#if __CUDA_ARCH__>0\n",
+    "#if __CUDA_ARCH__ >= 800\n",
+    "#elif CUDART_VERSION < 11000\n",
+    "#if defined(__CUDA_ARCH__) && __CUDACC_VER_MAJOR__ >= 12\n",
 )
 LAUNCHES = ("k<<<1, 2>>>(a);", "k<<<g, b, 0, s>>>();", "k /* c */ <<<1,2>>> (x, y);", "ns::k<float><<<1,1>>>(p);")
 CODE = (
@@ -123,7 +151,19 @@ CODE = (
 SPLICES = ("\\\n", "\\\r\n", "\\\r", "\\ \n")
 # Line ends: LF, CRLF and a lone CR (old Mac files; mixed files), which clang reads as a line end too.
 BLANKS = (" ", " ", "\n", "\n", "\t", "\r\n", "\r", "")
-FRAGMENTS = CUDA_NAMES + COMMENTS + LITERALS + ILL_FORMED + NON_ASCII + DIRECTIVES + LAUNCHES + CODE + SPLICES
+FRAGMENTS = (
+    CUDA_NAMES
+    + COMMENTS
+    + LITERALS
+    + ILL_FORMED
+    + PREFIXED
+    + SPLICED_COMMENTS
+    + NON_ASCII
+    + DIRECTIVES
+    + LAUNCHES
+    + CODE
+    + SPLICES
+)
 # Internal errors and refused (overlapping) edits: a translation must never report these.
 BROKEN = ("HPY202", "HPY204", "HPY205")
 _INCLUDE = re.compile(r"#\s*(?:include|include_next|import)\b")
@@ -211,10 +251,16 @@ def rename_only(result_codes: Sequence[str]) -> bool:
 
 
 def failures(
-    text: str, options: Options, table: MappingTable, path: str = "fuzz.cu", compare: bool = False
+    text: str,
+    options: Options,
+    table: MappingTable,
+    path: str = "fuzz.cu",
+    compare: bool = False,
+    clang_reading: bool = False,
 ) -> list[str]:
-    """What is wrong with translating ``text`` (empty: nothing). ``compare``: also check that a
-    rename-only regex translation equals the clang engine's (``options`` should select clang)."""
+    """What is wrong with translating ``text`` (empty: nothing). ``clang_reading``: also check that our lexer
+    reads the comments and literals of the input and the output as clang's lexer does. ``compare``: that too, and
+    that a rename-only regex translation equals the clang engine's (``options`` should select clang)."""
     problems: list[str] = []
     try:
         result = translate(text, path, options, table)
@@ -229,6 +275,7 @@ def failures(
         problems.append("not idempotent")
     if compare:
         problems += _disagreement(text, result, options, table, path)
+    if compare or clang_reading:
         # clang's lexer is the reference for what is a comment, a literal and a line end
         problems += [f"lexer: {p}" for p in clang_lexing.differences(text) + clang_lexing.differences(result.text)]
     return problems

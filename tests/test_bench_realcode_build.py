@@ -7,6 +7,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import rocm_toolchain
+
+from hipify.validate import parts as toolchain_parts
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
@@ -123,12 +126,7 @@ def test_samples_count_where_the_sources_compile_and_the_library_exists() -> Non
 
 @pytest.mark.hipcc
 def test_a_makefile_of_our_own_builds_and_a_missing_function_does_not_link(tmp_path: Path) -> None:
-    from hipify.validate.toolchain import detect
-
-    found = detect()
-    if not found or not found[0].chroot or not (Path(found[0].chroot) / "usr/bin/make").exists():
-        pytest.skip("no ROCm chroot with make: `hipify-py validate --setup` (as root)")
-    tc = found[0]
+    tc = rocm_toolchain(toolchain_parts.MAKE)  # the Makefiles call hipcc alone
     root = Path(tc.work_root()) / f"bench-build-{tmp_path.name}"
     makefile = (
         "app: main.o\n\thipcc main.o -o app\n\nmain.o: main.hip\n\thipcc --offload-arch=gfx90a -c main.hip -o main.o\n"

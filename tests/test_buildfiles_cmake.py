@@ -6,17 +6,18 @@ from __future__ import annotations
 
 import glob
 import os
-import shutil
 import subprocess
 import tempfile
 from pathlib import Path
 
 import pytest
+from conftest import rocm_toolchain
 
 from hipify.buildfiles import BuildContext
 from hipify.buildfiles.cmake import translate
 from hipify.translation.splice import apply
-from hipify.validate.toolchain import chroot_command, default_chroot
+from hipify.validate.parts import CMAKE
+from hipify.validate.toolchain import chroot_command
 
 CONTEXT = BuildContext()
 
@@ -278,14 +279,12 @@ def test_cuda_library_samples_shape_helper_file() -> None:
 
 
 def _cmake_environment() -> tuple[str, str]:
-    """(chroot, clang++ inside it) where CMake, hipcc and HIP's CMake packages are; else skip with why."""
-    root = default_chroot()
-    if not Path(root, "usr/bin/hipcc").exists():
-        pytest.skip(f"no ROCm environment at {root} (hipify-py validate --setup builds it)")
-    if os.geteuid() != 0 or not shutil.which("unshare"):
-        pytest.skip("entering the ROCm chroot needs root and unshare")
-    if not Path(root, "usr/bin/cmake").exists():
-        pytest.skip(f"cmake is not installed in the ROCm environment at {root}")
+    """(chroot, clang++ inside it) where CMake, hipcc and HIP's CMake packages are; else skip with why. (The
+    builds name ROCm's clang++ as their C and C++ compiler: no host compiler is needed.)"""
+    tc = rocm_toolchain(CMAKE)
+    if not tc.chroot:
+        pytest.skip(f"{tc.describe()}: these builds run inside the ROCm chroot (`hipify-py validate --setup`)")
+    root = tc.chroot
     found = glob.glob(f"{root}/usr/lib/*/cmake/hip-lang/hip-lang-config.cmake") + glob.glob(
         f"{root}/opt/rocm*/lib/cmake/hip-lang/hip-lang-config.cmake"
     )

@@ -12,10 +12,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import rocm_toolchain
 
 from hipify.buildfiles.build_phase import build_facts
 from hipify.cli.cli import main
 from hipify.options import Options
+from hipify.validate.parts import HOST_CXX, MAKE, build_parts
 
 MAKEFILE = """\
 # the CUDA build
@@ -154,21 +156,13 @@ def test_a_build_file_is_told_the_families_of_the_sources_near_it(tmp_path: Path
 
 
 def _builder() -> tuple[str, tuple[str, ...]]:
-    """(a directory builds must live under, the command prefix that runs make there) or skip with the reason."""
-    from hipify.validate.toolchain import chroot_command, detect
+    """(a directory builds must live under, the command prefix that runs make there) or skip with the reason.
+    Translated build files target ROCm 6 (hipcc --offload-arch, hipBLAS 2)."""
+    from hipify.validate.toolchain import chroot_command
 
-    toolchains = detect(os.environ.get("HIPIFY_HIPCC") or None, os.environ.get("ROCM_CHROOT_DIR") or None)
-    if not toolchains:
-        pytest.skip("no hipcc: build the ROCm 6.4 chroot with `hipify-py validate --setup` (as root), or install ROCm")
-    tc = toolchains[0]
-    if tc.rocm_version < (6, 0):
-        pytest.skip(f"only {tc.describe()}: translated build files target ROCm 6 (hipcc --offload-arch, hipBLAS 2)")
+    tc = rocm_toolchain(MAKE)
     if tc.chroot:
-        if not Path(tc.chroot, "usr/bin/make").exists():
-            pytest.skip(f"make is not installed in the ROCm chroot {tc.chroot} (apt-get install make there)")
         return tc.chroot, (*chroot_command(tc.chroot), "make")
-    if shutil.which("make") is None:
-        pytest.skip("make is not installed")
     return tempfile.gettempdir(), ("make",)
 
 
@@ -265,9 +259,7 @@ main: main.cu
 
 def test_a_cublas_program_links_hipblas(build_dir: tuple[Path, Path, tuple[str, ...]], tmp_path: Path) -> None:
     host, inner, make = build_dir
-    root = Path(make[-2]) if make[0] != "make" else Path("/")
-    if not any((root / d / "libhipblas.so").exists() for d in ("usr/lib/x86_64-linux-gnu", "opt/rocm/lib")):
-        pytest.skip("hipBLAS's shared object is not installed in the ROCm environment: the link needs it")
+    rocm_toolchain(*build_parts("make", ["hipblas"]))  # the link needs hipBLAS's shared object (or its stub)
     src = tmp_path / "blas"
     src.mkdir()
     (src / "main.cu").write_text(BLAS_MAIN)
@@ -299,6 +291,7 @@ def test_a_host_compiler_link_gets_the_hip_runtime(
     build_dir: tuple[Path, Path, tuple[str, ...]], tmp_path: Path
 ) -> None:
     host, inner, make = build_dir
+    rocm_toolchain(MAKE, HOST_CXX)  # the Makefile compiles main.cpp and links with g++
     src = tmp_path / "mixed"
     src.mkdir()
     (src / "main.cpp").write_text(HOST_MAIN)

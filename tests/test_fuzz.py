@@ -12,6 +12,7 @@ import os
 import random
 from dataclasses import replace
 
+import clang_lexing
 import pytest
 from fuzzing import failures, program, soup
 from hypothesis import HealthCheck, given, settings
@@ -200,6 +201,88 @@ def test_lexer_edges_stay_fixed(text: str, flags: dict[str, bool]) -> None:
 @pytest.mark.parametrize("text", EDGES)
 def test_lexer_edges_stay_fixed_with_clang(text: str) -> None:
     assert failures(text, _clang(Options(engine="regex", use_cache=False)), TABLE, compare=True) == []
+
+
+# Ill-formed input that token soups checked against clang's reading of the same bytes found changed in a comment or
+# a literal, or changed again by a second translation; each read as clang reads it, in both engines.
+ILL_FORMED_SHAPES = [
+    # a name, then an empty character literal (R prefixes strings alone)
+    "l''cudaMalloc(p);\n",
+    "R''cudaMalloc(p);\n",
+    "LR'cudaFree(p);\n",
+    # a lone CR inside an unterminated literal; a // comment whose line splice is made with a lone CR
+    "'\rcudaMalloc(p);\r",
+    "//\\\rcudaMalloc(p);\rcudaFree(p);\r",
+    # a launch after a quote left open at a CR, and after raw strings whose delimiter is none or holds a quote
+    '"\r<T<<<g,s>>>()',
+    'R"\r<T<<<g,s>>>()',
+    'R""k<<<1,2>>>()',
+    # a // comment ending the file with a backslash, or with a line splice: a line put after it would be inside it
+    "/**///\\",
+    "//\\\r\\\n",
+    # a name a line splice joins to the letters before it is part of a longer name (s\<CR>CUDART_CB is sCUDART_CB)
+    '""s\\\rCUDART_CB',
+    "s\\\ncudaMalloc(p);\n",
+    # conditions a current CUDA build decides, around the runtime include or a macro the translation deletes
+    "#if __CUDA_ARCH__>0\n#include<cuda_runtime.h>\n",
+    "#if __CUDA_ARCH__>0\n#include <cuda_runtime.h>\n#else\n",
+    '#if CUDART_VERSION<0\n#include"cuda.h"',
+    "#if CUDART_VERSION >= 9000\nint x;\n#else\n#include <cuda_runtime.h>\n#endif\n",
+    "#if __CUDA_ARCH__>0\nCUBLASAPI\n#else",
+]
+
+
+@pytest.mark.parametrize("text", ILL_FORMED_SHAPES)
+@pytest.mark.parametrize("launch_syntax", [False, True])
+@pytest.mark.parametrize("engine", ["regex", pytest.param("clang", marks=pytest.mark.clang)])
+def test_ill_formed_input_keeps_comments_and_literals_and_is_stable(
+    text: str, launch_syntax: bool, engine: str
+) -> None:
+    opts = Options(engine="regex", use_cache=False, hip_kernel_syntax=launch_syntax)
+    reading = clang_lexing.usable()[0]  # what must stay unchanged is what clang reads as comments and literals
+    if engine == "clang":
+        opts = _clang(opts)
+    assert failures(text, opts, TABLE, compare=engine == "clang", clang_reading=reading) == []
+
+
+# With --skip-excluded-preprocessor-conditional-blocks: a branch the parse skips only because CUDA's version or
+# architecture macros are undefined there is translated (its chain is decided anew), as the next translation would.
+SKIPPED_FOR_A_DECIDED_MACRO = [
+    "#if\n#elif CUDA_VERSION<1\n#else\n__CUDA_ARCH__\n",
+    "#if CUDART_VERSION >= 9000\ncudaFree(p);\n#else\ncudaMalloc(p);\n#endif\n",
+    "#if __CUDA_ARCH__ >= 700\ncudaFree(p);\n#endif\n",
+]
+
+
+@pytest.mark.parametrize("text", SKIPPED_FOR_A_DECIDED_MACRO)
+@pytest.mark.parametrize("engine", ["regex", pytest.param("clang", marks=pytest.mark.clang)])
+def test_excluded_blocks_skipped_for_a_decided_macro_are_translated_once(text: str, engine: str) -> None:
+    opts = Options(engine="regex", use_cache=False, skip_excluded_blocks=True)
+    if engine == "clang":
+        opts = _clang(opts)
+    assert failures(text, opts, TABLE, compare=engine == "clang") == []
+    assert "cuda" not in translate(text, "k.cu", opts, TABLE).text  # every name translated, in every branch
+
+
+def test_a_runtime_include_in_a_branch_the_decisions_rewrite_does_not_count() -> None:
+    """Whether it is compiled, the next translation reads from the conditions as written then (an #if decided 0; a
+    device pass the clang engine's parse is not): the file gets one that is compiled whatever they say."""
+
+    def out(text: str) -> str:
+        return translate(text, "k.cu", Options(engine="regex", use_cache=False), TABLE).text
+
+    top = "#include <hip/hip_runtime.h>\n\n"
+    assert out("#if CUDART_VERSION < 9000\n#include <cuda_runtime.h>\n#endif\n") == (
+        top + "#if 0\n#include <hip/hip_runtime.h>\n#endif\n"
+    )
+    # a header's name is no code that HIP lacks: the condition is decided
+    assert out("#if __CUDA_ARCH__ > 0\n#include <cuda_runtime.h>\n#endif\n") == (
+        top + "#if defined(__HIP_DEVICE_COMPILE__)\n#include <hip/hip_runtime.h>\n#endif\n"
+    )
+    # one before the rewritten condition counts
+    assert out("#if X\n#include <cuda_runtime.h>\n#elif CUDART_VERSION < 9000\n#endif\n") == (
+        "#if X\n#include <hip/hip_runtime.h>\n#elif 0\n#endif\n"
+    )
 
 
 def test_lexer_edges_translate_as_clang_reads_them() -> None:

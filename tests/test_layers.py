@@ -1,6 +1,7 @@
 """The package's folders keep their layers: a folder imports only from its own layer or below, and the
-folders' imports (lazy ones too; not those made only for type checking) form no cycle. docs/architecture.md
-shows the layout."""
+folders' imports form no cycle. Every import counts: a lazy one, and one made only for type checking (a type named
+from a higher layer is an arrow back up all the same: the type belongs lower, where both can name it).
+docs/architecture.md shows the layout."""
 
 from __future__ import annotations
 
@@ -30,17 +31,6 @@ LAYERS = [
 ]
 
 
-def _type_only(node: ast.AST, tree: ast.Module) -> bool:
-    """An import under ``if TYPE_CHECKING:`` at module level: names types, imports nothing at run time."""
-    return any(
-        isinstance(top, ast.If)
-        and isinstance(top.test, ast.Name)
-        and top.test.id == "TYPE_CHECKING"
-        and node in top.body
-        for top in tree.body
-    )
-
-
 def _is_module(parts: list[str]) -> bool:
     where = PACKAGE.parent.joinpath(*parts)
     return where.is_dir() or where.with_suffix(".py").exists()
@@ -59,8 +49,6 @@ def _graph() -> dict[str, set[str]]:
         edges = graph.setdefault(source, set())
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            if _type_only(node, tree):
-                continue
             if isinstance(node, ast.ImportFrom):
                 base = package[: len(package) - node.level + 1] if node.level else []
                 if node.module:

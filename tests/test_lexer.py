@@ -146,6 +146,9 @@ CLANG_READS = [
     # a name goes on across a line splice: the letters after it are the name's, not a literal's prefix
     ('x = blockIdx\\\r\nu8"s"; y = a\\ \nL"t"; z = (\\\nu8"v");', [], ['"s"', '"t"', 'u8"v"']),
     ("n = x.1'2;", [], []),  # .1'2 is a number after the name x
+    # a line splice on either side of the quote joins the number: the quote is a digit separator
+    ("n = 1'\\\nC; m = 1\\\n'x; c = 'd';", [], ["'d'"]),
+    ("n = 0\\\rL'c; d = 'e';", [], ["'e'"]),  # 0, a splice, L: one number, which the quote goes on
     # a lone CR is a line end: it ends a // comment and an unterminated literal
     ("// c\rf();\r", ["// c"], []),
     ('s = "a\rb";\r', [], ['"a', '";']),
@@ -169,6 +172,24 @@ CLANG_READS = [
     ('s = "s"sv名前 + "t"s$x + "u"msé + "v"mins;', [], ['"s"sv名前', '"t"s', '"u"msé', '"v"']),
     # non-ASCII names: a prefix letter at the end of a name is no prefix
     ("xéL'a' é'b'", [], ["'a'", "'b'"]),
+    # R prefixes strings alone: before a character literal it is a name (and an empty literal is one token)
+    ("x = R'a' + LR'b' + u8R'c' + u8'd';", [], ["'a'", "'b'", "'c'", "u8'd'"]),
+    ("c = l''cudaX; d = R''cudaX; e = L''cudaX;", [], ["''", "''", "L''"]),
+    ("c = '\\\n'\\\r_x;", [], ["'\\\n'"]),  # empty but for a line splice: still no suffix after it
+    # a raw string's delimiter may hold quotes; one with a character it may not hold (a blank, '$', a non-ASCII
+    # letter), or longer than 16, makes no raw string: an invalid token up to the next quote, on whatever line
+    ('s = R""k<<<1,2>>>(x)"k<<<1,2>>>";', [], ['R""k<<<1,2>>>(x)"k<<<1,2>>>"']),
+    ('s = R"$(x")$"; t = 1;', [], ['R"$(x"', '"; t = 1;']),
+    ('s = R"a b(x")a b"; t = 1;', [], ['R"a b(x"', '"; t = 1;']),
+    ('s = R"é(x")é"; t = 1;', [], ['R"é(x"', '"; t = 1;']),
+    ('s = R"abcdefghijklmnopq(x")abcdefghijklmnopq"; t = 1;', [], ['R"abcdefghijklmnopq(x"', '"; t = 1;']),
+    ('s = R"abcdefghijklmnop(x")abcdefghijklmnop";', [], ['R"abcdefghijklmnop(x")abcdefghijklmnop"']),
+    ('s = R"\rcudaX;\ny = "z";', [], ['R"\rcudaX;\ny = "', '";']),
+    ('s = R"\rcudaX;\n', [], ['R"\rcudaX;\n']),
+    # a lone CR ends an unterminated literal; a splice made with one goes on with a // comment
+    ("x = '\rcudaX;", [], ["'"]),
+    ("//\\\rcudaX\nint y;", ["//\\\rcudaX"], []),
+    ("// c\\\r\rcudaX\n", ["// c\\\r"], []),
 ]
 
 
@@ -215,3 +236,12 @@ def test_lexer_agrees_with_libclang_on_token_soups(seed: int) -> None:
         pytest.skip(reason)
     text = soup(random.Random(seed), size=16)
     assert clang_lexing.differences(text) == [], text
+
+
+def test_the_branches_whose_being_taken_hangs_on_a_condition() -> None:
+    from hipify.lexing.conditionals import bodies_after
+    from hipify.lexing.text_facts import directives_of
+
+    text = "#if A\nx\n#if CUDART_VERSION < 1\ny\n#else\nz\n#endif\nw\n#elif B\nv\n#endif\n#if Q\n#elif CUDA_VERSION\nu\n#else\nk"
+    spans = bodies_after(directives_of(text, lex(text)), lambda directive: "CUDA" in directive.argument)
+    assert [text[s:e] if e >= 0 else text[s:] for s, e in spans] == ["\ny\n", "\nz\n", "\nu\n", "\nk"]

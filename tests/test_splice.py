@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hipify.model import Edit
@@ -61,6 +61,7 @@ def texts_and_edits(draw: st.DrawFn) -> tuple[str, list[Edit]]:
     return text, edits
 
 
+@settings(deadline=None)  # (no time limit per example: a busy machine's pause is no failure of the splice)
 @given(texts_and_edits())
 def test_applied_edits_never_overlap_and_rest_of_text_survives(case: tuple[str, list[Edit]]) -> None:
     text, edits = case

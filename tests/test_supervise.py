@@ -75,12 +75,15 @@ def test_a_failed_job_can_be_retried_as_another() -> None:
         assert list(workers.map([Job(segfault, 0), Job(square, 1)], retry)) == [25, 1]
 
 
+# A time limit for the jobs that hang, far above what squaring a number takes on a busy machine: the limit counts
+# from a message's sending to its answer, which wait for two processes to be scheduled.
+HANG_LIMIT_S = 3.0
+
+
 def test_a_hang_ends_at_the_time_limit() -> None:
-    start = time.monotonic()
-    with Supervisor(2, Limits(timeout_s=1.0)) as workers:
+    with Supervisor(2, Limits(timeout_s=HANG_LIMIT_S)) as workers:
         results = list(workers.map([Job(sleep_forever, 0), Job(square, 6), Job(square, 7)], report))
     assert results == [-2, 36, 49]
-    assert time.monotonic() - start < 20
 
 
 def test_running_out_of_memory_is_a_failure_of_that_job() -> None:
@@ -117,7 +120,9 @@ def test_a_job_goes_to_the_worker_that_ran_the_last_job_of_its_home() -> None:
 
 
 def test_jobs_are_read_as_the_workers_need_them() -> None:
-    """A caller may compute each job while the earlier ones run: the supervisor takes a few ahead, not all."""
+    """A caller may compute each job while the earlier ones run: the supervisor takes a few ahead, not all. (One
+    worker: it answers in order, so the first answer holds the first job however busy the machine; with two, the
+    other could be answered for every job before the first one's worker is scheduled.)"""
     taken: list[int] = []
 
     def jobs() -> Iterator[Job[int]]:
@@ -125,7 +130,7 @@ def test_jobs_are_read_as_the_workers_need_them() -> None:
             taken.append(n)
             yield Job(square, n)
 
-    with Supervisor(2) as workers:
+    with Supervisor(1) as workers:
         results = workers.map(jobs(), report)
         assert next(results) == 0
         assert 0 < len(taken) < 400  # the first result came back before the last job was computed
@@ -200,11 +205,9 @@ def test_a_crash_in_a_shared_message_costs_only_the_job_that_crashes(jobs: int) 
 
 def test_a_hang_in_a_shared_message_ends_at_the_time_limit_and_costs_only_itself() -> None:
     items = [Job(sleep_forever, 0) if n == 10 else Job(square, n) for n in range(40)]
-    start = time.monotonic()
-    with Supervisor(1, Limits(timeout_s=1.0)) as workers:
+    with Supervisor(1, Limits(timeout_s=HANG_LIMIT_S)) as workers:
         results = list(workers.map(items, report))
     assert results == [-2 if n == 10 else n * n for n in range(40)]
-    assert time.monotonic() - start < 20
 
 
 def test_running_out_of_memory_in_a_shared_message_costs_only_that_job() -> None:
@@ -216,13 +219,18 @@ def test_running_out_of_memory_in_a_shared_message_costs_only_that_job() -> None
 
 def write_while_deferring(directory: str) -> int:
     """A worker that is sent SIGTERM inside a write's deferred section finishes the section first."""
+    import signal
+
     from hipify.output.writing import _interrupt_deferred
 
     with _interrupt_deferred():
         Path(directory, "started").write_text("")
-        time.sleep(1.0)
+        # Wait for the SIGTERM (a worker thread alone in its process holds it pending): it has certainly arrived
+        # inside the section, whatever the machine's load.
+        while signal.SIGTERM not in signal.sigpending():
+            time.sleep(0.01)
         Path(directory, "whole").write_text("written")
-    time.sleep(3600)  # ended by SIGTERM, which arrives here
+    time.sleep(3600)  # not reached: SIGTERM ends the worker as the section ends
     return 0
 
 

@@ -8,11 +8,13 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import rocm_toolchain
 
 from hipify.cli.cli import main
 from hipify.validate.build import CMAKE, MAKE, build_system
 from hipify.validate.buildlog import COMPILE, CONFIGURE, LINK, first_failure
 from hipify.validate.corpus import discover
+from hipify.validate.parts import build_parts
 
 # --- reading where a build stopped ---------------------------------------------------------------------
 
@@ -120,15 +122,8 @@ def test_build_systems_are_found(tmp_path: Path) -> None:
 
 @pytest.fixture(scope="module")
 def rocm() -> None:
-    from hipify.validate.toolchain import detect
-
-    found = detect()
-    if not found or found[0].rocm_version < (6, 0):
-        pytest.skip("no ROCm 6 hipcc with make and CMake: build the chroot with `hipify-py validate --setup` (as root)")
-    chroot = found[0].chroot
-    for tool in ("make", "cmake"):
-        if chroot and not (Path(chroot) / "usr/bin" / tool).exists():
-            pytest.skip(f"the ROCm chroot {chroot} has no {tool}: run `hipify-py validate --setup` again")
+    """ROCm's hipcc with what building these projects needs (make, CMake, the host compilers), or skip."""
+    rocm_toolchain(*build_parts("make", ()), *build_parts("cmake", ()))
 
 
 SPLIT_MAIN = """\
@@ -218,6 +213,7 @@ target_link_libraries(sasum PRIVATE CUDA::cudart CUDA::cublas)
 
 @pytest.mark.hipcc
 def test_a_cuda_cmake_project_with_cublas_translated_configures_builds_and_links(rocm: None, tmp_path: Path) -> None:
+    rocm_toolchain(*build_parts("cmake", ["hipblas"]))
     project = tmp_path / "sasum"
     project.mkdir()
     (project / "main.cu").write_text(CUBLAS_MAIN)

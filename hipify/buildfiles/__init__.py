@@ -2,7 +2,8 @@
 
 A build file never learns C++, and a source engine never learns make: what a build file's
 translation needs from the rest of the project comes in as a :class:`BuildContext` value (the API
-families the project's sources use, the sources renamed by an option, the GPU targets chosen), and
+families the project's sources use, the sources renamed by an option, the GPU targets chosen; a value of
+``hipify.model``, where the project facts that carry it are), and
 it returns the same values the source engines do (``Edit`` in the file's original coordinates,
 ``Diagnostic`` in gcc's form), so the one splice routine, the outputs and the report need nothing new.
 
@@ -18,27 +19,12 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from ..model import Diagnostic, Edit
-from ..options import DEFAULT_OFFLOAD_ARCH
+from ..model import BuildContext, Diagnostic, Edit
+
+__all__ = ["CMAKE", "MAKE", "BuildContext", "BuildResult", "build_kind"]
 
 MAKE = "make"
 CMAKE = "cmake"
-
-
-@dataclass(frozen=True)
-class BuildContext:
-    """What a build file's translation needs to know about the rest of the project."""
-
-    # API families (the table's family names: "blas", "fft", "rand", ...) the project's sources use.
-    families: tuple[str, ...] = ()
-    # (old basename, new basename) of sources renamed by --rename-extensions (a.cu -> a.hip).
-    renamed: tuple[tuple[str, str], ...] = ()
-    # AMD GPU targets for --offload-arch / HIP_ARCHITECTURES.
-    offload_arch: tuple[str, ...] = DEFAULT_OFFLOAD_ARCH
-    # --roc: link the ROC libraries (rocblas, ...) instead of the HIP ones (hipblas, ...).
-    roc: bool = False
-    # --roc: families the sources keep with their HIP names (the project's hip_families): their HIP library.
-    hip_families: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,8 @@
 
 Build files (``hipify.buildfiles``) are found with the sources, left out of the project scan (they are not
 C++), and translated by their own translators in the same workers, with the same outputs. What a build file
-needs from the sources comes from the project model as a :class:`BuildContext` in its ``ProjectFacts``
+needs from the sources comes from the project model (``project.graph.build_file_facts``) as a :class:`BuildContext`
+in its ``ProjectFacts``
 (so the result cache and the manifest key on it): the API families its sources use (from the scans), the
 sources renamed by ``--rename-extensions``, the GPU targets (``--offload-arch``), ``--roc`` and the families
 the sources keep with their HIP names. Data flows one way: the scans know nothing of make, and a build file's
@@ -14,16 +15,11 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from ..model import ProjectFacts
 from ..options import Options
 from . import BuildContext
 from .dispatch import kind_of
-
-if TYPE_CHECKING:
-    from ..project.graph import ProjectModel
-    from ..sources.discover import Found
 
 
 def default_context(options: Options) -> BuildContext:
@@ -35,14 +31,6 @@ def is_build_file(path: str | os.PathLike[str]) -> bool:
     return kind_of(str(path)) is not None
 
 
-def without_backups(found: list[Found], backup_suffix: str) -> list[Found]:
-    """Leave out what a walk found only because ``Makefile.<suffix>`` is named like a build file: the backups an
-    in-place run keeps (``Makefile.prehip``)."""
-    if not backup_suffix:
-        return found
-    return [f for f in found if f.explicit or not (f.path.name.endswith(backup_suffix) and is_build_file(f.path))]
-
-
 def split_build_files(paths: Iterable[str]) -> tuple[list[str], list[str]]:
     """(sources, build files) of ``paths``, each in the order given."""
     sources: list[str] = []
@@ -50,14 +38,6 @@ def split_build_files(paths: Iterable[str]) -> tuple[list[str], list[str]]:
     for path in paths:
         (builds if is_build_file(path) else sources).append(path)
     return sources, builds
-
-
-def facts_from_model(
-    build_paths: Sequence[str], model: ProjectModel, renamed: Sequence[tuple[str, str]], options: Options
-) -> dict[str, ProjectFacts]:
-    """:func:`build_facts` from the project model the run built from the sources' scans."""
-    families = {scan.path: scan.families for scan in model.scans.values()}
-    return build_facts(build_paths, families, renamed, tuple(model.hip_families.items()), options)
 
 
 def build_facts(

@@ -23,17 +23,21 @@ from __future__ import annotations
 import bisect
 import os
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 
 import clang.cindex as ci
 
 from ..knowledge.table import MappingTable
+from ..lexing.condition_expr import names_used_for_value, parse
+from ..lexing.conditionals import Conditional, bodies_after
 from ..lexing.facts import FileFacts, Identifier, Launch, Region, rejoin_template_commas
-from ..lexing.lexer import lex
+from ..lexing.lexer import Lexed, lex
 from ..lexing.regions import RegionMap
-from ..lexing.text_facts import extract_facts
+from ..lexing.text_facts import directives_of, extract_facts
 from ..model import Diagnostic, LineIndex, Origin, Severity, Span
 from ..options import Options
+from ..rewrite.build_target import ASSUMED
 from ..rewrite.index import index_of
 from .cindex_ext import (
     COMMENT,
@@ -96,7 +100,7 @@ def build_facts(parsed: Parsed, text: str, table: MappingTable, options: Options
     )
     to_char = ByteToChar(text, parsed.data)
     stream = tokenize(parsed.tu, parsed.path, len(parsed.data))
-    inactive = _inactive_spans(parsed, text, to_char)
+    inactive = _inactive_spans(parsed, text, to_char, _decided_bodies(text, lexed))
     regions = RegionMap(lexed.directives, inactive)
     resolver = _Resolver(parsed, table)
     positions = _TokenPositions(stream, to_char, parsed.data, text)
@@ -118,9 +122,11 @@ def build_facts(parsed: Parsed, text: str, table: MappingTable, options: Options
 # --------------------------------------------------------------------------- regions
 
 
-def _inactive_spans(parsed: Parsed, text: str, to_char: ByteToChar) -> list[Span]:
+def _inactive_spans(parsed: Parsed, text: str, to_char: ByteToChar, decided: Sequence[Span] = ()) -> list[Span]:
     """Character spans of skipped ``#if`` branches: from the line after the opening
-    conditional to the start of the line of the closing one (both directives are active)."""
+    conditional to the start of the line of the closing one (both directives are active). A branch skipped only
+    for a macro the translation decides as a current CUDA build (``decided``, see :func:`_decided_bodies`) is not:
+    the translation writes its chain's conditions anew, and the next one reads what they say."""
     out: list[Span] = []
     for start_b, end_b in skipped_ranges(parsed.tu, parsed.path):
         start, end = to_char(start_b), to_char(end_b)
@@ -128,9 +134,24 @@ def _inactive_spans(parsed: Parsed, text: str, to_char: ByteToChar) -> list[Span
         if first < 0:
             continue
         last = text.rfind("\n", 0, end) + 1
-        if last > first + 1:
+        if last > first + 1 and not any(s <= first and (first < e or e < 0) for s, e in decided):
             out.append((first + 1, last))
     return out
+
+
+def _decided_bodies(text: str, lexed: Lexed) -> list[Span]:
+    """The bodies of the ``#if`` branches whose being taken hangs on a CUDA version or architecture macro used for
+    its value (``rewrite.build_target``: ``#if CUDART_VERSION < 9000``, the ``#else`` after it)."""
+    if not any(name in text for name in ASSUMED):
+        return []
+
+    def tests(directive: Conditional) -> bool:
+        if not any(name in directive.argument for name in ASSUMED):
+            return False
+        node = parse(directive.argument)
+        return node is not None and bool(names_used_for_value(node) & ASSUMED.keys())
+
+    return bodies_after(directives_of(text, lexed), tests)
 
 
 # --------------------------------------------------------------------------- tokens

@@ -335,7 +335,13 @@ def _cached_rows(cache_dir: Path, key: str) -> tuple[Row, ...] | None:
 
 def _row_of(values: tuple[object, ...]) -> Row:
     """The row whose fields (in ``ROW_KEYS`` order) are ``values``, made as unpickling makes it (its ``__init__``
-    ran when it was first built), without a pickled object per row: rows kept as tuples load in half the time."""
+    ran when it was first built), without a pickled object per row: rows kept as tuples load in half the time.
+
+    The one place a value is not made by its constructor, a fast path for the rows a run loads from the cache
+    (a frozen dataclass's ``__init__`` sets each of the 25 fields through ``object.__setattr__``: 15 ms more per
+    run, ``bench/table_load.py``). It gives what ``Row(*values)`` gives, which ``tests/test_table_load.py`` checks
+    for every shipped row, and holds only while ``Row`` computes nothing in its construction (no
+    ``__post_init__``, no slots): that test fails when it starts to."""
     row = object.__new__(Row)
     row.__dict__.update(zip(ROW_KEYS, values, strict=True))
     return row

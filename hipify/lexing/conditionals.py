@@ -12,11 +12,25 @@ import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from ..model import Span
 
 _DEFINED = re.compile(r"^(!?)\s*defined\s*(?:\(\s*(\w+)\s*\)|(\w+))$")
 _NUMBER = re.compile(r"^\(?\s*(\d+)[uUlL]*\s*\)?$")
+
+
+class Conditional(Protocol):
+    """A directive line as :func:`bodies_after` reads it (a ``CondDirective``, or the text facts' ``Directive``)."""
+
+    @property
+    def start(self) -> int: ...
+    @property
+    def end(self) -> int: ...
+    @property
+    def keyword(self) -> str: ...
+    @property
+    def argument(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -174,3 +188,29 @@ def _skipped_value(
     keyword: str, argument: str, undefined: frozenset[str], never_defined: frozenset[str]
 ) -> bool | None:
     return value_without(argument, undefined, never_defined) if keyword == "if" else None
+
+
+def bodies_after(directives: Sequence[Conditional], tests: Callable[[Conditional], bool]) -> list[Span]:
+    """The bodies of the ``#if`` branches whose chain has, in this branch's condition or an earlier one, a
+    condition that ``tests``: whether such a branch is taken hangs on it. A body runs from the end of its directive
+    to the start of the chain's next one (end -1: an unterminated chain, to the end of the file)."""
+    stack: list[list[int]] = []  # per open chain: [has a condition so far been one that ``tests``, its body's start]
+    spans: list[Span] = []
+    for d in directives:
+        kw = d.keyword
+        if kw in ("if", "ifdef", "ifndef"):
+            stack.append([kw == "if" and tests(d), -1])
+        elif kw in ("elif", "else", "endif") and stack:
+            frame = stack[-1]
+            if frame[1] >= 0:
+                spans.append((frame[1], d.start))
+            if kw == "endif":
+                stack.pop()
+                continue
+            frame[0] = frame[0] or (kw == "elif" and tests(d))
+        else:
+            continue
+        frame = stack[-1]
+        frame[1] = d.end if frame[0] else -1
+    spans += [(frame[1], -1) for frame in stack if frame[1] >= 0]
+    return sorted(spans)

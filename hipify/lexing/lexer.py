@@ -42,8 +42,11 @@ _SCAN = re.compile(
     re.VERBOSE | re.DOTALL,
 )
 _SPLICE_AT = re.compile(_SPLICE)
-_RAW_BODY = re.compile(r'"([^()\\\s"]{0,16})\(', re.DOTALL)
-_PREFIX_BEFORE = re.compile(r"(?:u8|[uUL])?R?$")
+# A raw string's delimiter, as clang reads it: up to 16 of the basic characters other than blanks, parentheses and
+# backslash (quotes included), then '('.
+_RAW_BODY = re.compile(r""""([A-Za-z0-9_.{}\[\]#<>%:;?*+\-/^&|~!=,"']{0,16})\(""")
+_STRING_PREFIX_BEFORE = re.compile(r"(?:u8|[uUL])?R?$")
+_CHAR_PREFIX_BEFORE = re.compile(r"(?:u8|[uUL])?$")  # no raw character literal: R'x' is a name R, then 'x'
 _WORD = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
 # A name right after a literal is its ud-suffix when it starts with '_' or a non-ASCII name
 # character; a string literal also takes the standard library's suffixes (C++17), as clang
@@ -64,7 +67,8 @@ def is_name_char(c: str) -> bool:
 
 def _prefix_start(text: str, quote: int) -> tuple[int, bool]:
     """(start of the literal including its encoding prefix, is it a raw string)."""
-    m = _PREFIX_BEFORE.search(text, max(0, quote - 3), quote)
+    prefix = _STRING_PREFIX_BEFORE if text[quote] == '"' else _CHAR_PREFIX_BEFORE
+    m = prefix.search(text, max(0, quote - 3), quote)
     start = m.start() if m else quote
     while start < quote:
         before = _before_splices(text, start)  # an identifier goes on across a line splice: x\<newline>u8"s"
@@ -72,6 +76,19 @@ def _prefix_start(text: str, quote: int) -> tuple[int, bool]:
             break
         start += 1  # the letters belong to an identifier (fooL"x"): shrink the prefix
     return start, text[quote - 1] == "R" and start < quote
+
+
+def joined_by_splice(text: str, start: int, end: int) -> bool:
+    """Does a line splice join the name ``text[start:end]`` to name characters before or after it? Then clang reads
+    one longer name (``s\\<newline>CUDART_CB`` is the name ``sCUDART_CB``), and this is no name of its own."""
+    if start and text[start - 1] in "\r\n":
+        before = _before_splices(text, start)
+        if before < start and before and is_name_char(text[before - 1]):
+            return True
+    if text[end : end + 1] == "\\":
+        after = _past_splices(text, end)
+        return end < after < len(text) and is_name_char(text[after])
+    return False
 
 
 def _before_splices(text: str, at: int) -> int:
@@ -172,7 +189,8 @@ def lex(text: str) -> Lexed:
         else:
             closed = _closed(text, start, end)
         body_end = end
-        if closed and (first == '"' or end - start > 2):  # clang reads '' as an invalid token: no suffix
+        # clang reads '' (line splices between the quotes aside) as an invalid token: no suffix
+        if closed and (first == '"' or _past_splices(text, start + 1) < end - 1):
             end = _suffix_end(text, end, first == '"')
         literals.append((lit_start, end))
         if first == "'":
@@ -197,21 +215,26 @@ def _in_number(text: str, quote: int, separator: int) -> bool:
     """Is the quote at ``quote`` a digit separator (``1'000``, ``0x1'f``)? As clang reads it:
     inside a number (a pp-number: it starts with a digit or ``.digit``), and followed by an
     ASCII letter, digit or ``_``; otherwise it opens a character literal (``return'x'``,
-    ``1''``, ``1'/*'``)."""
-    if text[quote + 1 : quote + 2] not in _SEPARATED:
+    ``1''``, ``1'/*'``). Line splices on either side of the quote join the number (``1'\\<newline>000``)."""
+    after = _past_splices(text, quote + 1)
+    if text[after : after + 1] not in _SEPARATED:
         return False
-    j = quote  # back to the start of the run of name and number characters before the quote
+    run: list[str] = []  # the name and number characters before the quote, last first, splices left out
+    j = quote
     while j > 0:
         c = text[j - 1]
         if is_name_char(c) or c == "." or (c in "+-" and j > 1 and text[j - 2] in "eEpP"):
+            run.append(c)
             j -= 1
+        elif c in "\r\n" and _before_splices(text, j) < j:
+            j = _before_splices(text, j)
         else:
             break
-    if j == quote:
+    if not run:
         return False
     if j - 1 == separator:
         return True  # continues a number whose previous separator we passed (1'000'000)
-    return _ends_in_number(text, j, quote)
+    return _ends_in_number("".join(reversed(run)), 0, len(run))
 
 
 def _ends_in_number(text: str, i: int, end: int) -> bool:
@@ -293,12 +316,13 @@ def _suffix_end(text: str, end: int, string: bool) -> int:
 
 def _raw_end(text: str, quote: int) -> tuple[int, bool]:
     """(end of the raw string whose opening quote is at ``quote`` -- the end of the file if
-    unterminated --, is it terminated)."""
+    unterminated --, is it terminated, so that a ud-suffix may follow)."""
     m = _RAW_BODY.match(text, quote)
-    if m is None:  # R"x without '(' is not a raw string: treat as an ordinary one
-        ordinary = _SCAN.match(text, quote)
-        end = ordinary.end() if ordinary else quote + 1
-        return end, _closed(text, quote, end)
+    if m is None:
+        # No '(' after a delimiter (R"x, R"\r, a blank in it, longer than 16): clang reads an invalid token up to the
+        # next '"', on whatever line, or to the end of the file, and takes no suffix after it.
+        close = text.find('"', quote + 1)
+        return (len(text) if close == -1 else close + 1), False
     close = text.find(")" + m.group(1) + '"', m.end())
     return (len(text), False) if close == -1 else (close + len(m.group(1)) + 2, True)
 

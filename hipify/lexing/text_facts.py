@@ -19,7 +19,7 @@ from ..options import Options
 from .brackets import Brackets, trim
 from .conditionals import CondDirective, inactive_spans, parse_defines
 from .facts import Directive, FileFacts, Identifier, Include, Launch, Region
-from .lexer import Lexed, is_name_char, lex
+from .lexer import Lexed, is_name_char, joined_by_splice, lex
 from .regions import RegionMap
 
 Wanted = Callable[[str], bool]
@@ -322,6 +322,9 @@ def _identifiers(
     simple_next = _SIMPLE_NEXT
     for start, name in name_occurrences(code, wanted, report_once):
         end = start + len(name)
+        at_splice = (start and code[start - 1] in "\r\n") or code[end : end + 1] == "\\"
+        if at_splice and joined_by_splice(code, start, end):
+            continue  # a line splice joins it to the name characters beside it: part of a longer name
         c = code[end] if end < size else ""
         if c in simple_next and c:  # fast path: 'name(' 'name,' 'name;' ...
             nxt, next_at = c, end

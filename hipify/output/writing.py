@@ -117,23 +117,50 @@ class _InterruptDeferred:
     """Ctrl-C (SIGINT) and SIGTERM arrive after the block, not inside it: a KeyboardInterrupt raised between
     creating a temporary file and the ``try`` that removes it (inside ``mkstemp``, say) would leave the file
     behind, and a worker process writing a translation is ended with SIGTERM (it dies once its write is whole).
-    A class, not a generator context manager: it is entered for every file written."""
+    A class, not a generator context manager: it is entered for every file written.
 
-    __slots__ = ("_previous",)
+    Python runs a signal's handler in the main thread only, so only there is anything deferred. A thread alone in
+    its process (a worker) blocks the signals: the kernel keeps them pending until it unblocks them. Beside other
+    threads (the run's writing threads), blocking is not enough: Ctrl-C is sent to the whole process, the kernel
+    hands it to a thread that does not block it, and Python then calls the main thread's handler at its next
+    instruction all the same. There the handlers are replaced for the block by one that notes the signal, which is
+    raised again after it (dearer: setting a handler costs a few microseconds). SIGINT's handler is set first and
+    put back last, so that a Ctrl-C never finds the other changed and its own not yet."""
+
+    __slots__ = ("_blocked", "_noted", "_previous")
 
     def __enter__(self) -> None:
-        self._previous: set[int | signal.Signals] | None = None
-        if _SIGMASK and threading.current_thread() is threading.main_thread():
-            self._previous = signal.pthread_sigmask(signal.SIG_BLOCK, _DEFERRED)
+        self._blocked: set[int | signal.Signals] | None = None
+        self._previous: dict[int, object] = {}
+        self._noted: list[int] = []
+        if threading.current_thread() is not threading.main_thread():
+            return
+        if threading.active_count() == 1 and _SIGMASK:
+            self._blocked = signal.pthread_sigmask(signal.SIG_BLOCK, _DEFERRED)
+            return
+        for signum in _DEFERRED:
+            previous = signal.getsignal(signum)
+            if previous is not None:  # (None: a handler set outside Python, which could not be put back)
+                self._previous[signum] = previous
+                signal.signal(signum, self._note)
+
+    def _note(self, signum: int, frame: object) -> None:
+        self._noted.append(signum)
 
     def __exit__(self, *exc: object) -> None:
-        if self._previous is not None:
-            signal.pthread_sigmask(signal.SIG_SETMASK, self._previous)
+        if self._blocked is not None:
+            signal.pthread_sigmask(signal.SIG_SETMASK, self._blocked)
+            return
+        for signum in reversed(self._previous):
+            signal.signal(signum, self._previous[signum])  # type: ignore[arg-type]
+        for signum in reversed(_DEFERRED):  # SIGTERM first: a process it ends has no Ctrl-C left to handle
+            if signum in self._noted:
+                signal.raise_signal(signum)  # to this thread, now: as if it had come after the block
 
 
 _SIGMASK = hasattr(signal, "pthread_sigmask")
 _FCHMOD = hasattr(os, "fchmod")
-_DEFERRED = frozenset((signal.SIGINT, signal.SIGTERM))
+_DEFERRED = (signal.SIGINT, signal.SIGTERM)  # in the order their handlers are replaced
 _interrupt_deferred = _InterruptDeferred
 
 

@@ -17,7 +17,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..buildfiles.build_phase import build_facts
 from ..model import ProjectFacts
+from ..options import Options
 
 if TYPE_CHECKING:  # the scan's imports (lexer, planner) are not needed to use a model
     from .scan import FileScan, IncludeRef
@@ -382,3 +384,11 @@ def _digest(scans: Iterable[FileScan]) -> str:
     for scan in sorted(scans, key=lambda s: s.path):
         digest.update(f"{scan.path}\0{scan.digest}\0".encode())
     return digest.hexdigest()[:16]
+
+
+def build_file_facts(
+    build_paths: Sequence[str], model: ProjectModel, renamed: Sequence[tuple[str, str]], options: Options
+) -> dict[str, ProjectFacts]:
+    """Each build file's facts (``buildfiles.build_phase.build_facts``), from the model the sources' scans made."""
+    families = {scan.path: scan.families for scan in model.scans.values()}
+    return build_facts(build_paths, families, renamed, tuple(model.hip_families.items()), options)

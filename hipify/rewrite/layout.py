@@ -79,12 +79,13 @@ def insertion_anchor(text: str, directives: Sequence[Directive], comments: Seque
     active = [d for d in directives if d.region is not Region.INACTIVE]
     candidates = []
     guard = _include_guard(text, active, comments)
-    if guard is not None:
+    if guard is not None and not _spliced(text, guard.end):
         candidates.append(guard.end)
     paths = branch_paths(directives)
     for d in active:
         if d.keyword == "pragma" and d.argument.split()[:1] == ["once"] and not paths.get(d.start):
-            candidates.append(d.end)
+            if not _spliced(text, d.end):
+                candidates.append(d.end)
             break
     if candidates:
         return Anchor(min(candidates), True)
@@ -100,11 +101,24 @@ def insertion_anchor(text: str, directives: Sequence[Directive], comments: Seque
             break
         if text.startswith("/*", cs) and (ce - cs < 4 or not text.endswith("*/", cs, ce)):
             break  # an unterminated comment: a line after it would be inside it
+        if _spliced(text, ce):
+            break  # a // comment ending the file with a backslash: a line end after it would continue it
         if _rest_of_line_is_blank(text, ce):
             last = ce
     if last >= 0:
         return Anchor(last, True)
     return Anchor(1 if text.startswith("\ufeff") else 0, False, at_top=True)
+
+
+def _spliced(text: str, end: int) -> bool:
+    """Does what ends at ``end`` (a comment or a directive that ends the file) end in a backslash, or in a line
+    splice? A line put after it would be joined to it."""
+    head = text[:end]
+    for line_end in ("\r\n", "\n\r", "\n", "\r"):
+        if head.endswith(line_end):
+            head = head[: -len(line_end)]
+            break
+    return head.rstrip(" \t\f\v").endswith("\\")
 
 
 def translation_unit_anchor(text: str, directives: Sequence[Directive], comments: Sequence[Span]) -> Anchor | None:

@@ -9,12 +9,12 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from ..buildfiles.build_phase import facts_from_model, is_build_file
+from ..buildfiles.build_phase import is_build_file
 from ..knowledge.table import table_for
 from ..machinery.supervise import LATER, Failure, Job, Later, Supervisor
 from ..model import ProjectFacts
 from ..options import Options
-from ..project.graph import ProjectModel
+from ..project.graph import ProjectModel, build_file_facts
 from ..sources.discover import FileStat, Found
 from .destinations import _include_renames
 from .manifest import WarmStart, current_stat
@@ -107,7 +107,7 @@ def _project_facts(
     builds = [str(f.path) for f in found if is_build_file(f.path)]
 
     def of_builds() -> dict[str, ProjectFacts]:
-        return facts_from_model(builds, model, _include_renames(sources, renames), config.options)
+        return build_file_facts(builds, model, _include_renames(sources, renames), config.options)
 
     return _ProjectFacts(_FactsOf(found, lambda f: final(f, model.facts_for(str(f.path))), of_builds), model, scans)
 

@@ -13,7 +13,6 @@ from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
 
-from ..buildfiles.build_phase import without_backups
 from ..compat import HEADER_NAME, entries_in, load_catalog
 from ..compat import render as render_compat
 from ..machinery.cache import Stamp, stamps
@@ -21,7 +20,7 @@ from ..machinery.supervise import Limits, Supervisor
 from ..model import ProjectFacts
 from ..output.emit import Destination, EmitSettings, Emitter, Outcome, OutputMode, Placed, message
 from ..reports.report import FileEntry, Report
-from ..sources.discover import Found, discover
+from ..sources.discover import Found, discover, without_backups
 from .compat_header import _compat_header_path, _generated_compat, _relative_include
 from .conclusion import _conclude, _finish
 from .copies import _copy_others, _Copying

@@ -53,6 +53,14 @@ class Found:
         return Path(self.real) if self.real else self.path.resolve()
 
 
+def without_backups(found: list[Found], backup_suffix: str) -> list[Found]:
+    """Leave out what a walk found only because ``Makefile.<suffix>`` is named like a build file: the backups an
+    in-place run keeps (``Makefile.prehip``)."""
+    if not backup_suffix:
+        return found
+    return [f for f in found if f.explicit or not (f.path.name.endswith(backup_suffix) and kind_of(str(f.path)))]
+
+
 @dataclass(frozen=True)
 class Problem:
     path: Path

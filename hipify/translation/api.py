@@ -7,14 +7,14 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from ..buildfiles.build_phase import default_context, facts_from_model, split_build_files
+from ..buildfiles.build_phase import default_context, split_build_files
 from ..buildfiles.dispatch import kind_of, translator
 from ..compat import HEADER_NAME, load_catalog, render
 from ..knowledge.table import MappingTable, table_for
 from ..lexing.shared import clear as forget_lexings
 from ..model import Diagnostic, Edit, LineIndex, ProjectFacts, SourceFile, located
 from ..options import Options
-from ..project.graph import build_model
+from ..project.graph import build_file_facts, build_model
 from ..project.scan import FileScan, scan_file, scan_text
 from .engines import run_engine
 from .splice import apply
@@ -93,7 +93,7 @@ def translate_files(
     sources, builds = split_build_files(texts)  # build files are not C++: not scanned, told about the sources
     scans = [scan_text(path, texts[path], table, options) for path in sources]
     model = build_model(scans, scan_more, options.include_dirs)
-    build_facts = facts_from_model(builds, model, (), options)
+    build_facts = build_file_facts(builds, model, (), options)
     if compat_dir is None:
         compat_dir = os.path.commonpath([os.path.dirname(os.path.abspath(p)) for p in texts]) if texts else "."
     header = os.path.join(compat_dir, HEADER_NAME)

@@ -53,12 +53,20 @@ class BuildOutcome:
     executables: tuple[str, ...] = ()
     command: str = ""
     log: str = ""
+    not_judged: str = ""  # why the toolchain cannot judge this build (it lacks a part the build needs)
 
     @property
     def built(self) -> bool:
         return self.linked
 
+    @property
+    def failed(self) -> bool:
+        """Did the translation fail to build (or run)? A build the toolchain cannot judge did not."""
+        return not self.not_judged and (not self.built or self.ran.startswith("FAIL"))
+
     def verdict(self) -> str:
+        if self.not_judged:
+            return "NOT JUDGED"
         return "BUILT" if self.built else f"FAIL ({self.stage})"
 
     def to_json(self) -> dict[str, object]:
@@ -76,6 +84,7 @@ class BuildOutcome:
             "seconds": round(self.seconds, 2),
             "executables": list(self.executables),
             "command": self.command,
+            "not_judged": self.not_judged,
         }
 
 

@@ -11,8 +11,9 @@ from rich.console import Console
 
 from .build import BuildOutcome
 from .corpus import discover
+from .parts import BUILD_TOOLS, NOT_JUDGED, lacking, probe
 from .runner import SKIPPED, Result, validate_all
-from .toolchain import CHROOT_RELEASES, DEFAULT_ARCHS, detect, no_toolchain_message
+from .toolchain import CHROOT_RELEASES, DEFAULT_ARCHS, Toolchain, detect, no_toolchain_message
 
 ENGINES = ("regex", "clang")
 
@@ -87,7 +88,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def validate_main(argv: list[str] | None = None) -> int:
-    """Exit 0 when nothing failed (skips allowed), 1 when a program failed, 2 on usage/setup errors."""
+    """Exit 0 when nothing failed (skips allowed), 1 when a program failed, 2 on usage/setup errors, a toolchain
+    that lacks what a program needs among them (that program is not judged)."""
     args = build_parser().parse_args(argv)
     if args.setup:
         from .rocm_chroot import main_setup
@@ -126,11 +128,13 @@ def validate_main(argv: list[str] | None = None) -> int:
         message = no_toolchain_message(args.hipcc, args.rocm_chroot, args.toolchain, args.rocm)
         err.print(f"validate: {message}", markup=False)
         return 2
+    systems = set() if args.no_build else {p.build_system for p in programs if p.build_system}
     for tc in toolchains:
         err.print(
             f"validate: {tc.describe()}; archs {' '.join(archs)}; engines {' '.join(engines) or '-'}; "
             f"{len(programs)} programs; -j{args.jobs}"
         )
+        _say_what_it_lacks(tc, systems, err)
 
     t0 = time.perf_counter()
     done = [0]
@@ -186,8 +190,23 @@ def validate_main(argv: list[str] | None = None) -> int:
         write_json(args.json, results, meta)
     failed = any(r.result in ("FAIL", "ERROR") for r in results)
     failed = failed or any(r.result in ("MISMATCH", "FAIL", "ERROR") for r in run_results)
-    failed = failed or any(not b.built or b.ran.startswith("FAIL") for b in builds)  # a link error is a finding
-    return 1 if failed else 0
+    failed = failed or any(b.failed for b in builds)  # a link error is a finding
+    unjudged = [r.reason for r in results if r.result == NOT_JUDGED] + [b.not_judged for b in builds if b.not_judged]
+    for reason in dict.fromkeys(unjudged):  # the toolchain's problem, once per cause, last where it is seen
+        count = unjudged.count(reason)
+        err.print(f"validate: {count} not judged: {reason}", markup=False, highlight=False)
+    return 1 if failed else 2 if unjudged else 0
+
+
+def _say_what_it_lacks(tc: Toolchain, systems: set[str], err: Console) -> None:
+    """Before any program is judged: what ``tc`` lacks of what building ``systems`` needs, as its own problem."""
+    inventory = probe(tc)
+    if inventory.unknown:
+        err.print(f"validate: could not ask {tc.describe()} for its tools: {inventory.unknown}", markup=False)
+        return
+    reason = lacking(tc, dict.fromkeys(part for system in sorted(systems) for part in BUILD_TOOLS[system]))
+    if reason:
+        err.print(f"validate: {reason}; builds with their own build files are not judged", markup=False)
 
 
 def main() -> None:  # python -m hipify.validate

@@ -15,7 +15,15 @@ from rich.table import Table
 from .build import BuildOutcome
 from .runner import Result
 
-STYLE = {"PASS": "green", "MATCH": "green", "FAIL": "red", "MISMATCH": "red", "ERROR": "red", "SKIPPED": "yellow"}
+STYLE = {
+    "PASS": "green",
+    "MATCH": "green",
+    "FAIL": "red",
+    "MISMATCH": "red",
+    "ERROR": "red",
+    "SKIPPED": "yellow",
+    "NOT JUDGED": "yellow",
+}
 
 
 def summary(results: Iterable[Result]) -> dict[str, int]:
@@ -47,6 +55,10 @@ def render_builds(builds: list[BuildOutcome], console: Console) -> None:
     for col in ("program", "engine", "build", "configured", "compiled", "linked", "ran", "first error / reason"):
         table.add_column(col, overflow="fold")
     for b in builds:
+        if b.not_judged:
+            unknown = "[yellow]not judged[/]"
+            table.add_row(b.program, b.engine, b.system, unknown, unknown, unknown, "-", b.not_judged)
+            continue
         detail = b.first_error.short() if b.first_error else ""
         if b.first_error and b.first_error.original_text:
             detail += f"\n    CUDA: {b.first_error.original_text}"
@@ -56,7 +68,9 @@ def render_builds(builds: list[BuildOutcome], console: Console) -> None:
         )
     console.print(table)
     built = sum(b.built for b in builds)
-    console.print(f"{built} of {len(builds)} built (compiled and linked) with their own build files")
+    unjudged = sum(bool(b.not_judged) for b in builds)
+    judged = f"; {unjudged} not judged (the toolchain lacks what they need)" if unjudged else ""
+    console.print(f"{built} of {len(builds)} built (compiled and linked) with their own build files{judged}")
 
 
 def to_json(results: list[Result], meta: dict[str, Any]) -> dict[str, Any]:

@@ -18,7 +18,9 @@ the code that finds the compiler, their checks and messages are unit-tested with
 install carries them without package data.
 
 Idempotent: each step checks a stamp (or the packages it installs) and is skipped when done; a ready
-chroot whose package lists match is reported in a fraction of a second.
+chroot whose package lists match, and that has every part validation asks for, is reported in a fraction of a
+second. A chroot made otherwise (another script's, or one that lost a part since) is completed, not rebuilt: its
+Debian system stays, and the steps add what it lacks.
 """
 
 from __future__ import annotations
@@ -35,7 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .debparts import SHARED_OBJECT, extract_build_parts, member_role, parse_simulated_installs
-from .toolchain import ChrootRelease, chroot_command, chroot_release
+from .parts import ASKED, Part, ask
+from .toolchain import ChrootRelease, Toolchain, chroot_command, chroot_release
 
 MIRROR = "http://deb.debian.org/debian"
 SUITE = "sid"
@@ -181,6 +184,19 @@ class Plan:
         stamp = self.root / READY_STAMP
         return (self.root / "usr/bin/hipcc").exists() and stamp.is_file() and stamp.read_text().strip() == self.digest()
 
+    def has_base_system(self) -> bool:
+        """Is a Debian system there already (ours, or another script's): completed, never bootstrapped again. One
+        that debootstrap left half made (its ``debootstrap/`` folder is still there) is not."""
+        root = self.root
+        made = (root / "usr/bin/apt-get").exists() and (root / "var/lib/dpkg/status").is_file()
+        return made and not (root / "debootstrap").exists()
+
+    def lacks(self) -> tuple[Part, ...]:
+        """The parts validation asks for that the chroot lacks (none when it cannot be asked)."""
+        root = str(self.root)
+        tc = Toolchain("rocm-chroot", (*chroot_command(root), "hipcc"), "", (f"{root}/usr/include",), chroot=root)
+        return ask(tc).lacks(ASKED)
+
 
 def _free_bytes(path: Path) -> int:
     existing = next(p for p in (path, *path.parents) if p.exists())
@@ -209,7 +225,7 @@ def check_host(plan: Plan, host: Host | None = None) -> None:
             raise SetupError(
                 f"validate --setup needs `{tool}`: install it (Debian/Ubuntu: `apt-get install {package}`)"
             )
-    if not (plan.root / DEBOOTSTRAP_STAMP).exists():
+    if not (plan.root / DEBOOTSTRAP_STAMP).exists() and not plan.has_base_system():
         free = host.free_bytes(plan.root)
         if free < FREE_BYTES_NEEDED:
             raise SetupError(
@@ -235,8 +251,9 @@ def in_chroot(plan: Plan, *cmd: str) -> list[str]:
 
 
 def debootstrap(plan: Plan, say: Say) -> None:
-    if (plan.root / DEBOOTSTRAP_STAMP).exists() and (plan.root / "usr/bin/apt-get").exists():
-        say(f"- Debian {plan.suite} base system: already in {plan.root}")
+    if plan.has_base_system():
+        say(f"- Debian base system: already in {plan.root}")
+        (plan.root / DEBOOTSTRAP_STAMP).touch()
         return
     say(f"- Debian {plan.suite} base system into {plan.root} (debootstrap, minbase)")
     plan.root.mkdir(parents=True, exist_ok=True)
@@ -430,9 +447,15 @@ STEPS: tuple[Callable[[Plan, Say], None], ...] = (
 
 def setup(plan: Plan, say: Say, host: Host | None = None) -> int:
     """Build or complete the chroot. 0 when ready, 1 when a command failed, 2 when the host cannot."""
+    root_user = (host or Host()).euid == 0  # only root can enter the chroot to ask it for its parts
     if plan.is_ready():
-        say(f"validate --setup: ROCm chroot ready at {plan.root} (nothing to do)")
-        return 0
+        lacks = plan.lacks() if root_user else ()
+        if not lacks:
+            say(f"validate --setup: ROCm chroot ready at {plan.root} (nothing to do)")
+            return 0
+        say(f"validate --setup: the ROCm chroot at {plan.root} lacks {_named(lacks)}: completing it")
+        if any(part.link_file for part in lacks):
+            (plan.root / BUILD_PARTS_STAMP).unlink(missing_ok=True)  # the link stubs are made again
     try:
         check_host(plan, host)
     except SetupError as exc:
@@ -447,9 +470,17 @@ def setup(plan: Plan, say: Say, host: Host | None = None) -> int:
     except (subprocess.CalledProcessError, OSError) as exc:
         say(f"validate --setup: failed: {exc}")
         return 1
+    still = plan.lacks() if root_user else ()
+    if still:  # (a package dpkg holds installed whose files are gone: apt-get install --reinstall it there)
+        say(f"validate --setup: the ROCm chroot at {plan.root} still lacks {_named(still)}")
+        return 1
     (plan.root / READY_STAMP).write_text(plan.digest() + "\n")
     say(f"validate --setup: ready at {plan.root} in {time.perf_counter() - start:.0f} s; `hipify-py validate` uses it")
     return 0
+
+
+def _named(parts: tuple[Part, ...]) -> str:
+    return "; ".join(part.describe() for part in parts)
 
 
 def plan_for(

@@ -9,6 +9,7 @@ import subprocess
 import tempfile
 import threading
 import time
+from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -19,6 +20,7 @@ from ..options import Options, parse_rocm_version
 from .build import BuildOutcome, build_translation
 from .corpus import CUDA_SUFFIXES, Program
 from .mapping import FileTranslation, MappedError, first_error, parse_errors
+from .parts import NOT_JUDGED, build_parts, lacking, libraries_included
 from .toolchain import Toolchain
 
 PASS, FAIL, SKIPPED, ERROR = "PASS", "FAIL", "SKIPPED", "ERROR"
@@ -204,12 +206,16 @@ def validate_program(
     run: bool = False,
 ) -> list[Result]:
     """Translate ``program`` and compile each unit for ``archs``; when it has build files of its own and
-    ``builds`` is a list, also build it with them (translated) and append the outcome."""
+    ``builds`` is a list, also build it with them (translated) and append the outcome. What the toolchain lacks
+    (a library's headers, a build's tools and link files) makes the verdict "not judged", with the reason."""
     base = {"program": program.name, "engine": engine, "toolchain": tc.describe()}
-    for lib in program.hip_libs:
-        reason = tc.missing_lib(lib)
-        if reason:
-            return [Result(arch=a, result=SKIPPED, reason=reason, **base) for a in archs]  # type: ignore[arg-type]
+
+    def not_judged(reason: str) -> list[Result]:
+        return [Result(arch=a, result=NOT_JUDGED, reason=reason, **base) for a in archs]  # type: ignore[arg-type]
+
+    reason = _missing_headers(tc, program.hip_libs)
+    if reason:
+        return not_judged(reason)
     if program.min_rocm and tc.rocm_version < parse_rocm_version(program.min_rocm):
         reason = (
             f"uses APIs of ROCm {program.min_rocm} that {tc.describe()} lacks "
@@ -223,13 +229,21 @@ def validate_program(
     try:
         if tr.error:
             return [Result(arch=a, result=ERROR, reason=tr.error, **base) for a in archs]  # type: ignore[arg-type]
+        libs = libraries_included(f.translated for f in tr.files.values()) | set(program.hip_libs)
+        headers = _missing_headers(tc, sorted(libs))
         if builds is not None and program.build_system:
+            system = program.build_system
+            lacks = headers or lacking(tc, build_parts(system, libs))
             # before the per-file compiles, whose objects (x.cu.o) make's built-in rules would pick up
             builds.append(
-                build_translation(
-                    program.name, engine, tr.tree, tr.files, tc, program.build_system, run, program.expected_output
+                BuildOutcome(program.name, engine, tc.describe(), system, None, False, False, not_judged=lacks)
+                if lacks
+                else build_translation(
+                    program.name, engine, tr.tree, tr.files, tc, system, run, program.expected_output
                 )
             )
+        if headers:
+            return not_judged(headers)
         results = compile_translation(tr, tc, archs)
         used = ",".join(sorted(tr.engine_used))
         if used and used != engine:  # e.g. the clang engine fell back to regex on a file
@@ -239,6 +253,11 @@ def validate_program(
     finally:
         if not keep:
             shutil.rmtree(tr.tree, ignore_errors=True)
+
+
+def _missing_headers(tc: Toolchain, libs: Iterable[str]) -> str:
+    """Why ``tc`` cannot compile a program using HIP libraries ``libs`` ("" when it has their headers)."""
+    return "; ".join(filter(None, map(tc.missing_lib, libs)))
 
 
 def _remove_stale_trees(root: str, max_age_s: float = 3600) -> None:

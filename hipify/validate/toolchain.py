@@ -62,11 +62,12 @@ class Toolchain:
             if any((Path(root) / h).is_file() for h in headers):
                 return None
         pkg = LIB_PACKAGES.get(lib, lib)
-        hint = (
-            "Debian 12 does not package it (build the ROCm 6.4 chroot with `hipify-py validate --setup`)"
-            if self.name == "debian"
-            else f"install {pkg}"
-        )
+        if self.chroot:
+            hint = f"`{setup_command(self.chroot, self.rocm_version)}` (as root) completes it"
+        elif self.name == "debian":
+            hint = "Debian 12 does not package it (build the ROCm 6.4 chroot with `hipify-py validate --setup`)"
+        else:
+            hint = f"install {pkg}"
         return f"{lib} headers not found for {self.describe()} ({headers[0]}): {hint}"
 
     def inner_path(self, host: str) -> str:
@@ -161,6 +162,18 @@ def default_chroot(rocm: str | None = None) -> str:
     looks for it: the release's environment variable ($ROCM_CHROOT for 6.4, $ROCM7_CHROOT for 7.2), else its
     folder (/tmp/rocm-sid, /tmp/rocm7-sid)."""
     return chroot_release(rocm).root()
+
+
+def setup_command(root: str, rocm: tuple[int, int] | None = None) -> str:
+    """The command that builds or completes the chroot at ``root`` (of ROCm ``rocm``, when known)."""
+    words = "hipify-py validate --setup"
+    try:
+        release = chroot_release(f"{rocm[0]}.{rocm[1]}" if rocm else None)
+    except ValueError:  # a chroot of a release we have no recipe for: completed as the newest one's
+        release = chroot_release()
+    if rocm and release is not CHROOT_RELEASES[-1]:
+        words += f" --rocm {release.rocm}"
+    return words + ("" if root == release.root() else f" --rocm-chroot {root}")
 
 
 def chroot_candidates(rocm: str | None = None) -> list[str]:

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 
 from ...knowledge.table import Row
 from ...lexing.condition_expr import Node, evaluate, names_used_for_value, parse
+from ...lexing.conditionals import Conditional, bodies_after
 from ...lexing.facts import Directive
 from ...lexing.text_facts import whole_word
 from ...lexing.tiers import INLINE_ASM, numeric_constants
@@ -45,6 +46,13 @@ DEVICE_PASS = "__HIP_DEVICE_COMPILE__"
 class ConditionPlan:
     findings: tuple[Finding, ...] = ()
     handled: frozenset[int] = frozenset()  # starts of the macro uses this rule decided (the renames rule skips them)
+    # The bodies of the branches whose being taken the decisions change (at or after a rewritten condition of their
+    # chain): whether code there is compiled, a rule asks of neither this translation's facts nor the next one's,
+    # which read other conditions (an #if decided 0, the #else of one decided 1, a device pass the parse has not).
+    rewritten: tuple[Span, ...] = ()
+
+    def rewrites(self, offset: int) -> bool:
+        return any(start <= offset and (offset < end or end < 0) for start, end in self.rewritten)
 
 
 @dataclass
@@ -106,7 +114,16 @@ def _plan(ctx: Context) -> ConditionPlan:
         findings.append(Edit(ident.start, ident.end, str(value), "HPY019", Origin.TEXT, subject=row.cuda))
         findings.append(Diagnostic("HPY019", f"{row.cuda} used for its value: {value}, as {build.describe()} has it",
                                    ident.start, severity=Severity.INFO, subject=row.cuda))  # fmt: skip
-    return ConditionPlan(tuple(findings), frozenset(handled))
+    edits = [f.start for f in findings if isinstance(f, Edit) and f.code == "HPY019"]
+    rewritten = _rewritten(ctx, edits) if edits else ()
+    return ConditionPlan(tuple(findings), frozenset(handled), rewritten)
+
+
+def _rewritten(ctx: Context, edits: list[int]) -> tuple[Span, ...]:
+    def decided(directive: Conditional) -> bool:
+        return any(directive.start <= at < directive.end for at in edits)
+
+    return tuple(bodies_after(ctx.facts.directives, decided))
 
 
 def _choose_build(
@@ -325,14 +342,20 @@ def _lacks(ctx: Context, span: Span, names: frozenset[str], chains: list[_Chain]
     for ident, row in resolved[bisect.bisect_left(starts, start) : bisect.bisect_left(starts, end)]:
         if ident.user_declared or row.cuda in names or row.cuda in ctx.compat_names:
             continue
+        if row.transform is not None and row.transform.kind == "remove":
+            continue  # deleted by the translation (CUBLASAPI): nothing HIP lacks
         if row.kind != "namespace" and not ctx.decide(row).target:
             return True
         if row.cuda in ctx.index.signature_findings and _takes_older_cuda(ctx, row):
             return True  # HIP takes another declaration (cudaMemAdvise as CUDA 12 declared it): written for CUDA 13?
     own = frozenset(ctx.source.project.project_names) | frozenset(ctx.options.project_names)
+    # a header's name is no code (cuda_runtime in <cuda_runtime.h>): the includes are judged below, by the table
+    header_names = [inc.name for inc in ctx.facts.includes if start <= inc.start < end]
     for m in _WORD.finditer(masked, start, end):
         word = m.group()
         if word in ctx.table or word in own or word in ctx.compat_names:
+            continue
+        if any(s <= m.start() < e for s, e in header_names):
             continue
         if _NVIDIA_INTERNAL.match(word) or CUDA_LIKE.match(word):
             return True

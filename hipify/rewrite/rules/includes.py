@@ -25,6 +25,7 @@ from ...model import Diagnostic, Edit, Origin, Severity
 from ..context import Context
 from ..layout import Anchor, branch_paths, same_branch, translation_unit_anchor, unconditional
 from ..registry import Finding, register
+from .build_conditions import condition_plan
 
 HIP_RUNTIME_HEADER = "hip/hip_runtime.h"
 _RUNTIME_HEADERS = frozenset((HIP_RUNTIME_HEADER,))
@@ -88,7 +89,10 @@ def _plan(ctx: Context) -> IncludePlan:
                 if result != inc.header:
                     findings.append(Edit(inc.name[0], inc.name[1], result, "HPY002", Origin.TEXT, subject=row.cuda))
         seen.setdefault(result, []).append(path)
-        if result in _RUNTIME_HEADERS and runtime_line < 0 and inc.region is not Region.INACTIVE:
+        # (not one in a branch the decided conditions rewrite: the next translation, which reads them as written
+        # then, might not count it, and would add another)
+        compiled = inc.region is not Region.INACTIVE and not condition_plan(ctx).rewrites(inc.start)
+        if result in _RUNTIME_HEADERS and runtime_line < 0 and compiled:
             runtime_line = physical_line_start(text, inc.start)
             if runtime_line == (top.offset if top is not None else -1):
                 top = None  # the runtime already comes first
