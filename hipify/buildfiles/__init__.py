@@ -2,7 +2,8 @@
 
 A build file never learns C++, and a source engine never learns make: what a build file's
 translation needs from the rest of the project comes in as a :class:`BuildContext` value (the API
-families the project's sources use, the sources renamed by an option, the GPU targets chosen), and
+families the project's sources use, the sources renamed by an option, the GPU targets chosen, the host
+sources that include the HIP runtime), and
 it returns the same values the source engines do (``Edit`` in the file's original coordinates,
 ``Diagnostic`` in gcc's form), so the one splice routine, the outputs and the report need nothing new.
 
@@ -39,6 +40,9 @@ class BuildContext:
     roc: bool = False
     # --roc: families the sources keep with their HIP names (the project's hip_families): their HIP library.
     hip_families: tuple[str, ...] = ()
+    # C/C++ sources (paths relative to the build file's directory) whose translation units include the HIP
+    # runtime: a host compiler needs HIP's platform define and headers to compile them.
+    hip_sources: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,9 @@ Build files (``hipify.buildfiles``) are found with the sources, left out of the 
 C++), and translated by their own translators in the same workers, with the same outputs. What a build file
 needs from the sources comes from the project model as a :class:`BuildContext` in its ``ProjectFacts``
 (so the result cache and the manifest key on it): the API families its sources use (from the scans), the
-sources renamed by ``--rename-extensions``, the GPU targets (``--offload-arch``), ``--roc`` and the families
-the sources keep with their HIP names. Data flows one way: the scans know nothing of make, and a build file's
+sources renamed by ``--rename-extensions``, the GPU targets (``--offload-arch``), ``--roc``, the families
+the sources keep with their HIP names, and the C/C++ sources whose translation units include the HIP runtime
+(a host compiler needs to be told where HIP is). Data flows one way: the scans know nothing of make, and a build file's
 translation never reads a source.
 """
 
@@ -52,12 +53,37 @@ def split_build_files(paths: Iterable[str]) -> tuple[list[str], list[str]]:
     return sources, builds
 
 
+# Sources a host compiler may compile (a .cu file is the CUDA compiler's, a header is never compiled alone).
+HOST_SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".c++", ".cp")
+
+
 def facts_from_model(
     build_paths: Sequence[str], model: ProjectModel, renamed: Sequence[tuple[str, str]], options: Options
 ) -> dict[str, ProjectFacts]:
     """:func:`build_facts` from the project model the run built from the sources' scans."""
     families = {scan.path: scan.families for scan in model.scans.values()}
-    return build_facts(build_paths, families, renamed, tuple(model.hip_families.items()), options)
+    return build_facts(
+        build_paths, families, renamed, tuple(model.hip_families.items()), options, hip_host_sources(model)
+    )
+
+
+def hip_host_sources(model: ProjectModel) -> tuple[str, ...]:
+    """The C/C++ sources being translated whose translation unit includes the HIP runtime after translation: it
+    includes a CUDA header itself or through a project header, or uses CUDA features (then the translation
+    inserts the include; an over-approximation only adds a define to a compile that does not need it)."""
+    found = []
+    for key in sorted(model.translated):
+        scan = model.scans.get(key)
+        if scan is None or not key.lower().endswith(HOST_SOURCE_SUFFIXES):
+            continue
+        closure = model.closure(key)
+        if any(
+            s.uses_cuda_headers or s.uses_cuda_features or k.endswith((".cu", ".cuh"))
+            for k in closure
+            if (s := model.scans.get(k)) is not None
+        ):
+            found.append(os.path.abspath(scan.path))
+    return tuple(found)
 
 
 def build_facts(
@@ -66,9 +92,11 @@ def build_facts(
     renamed: Sequence[tuple[str, str]],
     hip_families: Sequence[tuple[str, str]],
     options: Options,
+    hip_sources: Sequence[str] = (),
 ) -> dict[str, ProjectFacts]:
     """Each build file's facts. ``source_families``: each source's path -> the families it uses; a build file
-    is told the families of the sources in its directory and below (all of them when none lies there)."""
+    is told the families of the sources in its directory and below (all of them when none lies there), and
+    the ``hip_sources`` (absolute paths) below its directory, relative to it."""
     everything = frozenset().union(*source_families.values()) if source_families else frozenset()
     directories = {path: os.path.dirname(os.path.abspath(path)) + os.sep for path in build_paths}
     # The families of the sources under each build file's directory: a source lies under a directory when the
@@ -95,6 +123,9 @@ def build_facts(
             families=tuple(sorted(families)),
             renamed=tuple(sorted(renamed)),
             hip_families=keep_hip if options.roc else (),
+            hip_sources=tuple(
+                sorted(os.path.relpath(s, directory).replace(os.sep, "/") for s in hip_sources if s.startswith(directory))
+            ),
         )
         facts[path] = ProjectFacts(build=context)
     return facts

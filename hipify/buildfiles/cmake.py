@@ -32,7 +32,7 @@ from ..model import Diagnostic, Edit, LineIndex, Severity
 from . import BuildContext, BuildResult
 from .cmake_reader import BRACKET, QUOTED, UNQUOTED, Argument, Command, read, split_list
 from .libraries import cmake_target, library_change
-from .nvcc_options import KIND_DROPPED, KIND_HAND, KIND_RDC, RDC_FLAG, is_nvcc, translate_words
+from .nvcc_options import KIND_DROPPED, KIND_HAND, KIND_RDC, RDC_FLAG, is_library_option, is_nvcc, translate_words
 
 EDIT = "HPY016"
 REVIEW = "HPY118"
@@ -426,7 +426,7 @@ def _options(state: _State, args: list[Argument], link: bool = False) -> tuple[l
         words_text = " ".join(words[index : index + change.consumed])
         at = args[located[index][0]].start
         if change.hand_work or change.kind == KIND_HAND:
-            if not (link and words[index].startswith("-l")):
+            if not (link and is_library_option(words[index])):
                 state.report(HAND, f"{words_text}: {change.reason}", at, words_text)
                 continue
             # A library ROCm lacks, in a link list: removed (see _target_for), reported.
