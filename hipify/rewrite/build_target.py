@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-CUDA_VERSION = (13, 5)
+from ..knowledge.cuda_build import CUDA_VERSION
 DEVICE_ARCH = 800
 
 
