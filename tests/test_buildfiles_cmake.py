@@ -561,3 +561,13 @@ target_link_libraries(legacy kern ${CUDA_LIBRARIES} ${CUDA_curand_LIBRARY})
         done = _build(tree, root, cxx)
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
         assert (tree / "build" / "legacy").is_file()
+
+
+def test_a_language_marking_in_another_branch_does_not_count() -> None:
+    text = (
+        "if(BUILD_CUDA)\n  list(APPEND SRC k.cu)\nelseif(BUILD_HIP)\n"
+        "  set_source_files_properties(k.cu PROPERTIES LANGUAGE HIP)\n  list(APPEND SRC k.cu)\nendif()\n"
+    )
+    after = _translated(text)
+    assert after.startswith("if(BUILD_CUDA)\n  list(APPEND SRC k.cu)\n  set_source_files_properties(k.cu PROPERTIES")
+    assert after.count("set_source_files_properties") == 2 and _translated(after) == after

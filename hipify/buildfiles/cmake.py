@@ -25,7 +25,7 @@ properties; NVIDIA-only libraries) is left as written and reported (HPY119).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
 from ..knowledge.cuda_build import CUDA_VERSION
@@ -217,7 +217,10 @@ class _State:
     block: int = -1  # start offset of the innermost open block command (-1: the file)
     current: int = 0  # start offset of the command being translated
     find_cuda: list[Command] = field(default_factory=list)
-    marked_hip: set[str] = field(default_factory=set)  # source arguments already marked LANGUAGE HIP
+    # source arguments marked LANGUAGE HIP -> the block paths of the commands marking them: a marking counts where
+    # its block encloses the command (one in another branch of an if() is not taken with it)
+    marked_hip: dict[str, list[tuple[int, ...]]] = field(default_factory=dict)
+    path: tuple[int, ...] = ()  # the open blocks around the command being translated (their start offsets)
     uses_nvcc_flags: bool = False
     enables_cuda: bool = False  # project(... CUDA) or enable_language(CUDA) in this file
     keyword_links: dict[str, bool] = field(default_factory=dict)  # target -> linked with PRIVATE/PUBLIC/...
@@ -269,9 +272,10 @@ def _translate(state: _State) -> None:
     for problem in listfile.problems:
         state.report(REVIEW, f"CMake text not understood, left as written: {problem.message}", problem.offset)
     commands = listfile.commands
-    for command in commands:
+    for command, path in _with_blocks(commands):
         if command.key == "set_source_files_properties":
-            state.marked_hip.update(_marked_hip(command))
+            for source in _marked_hip(command):
+                state.marked_hip.setdefault(source, []).append(path)
         if any("CUDA_NVCC_FLAGS" in a.value for a in command.args):
             state.uses_nvcc_flags = True
         if command.key in ("project", "enable_language") and any(a.value == "CUDA" for a in command.args):
@@ -291,20 +295,32 @@ def _translate(state: _State) -> None:
                 if segment and _is_cuda_compiler(segment[0].value):
                     state.option_variables.update(n for a in segment[1:] for n in _REFERENCE.findall(a.value))
     state.needs_host_language = state.needs_host_language and state.enables_cuda
+    for command, path in _with_blocks(commands):
+        state.path = path
+        state.block = path[-1] if path else -1
+        state.current = command.start
+        _command(state, command)
+    _find_packages(state)
+
+
+def _with_blocks(commands: Sequence[Command]) -> Iterator[tuple[Command, tuple[int, ...]]]:
+    """Each command with the blocks open around it (the start offsets of their opening commands). Each branch of an
+    if() is a block of its own: a package found in one is not found in the other."""
     blocks: list[int] = []
     for command in commands:
         key = command.key
         if key in _BLOCK_CLOSE and blocks:
             blocks.pop()
         elif key in ("else", "elseif") and blocks:
-            # Each branch of an if() is a block of its own: a package found in one is not found in the other.
             blocks[-1] = command.start
-        state.block = blocks[-1] if blocks else -1
-        state.current = command.start
-        _command(state, command)
+        yield command, tuple(blocks)
         if key in _BLOCK_OPEN:
             blocks.append(command.start)
-    _find_packages(state)
+
+
+def _is_marked(state: _State, source: str) -> bool:
+    """Is ``source`` marked LANGUAGE HIP by a command whose block encloses the current one?"""
+    return any(state.path[: len(p)] == p for p in state.marked_hip.get(source, ()))
 
 
 def _project_languages(command: Command) -> list[str]:
@@ -1157,7 +1173,7 @@ def _mark_sources(state: _State, command: Command) -> None:
             continue
         for start, end in split_list(arg.value):
             element = _rename_source(arg.value[start:end], state.context)
-            if _is_cu(element) and element not in state.marked_hip and element not in sources:
+            if _is_cu(element) and not _is_marked(state, element) and element not in sources:
                 sources.append(element)
     if command.key == "file" and command.args and command.args[0].value in ("GLOB", "GLOB_RECURSE"):
         # file(GLOB SRCS *.cu): the files are known when CMake runs; mark what the variable holds.
@@ -1167,7 +1183,7 @@ def _mark_sources(state: _State, command: Command) -> None:
             if a.value not in ("LIST_DIRECTORIES", "RELATIVE", "CONFIGURE_DEPENDS", "FOLLOW_SYMLINKS")
         ]
         variable = "${" + command.args[1].value + "}" if len(command.args) > 1 else ""
-        if any(p.endswith(".cu") for p in patterns) and variable and variable not in state.marked_hip:
+        if any(p.endswith(".cu") for p in patterns) and variable and not _is_marked(state, variable):
             sources = [variable]
             if not all(p.endswith((".cu", ".cuh")) for p in patterns):
                 state.report(
@@ -1175,7 +1191,8 @@ def _mark_sources(state: _State, command: Command) -> None:
                 )
     if not sources:
         return
-    state.marked_hip.update(sources)
+    for source in sources:
+        state.marked_hip.setdefault(source, []).append(state.path)
     listed = " ".join(_spelled(Argument(UNQUOTED, 0, 0, s, 0), s) for s in sources)
     _append_after(state, command, f"set_source_files_properties({listed} PROPERTIES LANGUAGE HIP)")
 
