@@ -128,6 +128,8 @@ class ProjectFacts:
     hip_families: tuple[tuple[str, str], ...] = ()
     # A build file (Makefile, CMakeLists.txt): what its translation needs from the sources (None for a source).
     build: BuildContext | None = None
+    # NVIDIA samples helper headers this file includes that the tree does not hold (helper_cuda.h, ...).
+    missing_helpers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

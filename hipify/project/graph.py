@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from ..knowledge.samples_helpers import helper_of
 from ..model import ProjectFacts
 
 if TYPE_CHECKING:  # the scan's imports (lexer, planner) are not needed to use a model
@@ -153,7 +154,18 @@ class ProjectModel:
             blocked_uses=blocked_uses,
             not_regular=tuple(sorted({p for k in closure if k in self.not_regular for p in self.not_regular[k]})),
             hip_families=tuple(sorted(self.hip_families.items())),
+            missing_helpers=self._missing_helpers(key, scan),
         )
+
+    def _missing_helpers(self, key: str, scan: FileScan) -> tuple[str, ...]:
+        """The NVIDIA samples helpers (helper_cuda.h, ...) this file includes and no tree file answers for."""
+        here = os.path.dirname(key)
+        missing = {
+            helper
+            for inc in scan.includes
+            if (helper := helper_of(inc.name)) and not self.resolved.get((here, inc.name, inc.angled), ("",))[0]
+        }
+        return tuple(sorted(missing))
 
 
 def build_model(
