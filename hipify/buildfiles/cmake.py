@@ -547,7 +547,8 @@ def _spelled(arg: Argument, value: str) -> str:
     """An argument's new text, with the delimiters it had."""
     if arg.kind == QUOTED:
         return f'"{value}"'
-    if arg.kind == UNQUOTED and re.search(r"[\s()#\"]", value) and not value.startswith('"'):
+    # (an unquoted argument with a quoted part, a"b c"d, keeps its own quoting)
+    if arg.kind == UNQUOTED and re.search(r"[\s()#\"]", value) and not value.startswith('"') and '"' not in arg.value:
         return f'"{value}"'
     return value
 

@@ -238,6 +238,10 @@ class _Makefile:
                 self.conditional.add(st.start)
             if st.kind in (ASSIGN, DEFINE) and st.name:
                 self.values.setdefault(st.name, []).append(st)
+        # The file ends inside a conditional or a define: nothing appended at its end would be read as written.
+        self.open_at_end = depth > 0 or any(
+            st.kind == DEFINE and not text[st.start : st.end].rstrip().endswith("endef") for st in self.statements[-1:]
+        )
         self.compilers = self._compiler_variables()
         self.hosts = self._host_variables()
         self.out = _Edits(text)
@@ -258,7 +262,8 @@ class _Makefile:
                 if name in found:
                     continue
                 for st in statements:
-                    if st.words and self._is_compiler_word(st.words[0].text, found):
+                    first = _first_command_word(st.words)
+                    if first is not None and self._is_compiler_word(st.words[first].text, found):
                         found.add(name)
                         changed = True
                         break
@@ -346,9 +351,12 @@ class _Makefile:
 
         for name in self.compilers:
             for st in self.values[name]:
-                if st.words:  # ``NVCC :=`` (no compiler found) stays empty
-                    self._compiler_word(st.words[0], 0)
-                    self._options(st.words[1:], cuda=True)
+                first = _first_command_word(st.words)  # None: ``NVCC :=`` (no compiler found) stays empty
+                if first is not None and self._is_compiler_word(st.words[first].text, self.compilers):
+                    self._compiler_word(st.words[first], 0)
+                    self._options(st.words[:first] + st.words[first + 1 :], cuda=True)
+                else:  # another assignment of it (``NVCC_CMD += -G``): options only
+                    self._options(st.words, cuda=True)
         self._lookups_in_conditions()
         for name in sorted(cuda_vars):
             for st in self.values.get(name, ()):
@@ -593,8 +601,11 @@ class _Makefile:
                         out += self._files((w.text for w in st.words), seen | {name})
                 continue
             m = re.fullmatch(r"\$[({]wildcard\s+([^)}]*)[)}]", word)
+            kept = re.fullmatch(r"\$[({]filter-out\s+[^,]*,\s*(\$[({][\w.\-]+[)}])\s*[)}]", word)
             if m:
                 out += m.group(1).split()
+            elif kept:  # $(filter-out -std=c++%,$(CFLAGS)), as this translator writes it: the files stay
+                out += self._files([kept.group(1)], seen)
             elif "$(" not in word and "${" not in word:
                 out.append(word)
         return out
@@ -636,7 +647,7 @@ class _Makefile:
         any assignment of its own)."""
         objects = {w.text.rsplit("/", 1)[-1] for st in self.statements for w in (*st.words, *st.targets)}
         wanted = sorted(n for n in names if n.rsplit(".", 1)[0] + ".o" in objects)
-        if not wanted or any(HIP_PLATFORM_DEFINE in w for w in self._values_of(["CPPFLAGS"])):
+        if not wanted or self.open_at_end or any(HIP_PLATFORM_DEFINE in w for w in self._values_of(["CPPFLAGS"])):
             return
         self.used_rocm_var = True
         text = self.text
@@ -761,11 +772,17 @@ def _renamed(m: re.Match[str], names: dict[str, str], suffixes: dict[str, str]) 
 
 
 def _nvcc_lookup(word: str) -> re.Match[str] | None:
-    """``$(shell which nvcc 2>/dev/null)``: the compiler found at run time (the match's ``tool`` group)."""
-    for m in _LOOKUP.finditer(word):
-        if is_nvcc(m.group("tool")):
-            return m
-    return None
+    """``$(shell which nvcc 2>/dev/null)`` (the whole word): the compiler found at run time (the match's ``tool``
+    group)."""
+    m = _LOOKUP.match(word)
+    if m is None or not is_nvcc(m.group("tool")) or word[-1:] not in (")", "}"):
+        return None
+    return m if word.count("$(") + word.count("${") == 1 else None
+
+
+def _first_command_word(words: Sequence[Word]) -> int | None:
+    """The index of a value's first word that is not an option (what a command of it runs), None if none."""
+    return next((i for i, w in enumerate(words) if not w.text.startswith("-")), None)
 
 
 def _is_host_compiler(word: str) -> bool:
