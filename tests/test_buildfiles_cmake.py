@@ -293,6 +293,9 @@ def test_a_cuda_only_project_gets_the_language_hip_needs(before: str, after: str
 def test_a_target_named_like_a_library_keeps_its_name() -> None:
     text = "add_executable(nvJPEG main.cpp)\ntarget_link_libraries(nvJPEG PRIVATE CUDA::cudart CUDA::nvjpeg)\n"
     after = _translated(text)
+    # the project's own library named like CUDA's, linked by its name
+    own = "add_library(cuRAND STATIC rng.cu)\nadd_executable(app main.cu)\ntarget_link_libraries(app PRIVATE cuRAND)\n"
+    assert "target_link_libraries(app PRIVATE cuRAND)" in _translated(own)
     assert "target_link_libraries(nvJPEG PRIVATE hip::host)\n" in after and "add_executable(nvJPEG main.cpp)" in after
     assert [c for c, _, m in _codes(text) if "CUDA::nvjpeg" in m] == ["HPY119"]
 

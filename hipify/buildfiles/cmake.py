@@ -233,6 +233,7 @@ class _State:
     values: dict[str, list[str]] = field(default_factory=dict)  # what set()/list(APPEND) put in each variable
     runtime_linked: set[str] = field(default_factory=set)  # targets a link list here gives the CUDA runtime
     noted: set[str] = field(default_factory=set)  # notes given once per file
+    targets: set[str] = field(default_factory=set)  # the targets this file makes (never a library to map)
 
     def need(self, package: str, at: int) -> None:
         self.needed.setdefault(package, []).append((self.block, self.current))
@@ -289,6 +290,8 @@ def _translate(state: _State) -> None:
             state.needs_host_language = True  # until the file is found to enable CUDA (below)
         if command.key in ("set", "list") and command.args:
             _remember_values(state, command)
+        if command.key in ("add_executable", "add_library", "cuda_add_executable", "cuda_add_library") and command.args:
+            state.targets.add(command.args[0].value)
         _remember_uses(state, command)
         if command.key in _CUSTOM_STEPS:
             for segment in _segments(command):
@@ -495,7 +498,7 @@ def _value(state: _State, arg: Argument, link: bool = False) -> str:
             new = f"hip_std_{m.group(1)}"
         elif element in _FOUND_VARIABLES:
             new = "hip_FOUND"
-        elif link and re.fullmatch(r"[A-Za-z0-9_]+", element):
+        elif link and re.fullmatch(r"[A-Za-z0-9_]+", element) and element not in state.targets:
             found = _plain_library(state, element, at)
             new = element if found is None else found
         else:
