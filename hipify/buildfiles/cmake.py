@@ -1164,6 +1164,17 @@ def _marked_hip(command: Command) -> list[str]:
     return []
 
 
+def _renamed_reference(m: re.Match[str]) -> str:
+    """``${CMAKE_CUDA_X}`` as the source's argument now spells it (the marking names the source as written)."""
+    name = m.group(1)
+    if name in _INCLUDE_VARIABLES:
+        return "${hip_INCLUDE_DIRS}"
+    suffix = name[len("CMAKE_CUDA_") :]
+    if name.startswith("CMAKE_CUDA_") and suffix not in _CUDA_ONLY_SUFFIXES and name not in _VERSION_VARIABLES:
+        return "${CMAKE_HIP_" + suffix + "}"
+    return m.group(0)
+
+
 def _is_cu(value: str) -> bool:
     return value.endswith(".cu") and "$<" not in value
 
@@ -1176,7 +1187,7 @@ def _mark_sources(state: _State, command: Command) -> None:
         if arg.kind == BRACKET:
             continue
         for start, end in split_list(arg.value):
-            element = _rename_source(arg.value[start:end], state.context)
+            element = _rename_source(_REFERENCE.sub(_renamed_reference, arg.value[start:end]), state.context)
             if _is_cu(element) and not _is_marked(state, element) and element not in sources:
                 sources.append(element)
     if command.key == "file" and command.args and command.args[0].value in ("GLOB", "GLOB_RECURSE"):
