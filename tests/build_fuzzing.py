@@ -34,7 +34,7 @@ MAKE_FRAGMENTS = (
     "CUDA_HOME ?= /usr/local/cuda\n",
     "CFLAGS := $(EXTRA_CFLAGS) -std=c++17 -Xcompiler -Wall -arch=$(ARCH)\n",
     "NVCC_FLAGS = --threads=0 -t=0 --use_fast_math -O3 --compress-mode=size\n",
-    "GENCODE = -gencode arch=compute_70,code=sm_70 \\\n  -gencode=arch=compute_80,code=\\\"sm_80,compute_80\\\"\n",
+    'GENCODE = -gencode arch=compute_70,code=sm_70 \\\n  -gencode=arch=compute_80,code=\\"sm_80,compute_80\\"\n',
     "LDFLAGS = -lcublas -lcudart -lnvidia-ml -L$(CUDA_HOME)/lib64\n",
     "ifeq ($(NVCC),)\n",
     "ifneq ($(shell command -v nvcc),)\n",

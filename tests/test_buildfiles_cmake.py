@@ -310,7 +310,7 @@ def test_a_library_variable_is_an_imported_target_only_where_it_is_linked() -> N
     linked = 'set(CUDA_LIB "${CUDA_CUDA_LIBRARY}")\ntarget_link_libraries(app ${CUDA_LIB})\n'
     assert 'set(CUDA_LIB "hip::host")' in _translated(linked)
     # a library variable outside a link list is a path, not a target
-    assert "hip::" not in _translated('file(COPY ${CUDA_cublas_LIBRARY} DESTINATION lib)\n')
+    assert "hip::" not in _translated("file(COPY ${CUDA_cublas_LIBRARY} DESTINATION lib)\n")
 
 
 def test_paths_into_the_cuda_headers_name_the_hip_file_or_are_reported() -> None:
@@ -377,7 +377,7 @@ def test_cuda_version_and_architecture_variables_keep_their_meaning() -> None:
     after = _translated(CUDA_VERSIONS)
     version = "13.5.0"
     assert f'"{version}")' in after and f"if({version} VERSION_GREATER_EQUAL" in after
-    assert 'string(APPEND CMAKE_HIP_FLAGS)' in after  # --compress-mode has no clang counterpart
+    assert "string(APPEND CMAKE_HIP_FLAGS)" in after  # --compress-mode has no clang counterpart
     # the list of every NVIDIA architecture is empty under HIP (noted); what is computed from it is replaced
     assert "foreach(capability ${CMAKE_CUDA_ARCHITECTURES_ALL})" in after
     assert after.count('set(CMAKE_HIP_ARCHITECTURES "gfx90a")') == 2
@@ -397,7 +397,10 @@ def test_host_sources_that_include_hip_link_hip_host() -> None:
         "add_executable(linked main.cpp)\ntarget_link_libraries(linked PRIVATE CUDA::cudart)\n"
     )
     after = _translated(text, BuildContext(hip_sources=("util.cpp", "main.cpp")))
-    assert "add_executable(app ${SRCS} kernel.cu)\nset_source_files_properties(kernel.cu PROPERTIES LANGUAGE HIP)\n" in after
+    assert (
+        "add_executable(app ${SRCS} kernel.cu)\nset_source_files_properties(kernel.cu PROPERTIES LANGUAGE HIP)\n"
+        in after
+    )
     assert "target_link_libraries(app hip::host)\n" in after
     assert "target_link_libraries(tool" not in after and after.count("hip::host") == 2
     assert _translated(after, BuildContext(hip_sources=("util.cpp", "main.cpp"))) == after

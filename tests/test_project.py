@@ -492,4 +492,7 @@ def test_a_missing_samples_helper_is_reported_once_with_what_the_file_uses(tmp_p
     results = translate_files({str(root / "app/main.cu"): SAMPLE_MAIN}, Options())
     found = [d for d in results[str(root / "app/main.cu")].diagnostics if d.code == "HPY122"]
     assert [(d.subject, d.line) for d in found] == [("helper_cuda.h", 1), ("helper_timer.h", 2)]
-    assert "checkCudaErrors, findCudaDevice" in found[0].message and "StopWatchInterface, sdkCreateTimer" in found[1].message
+    assert (
+        "checkCudaErrors, findCudaDevice" in found[0].message
+        and "StopWatchInterface, sdkCreateTimer" in found[1].message
+    )

@@ -124,7 +124,9 @@ def build_facts(
             renamed=tuple(sorted(renamed)),
             hip_families=keep_hip if options.roc else (),
             hip_sources=tuple(
-                sorted(os.path.relpath(s, directory).replace(os.sep, "/") for s in hip_sources if s.startswith(directory))
+                sorted(
+                    os.path.relpath(s, directory).replace(os.sep, "/") for s in hip_sources if s.startswith(directory)
+                )
             ),
         )
         facts[path] = ProjectFacts(build=context)

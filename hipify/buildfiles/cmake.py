@@ -797,12 +797,12 @@ def _list(state: _State, command: Command) -> None:
         state.report(REVIEW, f"{was} replaced: the HIP architectures are the AMD targets {targets}", command.start, was)
         state.replace(command.start, command.end, f'set(CMAKE_HIP_ARCHITECTURES "{targets}")', "CUDA_ARCHITECTURES")
         return
-    if len(args) >= 2 and args[0].value in ("APPEND", "PREPEND", "INSERT"):
-        if _FLAG_VARIABLE.match(args[1].value) or args[1].value in state.option_variables:
-            for arg in args[:2]:
-                _rewrite(state, arg)
-            _write_options(state, list(args[2:]), _options(state, list(args[2:]))[0])
-            return
+    appended = len(args) >= 2 and args[0].value in ("APPEND", "PREPEND", "INSERT")
+    if appended and (_FLAG_VARIABLE.match(args[1].value) or args[1].value in state.option_variables):
+        for arg in args[:2]:
+            _rewrite(state, arg)
+        _write_options(state, list(args[2:]), _options(state, list(args[2:]))[0])
+        return
     library_list = len(args) >= 2 and _link_variable(state, args[1].value)
     for arg in args:
         _rewrite(state, arg, link=library_list)
@@ -1086,7 +1086,10 @@ def _cuda_step(state: _State, command: Command, segment: list[Argument]) -> None
     if hand or tool:
         why = f"{reached[hand[0][0]]}: {hand[0][1].reason}" if hand else f"it hands {tool} to nvcc"
         state.report(
-            HAND, f"{command.name} runs nvcc, left exactly as written: {why}", program.start, reached[hand[0][0]] if hand else "nvcc"
+            HAND,
+            f"{command.name} runs nvcc, left exactly as written: {why}",
+            program.start,
+            reached[hand[0][0]] if hand else "nvcc",
         )
         return
     literal = is_nvcc(program.value)  # a literal nvcc: hipcc takes nvcc's place; ${CMAKE_CUDA_COMPILER}: clang++

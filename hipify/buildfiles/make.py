@@ -110,9 +110,7 @@ _LOOKUP = re.compile(r"\$[({]shell\s+(?:which|command\s+-v|type\s+-p|where)\s+(?
 # Words that only ask the compiler about itself: no targets needed.
 _QUERIES = frozenset(("--version", "-V", "--help", "-h", "--list-gpu-arch", "--list-gpu-code", "-dumpversion"))
 # Host compilers, as a command word or a variable's first word (a cross prefix and a version suffix allowed).
-_HOST_COMPILER = re.compile(
-    r"(?:[\w.+]+-)?(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+|icc|icpc|icx|icpx)(?:-[0-9][0-9.]*)?"
-)
+_HOST_COMPILER = re.compile(r"(?:[\w.+]+-)?(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+|icc|icpc|icx|icpx)(?:-[0-9][0-9.]*)?")
 # make's built-in compiler variables (cc, g++ when the file does not set them).
 _DEFAULT_HOST_VARIABLES = frozenset(("CC", "CXX"))
 _HOST_SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".c++", ".cp", ".C", ".CPP")
@@ -382,7 +380,9 @@ class _Makefile:
         for command in other_commands:
             self._hand_tool(command)
             self._options(command.words[1:], cuda=False)
-        self._host_compiles(commands, {c.words[0].start for c in cuda_commands if c.words[0].start not in hand}, rule_of)
+        self._host_compiles(
+            commands, {c.words[0].start for c in cuda_commands if c.words[0].start not in hand}, rule_of
+        )
         if self.uses_rdc:
             # Only needed here: most makefiles never compile with -rdc, and this reads every variable's options.
             rdc_vars = {n for n in self.values if self._carries_rdc(n)}
@@ -610,7 +610,9 @@ class _Makefile:
                 out.append(word)
         return out
 
-    def _host_compiles(self, commands: Sequence[_Command], cuda: set[int], rule_of: dict[int, Statement | None]) -> None:
+    def _host_compiles(
+        self, commands: Sequence[_Command], cuda: set[int], rule_of: dict[int, Statement | None]
+    ) -> None:
         """Compiles of a source whose translation includes the HIP runtime by a host compiler (``gcc``, ``g++``),
         or of a C source by hipcc (which compiles C as C, without HIP's macros): hipcc would define the platform
         and find the headers for HIP code, these need to be told (HIP's headers refuse to guess)."""
@@ -632,7 +634,9 @@ class _Makefile:
                 hits = {n for n in hits if n.endswith(".c")}
             if not hits:
                 continue
-            if any(w == HIP_PLATFORM_DEFINE or w.startswith(HIP_PLATFORM_DEFINE + "=") for w in self._reaching(command)):
+            if any(
+                w == HIP_PLATFORM_DEFINE or w.startswith(HIP_PLATFORM_DEFINE + "=") for w in self._reaching(command)
+            ):
                 continue
             if is_cuda:
                 self._after(command.words[0], HIP_PLATFORM_DEFINE)

@@ -243,7 +243,10 @@ _valued(
 )
 _valued("--Werror", _drop("nvcc's warning classes (cross-execution-space-call, ...)"))
 _valued("--run-args -run-args", _drop("arguments for nvcc --run"))
-_valued("--compress-mode -compress-mode", _drop("nvcc's fatbin compression (clang compresses offload bundles with --offload-compress)"))
+_valued(
+    "--compress-mode -compress-mode",
+    _drop("nvcc's fatbin compression (clang compresses offload bundles with --offload-compress)"),
+)
 _valued("-static-global-template-stub --static-global-template-stub", _drop("an nvcc whole-program switch"))
 _valued(
     "-device-entity-has-hidden-visibility --device-entity-has-hidden-visibility", _drop("an nvcc visibility switch")

@@ -48,7 +48,7 @@ HELPERS: dict[str, frozenset[str]] = {
     "helper_cuda_drvapi.h": frozenset(_CUDA_DRIVER.split()),
     "helper_math.h": frozenset(_MATH.split()),
     "helper_multiprocess.h": frozenset(_MULTIPROCESS.split()),
-    "helper_gl.h": frozenset("isGLVersionSupported areGLExtensionsSupported".split()),
+    "helper_gl.h": frozenset(("isGLVersionSupported", "areGLExtensionsSupported")),
     # the helper that includes the string, timer and image helpers
     "helper_functions.h": frozenset((_STRING + " " + _TIMER + " " + _IMAGE).split()),
 }

@@ -13,17 +13,19 @@ from collections.abc import Sequence
 from ..model import Span
 from .condition_expr import evaluate, parse
 from .conditionals import CondDirective, inactive_spans
+from .facts import Directive
 
 # Macros a CUDA compiler defines and a host compiler does not (nvcc for both of its passes, clang in CUDA mode).
 CUDA_COMPILER_MACROS = frozenset(("__CUDACC__", "__NVCC__"))
 
 
-def host_skipped(directives: Sequence[CondDirective]) -> list[Span]:
+def host_skipped(directives: Sequence[CondDirective | Directive]) -> list[Span]:
     """Spans a host compiler skips because a CUDA compiler macro is not defined there; every other condition is
     unknown (taken). An end of -1 runs to the end of the file."""
     if not any(macro in d.argument for d in directives for macro in CUDA_COMPILER_MACROS):
         return []
-    return inactive_spans(directives, {}, _decide)
+    conditions = [CondDirective(d.start, d.end, d.keyword, d.argument) for d in directives]
+    return inactive_spans(conditions, {}, _decide)
 
 
 def inside(spans: Sequence[Span], offset: int) -> bool:

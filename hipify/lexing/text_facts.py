@@ -125,6 +125,7 @@ LAUNCH_OPEN = re.compile(r"<[ \t]*<[ \t]*<")
 # The spaced spelling alone: a file with one needs its launches found (rules/launches respells them).
 SPACED_CHEVRONS = re.compile(r"<<[ \t]+<|<[ \t]+<[ \t]*<|>>[ \t]+>|>[ \t]+>[ \t]*>")
 
+
 def extract_facts(
     text: str,
     options: Options | None = None,

@@ -18,8 +18,7 @@ from pathlib import Path
 from ..compat import is_generated, load_catalog
 from ..knowledge.table import MappingTable
 from ..lexing.compiler_branches import host_skipped
-from ..lexing.conditionals import skipped_without
-from ..lexing.facts import Directive
+from ..lexing.conditionals import CondDirective, skipped_without
 from ..lexing.declarations import top_level_declarations
 from ..lexing.lexer import Lexed
 from ..lexing.shared import lex_kept
@@ -174,7 +173,9 @@ def scan_text(
     )
 
 
-def _uses_features(words: set[str] | frozenset[str], code: str, directives: Sequence[Directive], table: MappingTable) -> bool:
+def _uses_features(
+    words: set[str] | frozenset[str], code: str, directives: Sequence[CondDirective], table: MappingTable
+) -> bool:
     """Does the file use CUDA device or runtime features where a host compiler reads it too? Uses only behind
     ``#ifdef __CUDACC__`` get the HIP runtime include inside that branch (``lexing/compiler_branches``)."""
     features = _features(table)

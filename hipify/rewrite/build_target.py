@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..knowledge.cuda_build import CUDA_VERSION
+
 DEVICE_ARCH = 800
 
 

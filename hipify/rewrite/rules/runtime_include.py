@@ -44,9 +44,9 @@ def uses_cuda_features(ctx: Context, where: Callable[[Context, int], bool] | Non
         if ident.name in DEVICE_MARKERS and ident.region is not Region.INACTIVE and where(ctx, ident.start):
             return True
     for ident, _ in ctx.uses_of(ctx.index.runtime_features):
-        if not (ident.region is Region.INACTIVE or ident.user_declared or ident.prev_token in (".", "->")):
-            if where(ctx, ident.start):
-                return True
+        skipped = ident.region is Region.INACTIVE or ident.user_declared or ident.prev_token in (".", "->")
+        if not skipped and where(ctx, ident.start):
+            return True
     return False
 
 
@@ -65,9 +65,16 @@ def _cuda_compiler_branch(ctx: Context) -> Anchor | None:
     inside the first of those branches that uses them, after its ``#if`` line (as nvcc's implicit include is there
     whenever the branch is compiled, and gcc never reads it)."""
     for span in ctx.memo(_host_skipped):
-        if uses_cuda_features(ctx, lambda _, offset, span=span: inside((span,), offset)):
+        if uses_cuda_features(ctx, _within(span)):
             return Anchor(span[0], True)
     return None
+
+
+def _within(span: Span) -> Callable[[Context, int], bool]:
+    def where(_: Context, offset: int) -> bool:
+        return inside((span,), offset)
+
+    return where
 
 
 @register("runtime_include")
