@@ -188,7 +188,7 @@ CODES: dict[str, Code] = {c.code: c for c in (
          "hipcc (clang) has no such option, or the option tunes NVIDIA's tools only.",
          "Nothing, unless the build relied on it: the message names the AMD way to get the same effect where there is one."),
     Code("HPY119", "build-hand-work", "report", "unconverted",
-         "A build-file step that has no HIP translation was left as written: it calls ptxas, cuobjdump, nvdisasm, fatbinary, nvidia-smi, nvcc --ptx/--cubin/--fatbin/-dlink, or links a library ROCm lacks.",
+         "A build-file step that has no HIP translation was left as written (or, for a library ROCm lacks, removed from the link): it calls ptxas, cuobjdump, nvdisasm, fatbinary, nvidia-smi, an nvcc step HIP has no counterpart for (-dlink, -cuda, -lto-ir), reads a file of the CUDA toolkit's headers that no HIP file stands for, or links a library ROCm lacks.",
          "It makes or inspects NVIDIA machine code, or queries NVIDIA hardware: AMD GPUs have neither.",
          "Port the step by hand (roc-obj-ls and llvm-objdump read AMD code objects; rocm-smi and rocminfo query AMD GPUs), or remove it."),
     Code("HPY121", "warp-size-32", "report", "review",
