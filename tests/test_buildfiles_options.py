@@ -175,3 +175,16 @@ def test_cmake_imported_targets() -> None:
     cupti = cmake_target("CUDA::cupti", CONTEXT)
     assert cupti is not None and cupti.hand_work
     assert cmake_target("Threads::Threads", CONTEXT) is None
+
+
+def test_a_variable_naming_a_folder_of_the_installation_names_rocm_s() -> None:
+    assert rocm_path("$(CUDA_LIB_DIR)", "$(ROCM_PATH)") == "$(ROCM_PATH)/lib"
+    assert rocm_path("${CUDA_INC_PATH}", "$(ROCM_PATH)") == "$(ROCM_PATH)/include"
+    assert rocm_path("$(CUDA_HOME)/lib64", "$(ROCM_PATH)") == "$(ROCM_PATH)/lib"
+
+
+def test_a_suite_s_shared_make_files_are_build_files() -> None:
+    from hipify.buildfiles import MAKE, build_kind
+
+    assert build_kind("common/make.config") == MAKE and build_kind("rules.mak") == MAKE
+    assert build_kind("make_table.py") is None

@@ -58,7 +58,9 @@ def build_kind(path: str) -> str | None:
     """``"make"``, ``"cmake"`` or None: whether a path names a build file this package translates."""
     name = os.path.basename(path.rstrip(_SEPARATORS))  # PurePath(path).name, without building a path object
     lower = name.lower()
-    if name in ("Makefile", "makefile", "GNUmakefile") or lower.endswith(".mk") or lower.startswith("makefile."):
+    if name in ("Makefile", "makefile", "GNUmakefile") or lower.endswith((".mk", ".mak", ".make")):
+        return MAKE
+    if lower.startswith(("makefile.", "make.")):  # Makefile.common; a suite's shared make.config, make.inc
         return MAKE
     if name == "CMakeLists.txt" or lower.endswith(".cmake"):
         return CMAKE
