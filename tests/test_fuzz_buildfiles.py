@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import random
 
+import pytest
 from build_fuzzing import context, failures, generated, recombine
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -18,20 +19,13 @@ FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[Hea
 seeds = st.integers(min_value=0, max_value=2**32 - 1)
 
 
+@pytest.mark.parametrize("kind", [MAKE, CMAKE])
 @FUZZ
-@given(seeds)
-def test_make_translator_on_generated_makefiles(seed: int) -> None:
+@given(seed=seeds)
+def test_translator_on_generated_build_files(kind: str, seed: int) -> None:
     rng = random.Random(seed)
-    text = generated(rng, MAKE)
-    assert failures(text, MAKE, context(rng)) == [], text
-
-
-@FUZZ
-@given(seeds)
-def test_cmake_translator_on_generated_listfiles(seed: int) -> None:
-    rng = random.Random(seed)
-    text = generated(rng, CMAKE)
-    assert failures(text, CMAKE, context(rng)) == [], text
+    text = generated(rng, kind)
+    assert failures(text, kind, context(rng)) == [], text
 
 
 @FUZZ
