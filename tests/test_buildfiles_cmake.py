@@ -387,6 +387,11 @@ def test_cuda_version_and_architecture_variables_keep_their_meaning() -> None:
     assert _translated(after) == after
 
 
+def test_the_toolkit_s_folders_are_hip_s() -> None:
+    after = _translated("target_link_directories(app PRIVATE ${CUDAToolkit_LIBRARY_DIR})\n")
+    assert "find_package(hip REQUIRED)\ntarget_link_directories(app PRIVATE ${hip_LIB_INSTALL_DIR})" in after
+
+
 def test_host_sources_that_include_hip_link_hip_host() -> None:
     text = (
         "project(p LANGUAGES CXX CUDA)\n"

@@ -100,6 +100,8 @@ _INCLUDE_VARIABLES = frozenset(
     )
 )
 _FOUND_VARIABLES = frozenset(("CUDAToolkit_FOUND", "CUDA_FOUND"))
+# FindCUDAToolkit's folders of the installation -> find_package(hip)'s.
+_FOLDER_VARIABLES = {"CUDAToolkit_LIBRARY_DIR": "hip_LIB_INSTALL_DIR", "CUDAToolkit_BIN_DIR": "hip_BIN_INSTALL_DIR"}
 # A file below the toolkit's headers: ${CUDA_INCLUDE_DIRS}/cooperative_groups.h
 _INCLUDE_PATH = re.compile(r"\$\{(" + "|".join(sorted(_INCLUDE_VARIABLES)) + r")\}/([^;\s\"$]+)")
 # FindCUDA's library variables: CUDA_LIBRARIES, CUDA_CUBLAS_LIBRARIES, CUDA_cublas_LIBRARY, ...
@@ -424,6 +426,9 @@ def _variable(state: _State, name: str, at: int, whole: bool) -> str | None:
         return "hip_INCLUDE_DIRS"
     if name in _FOUND_VARIABLES:
         return "hip_FOUND"
+    if name in _FOLDER_VARIABLES:
+        state.need("hip", at)
+        return _FOLDER_VARIABLES[name]
     return None
 
 
