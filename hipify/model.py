@@ -92,6 +92,9 @@ class BuildContext:
     roc: bool = False
     # --roc: families the sources keep with their HIP names (the project's hip_families): their HIP library.
     hip_families: tuple[str, ...] = ()
+    # C/C++ sources (paths relative to the build file's directory) whose translation units include the HIP
+    # runtime: a host compiler needs HIP's platform define and headers to compile them.
+    hip_sources: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -156,6 +159,8 @@ class ProjectFacts:
     lacking_guards: tuple[str, ...] = ()
     # A build file (Makefile, CMakeLists.txt): what its translation needs from the sources (None for a source).
     build: BuildContext | None = None
+    # NVIDIA samples helper headers this file includes that the tree does not hold (helper_cuda.h, ...).
+    missing_helpers: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

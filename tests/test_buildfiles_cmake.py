@@ -93,7 +93,7 @@ def _codes(text: str, context: BuildContext = CONTEXT) -> list[tuple[str, int, s
         ),
         (
             "project(p LANGUAGES CUDA)\ntarget_link_libraries(t PUBLIC cudart cufft)\n",
-            "project(p LANGUAGES HIP)\nfind_package(hip REQUIRED)\nfind_package(hipfft REQUIRED)\ntarget_link_libraries(t PUBLIC hip::host hip::hipfft)\n",
+            "project(p LANGUAGES CXX HIP)\nfind_package(hip REQUIRED)\nfind_package(hipfft REQUIRED)\ntarget_link_libraries(t PUBLIC hip::host hip::hipfft)\n",
         ),
         (
             "function(f t)\n  target_link_libraries(${t} PUBLIC curand)\nendfunction()\n",
@@ -182,7 +182,7 @@ def test_comments_bracket_arguments_and_unrelated_strings_are_left_alone() -> No
         "file(WRITE x.txt [[set(CMAKE_CUDA_STANDARD 17)]])\n"
         "project(p LANGUAGES CUDA) # CUDA\n"
     )
-    assert _translated(text) == text.replace("LANGUAGES CUDA)", "LANGUAGES HIP)")
+    assert _translated(text) == text.replace("LANGUAGES CUDA)", "LANGUAGES CXX HIP)")
 
 
 @pytest.mark.parametrize(
@@ -204,15 +204,15 @@ def test_bad_text_is_a_diagnostic_not_an_exception() -> None:
     text = 'project(p CUDA)\nset(CMAKE_CUDA_FLAGS "open\n'
     result = translate(text, "CMakeLists.txt", CONTEXT)
     assert any(d.code == "HPY118" and "not understood" in d.message for d in result.diagnostics)
-    assert apply(text, result.edits).text.startswith("project(p HIP)")
+    assert apply(text, result.edits).text.startswith("project(p CXX HIP)")
 
 
 @pytest.mark.parametrize(
     "text, word",
     [
         ("add_custom_command(OUTPUT k.sass COMMAND cuobjdump -sass k.o)\n", "cuobjdump"),
-        ("add_custom_command(OUTPUT k.ptx COMMAND ${CMAKE_CUDA_COMPILER} --ptx k.cu)\n", "--ptx"),
-        ("add_custom_target(ptx COMMAND nvcc -cubin k.cu)\n", "-cubin"),
+        ("add_custom_command(OUTPUT k.o COMMAND ${CMAKE_CUDA_COMPILER} -dlink a.o -o k.o)\n", "-dlink"),
+        ("add_custom_target(ii COMMAND nvcc -cuda k.cu)\n", "-cuda"),
         ("execute_process(COMMAND nvidia-smi --query-gpu=compute_cap --format=csv)\n", "nvidia-smi"),
         ("add_custom_command(OUTPUT k.o COMMAND ptxas k.ptx -o k.o)\n", "ptxas"),
         ("find_program(SMI nvidia-smi)\n", "nvidia-smi"),
@@ -273,6 +273,143 @@ def test_cuda_library_samples_shape_helper_file() -> None:
     assert "PUBLIC roc::hipsolver roc::hipblas)" in after
     assert after.index("find_package(hip REQUIRED)") < after.index("${hip_INCLUDE_DIRS}")
     assert _translated(after) == after
+
+
+# --- listfiles of projects written elsewhere ------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "before, after",
+    [
+        # CUDA alone: find_package(hip) needs Threads, and FindThreads a C or C++ compiler
+        ("project(p LANGUAGES CUDA)\n", "project(p LANGUAGES CXX HIP)\n"),
+        ("project(p NONE)\nenable_language(CUDA)\n", "project(p NONE)\nenable_language(CXX HIP)\n"),
+        ("project(p)\nenable_language(CUDA)\n", "project(p)\nenable_language(HIP)\n"),
+    ],
+)
+def test_a_cuda_only_project_gets_the_language_hip_needs(before: str, after: str) -> None:
+    assert _translated(before) == after and _translated(after) == after
+
+
+def test_a_target_named_like_a_library_keeps_its_name() -> None:
+    text = "add_executable(nvJPEG main.cpp)\ntarget_link_libraries(nvJPEG PRIVATE CUDA::cudart CUDA::nvjpeg)\n"
+    after = _translated(text)
+    # the project's own library named like CUDA's, linked by its name
+    own = "add_library(cuRAND STATIC rng.cu)\nadd_executable(app main.cu)\ntarget_link_libraries(app PRIVATE cuRAND)\n"
+    assert "target_link_libraries(app PRIVATE cuRAND)" in _translated(own)
+    assert "target_link_libraries(nvJPEG PRIVATE hip::host)\n" in after and "add_executable(nvJPEG main.cpp)" in after
+    assert [c for c, _, m in _codes(text) if "CUDA::nvjpeg" in m] == ["HPY119"]
+
+
+def test_a_library_variable_is_an_imported_target_only_where_it_is_linked() -> None:
+    path = (
+        'set(CUDA_LIB "${CUDA_CUDA_LIBRARY}")\n'
+        "add_library(cuda_driver SHARED IMPORTED)\n"
+        "set_target_properties(cuda_driver PROPERTIES IMPORTED_LOCATION ${CUDA_LIB})\n"
+    )
+    assert "hip::host" not in _translated(path)
+    linked = 'set(CUDA_LIB "${CUDA_CUDA_LIBRARY}")\ntarget_link_libraries(app ${CUDA_LIB})\n'
+    assert 'set(CUDA_LIB "hip::host")' in _translated(linked)
+    # a library variable outside a link list is a path, not a target
+    assert "hip::" not in _translated("file(COPY ${CUDA_cublas_LIBRARY} DESTINATION lib)\n")
+
+
+def test_paths_into_the_cuda_headers_name_the_hip_file_or_are_reported() -> None:
+    text = (
+        "add_custom_command(TARGET app POST_BUILD COMMAND ${CMAKE_COMMAND} -E copy_if_different\n"
+        "  ${CUDA_INCLUDE_DIR}/cooperative_groups.h ${CUDAToolkit_INCLUDE_DIRS}/cooperative_groups/details $<TARGET_FILE_DIR:app>)\n"
+    )
+    after = _translated(text)
+    assert "${hip_INCLUDE_DIRS}/hip/hip_cooperative_groups.h" in after
+    assert "${CUDAToolkit_INCLUDE_DIRS}/cooperative_groups/details" in after
+    assert [c for c, _, m in _codes(text) if "cooperative_groups/details" in m] == ["HPY119"]
+    assert _translated(after) == after
+
+
+FATBIN_STEP = """\
+project(drv LANGUAGES C CXX CUDA)
+set(CMAKE_CUDA_ARCHITECTURES 75 80 90)
+foreach(arch ${CMAKE_CUDA_ARCHITECTURES})
+  list(APPEND GENCODE_FLAGS -gencode=arch=compute_${arch},code=sm_${arch})
+endforeach()
+set(ALL_CCFLAGS -m64 --threads 0)
+add_custom_command(
+  OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/kernel.fatbin
+  COMMAND ${CMAKE_CUDA_COMPILER} ${ALL_CCFLAGS} -Wno-deprecated-gpu-targets ${GENCODE_FLAGS} -o ${CMAKE_CURRENT_BINARY_DIR}/kernel.fatbin -fatbin ${CMAKE_CURRENT_SOURCE_DIR}/kernel.cu
+  DEPENDS kernel.cu)
+add_custom_target(kernel_fatbin ALL DEPENDS ${CMAKE_CURRENT_BINARY_DIR}/kernel.fatbin)
+add_custom_target(kernel_ptx COMMAND nvcc -ptx -arch=sm_80 kernel.cu -o kernel.ptx)
+"""
+
+
+def test_a_device_only_custom_step_is_translated_whole() -> None:
+    after = _translated(FATBIN_STEP)
+    assert (
+        "COMMAND ${CMAKE_HIP_COMPILER} -x hip --offload-arch=gfx90a ${ALL_CCFLAGS} ${GENCODE_FLAGS} "
+        "-o ${CMAKE_CURRENT_BINARY_DIR}/kernel.fatbin --cuda-device-only ${CMAKE_CURRENT_SOURCE_DIR}/kernel.cu\n"
+    ) in after
+    assert "list(APPEND GENCODE_FLAGS --offload-arch=gfx90a)" in after and "set(ALL_CCFLAGS -m64)" in after
+    assert "COMMAND hipcc --genco --offload-arch=gfx90a kernel.cu -o kernel.ptx)" in after
+    assert "find_package(hip" not in after  # the HIP language's compiler needs no package
+    assert "gencode" not in after.replace("GENCODE", "") and "nvcc" not in after
+    assert not [c for c, _, _ in _codes(FATBIN_STEP) if c == "HPY119"]
+    assert _translated(after) == after
+
+
+CUDA_VERSIONS = """\
+string(REGEX MATCH "^[0-9]+.[0-9]+" _FIRST_TWO "${CMAKE_CUDA_COMPILER_VERSION}")
+if(CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER_EQUAL "14.0")
+  message(FATAL_ERROR "CUDA Version > 13 is not supported")
+endif()
+if (CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER_EQUAL "13.0")
+  string(APPEND CMAKE_CUDA_FLAGS " --compress-mode=size")
+endif()
+foreach(capability ${CMAKE_CUDA_ARCHITECTURES_ALL})
+  list(APPEND POSSIBLE ${capability})
+endforeach()
+list(POP_BACK POSSIBLE _LATEST)
+list(TRANSFORM POSSIBLE APPEND "-real" OUTPUT_VARIABLE CMAKE_CUDA_ARCHITECTURES)
+list(APPEND CMAKE_CUDA_ARCHITECTURES ${_LATEST})
+message(STATUS "CUDA Targets: ${CMAKE_CUDA_ARCHITECTURES}")
+"""
+
+
+def test_cuda_version_and_architecture_variables_keep_their_meaning() -> None:
+    after = _translated(CUDA_VERSIONS)
+    version = "13.5.0"
+    assert f'"{version}")' in after and f"if({version} VERSION_GREATER_EQUAL" in after
+    assert "string(APPEND CMAKE_HIP_FLAGS)" in after  # --compress-mode has no clang counterpart
+    # the list of every NVIDIA architecture is empty under HIP (noted); what is computed from it is replaced
+    assert "foreach(capability ${CMAKE_CUDA_ARCHITECTURES_ALL})" in after
+    assert after.count('set(CMAKE_HIP_ARCHITECTURES "gfx90a")') == 2
+    assert "CUDA Targets: ${CMAKE_HIP_ARCHITECTURES}" in after
+    notes = [m for c, _, m in _codes(CUDA_VERSIONS) if c == "HPY118"]
+    assert any("CMAKE_CUDA_ARCHITECTURES_ALL" in m for m in notes)
+    assert _translated(after) == after
+
+
+def test_the_toolkit_s_folders_are_hip_s() -> None:
+    after = _translated("target_link_directories(app PRIVATE ${CUDAToolkit_LIBRARY_DIR})\n")
+    assert "find_package(hip REQUIRED)\ntarget_link_directories(app PRIVATE ${hip_LIB_INSTALL_DIR})" in after
+
+
+def test_host_sources_that_include_hip_link_hip_host() -> None:
+    text = (
+        "project(p LANGUAGES CXX CUDA)\n"
+        "set(SRCS main.cpp util.cpp)\n"
+        "add_executable(app ${SRCS} kernel.cu)\n"
+        "target_include_directories(app PRIVATE ${CUDAToolkit_INCLUDE_DIRS})\n"
+        "add_executable(tool tool.cpp)\n"
+        "add_executable(linked main.cpp)\ntarget_link_libraries(linked PRIVATE CUDA::cudart)\n"
+    )
+    after = _translated(text, BuildContext(hip_sources=("util.cpp", "main.cpp")))
+    assert (
+        "add_executable(app ${SRCS} kernel.cu)\nset_source_files_properties(kernel.cu PROPERTIES LANGUAGE HIP)\n"
+        in after
+    )
+    assert "target_link_libraries(app hip::host)\n" in after
+    assert "target_link_libraries(tool" not in after and after.count("hip::host") == 2
+    assert _translated(after, BuildContext(hip_sources=("util.cpp", "main.cpp"))) == after
 
 
 # --- real builds ----------------------------------------------------------------------------------------
@@ -434,3 +571,13 @@ target_link_libraries(legacy kern ${CUDA_LIBRARIES} ${CUDA_curand_LIBRARY})
         done = _build(tree, root, cxx)
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
         assert (tree / "build" / "legacy").is_file()
+
+
+def test_a_language_marking_in_another_branch_does_not_count() -> None:
+    text = (
+        "if(BUILD_CUDA)\n  list(APPEND SRC k.cu)\nelseif(BUILD_HIP)\n"
+        "  set_source_files_properties(k.cu PROPERTIES LANGUAGE HIP)\n  list(APPEND SRC k.cu)\nendif()\n"
+    )
+    after = _translated(text)
+    assert after.startswith("if(BUILD_CUDA)\n  list(APPEND SRC k.cu)\n  set_source_files_properties(k.cu PROPERTIES")
+    assert after.count("set_source_files_properties") == 2 and _translated(after) == after

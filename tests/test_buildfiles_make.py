@@ -121,10 +121,10 @@ def test_relocatable_device_code_reaches_the_link() -> None:
     text = "app: a.o b.o\n\tnvcc a.o b.o -o app\n\n%.o: %.cu\n\tnvcc -dc -arch=sm_70 $< -o $@\n"
     out, _ = run(text)
     assert "\thipcc -fgpu-rdc -c --offload-arch=$(HIP_ARCH) $< -o $@\n" in out
-    assert "\thipcc -fgpu-rdc a.o b.o -o app\n" in out
+    assert "\thipcc -fgpu-rdc --offload-arch=$(HIP_ARCH) a.o b.o -o app\n" in out
     # a flags variable that holds -rdc=true carries it to the link already
     out, _ = run("F = -rdc=true\napp: a.o\n\tnvcc $(F) a.o -o app\na.o: a.cu\n\tnvcc $(F) -c a.cu\n")
-    assert "F = -fgpu-rdc\n" in out and "\thipcc $(F) a.o -o app\n" in out
+    assert "F = -fgpu-rdc\n" in out and "\thipcc --offload-arch=$(HIP_ARCH) $(F) a.o -o app\n" in out
 
 
 def test_only_the_cuda_compiler_commands_change() -> None:
@@ -139,7 +139,7 @@ def test_only_the_cuda_compiler_commands_change() -> None:
     assert "\techo '-arch=sm_70 -Xcompiler' | grep -arch\n" in out
     # a host compiler keeps its options; it links the HIP runtime in the CUDA runtime's place
     assert "\t$(CXX) -arch=x86 host.cpp -o host -L/opt/rocm/lib -lamdhip64\n" in out
-    assert "\thipcc -fopenmp -c k.cu # -arch=sm_70 in a shell comment\n" in out
+    assert "\thipcc --offload-arch=$(HIP_ARCH) -fopenmp -c k.cu # -arch=sm_70 in a shell comment\n" in out
 
 
 def test_compiler_variables_in_every_spelling() -> None:
@@ -152,7 +152,8 @@ def test_compiler_variables_in_every_spelling() -> None:
     )
     out, _ = run(text)
     assert "NVCC ?= hipcc\n" in out and "CUDA_CC := hipcc\n" in out and "LINK = $(CUDA_CC)\n" in out
-    assert "\t@$(LINK) -fPIC a.o -o app\n" in out and "\t-@$(NVCC) -x hip -c a.cu\n" in out
+    assert "\t@$(LINK) --offload-arch=$(HIP_ARCH) -fPIC a.o -o app\n" in out
+    assert "\t-@$(NVCC) --offload-arch=$(HIP_ARCH) -x hip -c a.cu\n" in out
 
 
 def test_cuda_paths_become_rocm_paths() -> None:
@@ -182,10 +183,10 @@ def test_flags_of_an_included_file_are_translated() -> None:
 
 def test_dropped_options_are_noted_with_their_reason() -> None:
     out, diagnostics = run("app: a.cu\n\tnvcc -maxrregcount=32 -Xptxas -v -lineinfo a.cu\n")
-    assert "\thipcc a.cu\n" in out
+    assert "\thipcc --offload-arch=$(HIP_ARCH) a.cu\n" in out
     # several dropped words in a row, at the end of a line
     out, _ = run("F = -O2 -lineinfo --expt-relaxed-constexpr\nG = -lineinfo -lineinfo\napp:\n\tnvcc $(F) $(G) a.cu\n")
-    assert out.startswith("F = -O2\nG =")
+    assert "\nF = -O2\nG =" in out
     notes = [d for d in diagnostics if d.code == "HPY118"]
     assert [(d.line, d.col) for d in notes] == [(2, 7), (2, 24), (2, 35)]
     assert "__launch_bounds__" in notes[0].message
@@ -194,14 +195,13 @@ def test_dropped_options_are_noted_with_their_reason() -> None:
 @pytest.mark.parametrize(
     ("text", "subject"),
     [
-        ("a.cubin: a.cu\n\tnvcc --cubin -arch=sm_70 a.cu\n", "--cubin"),
-        ("a.ptx: a.cu\n\tnvcc -ptx a.cu -o a.ptx\n", "-ptx"),
+        ("a.ii: a.cu\n\tnvcc -cuda a.cu -o a.ii\n", "-cuda"),
+        ("a.ltoir: a.cu\n\tnvcc -lto-ir a.cu\n", "-lto-ir"),
         ("a.o: a.ptx\n\tptxas -arch=sm_70 a.ptx -o a.o\n", "ptxas"),
         ("dump: app\n\tcuobjdump -sass app\n", "cuobjdump"),
         ("dis: app\n\t$(CUDA_HOME)/bin/nvdisasm a.cubin\n", "nvdisasm"),
         ("k.c: k.fatbin\n\tbin2c --name k k.fatbin > k.c\n", "bin2c"),
         ("SM := $(shell nvidia-smi --query-gpu=compute_cap --format=csv)\n", "nvidia-smi"),
-        ("app: a.cu\n\tnvcc a.cu -lnvidia-ml\n", "-lnvidia-ml"),
         ("dl.o: a.o\n\tnvcc -dlink a.o -o dl.o\n", "-dlink"),
     ],
 )
@@ -250,5 +250,148 @@ def test_roc_links_the_roc_libraries() -> None:
 def test_continuation_lines_and_dropped_words() -> None:
     text = "CFLAGS := -O3 \\\n          -Xcompiler -fopenmp \\\n          --expt-relaxed-constexpr\napp: a.cu\n\tnvcc $(CFLAGS) a.cu\n"
     out, _ = run(text)
-    assert out.startswith("CFLAGS := -O3 \\\n          -fopenmp \\\n")
+    assert "\nCFLAGS := -O3 \\\n          -fopenmp \\\n" in out
     assert "relaxed" not in out
+
+
+# --- build files of projects written elsewhere (the compiler found at run time, host objects, device steps) ----
+
+FOUND_AT_RUN_TIME = """\
+CC ?= clang
+NVCC_FLAGS = --threads=0 -t=0 --use_fast_math -std=c++17 -O3
+NVCC_LDFLAGS = -lcublas -lcublasLt
+ifneq ($(OS), Windows_NT)
+  NVCC := $(shell which nvcc 2>/dev/null)
+  NVCC_LDFLAGS += -lnvidia-ml
+else
+  ifneq ($(shell where nvcc 2> nul),"")
+    NVCC := nvcc
+  else
+    NVCC :=
+  endif
+endif
+ifneq ($(GPU_COMPUTE_CAPABILITY),)
+  NVCC_FLAGS += --generate-code arch=compute_$(GPU_COMPUTE_CAPABILITY),code=[compute_$(GPU_COMPUTE_CAPABILITY),sm_$(GPU_COMPUTE_CAPABILITY)]
+endif
+TARGETS = train
+ifeq ($(NVCC),)
+  $(info nvcc not found, skipping GPU builds)
+else
+  TARGETS += train_gpu
+endif
+ifneq ($(shell command -v nvcc),)
+  HAVE_NVCC = 1
+endif
+all: $(TARGETS)
+train: train.c
+\t$(CC) -O3 $^ -lm -o $@
+train_gpu: train.cu
+\t$(NVCC) $(NVCC_FLAGS) $^ $(NVCC_LDFLAGS) -o $@
+"""
+
+
+def test_a_compiler_found_at_run_time_is_looked_for_as_hipcc() -> None:
+    out, diagnostics = run(FOUND_AT_RUN_TIME)
+    assert "  NVCC := $(shell which hipcc 2>/dev/null)\n" in out
+    assert '  ifneq ($(shell where hipcc 2> nul),"")\n    NVCC := hipcc\n  else\n    NVCC :=\n' in out
+    assert "ifneq ($(shell command -v hipcc),)\n" in out and "ifeq ($(NVCC),)\n" in out
+    assert "NVCC_FLAGS = -ffast-math -std=c++17 -O3\n" in out
+    # the architecture option is set only when a variable nobody sets is: every compile names the targets
+    assert "\t$(NVCC) --offload-arch=$(HIP_ARCH) $(NVCC_FLAGS) $^ $(NVCC_LDFLAGS) -o $@\n" in out
+    # a library ROCm lacks leaves the link, reported
+    assert "NVCC_LDFLAGS += \n" in out or "NVCC_LDFLAGS +=\n" in out
+    assert [d.subject for d in diagnostics if d.code == "HPY119"] == ["-lnvidia-ml"]
+    assert "\t$(CC) -O3 $^ -lm -o $@\n" in out  # the CPU program is not the CUDA compiler's
+
+
+def test_an_empty_compiler_value_never_stops_the_translation() -> None:
+    for text in ("NVCC :=\n", "NVCC :=\nNVCC ?= nvcc\napp:\n\t$(NVCC) a.cu\n", "CC =\nall:\n\t$(CC)\n", "X = $(\n"):
+        result = translate(text, "Makefile", CONTEXT)
+        assert not [d for d in result.diagnostics if d.code == "HPY204"], (text, result.diagnostics)
+
+
+def test_an_architecture_set_for_certain_is_not_repeated() -> None:
+    text = "ARCH = sm_70\nFLAGS = -arch=$(ARCH)\nifeq ($(DEBUG),1)\n  FLAGS += -G\nendif\napp: a.cu\n\tnvcc $(FLAGS) a.cu\n"
+    out, _ = run(text)
+    assert "\thipcc $(FLAGS) a.cu\n" in out and out.count("--offload-arch") == 1
+    # queries of the compiler need none
+    out, _ = run("version:\n\tnvcc --version\n")
+    assert "\thipcc --version\n" in out and "HIP_ARCH" not in out
+
+
+def test_device_only_steps_become_code_objects() -> None:
+    out, diagnostics = run("k.ptx: k.cu\n\tnvcc -ptx -arch=sm_80 $<\nk.fatbin: k.cu\n\tnvcc -fatbin k.cu -o k.fatbin\n")
+    assert "\thipcc --genco --offload-arch=$(HIP_ARCH) $< -o $@\n" in out
+    assert "\thipcc --offload-arch=$(HIP_ARCH) --genco k.cu -o k.fatbin\n" in out
+    assert not [d for d in diagnostics if d.code == "HPY119"]
+    # outside a rule the output is named as nvcc names it
+    out, _ = run("all:\n\tcd sub && nvcc -cubin -gencode arch=compute_70,code=sm_70 sub/k.cu\n")
+    assert "nvcc" not in out and "hipcc --genco --offload-arch=$(HIP_ARCH) sub/k.cu -o k.cubin\n" in out
+
+
+def test_a_step_without_a_hip_counterpart_is_left_exactly_as_written() -> None:
+    text = "NVCC = nvcc\nlink.o: a.o\n\t$(NVCC) -arch=sm_70 -dlink a.o -o link.o\n"
+    out, diagnostics = run(text)
+    assert "\t$(NVCC) -arch=sm_70 -dlink a.o -o link.o\n" in out
+    assert [d.subject for d in diagnostics if d.code == "HPY119"] == ["-dlink"]
+
+
+def test_c_sources_compiled_by_the_cuda_compiler_take_no_cxx_standard() -> None:
+    text = (
+        "CC = nvcc\nCFLAGS := -std=c++17 -Xcompiler -Wall -arch=sm_60\n"
+        "main: main.o k.o\n\t$(CC) $(CFLAGS) main.o k.o -o main\n"
+        "%.o: %.c\n\t$(CC) $(CFLAGS) -c $< -o $@\n"
+        "k.o: k.cu\n\t$(CC) $(CFLAGS) -c k.cu -o k.o\n"
+        "util.o: util.c\n\t$(CC) -std=c++17 $(CFLAGS) -c util.c\n"
+    )
+    out, _ = run(text)
+    assert "\t$(CC) $(filter-out -std=c++% -std=gnu++%,$(CFLAGS)) -c $< -o $@\n" in out
+    assert "\t$(CC) $(CFLAGS) -c k.cu -o k.o\n" in out and "\t$(CC) $(CFLAGS) main.o k.o -o main\n" in out
+    assert "\t$(CC) $(filter-out -std=c++% -std=gnu++%,$(CFLAGS)) -c util.c\n" in out
+
+
+HOST_OBJECTS = """\
+CC = gcc
+CXX = g++
+NVCC = nvcc
+CFLAGS = -O2
+app: main.o helper.o plain.o kernel.o
+\t$(NVCC) -arch=sm_80 $^ -o $@
+%.o: %.c
+\t$(CC) $(CFLAGS) -c $< -o $@
+helper.o: helper.cpp
+\t$(CXX) -O2 -c helper.cpp
+kernel.o: kernel.cu
+\t$(NVCC) -arch=sm_80 -c $< -o $@
+"""
+
+
+def test_host_compilers_of_sources_that_include_hip_are_told_where_hip_is() -> None:
+    context = BuildContext(hip_sources=("main.c", "helper.cpp"))
+    out, _ = run(HOST_OBJECTS, context)
+    assert "\t$(CC) -D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include $(CFLAGS) -c $< -o $@\n" in out
+    assert "\t$(CXX) -D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include -O2 -c helper.cpp\n" in out
+    assert "ROCM_PATH ?= /opt/rocm\n" in out
+    # without such sources the host compiles keep their words
+    out, _ = run(HOST_OBJECTS)
+    assert "\t$(CC) $(CFLAGS) -c $< -o $@\n" in out and "-D__HIP" not in out
+
+
+def test_sources_left_to_make_built_in_rules_get_the_flags_through_cppflags() -> None:
+    text = "app: main.o kernel.o\n\tnvcc -arch=sm_80 main.o kernel.o -o app\nkernel.o: kernel.cu\n\tnvcc -c kernel.cu\n"
+    out, _ = run(text, BuildContext(hip_sources=("main.cpp", "elsewhere.cpp")))
+    assert out.endswith("# make's built-in rules compile main.cpp, which include the HIP runtime\n"
+                        "CPPFLAGS += -D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include\n")  # fmt: skip
+
+
+def test_a_host_link_of_the_hip_runtime_finds_it() -> None:
+    out, _ = run("LIBS = -lcudart -lm\napp: a.o\n\tg++ a.o $(LIBS) -o app\n")
+    assert "LIBS = -L$(ROCM_PATH)/lib -lamdhip64 -lm\n" in out
+
+
+def test_c_sources_that_include_hip_compiled_by_hipcc_get_the_platform_define() -> None:
+    # hipcc compiles a .c file as C, without HIP's macros; a .cu file is HIP and needs nothing
+    text = "CC = nvcc\napp: main.o k.o\n\t$(CC) -arch=sm_80 $^ -o $@\n%.o: %.c\n\t$(CC) -c $< -o $@\n%.o: %.cu\n\t$(CC) -arch=sm_80 -c $<\n"
+    out, _ = run(text, BuildContext(hip_sources=("main.c",)))
+    assert "%.o: %.c\n\t$(CC) --offload-arch=$(HIP_ARCH) -D__HIP_PLATFORM_AMD__ -c $< -o $@\n" in out
+    assert "\t$(CC) -arch" not in out and "CPPFLAGS" not in out  # the pattern rule compiles main.c

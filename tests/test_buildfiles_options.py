@@ -8,9 +8,11 @@ from hipify.buildfiles import BuildContext
 from hipify.buildfiles.libraries import cmake_target, family_libraries, library_change, rocm_path
 from hipify.buildfiles.nvcc_options import (
     KIND_ARCH,
+    KIND_DEVICE,
     KIND_DROPPED,
     KIND_HAND,
     KIND_RDC,
+    is_library_option,
     is_nvcc,
     translate_option,
     translate_words,
@@ -93,13 +95,36 @@ def test_the_targets_come_from_the_context_and_once() -> None:
 
 
 def test_each_change_has_a_kind_and_a_reason() -> None:
-    words = ["-rdc=true", "-arch=sm_70", "-maxrregcount=32", "--ptx", "-lnvidia-ml"]
+    words = ["-rdc=true", "-arch=sm_70", "-maxrregcount=32", "-dlink", "-lnvidia-ml", "--ptx"]
     kinds = [translate_option(words, i, CONTEXT) for i in range(len(words))]
-    assert [c.kind for c in kinds if c] == [KIND_RDC, KIND_ARCH, KIND_DROPPED, KIND_HAND, KIND_HAND]
+    assert [c.kind for c in kinds if c] == [KIND_RDC, KIND_ARCH, KIND_DROPPED, KIND_HAND, KIND_HAND, KIND_DEVICE]
     assert all(c and c.reason for c in kinds)
     # hand work keeps the words as written (reported, never silently dropped)
-    assert kinds[3] and kinds[3].hand_work and kinds[3].words == ("--ptx",)
+    assert kinds[3] and kinds[3].hand_work and kinds[3].words == ("-dlink",)
     assert kinds[4] and kinds[4].hand_work and kinds[4].words == ("-lnvidia-ml",)
+    # a device-only step is hipcc's code object, what hipModuleLoad loads
+    assert kinds[5] and kinds[5].words == ("--genco",)
+
+
+@pytest.mark.parametrize(
+    ("option", "expected"),
+    [
+        ("--compress-mode=size", ()),
+        ("--no-compress", ()),
+        ("--include-path=inc", ("-Iinc",)),
+        ("--pre-include=first.h", ("-include", "first.h")),
+        ("--generate-dependencies-with-compile", ("-MD",)),
+        ("-static-global-template-stub=true", ()),
+    ],
+)
+def test_options_hipcc_lacks_or_spells_otherwise(option: str, expected: tuple[str, ...]) -> None:
+    change = translate_option([option], 0, CONTEXT)
+    assert change is not None and change.words == expected and not change.hand_work
+
+
+def test_library_options_are_told_from_flags_that_start_like_one() -> None:
+    assert is_library_option("-lcublas") and is_library_option("-l") and is_library_option("--library=cufft")
+    assert not is_library_option("-lto-ir") and not is_library_option("-lineinfo")
 
 
 def test_a_word_that_is_not_an_option_is_none() -> None:
@@ -150,3 +175,16 @@ def test_cmake_imported_targets() -> None:
     cupti = cmake_target("CUDA::cupti", CONTEXT)
     assert cupti is not None and cupti.hand_work
     assert cmake_target("Threads::Threads", CONTEXT) is None
+
+
+def test_a_variable_naming_a_folder_of_the_installation_names_rocm_s() -> None:
+    assert rocm_path("$(CUDA_LIB_DIR)", "$(ROCM_PATH)") == "$(ROCM_PATH)/lib"
+    assert rocm_path("${CUDA_INC_PATH}", "$(ROCM_PATH)") == "$(ROCM_PATH)/include"
+    assert rocm_path("$(CUDA_HOME)/lib64", "$(ROCM_PATH)") == "$(ROCM_PATH)/lib"
+
+
+def test_a_suite_s_shared_make_files_are_build_files() -> None:
+    from hipify.buildfiles import MAKE, build_kind
+
+    assert build_kind("common/make.config") == MAKE and build_kind("rules.mak") == MAKE
+    assert build_kind("make_table.py") is None

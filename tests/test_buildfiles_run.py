@@ -335,6 +335,6 @@ def test_translate_files_tells_a_makefile_about_the_sources(tmp_path: Path) -> N
     # --roc, but the source keeps hipBLAS's names (rocBLAS lacks cublasCreate's form): the Makefile links hipBLAS
     assert "hipblasCreate" in results[str(tmp_path / "a.cu")].text
     assert results[str(tmp_path / "Makefile")].engine == "make"
-    assert "\thipcc a.cu -lhipblas\n" in results[str(tmp_path / "Makefile")].text
+    assert "\thipcc --offload-arch=$(HIP_ARCH) a.cu -lhipblas\n" in results[str(tmp_path / "Makefile")].text
     # alone, the Makefile knows only the option
     assert "-lrocblas" in hipify.translate(makefile, str(tmp_path / "Makefile"), Options(roc=True)).text

@@ -54,6 +54,9 @@ REQUIRED_TOPICS = {
     "cg_scan_partition",
     "tiered_backend",
     "half_intrinsics",
+    "cuda_only_cmake",
+    "host_objects_make",
+    "fatbin_module",
 }
 
 
@@ -67,8 +70,8 @@ def test_program_is_complete(program: Program) -> None:
     meta = json.loads((program.root / "corpus.json").read_text())
     assert meta["covers"], "corpus.json must say what the program covers"
     assert program.sources and all((program.root / s).is_file() for s in program.sources)
-    if "sources" not in meta:  # a program of one file is named after it; a project names its sources
-        assert (program.root / f"{program.name}.cu").is_file()
+    if "sources" not in meta:  # a program of one file is named after it (a host program's main file: .cpp)
+        assert any((program.root / f"{program.name}{suffix}").is_file() for suffix in (".cu", ".cpp"))
     expected = (program.root / "expected_output.txt").read_text()
     assert expected.endswith("\n") and expected.count("\n") == 1, "one checksum line"
     m = LINE.match(expected.strip())

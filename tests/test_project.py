@@ -472,3 +472,30 @@ def test_a_scans_uses_travel_as_one_string_and_answer_as_a_set() -> None:
     assert not Words() and Words(["a"]) and len(Words(["a", "b"])) == 2 and sorted(Words(["b", "a"])) == ["a", "b"]
     # The API families of its uses are worked out in the scan (a build file's translation is told them).
     assert scan.families == {"runtime"}
+
+
+SAMPLE_MAIN = """\
+#include <helper_cuda.h>
+#include "../Common/helper_timer.h"
+#include "helper_string.h"
+int main(int argc, char** argv) {
+  int dev = findCudaDevice(argc, (const char**)argv);
+  StopWatchInterface* timer = NULL;
+  sdkCreateTimer(&timer);
+  checkCudaErrors(cudaSetDevice(dev));
+  return 0;
+}
+"""
+
+
+def test_a_missing_samples_helper_is_reported_once_with_what_the_file_uses(tmp_path: Path) -> None:
+    root = _tree(tmp_path, {"app/main.cu": SAMPLE_MAIN, "app/helper_string.h": "int checkCmdLineFlag;\n"})
+    model = _model(root)
+    assert model.facts_for(str(root / "app/main.cu")).missing_helpers == ("helper_cuda.h", "helper_timer.h")
+    results = translate_files({str(root / "app/main.cu"): SAMPLE_MAIN}, Options())
+    found = [d for d in results[str(root / "app/main.cu")].diagnostics if d.code == "HPY125"]
+    assert [(d.subject, d.line) for d in found] == [("helper_cuda.h", 1), ("helper_timer.h", 2)]
+    assert (
+        "checkCudaErrors, findCudaDevice" in found[0].message
+        and "StopWatchInterface, sdkCreateTimer" in found[1].message
+    )

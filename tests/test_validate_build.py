@@ -223,3 +223,24 @@ def test_a_cuda_cmake_project_with_cublas_translated_configures_builds_and_links
         ("cmake", True, True, True)
     ], builds
     assert rc == 0
+
+
+BUILT_BY_THEIR_OWN_FILES = [p.name for p in discover() if p.build_system]
+
+
+@pytest.mark.hipcc
+@pytest.mark.parametrize("program", BUILT_BY_THEIR_OWN_FILES)
+def test_corpus_programs_build_with_their_own_translated_build_files(rocm: None, program: str, tmp_path: Path) -> None:
+    """The corpus programs with build files of their own (a CUDA-only CMake project, a Makefile with gcc and g++ host
+    objects and nvcc found at run time, a fat binary loaded through the driver API, ...): both engines' translations
+    configure, compile and link with those build files."""
+    from hipify.translation.engines import clang_status
+
+    engines = ["regex", "clang"] if clang_status()[0] else ["regex"]
+    report = tmp_path / "report.json"
+    argv = ["validate", str(discover()[0].root.parent / program), "--arch", "gfx90a", "-j", "2", "--json", str(report)]
+    main([*argv, *[f"--engine={e}" for e in engines]])
+    builds = json.loads(report.read_text())["builds"]
+    assert sorted((b["engine"], b["configured"] is not False, b["linked"]) for b in builds) == [
+        (e, True, True) for e in sorted(engines)
+    ], [b["first_error"] for b in builds]

@@ -2,8 +2,8 @@
 
 A build file never learns C++, and a source engine never learns make: what a build file's
 translation needs from the rest of the project comes in as a :class:`BuildContext` value (the API
-families the project's sources use, the sources renamed by an option, the GPU targets chosen; a value of
-``hipify.model``, where the project facts that carry it are), and
+families the project's sources use, the sources renamed by an option, the GPU targets chosen, the host
+sources that include the HIP runtime; a value of ``hipify.model``, where the project facts that carry it are), and
 it returns the same values the source engines do (``Edit`` in the file's original coordinates,
 ``Diagnostic`` in gcc's form), so the one splice routine, the outputs and the report need nothing new.
 
@@ -40,7 +40,9 @@ def build_kind(path: str) -> str | None:
     """``"make"``, ``"cmake"`` or None: whether a path names a build file this package translates."""
     name = os.path.basename(path.rstrip(_SEPARATORS))  # PurePath(path).name, without building a path object
     lower = name.lower()
-    if name in ("Makefile", "makefile", "GNUmakefile") or lower.endswith(".mk") or lower.startswith("makefile."):
+    if name in ("Makefile", "makefile", "GNUmakefile") or lower.endswith((".mk", ".mak", ".make")):
+        return MAKE
+    if lower.startswith(("makefile.", "make.")):  # Makefile.common; a suite's shared make.config, make.inc
         return MAKE
     if name == "CMakeLists.txt" or lower.endswith(".cmake"):
         return CMAKE

@@ -5,8 +5,9 @@ C++), and translated by their own translators in the same workers, with the same
 needs from the sources comes from the project model (``project.graph.build_file_facts``) as a :class:`BuildContext`
 in its ``ProjectFacts``
 (so the result cache and the manifest key on it): the API families its sources use (from the scans), the
-sources renamed by ``--rename-extensions``, the GPU targets (``--offload-arch``), ``--roc`` and the families
-the sources keep with their HIP names. Data flows one way: the scans know nothing of make, and a build file's
+sources renamed by ``--rename-extensions``, the GPU targets (``--offload-arch``), ``--roc``, the families
+the sources keep with their HIP names, and the C/C++ sources whose translation units include the HIP runtime
+(a host compiler needs to be told where HIP is). Data flows one way: the scans know nothing of make, and a build file's
 translation never reads a source.
 """
 
@@ -46,9 +47,11 @@ def build_facts(
     renamed: Sequence[tuple[str, str]],
     hip_families: Sequence[tuple[str, str]],
     options: Options,
+    hip_sources: Sequence[str] = (),
 ) -> dict[str, ProjectFacts]:
     """Each build file's facts. ``source_families``: each source's path -> the families it uses; a build file
-    is told the families of the sources in its directory and below (all of them when none lies there)."""
+    is told the families of the sources in its directory and below (all of them when none lies there), and
+    the ``hip_sources`` (absolute paths) below its directory, relative to it."""
     everything = frozenset().union(*source_families.values()) if source_families else frozenset()
     directories = {path: os.path.dirname(os.path.abspath(path)) + os.sep for path in build_paths}
     # The families of the sources under each build file's directory: a source lies under a directory when the
@@ -75,6 +78,11 @@ def build_facts(
             families=tuple(sorted(families)),
             renamed=tuple(sorted(renamed)),
             hip_families=keep_hip if options.roc else (),
+            hip_sources=tuple(
+                sorted(
+                    os.path.relpath(s, directory).replace(os.sep, "/") for s in hip_sources if s.startswith(directory)
+                )
+            ),
         )
         facts[path] = ProjectFacts(build=context)
     return facts

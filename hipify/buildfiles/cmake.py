@@ -25,14 +25,26 @@ properties; NVIDIA-only libraries) is left as written and reported (HPY119).
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 
+from ..knowledge.cuda_build import CUDA_VERSION
+from ..knowledge.table import load_table
 from ..model import Diagnostic, Edit, LineIndex, Severity
 from . import BuildContext, BuildResult
 from .cmake_reader import BRACKET, QUOTED, UNQUOTED, Argument, Command, read, split_list
 from .libraries import cmake_target, library_change
-from .nvcc_options import KIND_DROPPED, KIND_HAND, KIND_RDC, RDC_FLAG, is_nvcc, translate_words
+from .nvcc_options import (
+    KIND_ARCH,
+    KIND_DEVICE,
+    KIND_DROPPED,
+    KIND_HAND,
+    KIND_RDC,
+    RDC_FLAG,
+    is_library_option,
+    is_nvcc,
+    translate_words,
+)
 
 EDIT = "HPY016"
 REVIEW = "HPY118"
@@ -56,7 +68,26 @@ _CUDA_ONLY_SUFFIXES = (
     "COMPILER_TOOLKIT_LIBRARY_ROOT",
     "COMPILER_LIBRARY_ROOT",
     "TOOLKIT_INCLUDE_DIRECTORIES",
+    "ARCHITECTURES_ALL",
+    "ARCHITECTURES_ALL_MAJOR",
 )
+# CMake's lists of every NVIDIA architecture nvcc knows: nothing under HIP (code choosing NVIDIA architectures
+# from them takes none; the HIP targets come from --offload-arch).
+_ALL_ARCHITECTURES = frozenset(("CMAKE_CUDA_ARCHITECTURES_ALL", "CMAKE_CUDA_ARCHITECTURES_ALL_MAJOR"))
+# Variables holding the CUDA version (CMake's CUDA language, FindCUDAToolkit, FindCUDA): under HIP they would be
+# the HIP compiler's (clang 21) or nothing, and the project's version checks would pick CUDA 1 or CUDA 21. They are
+# the CUDA version the translation takes the original for (knowledge/cuda_build), as #if CUDART_VERSION is.
+_VERSION_VARIABLES = {
+    "CMAKE_CUDA_COMPILER_VERSION": f"{CUDA_VERSION[0]}.{CUDA_VERSION[1]}.0",
+    "CMAKE_CUDA_COMPILER_TOOLKIT_VERSION": f"{CUDA_VERSION[0]}.{CUDA_VERSION[1]}.0",
+    "CUDAToolkit_VERSION": f"{CUDA_VERSION[0]}.{CUDA_VERSION[1]}.0",
+    "CUDAToolkit_VERSION_MAJOR": str(CUDA_VERSION[0]),
+    "CUDAToolkit_VERSION_MINOR": str(CUDA_VERSION[1]),
+    "CUDAToolkit_VERSION_PATCH": "0",
+    "CUDA_VERSION_STRING": f"{CUDA_VERSION[0]}.{CUDA_VERSION[1]}",
+    "CUDA_VERSION_MAJOR": str(CUDA_VERSION[0]),
+    "CUDA_VERSION_MINOR": str(CUDA_VERSION[1]),
+}
 # Variables of FindCUDA / FindCUDAToolkit / the CUDA language that name the toolkit's headers: HIP's
 # headers are hip_INCLUDE_DIRS of find_package(hip).
 _INCLUDE_VARIABLES = frozenset(
@@ -69,6 +100,10 @@ _INCLUDE_VARIABLES = frozenset(
     )
 )
 _FOUND_VARIABLES = frozenset(("CUDAToolkit_FOUND", "CUDA_FOUND"))
+# FindCUDAToolkit's folders of the installation -> find_package(hip)'s.
+_FOLDER_VARIABLES = {"CUDAToolkit_LIBRARY_DIR": "hip_LIB_INSTALL_DIR", "CUDAToolkit_BIN_DIR": "hip_BIN_INSTALL_DIR"}
+# A file below the toolkit's headers: ${CUDA_INCLUDE_DIRS}/cooperative_groups.h
+_INCLUDE_PATH = re.compile(r"\$\{(" + "|".join(sorted(_INCLUDE_VARIABLES)) + r")\}/([^;\s\"$]+)")
 # FindCUDA's library variables: CUDA_LIBRARIES, CUDA_CUBLAS_LIBRARIES, CUDA_cublas_LIBRARY, ...
 _LIBRARY_VARIABLE = re.compile(r"^CUDA_(?:(?P<lib>[A-Za-z0-9_]+?)_)?LIBRAR(?:Y|IES)$")
 _CUDA_TARGET = re.compile(r"^CUDA::[A-Za-z0-9_]+$")
@@ -133,7 +168,28 @@ _NVIDIA_TOOLS = re.compile(
     r"(?:^|[/\s;\"'])(ptxas|cuobjdump|nvdisasm|fatbinary|nvlink|bin2c|nvidia-smi|nvprune|cu\+\+filt)(?:$|[\s;\"'])"
 )
 _NVCC_REFERENCE = re.compile(r"\$\{(CMAKE_CUDA_COMPILER|CUDA_NVCC_EXECUTABLE)\}|(?:^|/)nvcc$")
-_NVIDIA_MACHINE_CODE = re.compile(r"^--?(ptx|cubin|fatbin|dlink|device-link|lto-ir|optix-ir)$")
+# The keywords of add_custom_command / add_custom_target / execute_process that end a COMMAND's arguments.
+_CUSTOM_KEYWORDS = frozenset(
+    (
+        "COMMAND", "OUTPUT", "DEPENDS", "BYPRODUCTS", "WORKING_DIRECTORY", "COMMENT", "VERBATIM", "USES_TERMINAL",
+        "MAIN_DEPENDENCY", "IMPLICIT_DEPENDS", "DEPFILE", "JOB_POOL", "JOB_SERVER_AWARE", "APPEND",
+        "COMMAND_EXPAND_LISTS", "SOURCES", "ALL", "PRE_BUILD", "PRE_LINK", "POST_BUILD", "TARGET", "CODEGEN",
+        "TIMEOUT", "RESULT_VARIABLE", "RESULTS_VARIABLE", "OUTPUT_VARIABLE", "ERROR_VARIABLE", "INPUT_FILE",
+        "OUTPUT_FILE", "ERROR_FILE", "OUTPUT_QUIET", "ERROR_QUIET", "COMMAND_ECHO", "OUTPUT_STRIP_TRAILING_WHITESPACE",
+        "ERROR_STRIP_TRAILING_WHITESPACE", "ENCODING", "ECHO_OUTPUT_VARIABLE", "ECHO_ERROR_VARIABLE",
+        "COMMAND_ERROR_IS_FATAL",
+    )
+)  # fmt: skip
+# Commands whose ${VAR} uses say nothing about what VAR holds (a message prints it, a condition tests it).
+_NEUTRAL_USES = frozenset(("message", "if", "elseif", "else", "endif", "while", "endwhile", "foreach"))
+_LINK_COMMANDS = frozenset(("target_link_libraries", "link_libraries"))
+# Link items that bring the CUDA runtime (hip::host after translation).
+_RUNTIME_ITEM = re.compile(
+    r"^(?:CUDA::(?:cudart|cudart_static|cuda_driver)|cudart|cudart_static|cuda|\$\{CUDA_LIBRARIES\}|hip::host|hip::device)$"
+)
+_TARGET_KEYWORDS = frozenset(
+    ("STATIC", "SHARED", "MODULE", "OBJECT", "INTERFACE", "EXCLUDE_FROM_ALL", "WIN32", "MACOSX_BUNDLE", "IMPORTED")
+)
 # Header-only ROCm packages of families the library mapping does not link.
 _HEADER_PACKAGES = {"cub": "hipcub", "thrust": "rocthrust"}
 # Source-file and target properties: CUDA's -> HIP's (cmake-properties(7) lists the HIP ones).
@@ -163,10 +219,23 @@ class _State:
     block: int = -1  # start offset of the innermost open block command (-1: the file)
     current: int = 0  # start offset of the command being translated
     find_cuda: list[Command] = field(default_factory=list)
-    marked_hip: set[str] = field(default_factory=set)  # source arguments already marked LANGUAGE HIP
+    # source arguments marked LANGUAGE HIP -> the block paths of the commands marking them: a marking counts where
+    # its block encloses the command (one in another branch of an if() is not taken with it)
+    marked_hip: dict[str, list[tuple[int, ...]]] = field(default_factory=dict)
+    path: tuple[int, ...] = ()  # the open blocks around the command being translated (their start offsets)
     uses_nvcc_flags: bool = False
     enables_cuda: bool = False  # project(... CUDA) or enable_language(CUDA) in this file
     keyword_links: dict[str, bool] = field(default_factory=dict)  # target -> linked with PRIVATE/PUBLIC/...
+    # project() names its languages and none of them is C or CXX: find_package(hip) needs one (Threads does)
+    needs_host_language: bool = False
+    # variable -> how this file uses ${VAR}: "link" (in a link list), "other" (anywhere else but messages, tests)
+    variable_uses: dict[str, set[str]] = field(default_factory=dict)
+    # variables a translated CUDA compiler command (a custom step) reads: their values are nvcc options
+    option_variables: set[str] = field(default_factory=set)
+    values: dict[str, list[str]] = field(default_factory=dict)  # what set()/list(APPEND) put in each variable
+    runtime_linked: set[str] = field(default_factory=set)  # targets a link list here gives the CUDA runtime
+    noted: set[str] = field(default_factory=set)  # notes given once per file
+    targets: set[str] = field(default_factory=set)  # the targets this file makes (never a library to map)
 
     def need(self, package: str, at: int) -> None:
         self.needed.setdefault(package, []).append((self.block, self.current))
@@ -206,9 +275,10 @@ def _translate(state: _State) -> None:
     for problem in listfile.problems:
         state.report(REVIEW, f"CMake text not understood, left as written: {problem.message}", problem.offset)
     commands = listfile.commands
-    for command in commands:
+    for command, path in _with_blocks(commands):
         if command.key == "set_source_files_properties":
-            state.marked_hip.update(_marked_hip(command))
+            for source in _marked_hip(command):
+                state.marked_hip.setdefault(source, []).append(path)
         if any("CUDA_NVCC_FLAGS" in a.value for a in command.args):
             state.uses_nvcc_flags = True
         if command.key in ("project", "enable_language") and any(a.value == "CUDA" for a in command.args):
@@ -216,20 +286,96 @@ def _translate(state: _State) -> None:
         if command.key == "target_link_libraries" and len(command.args) > 1:
             keyword = command.args[1].value in ("PRIVATE", "PUBLIC", "INTERFACE", "LINK_PRIVATE", "LINK_PUBLIC")
             state.keyword_links[command.args[0].value] = keyword
+            if any(_RUNTIME_ITEM.match(a.value) for a in command.args[1:]):
+                state.runtime_linked.add(command.args[0].value)
+        if command.key == "project" and not {"C", "CXX"} & set(_project_languages(command)):
+            state.needs_host_language = True  # until the file is found to enable CUDA (below)
+        if command.key in ("set", "list") and command.args:
+            _remember_values(state, command)
+        if command.key in ("add_executable", "add_library", "cuda_add_executable", "cuda_add_library") and command.args:
+            state.targets.add(command.args[0].value)
+        _remember_uses(state, command)
+        if command.key in _CUSTOM_STEPS:
+            for segment in _segments(command):
+                if segment and _is_cuda_compiler(segment[0].value):
+                    state.option_variables.update(n for a in segment[1:] for n in _REFERENCE.findall(a.value))
+    state.needs_host_language = state.needs_host_language and state.enables_cuda
+    for command, path in _with_blocks(commands):
+        state.path = path
+        state.block = path[-1] if path else -1
+        state.current = command.start
+        _command(state, command)
+    _find_packages(state)
+
+
+def _with_blocks(commands: Sequence[Command]) -> Iterator[tuple[Command, tuple[int, ...]]]:
+    """Each command with the blocks open around it (the start offsets of their opening commands). Each branch of an
+    if() is a block of its own: a package found in one is not found in the other."""
     blocks: list[int] = []
     for command in commands:
         key = command.key
         if key in _BLOCK_CLOSE and blocks:
             blocks.pop()
         elif key in ("else", "elseif") and blocks:
-            # Each branch of an if() is a block of its own: a package found in one is not found in the other.
             blocks[-1] = command.start
-        state.block = blocks[-1] if blocks else -1
-        state.current = command.start
-        _command(state, command)
+        yield command, tuple(blocks)
         if key in _BLOCK_OPEN:
             blocks.append(command.start)
-    _find_packages(state)
+
+
+def _is_marked(state: _State, source: str) -> bool:
+    """Is ``source`` marked LANGUAGE HIP by a command whose block encloses the current one?"""
+    return any(state.path[: len(p)] == p for p in state.marked_hip.get(source, ()))
+
+
+def _project_languages(command: Command) -> list[str]:
+    """The languages a project() enables (C and CXX when it names none)."""
+    values = [a.value for a in command.args[1:]]
+    keywords = ("VERSION", "DESCRIPTION", "HOMEPAGE_URL", "LANGUAGES")
+    if "LANGUAGES" in values:
+        after = values[values.index("LANGUAGES") + 1 :]
+        return [v for v in after[: next((i for i, v in enumerate(after) if v in keywords), len(after))]]
+    if any(v in keywords for v in values):
+        return ["C", "CXX"]
+    return values or ["C", "CXX"]
+
+
+def _remember_values(state: _State, command: Command) -> None:
+    """What set(VAR ...) and list(APPEND VAR ...) put in a variable (the sources of a target named by it)."""
+    args = [a.value for a in command.args]
+    if command.key == "set":
+        name, values = args[0], args[1:]
+    elif len(args) >= 2 and args[0] in ("APPEND", "PREPEND", "INSERT"):
+        name, values = args[1], args[2:]
+    else:
+        return
+    words = [w for v in values if v not in ("CACHE", "PARENT_SCOPE") for s, e in split_list(v) for w in [v[s:e]]]
+    state.values.setdefault(name, []).extend(words)
+
+
+def _remember_uses(state: _State, command: Command) -> None:
+    """How the file uses each ${VAR}: in a link list, or elsewhere (messages and conditions say nothing)."""
+    if command.key in _NEUTRAL_USES:
+        return
+    link_from = 1 if command.key == "target_link_libraries" else 0
+    for i, arg in enumerate(command.args):
+        kind = "link" if command.key in _LINK_COMMANDS and i >= link_from else "other"
+        if command.key in ("set", "list") and i <= 1:
+            continue  # set(A ${B}): B is used as A is (decided by A's uses), not here
+        for name in _REFERENCE.findall(arg.value):
+            state.variable_uses.setdefault(name, set()).add(kind)
+
+
+def _expanded(state: _State, words: list[str], seen: frozenset[str] = frozenset()) -> list[str]:
+    """Words with the ``${VAR}`` that stand alone replaced by what the file put in VAR."""
+    out: list[str] = []
+    for word in words:
+        m = re.fullmatch(r"\$\{([A-Za-z0-9_]+)\}", word)
+        if m is None:
+            out.append(word)
+        elif m.group(1) not in seen:
+            out += _expanded(state, state.values.get(m.group(1), []), seen | {m.group(1)})
+    return out
 
 
 # --- values ---------------------------------------------------------------------------------------------
@@ -256,6 +402,15 @@ def _target_for(state: _State, cuda_target: str, at: int, link: bool = False) ->
 
 def _variable(state: _State, name: str, at: int, whole: bool) -> str | None:
     """A variable's new name; ``whole``: the argument is the name itself (set(), if()), not a ${} reference."""
+    if name in _ALL_ARCHITECTURES and name not in state.noted:
+        state.noted.add(name)
+        state.report(
+            REVIEW,
+            f"{name} left as written: CMake defines it for the CUDA language only, so under HIP it is empty and code "
+            "that picks NVIDIA architectures from it picks none (the AMD targets come from --offload-arch)",
+            at,
+            name,
+        )
     if name.startswith("CMAKE_CUDA_"):
         suffix = name[len("CMAKE_CUDA_") :]
         if name in _INCLUDE_VARIABLES:
@@ -271,6 +426,9 @@ def _variable(state: _State, name: str, at: int, whole: bool) -> str | None:
         return "hip_INCLUDE_DIRS"
     if name in _FOUND_VARIABLES:
         return "hip_FOUND"
+    if name in _FOLDER_VARIABLES:
+        state.need("hip", at)
+        return _FOLDER_VARIABLES[name]
     return None
 
 
@@ -314,12 +472,18 @@ def _value(state: _State, arg: Argument, link: bool = False) -> str:
 
     def reference(m: re.Match[str]) -> str:
         name = m.group(1)
-        library = _library_variable(state, name, at)
+        if name in _VERSION_VARIABLES:
+            return _VERSION_VARIABLES[name]
+        # A library variable is a library only in a link list: elsewhere it is a path (IMPORTED_LOCATION, a copy).
+        library = _library_variable(state, name, at) if link else None
         if library is not None:
             return library
+        if name in _INCLUDE_VARIABLES and value.startswith("/", m.end()):
+            return m.group(0)  # a file no HIP header stands for (_header_path reported it)
         new = _variable(state, name, at, whole=False)
         return "${" + new + "}" if new else m.group(0)
 
+    value = _INCLUDE_PATH.sub(lambda m: _header_path(state, m, at), value)
     value = _REFERENCE.sub(reference, value)
     value = _LANGUAGE_GENEX.sub(_language_genex, value)
     value = _COMPILER_GENEX.sub(lambda m: f"$<HIP_COMPILER_{m.group(1)}", value)
@@ -331,13 +495,15 @@ def _value(state: _State, arg: Argument, link: bool = False) -> str:
         if _CUDA_TARGET.match(element):
             found = _target_for(state, element, at, link)
             new = element if found is None else found
+        elif element in _VERSION_VARIABLES:
+            new = _VERSION_VARIABLES[element]  # if(CMAKE_CUDA_COMPILER_VERSION VERSION_LESS 11.8)
         elif element.startswith("CMAKE_CUDA_") and re.fullmatch(r"[A-Za-z0-9_]+", element):
             new = _variable(state, element, at, whole=True) or element
         elif m := _CUDA_STD.match(element):
             new = f"hip_std_{m.group(1)}"
         elif element in _FOUND_VARIABLES:
             new = "hip_FOUND"
-        elif link and re.fullmatch(r"[A-Za-z0-9_]+", element):
+        elif link and re.fullmatch(r"[A-Za-z0-9_]+", element) and element not in state.targets:
             found = _plain_library(state, element, at)
             new = element if found is None else found
         else:
@@ -352,6 +518,26 @@ def _value(state: _State, arg: Argument, link: bool = False) -> str:
         last = end
     pieces.append(value[last:])
     return "".join(pieces)
+
+
+def _header_path(state: _State, m: re.Match[str], at: int) -> str:
+    """``${CUDA_INCLUDE_DIRS}/cooperative_groups.h`` (a file of the toolkit's headers, copied or read): the same file
+    of HIP's headers where the table maps the header to one (``hip/hip_cooperative_groups.h``); else left as
+    written and reported: no HIP file is behind it."""
+    header = m.group(2)
+    row = load_table().lookup(header)
+    target = (row.hip_header or row.hip) if row is not None and row.kind == "header" else ""
+    if target:
+        state.need("hip", at)
+        return "${hip_INCLUDE_DIRS}/" + target
+    state.report(
+        HAND,
+        f"{m.group(0)}: a path into the CUDA toolkit's headers with no HIP file behind it, left as written: port it "
+        "by hand",
+        at,
+        header,
+    )
+    return m.group(0)
 
 
 def _plain_library(state: _State, name: str, at: int) -> str | None:
@@ -369,7 +555,8 @@ def _spelled(arg: Argument, value: str) -> str:
     """An argument's new text, with the delimiters it had."""
     if arg.kind == QUOTED:
         return f'"{value}"'
-    if arg.kind == UNQUOTED and re.search(r"[\s()#\"]", value) and not value.startswith('"'):
+    # (an unquoted argument with a quoted part, a"b c"d, keeps its own quoting)
+    if arg.kind == UNQUOTED and re.search(r"[\s()#\"]", value) and not value.startswith('"') and '"' not in arg.value:
         return f'"{value}"'
     return value
 
@@ -408,10 +595,13 @@ def _words(value: str) -> list[tuple[int, int]]:
     return spans
 
 
-def _options(state: _State, args: list[Argument], link: bool = False) -> tuple[list[str], bool]:
+def _options(
+    state: _State, args: list[Argument], link: bool = False, device_only: str = "--cuda-device-only"
+) -> tuple[list[str], bool]:
     """The arguments' values with their nvcc options mapped (an option's value may be the next argument:
     ``-Xcompiler -fPIC``), and whether relocatable device code was asked for. A value mapped to nothing is
-    returned empty: the caller removes the argument."""
+    returned empty: the caller removes the argument. ``device_only``: what nvcc's -ptx/-cubin/-fatbin become (CMake's
+    HIP compiler is clang++, whose spelling of hipcc's --genco this is)."""
     values = [_value(state, arg, link) for arg in args]
     located = [(i, s, e) for i, value in enumerate(values) for s, e in _words(value)]
     words = [values[i][s:e] for i, s, e in located]
@@ -423,10 +613,12 @@ def _options(state: _State, args: list[Argument], link: bool = False) -> tuple[l
     rdc = False
     for index, change in changes:
         rdc = rdc or change.kind == KIND_RDC
+        if change.kind == KIND_DEVICE:
+            change = replace(change, words=(device_only,))
         words_text = " ".join(words[index : index + change.consumed])
         at = args[located[index][0]].start
         if change.hand_work or change.kind == KIND_HAND:
-            if not (link and words[index].startswith("-l")):
+            if not (link and is_library_option(words[index])):
                 state.report(HAND, f"{words_text}: {change.reason}", at, words_text)
                 continue
             # A library ROCm lacks, in a link list: removed (see _target_for), reported.
@@ -481,6 +673,26 @@ def _command(state: _State, command: Command) -> None:
             _rewrite(state, arg)
     if key in _TARGET_SOURCES or key not in _NOT_SOURCES or key == "file":
         _mark_sources(state, command)
+    if key in ("add_executable", "add_library", "target_sources") and state.context.hip_sources:
+        _link_hip_host(state, command)
+
+
+def _link_hip_host(state: _State, command: Command) -> None:
+    """A target compiling a C/C++ source that includes the HIP runtime, with no link that gives it the CUDA runtime
+    (the old listfile found the headers through ${CUDA_INCLUDE_DIRS}): CMake's C++ compile needs HIP's platform
+    define and headers, which linking hip::host gives."""
+    values = [a.value for a in command.args]
+    if len(values) < 2 or values[0] in state.runtime_linked or {"ALIAS", "IMPORTED", "INTERFACE"} & set(values[1:2]):
+        return
+    target = values[0]
+    words = [v[s:e] for v in values[1:] if v not in _TARGET_KEYWORDS for s, e in split_list(v)]
+    files = {w.rsplit("/", 1)[-1] for w in _expanded(state, words)}
+    if not files & {s.rsplit("/", 1)[-1] for s in state.context.hip_sources}:
+        return
+    keyword = " PRIVATE" if state.keyword_links.get(target) else ""
+    state.need("hip", command.start)
+    state.runtime_linked.add(target)
+    _append_after(state, command, f"target_link_libraries({target}{keyword} hip::host)")
 
 
 def _languages(state: _State, command: Command) -> None:
@@ -495,7 +707,12 @@ def _languages(state: _State, command: Command) -> None:
         elif arg.value in keywords:
             in_languages = False
         elif i >= first and in_languages and arg.value == "CUDA" and arg.kind != BRACKET:
-            state.replace(arg.start, arg.end, _spelled(arg, "HIP"), "CUDA")
+            new = "HIP"
+            if state.needs_host_language and command.key != "check_language" and arg.kind == UNQUOTED:
+                # find_package(hip) needs Threads, and FindThreads a C or C++ compiler: a CUDA-only project gets C++.
+                new = "CXX HIP"
+                state.needs_host_language = False
+            state.replace(arg.start, arg.end, new if arg.kind == UNQUOTED else _spelled(arg, new), "CUDA")
             continue
         _rewrite(state, arg)
 
@@ -526,17 +743,18 @@ def _set(state: _State, command: Command) -> None:
     if name in ("CMAKE_CUDA_RESOLVE_DEVICE_SYMBOLS", "CMAKE_CUDA_RUNTIME_LIBRARY", "CMAKE_CUDA_HOST_COMPILER"):
         state.report(REVIEW, f"{name} left as written: CMake's HIP language has no such setting", command.start, name)
         return
-    _rewrite(state, args[0])
+    if name not in _VERSION_VARIABLES:  # set(CUDAToolkit_VERSION ...): the project's own value stays its own
+        _rewrite(state, args[0])
     if name in ("CMAKE_CUDA_ARCHITECTURES",) and values:
         _architectures(state, values)
         rest = args[1 + len(values) :]
-    elif _FLAG_VARIABLE.match(name):
+    elif _FLAG_VARIABLE.match(name) or name in state.option_variables:
         _write_options(state, values, _options(state, values)[0])
         rest = args[1 + len(values) :]
     else:
         rest = args[1:]
     for arg in rest:
-        _rewrite(state, arg, link=_names_libraries(name))
+        _rewrite(state, arg, link=_link_variable(state, name))
 
 
 def _architectures(state: _State, values: list[Argument]) -> None:
@@ -575,19 +793,34 @@ def _string(state: _State, command: Command) -> None:
 
 def _list(state: _State, command: Command) -> None:
     args = command.args
-    if len(args) >= 2 and args[0].value in ("APPEND", "PREPEND", "INSERT") and _FLAG_VARIABLE.match(args[1].value):
+    values = [a.value for a in args]
+    written = values[values.index("OUTPUT_VARIABLE") + 1] if "OUTPUT_VARIABLE" in values[:-1] else values[1:2]
+    if "CMAKE_CUDA_ARCHITECTURES" in written and values[0] not in ("GET", "LENGTH", "FIND", "JOIN", "SUBLIST"):
+        # Computed from NVIDIA architectures (capability numbers, "-real"): the AMD targets instead.
+        targets = ";".join(state.context.offload_arch)
+        was = state.text[command.start : command.end]
+        state.report(REVIEW, f"{was} replaced: the HIP architectures are the AMD targets {targets}", command.start, was)
+        state.replace(command.start, command.end, f'set(CMAKE_HIP_ARCHITECTURES "{targets}")', "CUDA_ARCHITECTURES")
+        return
+    appended = len(args) >= 2 and args[0].value in ("APPEND", "PREPEND", "INSERT")
+    if appended and (_FLAG_VARIABLE.match(args[1].value) or args[1].value in state.option_variables):
         for arg in args[:2]:
             _rewrite(state, arg)
         _write_options(state, list(args[2:]), _options(state, list(args[2:]))[0])
         return
-    library_list = len(args) >= 2 and _names_libraries(args[1].value)
+    library_list = len(args) >= 2 and _link_variable(state, args[1].value)
     for arg in args:
         _rewrite(state, arg, link=library_list)
 
 
-def _names_libraries(variable: str) -> bool:
-    """Whether a variable holds libraries to link (EXTRA_LIBS, LINK_LIBRARIES): a plain ``cublas`` in it is one."""
-    return "LIB" in variable.upper()
+def _link_variable(state: _State, variable: str) -> bool:
+    """Whether a variable holds libraries to link, so that a plain ``cublas`` or ``${CUDA_CUDA_LIBRARY}`` in it is
+    one: the file uses it only in link lists, or (used nowhere here) it is named like one (EXTRA_LIBS). A variable
+    the file uses elsewhere (a path: a copy, IMPORTED_LOCATION) is never given an imported target."""
+    uses = state.variable_uses.get(variable, set())
+    if "other" in uses:
+        return False
+    return "link" in uses or "LIB" in variable.upper()
 
 
 def _compile_options(state: _State, command: Command) -> None:
@@ -599,8 +832,12 @@ def _compile_options(state: _State, command: Command) -> None:
 
 
 def _link_libraries(state: _State, command: Command) -> None:
-    values, _ = _options(state, list(command.args), link=True)
-    _write_options(state, list(command.args), values)
+    args = list(command.args)
+    if command.key == "target_link_libraries" and args:
+        _rewrite(state, args[0])  # the target: a name of the project's, never a library (a target named nvJPEG)
+        args = args[1:]
+    values, _ = _options(state, args, link=True)
+    _write_options(state, args, values)
 
 
 def _find_package(state: _State, command: Command) -> None:
@@ -791,14 +1028,49 @@ def _hand_command(state: _State, command: Command) -> None:
     )
 
 
+_CUSTOM_STEPS = frozenset(("add_custom_command", "add_custom_target", "execute_process"))
+
+
+def _segments(command: Command) -> list[list[Argument]]:
+    """The arguments of each command a custom step runs (``COMMAND prog args...``; add_custom_target's first one
+    may come right after its name and ``ALL``)."""
+    args = list(command.args)
+    segments: list[list[Argument]] = []
+    current: list[Argument] | None = None
+    if command.key == "add_custom_target" and args:
+        args = args[2:] if len(args) > 1 and args[1].value == "ALL" else args[1:]
+        current = []
+        segments.append(current)
+    for arg in args:
+        if arg.kind == UNQUOTED and arg.value == "COMMAND":
+            current = []
+            segments.append(current)
+        elif arg.kind == UNQUOTED and arg.value in _CUSTOM_KEYWORDS:
+            current = None
+        elif current is not None:
+            current.append(arg)
+    return [segment for segment in segments if segment]
+
+
+def _is_cuda_compiler(value: str) -> bool:
+    return value in ("${CMAKE_CUDA_COMPILER}", "${CUDA_NVCC_EXECUTABLE}") or is_nvcc(value)
+
+
 def _custom(state: _State, command: Command) -> None:
-    """add_custom_command / add_custom_target / execute_process: variables renamed, NVIDIA tools reported."""
+    """add_custom_command / add_custom_target / execute_process: a command running nvcc is translated whole (the
+    HIP compiler with the AMD targets; -fatbin/-ptx/-cubin make the code object hipModuleLoad loads) where every
+    option it reaches has a HIP counterpart, else left exactly as written and reported; NVIDIA tools are reported;
+    other arguments get the usual renames."""
+    translated: set[int] = set()
+    for segment in _segments(command):
+        if _is_cuda_compiler(segment[0].value):
+            translated.update(arg.start for arg in segment)
+            _cuda_step(state, command, segment)
     for arg in command.args:
-        _rewrite(state, arg)
-    words = [w for a in command.args if a.kind != BRACKET for w in a.value.split()]
+        if arg.start not in translated:
+            _rewrite(state, arg)
+    words = [w for a in command.args if a.kind != BRACKET and a.start not in translated for w in a.value.split()]
     tool = next((m.group(1) for w in words for m in [_NVIDIA_TOOLS.search(" " + w + " ")] if m), None)
-    nvcc = any(_NVCC_REFERENCE.search(w) or is_nvcc(w) for w in words)
-    machine = next((w for w in words if _NVIDIA_MACHINE_CODE.match(w)), None)
     if tool:
         state.report(
             HAND,
@@ -806,11 +1078,37 @@ def _custom(state: _State, command: Command) -> None:
             command.start,
             tool,
         )
-    elif nvcc:
-        why = f"nvcc {machine} makes NVIDIA code" if machine else "it runs nvcc with nvcc's options"
+
+
+def _cuda_step(state: _State, command: Command, segment: list[Argument]) -> None:
+    program, rest = segment[0], segment[1:]
+    own = [arg.value[s:e] for arg in rest for s, e in _words(arg.value)]
+    names = [n for arg in rest for n in _REFERENCE.findall(arg.value)]
+    reached = own + [w for n in names for v in state.values.get(n, []) for s, e in _words(v) for w in [v[s:e]]]
+    changes = translate_words(reached, state.context)
+    hand = [(i, c) for i, c in changes if c.hand_work and not is_library_option(reached[i])]
+    tool = next((w for w in reached if _NVIDIA_TOOLS.search(" " + w + " ")), None)
+    if hand or tool:
+        why = f"{reached[hand[0][0]]}: {hand[0][1].reason}" if hand else f"it hands {tool} to nvcc"
         state.report(
-            HAND, f"{command.name}: {why}: port the step by hand (hipcc, clang's options)", command.start, "nvcc"
+            HAND,
+            f"{command.name} runs nvcc, left exactly as written: {why}",
+            program.start,
+            reached[hand[0][0]] if hand else "nvcc",
         )
+        return
+    literal = is_nvcc(program.value)  # a literal nvcc: hipcc takes nvcc's place; ${CMAKE_CUDA_COMPILER}: clang++
+    device = "--genco" if literal else "--cuda-device-only"
+    values, _ = _options(state, rest, device_only=device)
+    _write_options(state, rest, values)
+    # The AMD targets, unless the command names an architecture itself (a variable's may be set by a loop that
+    # runs no time: the targets are given then too; clang takes a target given twice).
+    targets = ",".join(state.context.offload_arch)
+    arch = any(c.kind == KIND_ARCH and c.words for _, c in translate_words(own, state.context))
+    head = "hipcc" if literal else "${CMAKE_HIP_COMPILER} -x hip"
+    if targets and not arch:
+        head += f" --offload-arch={targets}"
+    state.replace(program.start, program.end, head, program.value)
 
 
 def _find_program(state: _State, command: Command) -> None:
@@ -874,6 +1172,17 @@ def _marked_hip(command: Command) -> list[str]:
     return []
 
 
+def _renamed_reference(m: re.Match[str]) -> str:
+    """``${CMAKE_CUDA_X}`` as the source's argument now spells it (the marking names the source as written)."""
+    name = m.group(1)
+    if name in _INCLUDE_VARIABLES:
+        return "${hip_INCLUDE_DIRS}"
+    suffix = name[len("CMAKE_CUDA_") :]
+    if name.startswith("CMAKE_CUDA_") and suffix not in _CUDA_ONLY_SUFFIXES and name not in _VERSION_VARIABLES:
+        return "${CMAKE_HIP_" + suffix + "}"
+    return m.group(0)
+
+
 def _is_cu(value: str) -> bool:
     return value.endswith(".cu") and "$<" not in value
 
@@ -886,8 +1195,8 @@ def _mark_sources(state: _State, command: Command) -> None:
         if arg.kind == BRACKET:
             continue
         for start, end in split_list(arg.value):
-            element = _rename_source(arg.value[start:end], state.context)
-            if _is_cu(element) and element not in state.marked_hip and element not in sources:
+            element = _rename_source(_REFERENCE.sub(_renamed_reference, arg.value[start:end]), state.context)
+            if _is_cu(element) and not _is_marked(state, element) and element not in sources:
                 sources.append(element)
     if command.key == "file" and command.args and command.args[0].value in ("GLOB", "GLOB_RECURSE"):
         # file(GLOB SRCS *.cu): the files are known when CMake runs; mark what the variable holds.
@@ -897,7 +1206,7 @@ def _mark_sources(state: _State, command: Command) -> None:
             if a.value not in ("LIST_DIRECTORIES", "RELATIVE", "CONFIGURE_DEPENDS", "FOLLOW_SYMLINKS")
         ]
         variable = "${" + command.args[1].value + "}" if len(command.args) > 1 else ""
-        if any(p.endswith(".cu") for p in patterns) and variable and variable not in state.marked_hip:
+        if any(p.endswith(".cu") for p in patterns) and variable and not _is_marked(state, variable):
             sources = [variable]
             if not all(p.endswith((".cu", ".cuh")) for p in patterns):
                 state.report(
@@ -905,7 +1214,8 @@ def _mark_sources(state: _State, command: Command) -> None:
                 )
     if not sources:
         return
-    state.marked_hip.update(sources)
+    for source in sources:
+        state.marked_hip.setdefault(source, []).append(state.path)
     listed = " ".join(_spelled(Argument(UNQUOTED, 0, 0, s, 0), s) for s in sources)
     _append_after(state, command, f"set_source_files_properties({listed} PROPERTIES LANGUAGE HIP)")
 

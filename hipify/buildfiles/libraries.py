@@ -137,6 +137,9 @@ _SUBDIRS = (
 )
 
 
+_FOLDERS = (("LIB", "/lib"), ("INC", "/include"), ("BIN", "/bin"))
+
+
 def is_cuda_root(text: str) -> bool:
     """Whether ``text`` names the CUDA installation or a path under it."""
     return _CUDA_ROOT.match(text) is not None
@@ -152,7 +155,11 @@ def rocm_path(text: str, rocm_root: str) -> str | None:
         if pattern.match(rest):
             rest = pattern.sub(replacement, rest)
             break
-    return rocm_root + rest
+    # A variable naming a folder of the installation, not its root ($(CUDA_LIB_DIR), ${CUDA_INC_PATH}): the same
+    # folder of ROCm's.
+    name = m.group("pv") or m.group("bv") or ""
+    folder = next((f for key, f in _FOLDERS if key in name.removeprefix("CUDA")), "")
+    return rocm_root + folder + rest
 
 
 def cuda_path_subdir(text: str) -> str:

@@ -4,7 +4,8 @@ What reaches the CUDA compiler is found by reading the makefile (``make_reader``
 
 - the CUDA compiler: ``nvcc`` (or a path to it) as a recipe's command or as the first word of a variable's value
   (``NVCC ?= nvcc``, ``CC = $(CUDA_HOME)/bin/nvcc``, and variables whose value starts with such a variable)
-  becomes ``hipcc``;
+  becomes ``hipcc``; found at run time (``$(shell which nvcc 2>/dev/null)``, ``command -v``, also in a
+  conditional's test) it is looked for as ``hipcc``; an empty value (``NVCC :=``) stays empty;
 - its options: the words after it in a recipe command, and the values of the variables those words reference
   (transitively: ``FLAGS = $(CFLAGS) $(GENCODE)``) are translated by ``nvcc_options``; a variable no recipe of
   this file uses (a common.mk's ``NVCC_FLAGS``) is translated when its value holds an option only nvcc takes;
@@ -12,12 +13,22 @@ What reaches the CUDA compiler is found by reading the makefile (``make_reader``
   CUDA runtime becomes ``-lamdhip64``, which a host compiler needs where hipcc would add it itself);
 - the GPU targets: ``--offload-arch=$(HIP_ARCH)``, with ``HIP_ARCH ?= <targets>`` added before the file's first
   statement so that ``make HIP_ARCH=gfx942`` picks others (``ROCM_PATH ?= /opt/rocm`` likewise where a
-  ``$(CUDA_HOME)`` path became ``$(ROCM_PATH)``);
+  ``$(CUDA_HOME)`` path became ``$(ROCM_PATH)``); a compile or link by the CUDA compiler that no architecture
+  option reaches for certain (none, or only one set inside a conditional) gets them after the compiler;
+- device-only steps (``nvcc -ptx/-cubin/-fatbin``, a file loaded at run time with ``cuModuleLoad``) become
+  ``hipcc --genco``, the code object ``hipModuleLoad`` loads; a step with no HIP counterpart (``-dlink``,
+  ``-cuda``, ``-lto-ir``) is left exactly as written and reported, never half translated;
+- C sources compiled by the CUDA compiler: clang rejects a C++ ``-std`` for C (nvcc's host compiler ignored it),
+  so such a compile reads its flags variables through ``$(filter-out -std=c++% -std=gnu++%,...)``;
+- host compilers (``gcc``, ``g++``, ``$(CC)``, ``$(CXX)``) compiling a source whose translation includes the HIP
+  runtime (``BuildContext.hip_sources``) get ``-D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include``, as hipcc would
+  give them; ``CPPFLAGS`` gets them where make's built-in rules compile such a file;
 - relocatable device code: where any compile uses it, every link by the CUDA compiler gets ``-fgpu-rdc`` too;
 - renamed sources (``--rename-extensions``: a.cu -> a.hip) are renamed in every word, with the patterns that
   name them (``%.cu``, ``*.cu``, ``$(SRC:.cu=.o)``);
-- what has no translation (``ptxas``, ``cuobjdump``, ``nvidia-smi``, ``nvcc --ptx``, ``-lnvidia-ml``) is
-  reported at its word as hand work (HPY119) and left as written.
+- what has no translation (``ptxas``, ``cuobjdump``, ``nvidia-smi``, ``nvcc -dlink``) is reported at its word as
+  hand work (HPY119) and left as written; a library ROCm lacks (``-lnvidia-ml``) is reported and removed from the
+  link (left there, it fails the link of every program, also of those that never call it).
 
 Comments, and the words of shell commands that are not the CUDA compiler, are never changed otherwise.
 """
@@ -31,9 +42,22 @@ from dataclasses import dataclass, field, replace
 from ..knowledge.codes import CODES
 from ..model import Diagnostic, Edit, LineIndex, Origin, Severity
 from . import BuildContext, BuildResult
-from .make_reader import ASSIGN, DEFINE, INCLUDE, RECIPE, RULE, Statement, Word, read, reference_name, references
+from .make_reader import (
+    ASSIGN,
+    CONDITIONAL,
+    DEFINE,
+    INCLUDE,
+    RECIPE,
+    RULE,
+    Statement,
+    Word,
+    read,
+    reference_name,
+    references,
+)
 from .nvcc_options import (
     KIND_ARCH,
+    KIND_DEVICE,
     KIND_DROPPED,
     KIND_HAND,
     KIND_LIBRARY,
@@ -41,6 +65,7 @@ from .nvcc_options import (
     KIND_RDC,
     RDC_FLAG,
     OptionChange,
+    is_library_option,
     is_nvcc,
     translate_words,
 )
@@ -80,6 +105,19 @@ HAND_TOOLS = {
 # Words of a CUDA compiler command that make it a compile (not a link) step.
 _COMPILE_ONLY = ("-c", "-dc", "--device-c", "-E", "-M", "-MM", "-S", "--compile", "-fgpu-rdc -c")
 _SHELL_FUNCTION = re.compile(r"\$[({]shell\s+([^\s)}]+)")
+# A program looked for at run time: $(shell which nvcc 2>/dev/null), $(shell command -v nvcc), Windows' where.
+_LOOKUP = re.compile(r"\$[({]shell\s+(?:which|command\s+-v|type\s+-p|where)\s+(?P<tool>[^\s)}'\"]+)")
+# Words that only ask the compiler about itself: no targets needed.
+_QUERIES = frozenset(("--version", "-V", "--help", "-h", "--list-gpu-arch", "--list-gpu-code", "-dumpversion"))
+# Host compilers, as a command word or a variable's first word (a cross prefix and a version suffix allowed).
+_HOST_COMPILER = re.compile(r"(?:[\w.+]+-)?(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+|icc|icpc|icx|icpx)(?:-[0-9][0-9.]*)?")
+# make's built-in compiler variables (cc, g++ when the file does not set them).
+_DEFAULT_HOST_VARIABLES = frozenset(("CC", "CXX"))
+_HOST_SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".c++", ".cp", ".C", ".CPP")
+_AUTOMATIC_INPUTS = ("$<", "$^", "$?", "$+", "$(<)", "$(^)", "${<}", "${^}")
+HIP_PLATFORM_DEFINE = "-D__HIP_PLATFORM_AMD__"
+# C++ standards that clang refuses for a C source (nvcc's host compiler only warned).
+_CXX_STANDARDS = "-std=c++% -std=gnu++%"
 
 
 @dataclass
@@ -171,21 +209,45 @@ def _command(words: list[Word], first_of_line: bool) -> _Command:
     return _Command(tuple(words[i:]), prefix)
 
 
+@dataclass(frozen=True)
+class _Line:
+    """A recipe line's commands, with the rule it belongs to (None: a recipe line after no rule)."""
+
+    rule: Statement | None
+    commands: tuple[_Command, ...]
+
+
 class _Makefile:
     def __init__(self, text: str, context: BuildContext) -> None:
         self.text = text
         self.context = context
         self.statements = read(text)
         self.values: dict[str, list[Statement]] = {}
+        self.conditional: set[int] = set()  # start offsets of the statements inside a conditional
+        depth = 0
         for st in self.statements:
+            if st.kind == CONDITIONAL:
+                if st.name.startswith("if"):
+                    depth += 1
+                elif st.name == "endif":
+                    depth = max(0, depth - 1)
+                continue
+            if depth:
+                self.conditional.add(st.start)
             if st.kind in (ASSIGN, DEFINE) and st.name:
                 self.values.setdefault(st.name, []).append(st)
+        # The file ends inside a conditional or a define: nothing appended at its end would be read as written.
+        self.open_at_end = depth > 0 or any(
+            st.kind == DEFINE and not text[st.start : st.end].rstrip().endswith("endef") for st in self.statements[-1:]
+        )
         self.compilers = self._compiler_variables()
+        self.hosts = self._host_variables()
         self.out = _Edits(text)
         self.arch_context = replace(context, offload_arch=(f"$({ARCH_VARIABLE})",))
         self.used_arch = False
         self.used_rocm_var = False
         self.uses_rdc = False
+        self.after_compiler: dict[int, list[str]] = {}  # offset after a compiler word -> words to insert there
 
     # -- what is the CUDA compiler, and what reaches it ------------------------------------------------------
 
@@ -198,7 +260,8 @@ class _Makefile:
                 if name in found:
                     continue
                 for st in statements:
-                    if st.words and self._is_compiler_word(st.words[0].text, found):
+                    first = _first_command_word(st.words)
+                    if first is not None and self._is_compiler_word(st.words[first].text, found):
                         found.add(name)
                         changed = True
                         break
@@ -206,7 +269,17 @@ class _Makefile:
 
     @staticmethod
     def _is_compiler_word(word: str, compilers: set[str]) -> bool:
-        return is_nvcc(word) or reference_name(word) in compilers
+        return is_nvcc(word) or reference_name(word) in compilers or _nvcc_lookup(word) is not None
+
+    def _host_variables(self) -> set[str]:
+        """Variables naming a host C/C++ compiler: set to one (``CXX = g++``, ``C_C = gcc``), or make's own
+        ``CC``/``CXX`` where the file never sets them."""
+        found = {name for name in _DEFAULT_HOST_VARIABLES if name not in self.values}
+        for name, statements in self.values.items():
+            firsts = [st.words[0].text for st in statements if st.words and st.op != "+="]
+            if firsts and name not in self.compilers and all(_is_host_compiler(w) for w in firsts):
+                found.add(name)
+        return found
 
     def _closure(self, names: Iterable[str]) -> set[str]:
         seen: set[str] = set()
@@ -221,21 +294,38 @@ class _Makefile:
                     todo.extend(references(word.text))
         return seen
 
-    def _command_lines(self) -> list[tuple[Statement, list[_Command]]]:
+    def _values_of(self, names: Iterable[str], certain: bool = False) -> list[str]:
+        """The words of the values of ``names`` and of what they reference (``certain``: only the values set
+        outside any conditional)."""
+        return [
+            w.text
+            for name in self._closure(names)
+            for st in self.values.get(name, ())
+            if not (certain and st.start in self.conditional)
+            for w in st.words
+        ]
+
+    def _command_lines(self) -> list[_Line]:
         out = []
+        rule: Statement | None = None
         for st in self.statements:
             if st.kind == RECIPE:
-                out.append((st, _commands(st.words)))
-            elif st.kind == RULE and st.recipe:
-                out.append((st, _commands(st.recipe)))
+                out.append(_Line(rule, tuple(_commands(st.words))))
+            elif st.kind == RULE:
+                rule = st
+                if st.recipe:
+                    out.append(_Line(st, tuple(_commands(st.recipe))))
         return out
 
     # -- translation ---------------------------------------------------------------------------------------
 
     def translate(self) -> BuildResult:
-        commands = [c for _, cs in self._command_lines() for c in cs]
+        lines = self._command_lines()
+        commands = [c for line in lines for c in line.commands]
+        rule_of = {c.words[0].start: line.rule for line in lines for c in line.commands}
         cuda_commands = [c for c in commands if self._is_compiler_word(c.words[0].text[c.prefix :], self.compilers)]
         other_commands = [c for c in commands if c not in cuda_commands]
+        hand = {c.words[0].start for c in cuda_commands if self._hand_options(c)}
         cuda_refs = [name for c in cuda_commands for w in c.words[1:] for name in references(w.text)]
         for name in self.compilers:
             for st in self.values[name]:
@@ -259,14 +349,26 @@ class _Makefile:
 
         for name in self.compilers:
             for st in self.values[name]:
-                self._compiler_word(st.words[0], 0)
-                self._options(st.words[1:], cuda=True)
+                first = _first_command_word(st.words)  # None: ``NVCC :=`` (no compiler found) stays empty
+                if first is not None and self._is_compiler_word(st.words[first].text, self.compilers):
+                    self._compiler_word(st.words[first], 0)
+                    self._options(st.words[:first] + st.words[first + 1 :], cuda=True)
+                else:  # another assignment of it (``NVCC_CMD += -G``): options only
+                    self._options(st.words, cuda=True)
+        self._lookups_in_conditions()
         for name in sorted(cuda_vars):
             for st in self.values.get(name, ()):
                 self._options(st.words, cuda=True)
         for command in cuda_commands:
+            if command.words[0].start in hand:
+                self._options(command.words[1:], cuda=True, report_only=True)  # left exactly as written
+                continue
             self._compiler_word(command.words[0], command.prefix)
             self._options(command.words[1:], cuda=True)
+            rule = rule_of.get(command.words[0].start)
+            self._targets_for(command)
+            self._device_output(command, rule)
+            self._c_source_standard(command, rule)
         for name, statements in self.values.items():
             if name not in cuda_vars and name not in self.compilers:
                 for st in statements:
@@ -278,11 +380,16 @@ class _Makefile:
         for command in other_commands:
             self._hand_tool(command)
             self._options(command.words[1:], cuda=False)
+        self._host_compiles(
+            commands, {c.words[0].start for c in cuda_commands if c.words[0].start not in hand}, rule_of
+        )
         if self.uses_rdc:
             # Only needed here: most makefiles never compile with -rdc, and this reads every variable's options.
             rdc_vars = {n for n in self.values if self._carries_rdc(n)}
             for command in cuda_commands:
-                self._rdc_at_link(command, rdc_vars)
+                if command.words[0].start not in hand:
+                    self._rdc_at_link(command, rdc_vars)
+        self._insertions()
         self._shell_functions()
         self._renames()
         self._preamble()
@@ -299,6 +406,13 @@ class _Makefile:
                     return True
         return False
 
+    def _hand_options(self, command: _Command) -> bool:
+        """Does the command ask nvcc for a step hipcc has no counterpart for (``-dlink``, ``-cuda``)?"""
+        words = [w.text for w in command.words[1:]]
+        return any(
+            change.hand_work and not is_library_option(words[i]) for i, change in translate_words(words, self.context)
+        )
+
     def _carries_rdc(self, name: str) -> bool:
         for var in self._closure([name]):
             for st in self.values.get(var, ()):
@@ -313,22 +427,43 @@ class _Makefile:
 
     def _compiler_word(self, word: Word, prefix: int) -> None:
         text = word.text[prefix:]
-        if is_nvcc(text) and word.start not in self.out.taken:
+        if word.start in self.out.taken:
+            return
+        if is_nvcc(text):
             self.out.taken.add(word.start)
             self.out.edits.append(Edit(word.start + prefix, word.end, HIPCC, TRANSLATE, Origin.TEXT, text))
+            return
+        lookup = _nvcc_lookup(text)
+        if lookup is not None:  # $(shell which nvcc): look for hipcc
+            self.out.taken.add(word.start)
+            start = word.start + prefix + lookup.start("tool")
+            end = word.start + prefix + lookup.end("tool")
+            self.out.edits.append(Edit(start, end, HIPCC, TRANSLATE, Origin.TEXT, lookup.group("tool")))
 
-    def _options(self, words: Sequence[Word], cuda: bool) -> None:
+    def _lookups_in_conditions(self) -> None:
+        """``ifeq ($(shell which nvcc),)``: the test looks for the compiler the build now calls."""
+        for st in self.statements:
+            if st.kind != CONDITIONAL:
+                continue
+            for word in st.words:
+                for m in _LOOKUP.finditer(word.text):
+                    if is_nvcc(m.group("tool")):
+                        start, end = word.start + m.start("tool"), word.start + m.end("tool")
+                        self.out.edits.append(Edit(start, end, HIPCC, TRANSLATE, Origin.TEXT, m.group("tool")))
+
+    def _options(self, words: Sequence[Word], cuda: bool, report_only: bool = False) -> None:
         texts = [w.text for w in words]
         arch_done = False
         linked: set[str] = set()  # libraries this list names after translation (-lcuda -lcudart: one -lamdhip64)
         for i, change in translate_words(texts, self.arch_context, rocm_root=ROCM_ROOT, rocm_var=f"$({ROCM_VARIABLE})"):
             # Outside the CUDA compiler's reach only libraries and installation paths change.
-            library_or_path = change.kind in (KIND_LIBRARY, KIND_PATH) or (
-                change.kind == KIND_HAND and texts[i].startswith("-l")
-            )
+            library = is_library_option(texts[i])
+            library_or_path = change.kind in (KIND_LIBRARY, KIND_PATH) or (change.kind == KIND_HAND and library)
             if not cuda and not library_or_path:
                 continue
             span = words[i : i + change.consumed]
+            if report_only and not change.hand_work:
+                continue
             if change.kind == KIND_ARCH and change.words:
                 self.used_arch = True
                 if arch_done:
@@ -339,20 +474,27 @@ class _Makefile:
             new = change.words
             if not cuda and change.kind == KIND_LIBRARY and not new:
                 new = ("-lamdhip64",)  # a host compiler links: it needs the HIP runtime named
+                if not any(t.startswith(("-L", "-Wl,-L")) for t in texts):
+                    new = (f"-L$({ROCM_VARIABLE})/lib", *new)  # where ROCm keeps it (not a default search path)
+                    self.used_rocm_var = True
             if change.kind == KIND_LIBRARY:
-                if new and (new[0] in linked or new[0] in texts):
+                if new and (new[-1] in linked or new[-1] in texts):
                     new = ()
                 linked.update(new)
             if change.hand_work:
-                if span[0].start not in self.out.taken:
-                    self.out.taken.add(span[0].start)
-                    self.out.report(
-                        HAND_WORK,
-                        f"{' '.join(texts[i : i + change.consumed])}: {change.reason}",
-                        span[0].start,
-                        Severity.WARNING,
-                        texts[i],
-                    )
+                if span[0].start in self.out.taken:
+                    continue
+                self.out.taken.add(span[0].start)
+                what = " ".join(texts[i : i + change.consumed])
+                if library and not report_only:
+                    # Left in the link it fails every program's link, also of those that never call it; the
+                    # sources that do call it report their calls themselves.
+                    self.out.report(HAND_WORK, f"{what} removed from the link: {change.reason}", span[0].start,
+                                    Severity.WARNING, texts[i])  # fmt: skip
+                    self.out.taken.discard(span[0].start)
+                    self.out.replace_words(span, (), texts[i])
+                    continue
+                self.out.report(HAND_WORK, f"{what}: {change.reason}", span[0].start, Severity.WARNING, texts[i])
                 continue
             if any(f"$({ROCM_VARIABLE})" in w for w in new):
                 self.used_rocm_var = True
@@ -365,6 +507,162 @@ class _Makefile:
                     texts[i],
                 )
             self.out.replace_words(span, new, texts[i])
+
+    def _after(self, word: Word, *new: str) -> None:
+        """Words to insert right after a command word (one edit per command: the order is kept)."""
+        self.after_compiler.setdefault(word.end, []).extend(w for w in new if w)
+
+    def _insertions(self) -> None:
+        for offset, words in sorted(self.after_compiler.items()):
+            if words:
+                self.out.insert(offset, " " + " ".join(words), words[0])
+
+    def _reaching(self, command: _Command, certain: bool = False) -> list[str]:
+        """The words of a command and of the variables it (and its compiler variable) references."""
+        own = [w.text for w in command.words]
+        names = [n for w in own for n in references(w)]
+        return own + self._values_of(names, certain)
+
+    def _targets_for(self, command: _Command) -> None:
+        """Every compile or link by the CUDA compiler names the GPU targets: hipcc's default is one GPU of its
+        choosing, not the ones chosen. An architecture option set only in a conditional may not be set."""
+        words = self._reaching(command, certain=True)
+        if any(w in _QUERIES for w in words):
+            return
+        if any(w.startswith("--offload-arch") for w in words):
+            return
+        if any(change.kind == KIND_ARCH and change.words for _, change in translate_words(words, self.context)):
+            return
+        self.used_arch = True
+        self._after(command.words[0], f"--offload-arch=$({ARCH_VARIABLE})")
+
+    def _device_output(self, command: _Command, rule: Statement | None) -> None:
+        """``nvcc -ptx a.cu`` writes a.ptx; ``hipcc --genco`` writes a.out: name the output as nvcc did."""
+        words = [w.text for w in command.words[1:]]
+        if not any(change.kind == KIND_DEVICE for _, change in translate_words(words, self.context)):
+            return
+        if any(w == "-o" or (w.startswith("-o") and not w.startswith("-opt")) or w.startswith("--output-file")
+               for w in words):  # fmt: skip
+            return
+        suffix = next((s for s in (".ptx", ".cubin", ".fatbin") if any(w.lstrip("-") == s[1:] for w in words)), "")
+        if rule is not None and any(t.text.endswith(suffix) for t in rule.targets) and suffix:
+            output = "$@"  # the rule makes the file
+        else:
+            sources = [w for w in words if w.endswith((".cu", ".hip")) and not w.startswith("-")]
+            if len(sources) != 1 or not suffix:
+                return
+            output = sources[0].rsplit("/", 1)[-1].rsplit(".", 1)[0] + suffix
+        last = command.words[-1]
+        self.out.insert(last.end, f" -o {output}", "-o")
+
+    def _c_source_standard(self, command: _Command, rule: Statement | None) -> None:
+        """A C source compiled by the CUDA compiler: nvcc gave it to the host C compiler, which ignored a C++
+        ``-std``; clang rejects one. The flags variables are read without it, a literal one is dropped."""
+        if not self._compiles(command, rule, (".c",)):
+            return
+        for word in command.words[1:]:
+            if _is_cxx_standard(word.text) and word.start not in self.out.taken:
+                self.out.report(DROPPED, f"{word.text} dropped: the compile of a C source takes no C++ standard "
+                                f"(nvcc's host compiler ignored it; clang rejects it)", word.start, Severity.INFO,
+                                word.text)  # fmt: skip
+                self.out.replace_words([word], (), word.text)
+                continue
+            name = reference_name(word.text)
+            if not name or word.start in self.out.taken:
+                continue
+            if any(_is_cxx_standard(w) for w in self._values_of([name])):
+                self.out.taken.add(word.start)
+                new = f"$(filter-out {_CXX_STANDARDS},{word.text})"
+                self.out.edits.append(Edit(word.start, word.end, new, TRANSLATE, Origin.TEXT, word.text))
+
+    def _compiles(self, command: _Command, rule: Statement | None, suffixes: tuple[str, ...]) -> list[str]:
+        """The sources with one of ``suffixes`` a command compiles, as far as the makefile says: named in it (or
+        in the variables it references), or its rule's prerequisites through ``$<``/``$^``; a pattern rule
+        (``%.o: %.c``, ``.c.o:``) answers with its pattern."""
+        words = self._files(w.text for w in command.words[1:])
+        found = [w for w in words if w.endswith(suffixes) and not w.startswith("-")]
+        if rule is not None and any(a in w.text for w in command.words for a in _AUTOMATIC_INPUTS):
+            found += [w for w in self._files(w.text for w in rule.words) if w.endswith(suffixes)]
+            for target in rule.targets:  # .c.o: the suffix rule compiling .c files
+                m = re.fullmatch(r"(\.[\w+]+)(\.[\w+]+)", target.text)
+                if m and m.group(1) in suffixes:
+                    found.append("%" + m.group(1))
+        return found
+
+    def _files(self, words: Iterable[str], seen: frozenset[str] = frozenset()) -> list[str]:
+        """The words a list of words stands for as file names: plain ``$(X)`` references expanded, the patterns of
+        ``$(wildcard ...)`` taken; a substitution (``$(SRC:.c=.o)``) or another function names other files."""
+        out: list[str] = []
+        for word in words:
+            name = reference_name(word)
+            if name:
+                if name not in seen:
+                    for st in self.values.get(name, ()):
+                        out += self._files((w.text for w in st.words), seen | {name})
+                continue
+            m = re.fullmatch(r"\$[({]wildcard\s+([^)}]*)[)}]", word)
+            kept = re.fullmatch(r"\$[({]filter-out\s+[^,]*,\s*(\$[({][\w.\-]+[)}])\s*[)}]", word)
+            if m:
+                out += m.group(1).split()
+            elif kept:  # $(filter-out -std=c++%,$(CFLAGS)), as this translator writes it: the files stay
+                out += self._files([kept.group(1)], seen)
+            elif "$(" not in word and "${" not in word:
+                out.append(word)
+        return out
+
+    def _host_compiles(
+        self, commands: Sequence[_Command], cuda: set[int], rule_of: dict[int, Statement | None]
+    ) -> None:
+        """Compiles of a source whose translation includes the HIP runtime by a host compiler (``gcc``, ``g++``),
+        or of a C source by hipcc (which compiles C as C, without HIP's macros): hipcc would define the platform
+        and find the headers for HIP code, these need to be told (HIP's headers refuse to guess)."""
+        sources = self.context.hip_sources
+        if not sources:
+            return
+        names = {s.rsplit("/", 1)[-1] for s in sources}
+        compiled: set[str] = set()
+        for command in commands:
+            is_cuda = command.words[0].start in cuda
+            found = self._compiles(command, rule_of.get(command.words[0].start), _HOST_SOURCE_SUFFIXES)
+            files = {w.rsplit("/", 1)[-1] for w in found}
+            patterns = tuple(w[w.rfind(".") :] for w in files if "%" in w or "*" in w)
+            hits = {n for n in names if n in files or n.endswith(patterns)} if patterns else names & files
+            compiled |= hits  # by whatever compiler: no built-in rule compiles these
+            if not is_cuda and not self._is_host_compiler(command):
+                continue
+            if is_cuda:
+                hits = {n for n in hits if n.endswith(".c")}
+            if not hits:
+                continue
+            if any(
+                w == HIP_PLATFORM_DEFINE or w.startswith(HIP_PLATFORM_DEFINE + "=") for w in self._reaching(command)
+            ):
+                continue
+            if is_cuda:
+                self._after(command.words[0], HIP_PLATFORM_DEFINE)
+            else:
+                self.used_rocm_var = True
+                self._after(command.words[0], HIP_PLATFORM_DEFINE, f"-I$({ROCM_VARIABLE})/include")
+        self._built_in_compiles(names - compiled)
+
+    def _built_in_compiles(self, names: set[str]) -> None:
+        """Sources no command here compiles whose object the makefile names (``app: main.o``): make's built-in
+        rule compiles them with ``$(CPPFLAGS)``, so the flags go there (appended at the end of the file, after
+        any assignment of its own)."""
+        objects = {w.text.rsplit("/", 1)[-1] for st in self.statements for w in (*st.words, *st.targets)}
+        wanted = sorted(n for n in names if n.rsplit(".", 1)[0] + ".o" in objects)
+        if not wanted or self.open_at_end or any(HIP_PLATFORM_DEFINE in w for w in self._values_of(["CPPFLAGS"])):
+            return
+        self.used_rocm_var = True
+        text = self.text
+        lead = "" if not text or text.endswith("\n") else "\n"
+        line = f"{lead}\n# make's built-in rules compile {' '.join(wanted)}, which include the HIP runtime\n"
+        line += f"CPPFLAGS += {HIP_PLATFORM_DEFINE} -I$({ROCM_VARIABLE})/include\n"
+        self.out.insert(len(text), line, "CPPFLAGS")
+
+    def _is_host_compiler(self, command: _Command) -> bool:
+        first = command.words[0].text[command.prefix :]
+        return _is_host_compiler(first) or reference_name(first) in self.hosts
 
     def _hand_tool(self, command: _Command) -> None:
         word = command.words[0]
@@ -386,8 +684,8 @@ class _Makefile:
             return
         if any(n in rdc_vars for t in texts for n in references(t)):
             return
-        first = command.words[0]
-        self.out.insert(first.end, f" {RDC_FLAG}", RDC_FLAG)
+        self._after(command.words[0], RDC_FLAG)
+        self.after_compiler[command.words[0].end].sort(key=lambda w: w != RDC_FLAG)  # -fgpu-rdc first
 
     def _shell_functions(self) -> None:
         """``$(shell nvidia-smi ...)``, ``$(shell nvcc --version)`` in any statement: hand work."""
@@ -475,6 +773,28 @@ def _renamed(m: re.Match[str], names: dict[str, str], suffixes: dict[str, str]) 
     if m.group("name"):
         return names[m.group("name")]
     return suffixes[m.group(0)]
+
+
+def _nvcc_lookup(word: str) -> re.Match[str] | None:
+    """``$(shell which nvcc 2>/dev/null)`` (the whole word): the compiler found at run time (the match's ``tool``
+    group)."""
+    m = _LOOKUP.match(word)
+    if m is None or not is_nvcc(m.group("tool")) or word[-1:] not in (")", "}"):
+        return None
+    return m if word.count("$(") + word.count("${") == 1 else None
+
+
+def _first_command_word(words: Sequence[Word]) -> int | None:
+    """The index of a value's first word that is not an option (what a command of it runs), None if none."""
+    return next((i for i, w in enumerate(words) if not w.text.startswith("-")), None)
+
+
+def _is_host_compiler(word: str) -> bool:
+    return _HOST_COMPILER.fullmatch(word.rsplit("/", 1)[-1]) is not None
+
+
+def _is_cxx_standard(word: str) -> bool:
+    return word.startswith(("-std=c++", "-std=gnu++", "--std=c++", "--std=gnu++"))
 
 
 def translate(text: str, path: str, context: BuildContext) -> BuildResult:

@@ -20,7 +20,7 @@ ASSIGN = "assign"  # NAME op value (also a target-specific one: target: NAME op 
 RULE = "rule"  # targets: prerequisites [; recipe]
 RECIPE = "recipe"  # a TAB line of a rule (a shell command)
 INCLUDE = "include"  # include / -include / sinclude
-CONDITIONAL = "conditional"  # ifeq/ifneq/ifdef/ifndef/else/endif
+CONDITIONAL = "conditional"  # ifeq/ifneq/ifdef/ifndef/else/endif (the keyword is its name, the condition its words)
 DEFINE = "define"  # define NAME ... endef (the body is the value)
 OTHER = "other"  # export NAME, vpath, anything else
 COMMENT = "comment"
@@ -62,8 +62,9 @@ class Statement:
     kind: str
     start: int  # offset of the logical line (continuation lines included)
     end: int  # offset of its end (before the final newline)
-    words: tuple[Word, ...] = ()  # value (assign, define), prerequisites (rule), command (recipe), files (include)
-    name: str = ""  # the variable (assign, define)
+    # value (assign, define), prerequisites (rule), command (recipe), files (include), condition (conditional)
+    words: tuple[Word, ...] = ()
+    name: str = ""  # the variable (assign, define); the keyword (conditional)
     op: str = ""  # the assignment operator
     targets: tuple[Word, ...] = ()  # a rule's targets
     recipe: tuple[Word, ...] = ()  # a rule's inline recipe (after ';')
@@ -278,7 +279,9 @@ def read(text: str) -> tuple[Statement, ...]:
         code_end = _comment_start(text, start, end)
         first = _first_word(text, start, code_end)
         if first in _CONDITIONALS:
-            out.append(Statement(CONDITIONAL, start, end))
+            # The keyword is the name; the condition's words follow (``ifeq ($(shell which nvcc),)``).
+            offset = text.index(first, start) + len(first)
+            out.append(Statement(CONDITIONAL, start, end, split_words(text, offset, code_end), first))
             continue
         in_rule = False
         if first in _INCLUDES:

@@ -15,6 +15,7 @@ API:
   word list, the GPU targets emitted once however many ``-gencode`` options there were.
 - :func:`offload_arch_words` ``(targets) -> tuple[str, ...]``: ``("--offload-arch=gfx90a",)``; a reader that
   keeps the targets in a variable users can override passes ``("$(HIP_ARCH)",)`` as the targets.
+- :func:`is_library_option` ``(word) -> bool``: whether an option names a library to link (``-lcublas``).
 - :func:`is_nvcc` ``(word) -> bool``: whether a word invokes nvcc (``nvcc``, ``/usr/local/cuda/bin/nvcc``,
   ``$(CUDA_HOME)/bin/nvcc``).
 
@@ -38,6 +39,7 @@ KIND_HOST = "host"  # options nvcc forwards to the host compiler or linker
 KIND_MAPPED = "mapped"  # an nvcc option with a clang spelling
 KIND_DROPPED = "dropped"  # an nvcc option with no effect or no equivalent that matters for a build
 KIND_HAND = "hand"  # no translation: the step needs porting by hand
+KIND_DEVICE = "device"  # a device-only step (-ptx, -cubin, -fatbin): hipcc --genco makes the code object
 
 RDC_FLAG = "-fgpu-rdc"
 
@@ -165,7 +167,32 @@ def _machine(value: str, context: BuildContext) -> tuple[tuple[str, ...], str, b
     return (f"-m{_unquote(value)}",), "clang's spelling of the host word size", False, KIND_MAPPED
 
 
-_PTX = "it makes NVIDIA intermediate code (PTX/cubin/fatbin), which AMD GPUs do not run: port the step by hand"
+def _device_only(value: str, context: BuildContext) -> tuple[tuple[str, ...], str, bool, str]:
+    return (
+        ("--genco",),
+        "a file of device code alone, loaded at run time (cuModuleLoad: hipModuleLoad loads the AMD code object "
+        "hipcc --genco makes)",
+        False,
+        KIND_DEVICE,
+    )
+
+
+def _spelled_as(option: str, joined: bool = True) -> Handler:
+    """A long nvcc option clang spells another way (``--include-path=d`` -> ``-Id``, ``--pre-include f`` ->
+    ``-include f``)."""
+
+    def handle(value: str, context: BuildContext) -> tuple[tuple[str, ...], str, bool, str]:
+        words = (f"{option}{value}",) if joined else (option, value)
+        return words, f"clang's spelling of nvcc's {option}", False, KIND_MAPPED
+
+    return handle
+
+
+_NVIDIA_IR = "it makes NVIDIA intermediate code (LTO-IR, OptiX-IR) that only NVIDIA's tools read: port the step by hand"
+_HOST_CODE = (
+    "nvcc -cuda writes the file's host code, preprocessed (.cu.cpp.ii); hipcc has no such step (hipcc -E "
+    "preprocesses, hipcc -c compiles): port the step by hand"
+)
 
 # Options that take a value (``-opt value``, ``-opt=value``, ``--long-opt value``, ``--long-opt=value``).
 _VALUED: dict[str, Handler] = {}
@@ -216,6 +243,25 @@ _valued(
 )
 _valued("--Werror", _drop("nvcc's warning classes (cross-execution-space-call, ...)"))
 _valued("--run-args -run-args", _drop("arguments for nvcc --run"))
+_valued(
+    "--compress-mode -compress-mode",
+    _drop("nvcc's fatbin compression (clang compresses offload bundles with --offload-compress)"),
+)
+_valued("-static-global-template-stub --static-global-template-stub", _drop("an nvcc whole-program switch"))
+_valued(
+    "-device-entity-has-hidden-visibility --device-entity-has-hidden-visibility", _drop("an nvcc visibility switch")
+)
+_valued("-opt-info --optimization-info -dopt --dopt", _drop("nvcc's optimization reports and device optimization"))
+_valued("-jump-table-density --jump-table-density", _drop("an nvcc code generation threshold"))
+_valued("-device-stack-protector --device-stack-protector", _drop("nvcc's device stack protector"))
+_valued("--include-path", _spelled_as("-I"))
+_valued("--system-include", _spelled_as("-isystem", joined=False))
+_valued("--library-path", _spelled_as("-L"))
+_valued("--define-macro", _spelled_as("-D"))
+_valued("--undefine-macro", _spelled_as("-U"))
+_valued("--pre-include", _spelled_as("-include", joined=False))
+_valued("--output-file", _spelled_as("-o", joined=False))
+_valued("--dependency-output", _spelled_as("-MF", joined=False))
 
 _flag("-dc --device-c", _device_c)
 _flag("-dw --device-w", _device_w)
@@ -246,7 +292,22 @@ _flag(
 )
 _flag("-forward-unknown-to-host-linker --forward-unknown-to-host-linker", _drop("hipcc takes linker options directly"))
 _flag("-dlto --dlto -lto", _drop("NVIDIA device link-time optimization (clang: -foffload-lto)"))
-_flag("-ptx --ptx -cubin --cubin -fatbin --fatbin -cuda --cuda -optix-ir --optix-ir -lto-ir", _hand(_PTX))
+_flag("-ptx --ptx -cubin --cubin -fatbin --fatbin", _device_only)
+_flag("-optix-ir --optix-ir -lto-ir --lto-ir", _hand(_NVIDIA_IR))
+_flag("-cuda --cuda", _hand(_HOST_CODE))
+_flag("--no-compress -no-compress", _drop("nvcc's fatbin compression"))
+_flag("-ewp --extensible-whole-program -nodlink --no-device-link", _drop("nvcc's device link choices"))
+_flag("-err-no --display-error-number --no-display-error-number", _drop("nvcc's diagnostic numbers"))
+_flag("-Wdefault-stream-launch -Wmissing-launch-bounds -Wext-lambda-captures-this", _drop("nvcc's warning classes"))
+_flag("--use-local-env -use-local-env", _drop("nvcc's Windows environment switch"))
+_flag("--generate-dependencies-with-compile", _fixed(("-MD",), "clang's spelling"))
+_flag("--generate-nonsystem-dependencies-with-compile", _fixed(("-MMD",), "clang's spelling"))
+_flag("--generate-dependencies", _fixed(("-M",), "clang's spelling"))
+_flag("--generate-nonsystem-dependencies", _fixed(("-MM",), "clang's spelling"))
+_flag("--compile", _fixed(("-c",), "clang's spelling"))
+_flag("--preprocess", _fixed(("-E",), "clang's spelling"))
+_flag("--shared", _fixed(("-shared",), "clang's spelling"))
+_flag("--debug", _fixed(("-g",), "clang's spelling"))
 _flag(
     "-dlink --device-link",
     _hand(
@@ -257,6 +318,14 @@ _flag("--no-host-device-initializer-list --no-host-device-move-forward", _drop("
 _flag("-src-in-ptx --source-in-ptx", _drop("annotates PTX"))
 _flag("-extra-device-vectorization --extra-device-vectorization", _drop("an nvcc optimizer switch"))
 _flag("-restrict --restrict", _drop("an nvcc optimizer hint"))
+
+
+def is_library_option(word: str) -> bool:
+    """``-lcublas``, ``-l cublas``, ``--library=cublas``; not an nvcc flag that starts with ``-l`` (``-lto-ir``,
+    ``-lineinfo``)."""
+    if word in ("-l", "--library") or word.startswith("--library="):
+        return True
+    return word.startswith("-l") and len(word) > 2 and word not in _FLAGS and word.split("=", 1)[0] not in _VALUED
 
 
 def _split_option(word: str) -> tuple[str, str | None]:
@@ -302,7 +371,7 @@ def _path_or_library(
         return None
     name = None
     consumed = 1
-    if word.startswith("-l") and len(word) > 2:
+    if is_library_option(word) and word.startswith("-l") and len(word) > 2:
         name = word[2:]
     elif word in ("-l", "--library") and i + 1 < len(words):
         name, consumed = words[i + 1], 2

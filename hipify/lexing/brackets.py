@@ -12,7 +12,8 @@ import re
 from ..model import Span
 
 _BRACKET = re.compile(r"[()\[\]{},]")
-_CHEVRON = re.compile(r">>>|[()\[\]{},;]")
+# The launch's closing chevrons, also spelled with blanks between them (``>> >``, which nvcc accepts).
+_CHEVRON = re.compile(r">[ \t\r\n\\]*>[ \t\r\n\\]*>|[()\[\]{},;]")
 _CLOSE_FOR = {")": "(", "]": "[", "}": "{"}
 _BLANK = " \t\r\n\f\v\\"
 
@@ -82,17 +83,17 @@ class Brackets:
             return ()
         return spans
 
-    def chevron_config(self, start: int, limit: int) -> tuple[list[Span], int] | None:
-        """Spans of the launch configuration after ``<<<`` and the offset of the closing ``>>>``."""
+    def chevron_config(self, start: int, limit: int) -> tuple[list[Span], Span] | None:
+        """Spans of the launch configuration after ``<<<`` and the span of the closing ``>>>``."""
         depth: list[str] = []
         cuts = [start - 1]
         for m in _CHEVRON.finditer(self.masked, start, limit):
             c = m.group()
-            if c == ">>>":
+            if c[0] == ">":
                 if not depth:
                     cuts.append(m.start())
                     spans = [trim(self.text, cuts[i] + 1, cuts[i + 1]) for i in range(len(cuts) - 1)]
-                    return spans, m.start()
+                    return spans, (m.start(), m.end())
             elif c == ",":
                 if not depth:
                     cuts.append(m.start())

@@ -47,13 +47,14 @@ class Launch:
     end: int  # one past the closing ')'
     kernel: Span  # the callee text, e.g. ``ns::k<float>``
     config: tuple[Span, ...]  # 2..4 spans inside <<< >>>
-    chevron_close: Span  # the ``>>>`` token
+    chevron_close: Span  # the ``>>>`` token (``>> >`` where it was written with blanks)
     lparen: int  # offset of '(' after >>>
     rparen: int  # offset of the closing ')'
     args: tuple[Span, ...]  # kernel argument spans (may be empty)
     template: bool = False  # explicit (k<T>) or deduced template kernel
     region: Region = Region.CODE
     origin: Origin = Origin.TEXT
+    chevron_open: Span = (-1, -1)  # the ``<<<`` token (``<< <`` where it was written with blanks)
 
 
 @dataclass(frozen=True)

@@ -121,6 +121,10 @@ _NOT_A_TYPE = frozenset(
 _DECL_NEXT = frozenset(("(", ";", "=", ",", "[", "{", ")", ":"))
 _GLOBAL = re.compile(r"__global__(?![\w$])", re.ASCII)  # no leading \b: it would stop the fast scan
 _TEMPLATE = re.compile(r"\btemplate\b")
+# A launch's opening chevrons: ``<<<``, also spelled with blanks between them (``<< <``), which nvcc accepts.
+LAUNCH_OPEN = re.compile(r"<[ \t]*<[ \t]*<")
+# The spaced spelling alone: a file with one needs its launches found (rules/launches respells them).
+SPACED_CHEVRONS = re.compile(r"<<[ \t]+<|<[ \t]+<[ \t]*<|>>[ \t]+>|>[ \t]+>[ \t]*>")
 
 
 def extract_facts(
@@ -530,14 +534,12 @@ def _launches(
     masked: str, regions: RegionMap, brackets: Brackets, template_kernels: frozenset[str]
 ) -> tuple[Launch, ...]:
     out = []
-    pos = masked.find("<<<")
-    while pos != -1:
-        launch = _launch_at(masked, pos, regions, brackets, template_kernels)
+    m = LAUNCH_OPEN.search(masked)
+    while m is not None:
+        launch = _launch_at(masked, m.start(), m.end(), regions, brackets, template_kernels)
+        m = LAUNCH_OPEN.search(masked, launch.lparen if launch is not None else m.end())
         if launch is not None:
             out.append(launch)
-            pos = masked.find("<<<", launch.lparen)
-        else:
-            pos = masked.find("<<<", pos + 3)
     return tuple(out)
 
 
@@ -596,20 +598,20 @@ def brackets_back(masked: str, close: int) -> int:
 
 
 def _launch_at(
-    masked: str, pos: int, regions: RegionMap, brackets: Brackets, template_kernels: frozenset[str]
+    masked: str, pos: int, open_end: int, regions: RegionMap, brackets: Brackets, template_kernels: frozenset[str]
 ) -> Launch | None:
     start = _kernel_start(masked, pos)
     if start < 0 or start == pos or regions.crosses_directive(start, pos):
         return None
     limit = regions.directive_end(pos)
     limit = limit if limit >= 0 else len(masked)
-    config = brackets.chevron_config(pos + 3, limit)
+    config = brackets.chevron_config(open_end, limit)
     if config is None:
         return None
-    spans, close = config
+    spans, (close, close_end) = config
     if not 1 <= len(spans) <= 4 or any(s == e for s, e in spans):
         return None
-    nxt, lparen = next_token(masked, close + 3)
+    nxt, lparen = next_token(masked, close_end)
     if nxt != "(":
         return None
     args = brackets.args(lparen, limit)
@@ -619,19 +621,21 @@ def _launch_at(
     kernel = trim(masked, start, pos)
     kernel_text = masked[kernel[0] : kernel[1]]
     names = [name for _, name in _names(kernel_text)]
-    if not names:
-        return None  # no kernel is named: ""s<<<1, 1>>>() (the s is the literal's suffix), ::<<<...>>>
+    if not names or names[-1] == "operator":
+        # no kernel is named: ""s<<<1, 1>>>() (the s is the literal's suffix), ::<<<...>>>; operator<< <T>(...)
+        return None
     template = "<" in kernel_text or bool(names and names[-1] in template_kernels)
     return Launch(
         start=kernel[0],
         end=rparen + 1,
         kernel=kernel,
         config=tuple(spans),
-        chevron_close=(close, close + 3),
+        chevron_close=(close, close_end),
         lparen=lparen,
         rparen=rparen,
         args=args,
         template=template,
         region=regions.of(pos),
         origin=Origin.TEXT,
+        chevron_open=(pos, open_end),
     )

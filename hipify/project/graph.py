@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..buildfiles.build_phase import build_facts
+from ..knowledge.samples_helpers import helper_of
 from ..model import ProjectFacts
 from ..options import Options
 
@@ -127,7 +128,7 @@ class ProjectModel:
                     needed.update(m for f, roc, m in self.scans[k].flavoured if roc != (f in self.hip_families))
             defines = tuple(sorted(needed - scan.defines))
             hip = key.endswith((".cu", ".cuh")) or any(
-                s.uses_cuda_headers or s.uses_cuda_features or k.endswith((".cu", ".cuh"))
+                s.uses_cuda_headers or s.uses_cuda_features or s.includes_hip_runtime or k.endswith((".cu", ".cuh"))
                 for k in closure
                 if (s := self.scans.get(k)) is not None
             )
@@ -165,6 +166,7 @@ class ProjectModel:
             blocked_uses=blocked_uses,
             not_regular=tuple(sorted({p for k in closure if k in self.not_regular for p in self.not_regular[k]})),
             hip_families=tuple(sorted(self.hip_families.items())),
+            missing_helpers=self._missing_helpers(key, scan),
         )
 
     def _build_constants(self, scan: FileScan, closure: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
@@ -180,6 +182,16 @@ class ProjectModel:
                 if name in wanted:
                     found[name] = value if found.get(name, value) == value else None
         return tuple(sorted((n, v) for n, v in found.items() if v is not None))
+
+    def _missing_helpers(self, key: str, scan: FileScan) -> tuple[str, ...]:
+        """The NVIDIA samples helpers (helper_cuda.h, ...) this file includes and no tree file answers for."""
+        here = os.path.dirname(key)
+        missing = {
+            helper
+            for inc in scan.includes
+            if (helper := helper_of(inc.name)) and not self.resolved.get((here, inc.name, inc.angled), ("",))[0]
+        }
+        return tuple(sorted(missing))
 
 
 def build_model(
@@ -391,4 +403,29 @@ def build_file_facts(
 ) -> dict[str, ProjectFacts]:
     """Each build file's facts (``buildfiles.build_phase.build_facts``), from the model the sources' scans made."""
     families = {scan.path: scan.families for scan in model.scans.values()}
-    return build_facts(build_paths, families, renamed, tuple(model.hip_families.items()), options)
+    return build_facts(
+        build_paths, families, renamed, tuple(model.hip_families.items()), options, hip_host_sources(model)
+    )
+
+
+# Sources a host compiler may compile (a .cu file is the CUDA compiler's, a header is never compiled alone).
+HOST_SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".c++", ".cp")
+
+
+def hip_host_sources(model: ProjectModel) -> tuple[str, ...]:
+    """The C/C++ sources being translated whose translation unit includes the HIP runtime after translation: it
+    includes a CUDA header itself or through a project header, or uses CUDA features (then the translation
+    inserts the include; an over-approximation only adds a define to a compile that does not need it)."""
+    found = []
+    for key in sorted(model.translated):
+        scan = model.scans.get(key)
+        if scan is None or not key.lower().endswith(HOST_SOURCE_SUFFIXES):
+            continue
+        closure = model.closure(key)
+        if any(
+            s.uses_cuda_headers or s.uses_cuda_features or s.includes_hip_runtime or k.endswith((".cu", ".cuh"))
+            for k in closure
+            if (s := model.scans.get(k)) is not None
+        ):
+            found.append(os.path.abspath(scan.path))
+    return tuple(found)

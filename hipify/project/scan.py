@@ -18,6 +18,7 @@ from pathlib import Path
 from ..compat import is_generated, load_catalog
 from ..knowledge.cxx import is_hip_spelling
 from ..knowledge.table import MappingTable
+from ..lexing.compiler_branches import host_skipped
 from ..lexing.conditionals import CondDirective, skipped_without
 from ..lexing.declarations import top_level_declarations
 from ..lexing.lexer import Lexed
@@ -190,7 +191,7 @@ def scan_text(
         Words(used),
         frozenset(table.by_name[name].api for name in known if name in used) if known else frozenset(),
         any((row := table.lookup(i.name)) is not None and row.kind == "header" for i in includes),
-        bool(words & _features(table)) or "<<<" in code_text,
+        _uses_features(words, code_text, directives, table),
         any(i.name == HIP_RUNTIME_HEADER for i in includes),
         _switches(defines, table, options) if defines else frozenset(),
         *_tiers(masked, directives, known, missing),
@@ -235,6 +236,21 @@ def _aliases_hip(argument: str, name_end: int) -> bool:
         return False  # function-like: the project's own wrapper
     body = argument[name_end:].strip()
     return bool(body) and _MACRO_NAME.fullmatch(body) is not None and is_hip_spelling(body)
+
+
+def _uses_features(
+    words: set[str] | frozenset[str], code: str, directives: Sequence[CondDirective], table: MappingTable
+) -> bool:
+    """Does the file use CUDA device or runtime features where a host compiler reads it too? Uses only behind
+    ``#ifdef __CUDACC__`` get the HIP runtime include inside that branch (``lexing/compiler_branches``)."""
+    features = _features(table)
+    if not (words & features or "<<<" in code):
+        return False
+    skipped = host_skipped(directives)
+    if not skipped:
+        return True
+    read = _blanked(code, skipped)
+    return "<<<" in read or not features.isdisjoint(_words(read))
 
 
 def prepare_scan(table: MappingTable) -> None:

@@ -6,7 +6,7 @@ from ..knowledge.codes import INTERNAL_ERROR
 from ..knowledge.table import MappingTable
 from ..lexing.facts import FileFacts
 from ..lexing.shared import take
-from ..lexing.text_facts import extract_facts
+from ..lexing.text_facts import SPACED_CHEVRONS, extract_facts
 from ..model import Diagnostic, EngineResult, Severity, SourceFile
 from ..options import Options
 from ..rewrite import plan
@@ -19,9 +19,13 @@ ENGINE = "regex"
 def text_facts(source: SourceFile, table: MappingTable, options: Options) -> FileFacts:
     """What the text alone says about ``source``: all the planner needs, unless the AST knows better."""
     index = index_of(table)
-    # Launches matter to the planner only when rewritten, or as a sign of CUDA code in a
-    # file that does not always get the runtime include (not .cu/.cuh).
-    find_launches = options.hip_kernel_syntax or not source.path.lower().endswith(CUDA_SOURCE_SUFFIXES)
+    # Launches matter to the planner only when rewritten, or respelled (``k << < g, b >> > (x)``), or as a sign of
+    # CUDA code in a file that does not always get the runtime include (not .cu/.cuh).
+    find_launches = (
+        options.hip_kernel_syntax
+        or not source.path.lower().endswith(CUDA_SOURCE_SUFFIXES)
+        or SPACED_CHEVRONS.search(source.text) is not None
+    )
     return extract_facts(
         source.text,
         options,

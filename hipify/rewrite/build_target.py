@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-CUDA_VERSION = (13, 5)
+from ..knowledge.cuda_build import CUDA_VERSION
+
 DEVICE_ARCH = 800
 
 # The mainline architectures a build may target, newest first (never newer than DEVICE_ARCH).

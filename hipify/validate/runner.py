@@ -119,7 +119,9 @@ def compile_command(tc: Toolchain, tree_inner: str, program: Program, source: st
     if tc.chroot:  # clang's temporary files go to the translated tree and vanish with it
         cmd.insert(len(cmd) - 1, f"TMPDIR={tree_inner}")
     cmd += [f"--offload-arch={a}" for a in archs]
-    cmd += ["-std=c++17", "-fno-color-diagnostics", "-ferror-limit=20"]
+    # hipcc compiles a C source as C: no C++ standard, and without HIP's platform macro (which its headers need)
+    cmd += ["-D__HIP_PLATFORM_AMD__"] if source.endswith(".c") else ["-std=c++17"]
+    cmd += ["-fno-color-diagnostics", "-ferror-limit=20"]
     for inc in program.include_dirs:
         cmd += ["-I", f"{tree_inner}/{inc}".rstrip("/.") or "/"]
     if source.endswith(CUDA_SUFFIXES):

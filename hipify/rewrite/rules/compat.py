@@ -38,13 +38,19 @@ class CompatUse:
     defines: tuple[str, ...] = ()  # macros those entries need defined before the HIP headers, sorted
 
 
+def _c_source(ctx: Context) -> bool:
+    """A C source is compiled as C (by gcc, by nvcc's host compiler, by hipcc): what the compatibility header provides
+    is C++ or device code, and its names there are C's own (``isnan``, ``isinf``)."""
+    return ctx.source.path.endswith(".c")
+
+
 def compat_use(ctx: Context) -> CompatUse:
     return ctx.memo(_find)
 
 
 def _find(ctx: Context) -> CompatUse:
     names, headers = ctx.compat_names, ctx.compat_headers
-    if not names and not headers and not ctx.source.project.disabled and TRAP not in ctx.masked:
+    if _c_source(ctx) or (not names and not headers and not ctx.source.project.disabled and TRAP not in ctx.masked):
         return CompatUse((), (), False)
     catalog, rocm = load_catalog(), ctx.options.rocm_version
     entries: set[str] = set()

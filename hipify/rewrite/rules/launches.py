@@ -1,4 +1,6 @@
-"""``k<<<g, b, s, st>>>(args)`` -> ``hipLaunchKernelGGL(k, dim3(g), dim3(b), s, st, args)``.
+"""``k<<<g, b, s, st>>>(args)`` -> ``hipLaunchKernelGGL(k, dim3(g), dim3(b), s, st, args)``; a launch kept in
+``<<<>>>`` form and written with blanks inside its chevrons (``k << < g, b >> > (x)``, which nvcc accepts and clang
+does not) is respelled ``<<<``/``>>>`` (HPY023).
 
 Only with ``--hip-kernel-execution-syntax``; by default the chevrons are kept (HIP
 compiles them). The rewrite is made of edits in the *gaps* between the kernel, config and
@@ -15,12 +17,13 @@ from collections.abc import Iterator, Sequence
 
 from ...lexing.facts import Launch
 from ...lexing.text_facts import prev_token
-from ...model import Diagnostic, Edit, Severity, Span
+from ...model import Diagnostic, Edit, Origin, Severity, Span
 from ..context import Context
 from ..registry import Finding, register
 from .renames import joins_neighbours
 
 LAUNCHER = "hipLaunchKernelGGL"
+SPACED_CHEVRONS = "HPY023"
 TEMPLATE_WRAPPER = "HIP_KERNEL_NAME"
 _MEMBER_ACCESS = ("->", ".")
 _WORD = re.compile(r"[^\W\d]\w*")
@@ -28,26 +31,40 @@ _WORD = re.compile(r"[^\W\d]\w*")
 
 @register("launches")
 def launches(ctx: Context) -> Iterator[Finding]:
-    if not ctx.options.hip_kernel_syntax:
-        return
     for launch in ctx.facts.launches:
-        if not 2 <= len(launch.config) <= 4 or not ctx.allowed(launch.start, launch.region):
+        if not ctx.allowed(launch.start, launch.region) or ctx.suppression.covers(launch.end - 1):
             continue
-        if ctx.suppression.covers(launch.end - 1):
-            continue
-        if _member_access(ctx.masked, launch):
-            continue  # ``p->k<<<...>>>``: the kernel is not a name hipLaunchKernelGGL can take; HIP compiles <<<>>>
-        if _kept_qualifier(ctx, launch):
-            continue  # ``x CUBLASAPI::k<<<...>>>``: inside the call the kept macro's neighbours change, and its fate
-        if _ends_in_line_comment(ctx.text, launch):
-            yield Diagnostic(
-                "HPY109",
-                "kernel launch left in <<<>>> form: a // comment inside it would swallow the rewritten text",
-                offset=launch.start,
-                severity=Severity.INFO,
-            )
-            continue
-        yield from launch_edits(ctx.text, launch, ctx.facts.comments)
+        findings = list(_as_call(ctx, launch)) if ctx.options.hip_kernel_syntax else []
+        yield from findings
+        if not any(isinstance(f, Edit) for f in findings):  # kept in <<<>>> form: spelled as clang reads it
+            yield from _chevrons_spelled(ctx, launch)
+
+
+def _as_call(ctx: Context, launch: Launch) -> Iterator[Finding]:
+    """``--hip-kernel-execution-syntax``: the launch as a hipLaunchKernelGGL call, where it can be one."""
+    if not 2 <= len(launch.config) <= 4:
+        return
+    if _member_access(ctx.masked, launch):
+        return  # ``p->k<<<...>>>``: the kernel is not a name hipLaunchKernelGGL can take; HIP compiles <<<>>>
+    if _kept_qualifier(ctx, launch):
+        return  # ``x CUBLASAPI::k<<<...>>>``: inside the call the kept macro's neighbours change, and its fate
+    if _ends_in_line_comment(ctx.text, launch):
+        yield Diagnostic(
+            "HPY109",
+            "kernel launch left in <<<>>> form: a // comment inside it would swallow the rewritten text",
+            offset=launch.start,
+            severity=Severity.INFO,
+        )
+        return
+    yield from launch_edits(ctx.text, launch, ctx.facts.comments)
+
+
+def _chevrons_spelled(ctx: Context, launch: Launch) -> Iterator[Edit]:
+    """``k << < g, b >> > (x)``: nvcc reads blanks inside the chevrons, clang reads a shift and a comparison."""
+    subject = ctx.text[launch.kernel[0] : launch.kernel[1]]
+    for (start, end), token in ((launch.chevron_open, "<<<"), (launch.chevron_close, ">>>")):
+        if 0 <= start < end and ctx.text[start:end] != token:
+            yield Edit(start, end, token, SPACED_CHEVRONS, Origin.TEXT, subject)
 
 
 def _member_access(masked: str, launch: Launch) -> bool:

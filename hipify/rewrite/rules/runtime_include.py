@@ -2,8 +2,10 @@
 cuda_runtime.h was relied on, and the macros HIP targets need defined before the HIP headers.
 
 ``.cu``/``.cuh`` files always get it; other files when they use CUDA runtime, driver or
-device features. Nothing is inserted when the file (after include rewriting) already
-includes the HIP runtime. Placement follows CONVENTIONS.md (see ``layout.insertion_anchor``).
+device features: at the top where a host compiler reads the uses too, else inside the first
+branch only a CUDA compiler reads (``#ifdef __CUDACC__``) that has them. Nothing is inserted
+when the file (after include rewriting) already includes the HIP runtime. Placement follows
+CONVENTIONS.md (see ``layout.insertion_anchor``).
 
 Defines (``rewrite.requirements``) go before the first include of a translation unit's main
 file, else right before the file's HIP runtime include, else in the block with the include
@@ -16,14 +18,15 @@ right after its HIP runtime include.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ...compat import HEADER_NAME
 from ...knowledge.cxx import STRING_H_CALL, STRING_H_HEADERS
+from ...lexing.compiler_branches import host_skipped, inside
 from ...lexing.facts import Region
 from ...lexing.lines import line_end
 from ...lexing.lines import line_start as physical_line_start
-from ...model import Edit, Origin
+from ...model import Edit, Origin, Span
 from ..context import Context
 from ..index import DEVICE_MARKERS
 from ..layout import Anchor, insertion_anchor, line_start, translation_unit_anchor, unconditional
@@ -38,17 +41,48 @@ NO_STRING_H_SINCE = (7, 0)
 CSTRING_LINE = "#include <cstring>"
 
 
-def uses_cuda_features(ctx: Context) -> bool:
+def uses_cuda_features(ctx: Context, where: Callable[[Context, int], bool] | None = None) -> bool:
+    """Does the file use CUDA device or runtime features (at an offset ``where`` accepts: by default, in code a
+    host compiler reads too)?"""
+    where = where or _read_by_host_compilers
     for launch in ctx.facts.launches:
-        if launch.region is not Region.INACTIVE:
+        if launch.region is not Region.INACTIVE and where(ctx, launch.start):
             return True
     for ident in ctx.unresolved:
-        if ident.name in DEVICE_MARKERS and ident.region is not Region.INACTIVE:
+        if ident.name in DEVICE_MARKERS and ident.region is not Region.INACTIVE and where(ctx, ident.start):
             return True
     for ident, _ in ctx.uses_of(ctx.index.runtime_features):
-        if not (ident.region is Region.INACTIVE or ident.user_declared or ident.prev_token in (".", "->")):
+        skipped = ident.region is Region.INACTIVE or ident.user_declared or ident.prev_token in (".", "->")
+        if not skipped and where(ctx, ident.start):
             return True
     return False
+
+
+def _read_by_host_compilers(ctx: Context, offset: int) -> bool:
+    """Is ``offset`` outside the branches only a CUDA compiler reads (``#ifdef __CUDACC__``)? A use there needs the
+    HIP runtime only where the branch is compiled: a C file built by gcc that includes the header does not."""
+    return not inside(ctx.memo(_host_skipped), offset)
+
+
+def _host_skipped(ctx: Context) -> list[Span]:
+    return host_skipped(ctx.facts.directives)
+
+
+def _cuda_compiler_branch(ctx: Context) -> Anchor | None:
+    """Where a file whose CUDA uses all lie in branches only a CUDA compiler reads gets the HIP runtime include:
+    inside the first of those branches that uses them, after its ``#if`` line (as nvcc's implicit include is there
+    whenever the branch is compiled, and gcc never reads it)."""
+    for span in ctx.memo(_host_skipped):
+        if uses_cuda_features(ctx, _within(span)):
+            return Anchor(span[0], True)
+    return None
+
+
+def _within(span: Span) -> Callable[[Context, int], bool]:
+    def where(_: Context, offset: int) -> bool:
+        return inside((span,), offset)
+
+    return where
 
 
 @register("runtime_include")
@@ -61,7 +95,10 @@ def runtime_include(ctx: Context) -> Iterator[Finding]:
         ctx.text, ctx.facts.directives, ctx.facts.comments, runtime_line
     )
     include = runtime_line < 0 and ctx.options.insert_runtime_include and not ctx.source.project.hip_prelude
-    include = include and (ctx.is_cuda_source or uses_cuda_features(ctx))
+    branch = None
+    if include and not ctx.is_cuda_source and not uses_cuda_features(ctx):
+        include, branch = False, _cuda_compiler_branch(ctx)
+    include = include or branch is not None
     used = compat_use(ctx)
     macros = missing_defines(ctx, used.defines)
     compat = used.include_needed
@@ -71,7 +108,7 @@ def runtime_include(ctx: Context) -> Iterator[Finding]:
     if not include and not macros and not compat and not cstring:
         return
     nl = ctx.newline
-    include_at = first or insertion_anchor(ctx.text, ctx.facts.directives, ctx.facts.comments)
+    include_at = first or branch or insertion_anchor(ctx.text, ctx.facts.directives, ctx.facts.comments)
     define_at = _define_anchor(ctx, runtime_line if beside_runtime else -1)
     if macros and define_at is not None and not (include and include_at.offset <= define_at.offset):
         # Before the first include of a translation unit's main file, or before the HIP runtime include.

@@ -1,0 +1,17 @@
+// hipify-py-flags: --path cu.h
+#ifndef CU_H
+#define CU_H
+
+#ifdef __HIPCC__
+
+#include <hip/hip_runtime.h>
+#define CHECK(x) if ((x) != hipSuccess) { abort(); }
+#define DEV __device__
+#else
+#define CHECK(x) (x)
+#define DEV
+#endif
+
+DEV inline static int twice(int x) { return 2 * x; }
+
+#endif
