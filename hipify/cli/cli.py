@@ -25,7 +25,7 @@ from ..version import __version__
 from .config import ConfigError, find_config, load_config
 
 EXIT_OK, EXIT_FOUND, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
-SUBCOMMANDS = ("tables", "explain", "validate")
+SUBCOMMANDS = ("tables", "explain", "validate", "shim")
 DEFAULT_RENAMES = {".cu": ".hip"}
 
 EPILOG = """\
@@ -33,6 +33,7 @@ subcommands:
   hipify-py tables --format json|csv|md [--api NAME]   dump the mapping table
   hipify-py explain NAME                                one CUDA name in words
   hipify-py validate [PATH...]                          compile translations with hipcc
+  hipify-py shim PATH... -o HEADER | --include-dir DIR  single-source header (CUDA names defined as HIP's)
 
 exit codes:
   0  nothing to do, or everything was written
@@ -427,6 +428,10 @@ def _subcommand(name: str, argv: list[str]) -> int:
         from ..validate import validate_main
 
         return validate_main(argv)
+    if name == "shim":
+        from .shim_cmd import shim_main
+
+        return shim_main(argv)
     from .tables_cmd import explain_main, tables_main
 
     return tables_main(argv) if name == "tables" else explain_main(argv)

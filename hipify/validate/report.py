@@ -15,7 +15,15 @@ from rich.table import Table
 from .build import BuildOutcome
 from .runner import Result
 
-STYLE = {"PASS": "green", "MATCH": "green", "FAIL": "red", "MISMATCH": "red", "ERROR": "red", "SKIPPED": "yellow"}
+STYLE = {
+    "PASS": "green",
+    "MATCH": "green",
+    "FAIL": "red",
+    "MISMATCH": "red",
+    "ERROR": "red",
+    "SKIPPED": "yellow",
+    "NAMED": "yellow",
+}
 
 
 def summary(results: Iterable[Result]) -> dict[str, int]:

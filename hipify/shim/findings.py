@@ -1,0 +1,82 @@
+"""What a header cannot stand for: the places where the translation changes the code itself, and the findings it
+leaves (APIs HIP lacks, inline PTX, an architecture tier that needs a source decision), at ``file:line``.
+
+The project's translation is planned as usual (the same rules, the same decisions); each of its edits is either
+one a definition in the header stands for (a rename, an argument transform, an include, a macro the HIP headers
+need) or a change to the code that no header can make: that place needs a HIP branch of its own (HPY122). Its
+findings are kept as the translation reports them, less those the header settles (a version condition decided by
+the header's definition of the macro).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from ..knowledge.codes import describe
+from ..model import Diagnostic, Edit, LineIndex, Severity, located
+from ..translation.api import Result
+
+CANNOT_SHIM = "HPY122"
+# Edits a definition in the header stands for.
+STOOD_FOR = frozenset(
+    (
+        "HPY001",  # a rename: a macro of the CUDA name
+        "HPY002",  # an include: the header stands for the CUDA header (a project header's spelling is the build's)
+        "HPY003",  # the HIP runtime include: the header includes it
+        "HPY004",  # a launch rewritten on request: hipcc takes <<<>>>
+        "HPY005",  # an argument transform: a macro or an adaptor
+        "HPY006",  # a macro the HIP headers need: defined before them
+        "HPY007",  # an include of a renamed file: nothing is renamed
+        "HPY008",  # a widened lane mask: the compatibility overloads take 32-bit masks
+        "HPY009",  # a calling-convention macro deleted: defined empty
+        "HPY012",  # the compatibility header: its entries are in the header
+        "HPY013",  # `register` removed: the header lets hipcc accept it
+        "HPY019",  # a version or architecture condition decided: the header defines the macro with that value
+    )
+)
+# Findings the header settles (the macro the condition tests is defined with the decided value).
+SETTLED = frozenset(("HPY019",))
+
+
+def cannot_shim(path: str, text: str, result: Result) -> list[Diagnostic]:
+    """The places of one file that need a HIP branch: one finding per rule and subject where the translation
+    changes the code (several edits of one change, a disabled declaration's ``#if`` and ``#endif``, are one), then
+    the translation's own findings, less those the header settles."""
+    index = LineIndex.of(text)
+    out: list[Diagnostic] = []
+    seen: set[tuple[str, str]] = set()
+    for edit in sorted(result.edits, key=_edit_order):
+        if edit.code in STOOD_FOR:
+            continue
+        key = (edit.code, edit.subject)
+        if key in seen:
+            continue
+        seen.add(key)
+        out.append(located(_source_change(edit), index, path))
+    out += [d for d in result.diagnostics if d.code not in SETTLED]
+    return sorted(out, key=lambda d: (d.line, d.col, d.code))
+
+
+def _edit_order(edit: Edit) -> tuple[int, int]:
+    return edit.start, edit.end
+
+
+def _source_change(edit: Edit) -> Diagnostic:
+    rule = describe(edit.code)
+    subject = edit.subject.split(":", 1)[0]
+    what = f"{subject}: " if subject else ""
+    message = (
+        f"{what}the translation changes the code here ({edit.code} {rule.name}), which a header cannot do: "
+        "this place needs a HIP branch of its own"
+    )
+    return Diagnostic(CANNOT_SHIM, message, edit.start, severity=Severity.WARNING, subject=subject or edit.code)
+
+
+def needs_register_accepted(results: Iterable[Result]) -> bool:
+    """Does some file use the ``register`` storage class (C++17 removed it; hipcc rejects it, nvcc warns)?"""
+    return any(edit.code == "HPY013" for result in results for edit in result.edits)
+
+
+def by_path(findings: Mapping[str, list[Diagnostic]]) -> list[Diagnostic]:
+    """Every finding, by path and place."""
+    return [d for path in sorted(findings) for d in findings[path]]

@@ -1,0 +1,175 @@
+"""What a project's single-source header holds, decided from the project's own translation.
+
+The project is translated as usual, in memory (the same scan, include graph and planner as a translated copy);
+the header is the part of that translation a definition can carry: the HIP headers standing for the CUDA headers
+the project includes, the macros they need first, the compatibility entries the translation relies on, and one
+definition per CUDA name the project uses that HIP spells otherwise (``definitions.definition_for``, from the
+planner's decision on the name's row). What no definition can carry is a finding at its place (``findings``).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+from ..compat import load_catalog
+from ..knowledge.table import MappingTable, table_for
+from ..model import Diagnostic
+from ..options import Options
+from ..project.graph import ProjectModel
+from ..rewrite.availability import compat_provided
+from ..rewrite.index import index_of, macro_needed, required_macros
+from ..rewrite.status import decide
+from ..translation.api import Result, translate_project
+from .definitions import Definition, definition_for
+from .findings import cannot_shim, needs_register_accepted
+
+RUNTIME_HEADER = "hip/hip_runtime.h"
+_NAMESPACE_EDIT = "::"  # the namespace rule's subject: the CUDA namespace path and "::"
+
+
+@dataclass(frozen=True)
+class StandIn:
+    """A CUDA header the project includes, and what stands for it: HIP headers, or compatibility entries."""
+
+    cuda: str  # as the project spells it in #include
+    hip: tuple[str, ...]  # HIP headers it includes
+    compat: bool = False  # the compatibility entries stand for it
+
+
+@dataclass(frozen=True)
+class ShimPlan:
+    rocm: tuple[int, int]
+    required: tuple[str, ...]  # macros HIP's headers test, defined before the first of them
+    stand_ins: tuple[StandIn, ...]  # by CUDA header name
+    compat_entries: tuple[str, ...]  # names of the compatibility entries the translation relies on
+    definitions: tuple[Definition, ...]  # by CUDA name
+    namespaces: tuple[tuple[str, str], ...]  # (CUDA namespace path, HIP namespace path)
+    accepts_register: bool  # some file uses `register`, which hipcc rejects in C++17
+    findings: tuple[Diagnostic, ...]  # what cannot be shimmed, by path and place
+    own_names: tuple[str, ...]  # table names the project declares itself: left to the project
+    other_includes: tuple[str, ...] = ()  # headers the project includes that are neither its own nor stand-ins
+    files: int = 0
+    uses: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # covered name -> files using it
+
+    @property
+    def covered(self) -> frozenset[str]:
+        """The CUDA names (and headers) the header stands for."""
+        return frozenset(d.name for d in self.definitions) | {s.cuda for s in self.stand_ins}
+
+
+def plan_shim(texts: Mapping[str, str], options: Options | None = None, table: MappingTable | None = None) -> ShimPlan:
+    """The header for the project whose files are ``texts`` (path on disk -> text)."""
+    options = options or Options()
+    table = table_for(options) if table is None else table
+    project = translate_project(texts, options, table)
+    model, results = project.model, project.results
+    index = index_of(table)
+    sources = [p for p in texts if model.key_of(p) in model.scans]
+    declared = _declared_by_project(model, table)
+    compat_names = compat_provided(options)
+    uses: dict[str, set[str]] = {}
+    for path in sources:
+        for name in model.scans[model.key_of(path)].uses.set:
+            if name in table.by_name:
+                uses.setdefault(name, set()).add(path)
+    definitions: list[Definition] = []
+    required: set[str] = set()
+    for name in sorted(uses):
+        row = table.by_name[name]
+        if row.kind in ("header", "namespace"):
+            continue
+        decision = decide(row, options, index.releases)
+        if decision.target:
+            required.update(m for m in required_macros(row) if macro_needed(m, options.rocm_version))
+        if name in declared or name in compat_names:
+            continue
+        definition = definition_for(row, decision)
+        if definition is not None:
+            definitions.append(definition)
+    catalog = load_catalog()
+    entries = {name for result in results.values() for name in result.compat}
+    entries |= _mask_overloads(results.values(), uses, index.mask_functions, options)
+    for entry in catalog.closure(catalog.by_entry_name[n] for n in entries):
+        required.update(m for m in entry.defines if macro_needed(m, options.rocm_version))
+    required.update(e.subject for r in results.values() for e in r.edits if e.code == "HPY006")
+    findings = {path: cannot_shim(path, texts[path], results[path]) for path in sources if path in results}
+    covered = {d.name for d in definitions}
+    stand_ins, others = _includes(model, sources, table, options)
+    return ShimPlan(
+        rocm=options.rocm_version,
+        required=tuple(sorted(required)),
+        stand_ins=stand_ins,
+        compat_entries=tuple(sorted(entries)),
+        definitions=tuple(definitions),
+        namespaces=_namespaces(results.values(), table),
+        accepts_register=needs_register_accepted(results.values()),
+        findings=tuple(d for path in sorted(findings) for d in findings[path]),
+        own_names=tuple(sorted(declared & set(uses))),
+        other_includes=others,
+        files=len(sources),
+        uses={name: tuple(sorted(paths)) for name, paths in sorted(uses.items()) if name in covered},
+    )
+
+
+def _mask_overloads(
+    results: Iterable[Result], uses: Mapping[str, object], masks: frozenset[str], options: Options
+) -> set[str]:
+    """The compatibility entries taking a 32-bit lane mask, where the translation widens one in the code
+    (HPY008: ``0xffffffff`` becomes 64-bit): a header cannot edit the mask, the overloads widen it where it is
+    passed."""
+    if not any(e.code == "HPY008" for r in results for e in r.edits):
+        return set()
+    catalog = load_catalog()
+    found = (catalog.for_name(name, options.rocm_version) for name in sorted(masks) if name in uses)
+    return {entry.name for entry in found if entry is not None}
+
+
+def _declared_by_project(model: ProjectModel, table: MappingTable) -> frozenset[str]:
+    """Table names the project declares itself (its own overload of cudaMallocHost): left to the project, as the
+    translation leaves its declarations. A name it only defines as a macro is not one: the project's definition,
+    after the header's, takes over where it stands (an ``#ifndef`` polyfill for an old toolkit is skipped)."""
+    macros = {name for scan in model.scans.values() for name in scan.defines}
+    return frozenset(name for name in model.shadows if name in table.by_name and name not in macros)
+
+
+def _includes(
+    model: ProjectModel, sources: Iterable[str], table: MappingTable, options: Options
+) -> tuple[tuple[StandIn, ...], tuple[str, ...]]:
+    """The CUDA headers the project's files include (not files of the project), with what stands for each; and the
+    other headers they include that are not the project's (the system's, other libraries')."""
+    catalog = load_catalog()
+    index = index_of(table)
+    found: dict[str, StandIn] = {}
+    others: set[str] = set()
+    for path in sources:
+        key = model.key_of(path)
+        here = os.path.dirname(key)
+        for include in model.scans[key].includes:
+            name = include.name.strip()
+            if name in found or model.resolved.get((here, include.name, include.angled), ("", ""))[0]:
+                continue  # seen, or a file of the project
+            if options.compat_header and catalog.for_header(name, options.rocm_version) is not None:
+                found[name] = StandIn(name, (RUNTIME_HEADER,), compat=True)
+                continue
+            row = table.by_name.get(name)
+            target = decide(row, options, index.releases).target if row is not None and row.kind == "header" else ""
+            if target and target != name:
+                found[name] = StandIn(name, (target,))
+            else:
+                others.add(name)
+    return tuple(found[name] for name in sorted(found)), tuple(sorted(others))
+
+
+def _namespaces(results: Iterable[Result], table: MappingTable) -> tuple[tuple[str, str], ...]:
+    """The CUDA namespaces the translation renames (``cub::`` -> ``hipcub::``), with HIP's."""
+    found: dict[str, str] = {}
+    for result in results:
+        for edit in result.edits:
+            if edit.code == "HPY001" and edit.subject.endswith(_NAMESPACE_EDIT):
+                path = edit.subject[: -len(_NAMESPACE_EDIT)]
+                row = table.by_name.get(path)
+                if row is not None and row.kind == "namespace" and row.hip:
+                    found[path] = row.hip
+    return tuple(sorted(found.items()))
