@@ -20,6 +20,7 @@ from realcode_programs import Program
 from hipify.options import Options
 from hipify.shim import plan_shim, render_include_dir
 from hipify.sources.discover import DEFAULT_EXTENSIONS
+from hipify.sources.fileio import SourceError, read_source
 
 SHIM_FOLDER = ".hipify-shim"
 KIND = "shimmed"
@@ -60,8 +61,8 @@ def write_include_folder(tree: Path, program: Program, folder: Path) -> None:
         for path in sorted(base.rglob("*")):
             if path.is_file() and path.suffix in DEFAULT_EXTENSIONS and SHIM_FOLDER not in path.parts:
                 try:
-                    texts.setdefault(str(path), path.read_text(encoding="utf-8"))
-                except (OSError, UnicodeDecodeError):
+                    texts.setdefault(str(path), read_source(path).text)
+                except SourceError:
                     continue
     options = Options(include_dirs=tuple(str(tree / d) for d in program.include_dirs), defines=tuple(program.defines))
     files = render_include_dir(plan_shim(texts, options)) if texts else {}

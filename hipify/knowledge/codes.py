@@ -199,6 +199,10 @@ CODES: dict[str, Code] = {c.code: c for c in (
          "hipify-py shim --check: the committed header (or include folder) does not cover a CUDA name or header the sources now use, covers one otherwise than the mapping table says, or covers one no source uses any more.",
          "The header is generated from the sources; a CUDA API a change starts using is not defined for AMD GPUs until it is written again, and such a build fails where the header is not checked.",
          "Run the command --check prints (the same hipify-py shim command without --check) and commit the header it writes."),
+    Code("HPY124", "device-launch", "report", "unconverted",
+         "A kernel is launched from device code (a <<<...>>> launch inside a __global__ or __device__ function: CUDA's dynamic parallelism).",
+         "AMD GPUs cannot launch a kernel from a kernel; hipcc rejects the launch whatever it is named.",
+         "Launch the child kernels from the host (after the parent kernel, or as one kernel doing both parts), or keep this code CUDA-only."),
     # Engine and input problems (HPY2xx)
     Code("HPY201", "engine-fallback", "report", "engine",
          "The clang engine was unavailable or failed; the regex engine was used.",

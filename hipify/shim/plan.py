@@ -67,11 +67,13 @@ def plan_shim(texts: Mapping[str, str], options: Options | None = None, table: M
     model, results = project.model, project.results
     index = index_of(table)
     sources = [p for p in texts if model.key_of(p) in model.scans]
+    # Every file the project's files reach counts (a header found through -I outside the paths given too).
+    reached = {model.key_of(p): p for p in sources} | {k: k for k in model.scans if k not in model.translated}
     declared = _declared_by_project(model, table)
     compat_names = compat_provided(options)
     uses: dict[str, set[str]] = {}
-    for path in sources:
-        for name in model.scans[model.key_of(path)].uses.set:
+    for key, path in reached.items():
+        for name in model.scans[key].uses.set:
             if name in table.by_name:
                 uses.setdefault(name, set()).add(path)
     definitions: list[Definition] = []
@@ -96,7 +98,7 @@ def plan_shim(texts: Mapping[str, str], options: Options | None = None, table: M
     required.update(e.subject for r in results.values() for e in r.edits if e.code == "HPY006")
     findings = {path: cannot_shim(path, texts[path], results[path]) for path in sources if path in results}
     covered = {d.name for d in definitions}
-    stand_ins, others = _includes(model, sources, table, options)
+    stand_ins, others = _includes(model, reached, table, options)
     return ShimPlan(
         rocm=options.rocm_version,
         required=tuple(sorted(required)),
@@ -135,7 +137,7 @@ def _declared_by_project(model: ProjectModel, table: MappingTable) -> frozenset[
 
 
 def _includes(
-    model: ProjectModel, sources: Iterable[str], table: MappingTable, options: Options
+    model: ProjectModel, files: Iterable[str], table: MappingTable, options: Options
 ) -> tuple[tuple[StandIn, ...], tuple[str, ...]]:
     """The CUDA headers the project's files include (not files of the project), with what stands for each; and the
     other headers they include that are not the project's (the system's, other libraries')."""
@@ -143,8 +145,7 @@ def _includes(
     index = index_of(table)
     found: dict[str, StandIn] = {}
     others: set[str] = set()
-    for path in sources:
-        key = model.key_of(path)
+    for key in files:
         here = os.path.dirname(key)
         for include in model.scans[key].includes:
             name = include.name.strip()

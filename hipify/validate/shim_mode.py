@@ -15,6 +15,7 @@ from pathlib import Path
 from ..model import Diagnostic, Severity
 from ..options import Options
 from ..shim import plan_shim, render_include_dir
+from ..sources.fileio import read_source
 from .corpus import Program
 from .mapping import FileTranslation
 from .runner import _TRANSLATE_LOCK, ERROR, FAIL, SKIPPED, Result, Translated, compile_translation
@@ -30,7 +31,7 @@ def shim_program(
     """The program copied as it is, with its include folder in ``SHIM_DIR``; the shim's findings."""
     tree = Path(tempfile.mkdtemp(prefix=f"hipify-validate-{program.name}-shim-", dir=work_root))
     shutil.copytree(program.root, tree, dirs_exist_ok=True)
-    texts = {str(tree / rel): (tree / rel).read_text(encoding="utf-8") for rel in program.files}
+    texts = {str(tree / rel): read_source(tree / rel).text for rel in program.files}
     with_dirs = replace(options, engine=engine, include_dirs=tuple(str(tree / d) for d in program.include_dirs))
     plan = plan_shim(texts, with_dirs)
     for relative, text in render_include_dir(plan).items():

@@ -1,0 +1,310 @@
+"""hipify-py shim: the single-source header and include folder, planned from the project's own translation, and the
+drift check; compiled with ROCm's hipcc where it is installed."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import RocmCompiler
+
+from hipify.cli.cli import main
+from hipify.knowledge.table import load_table
+from hipify.options import Options
+from hipify.rewrite.status import decide
+from hipify.shim import PRE_INCLUDED, SHIM_HEADER, plan_shim, render_header, render_include_dir
+from hipify.shim.definitions import ADAPTED_CALL, COMPILER, GUARD, MACRO_CALL, REMOVED, RENAME, definition_for
+
+ROOT = Path(__file__).resolve().parents[1]
+
+KERNELS = """\
+#include <cuda_runtime.h>
+#include <cstdio>
+
+#define FULL 0xffffffff
+__constant__ float scale[4];
+
+template <class T, int N>
+__global__ void fill(T* out) {
+  T v = out[threadIdx.x] * scale[0];
+  v += __shfl_down_sync(FULL, v, 1);
+  out[threadIdx.x] = v + N;
+}
+
+void run(float* d, cudaStream_t stream) {
+  float h[4] = {1, 2, 3, 4};
+  cudaMemcpyToSymbol(scale, h, sizeof h);
+  cudaFuncSetAttribute(fill<float, 4>, cudaFuncAttributeMaxDynamicSharedMemorySize, 0);
+  void* args[] = {&d};
+  cudaLaunchKernel((const void*)fill<float, 2>, dim3(1), dim3(32), args, 0, 0);
+  cudaEvent_t e;
+  cudaEventCreate(&e, cudaEventDisableTiming);
+  fill<float, 1><<<1, 32, 0, stream>>>(d);
+  if (cudaGetLastError() != cudaSuccess) std::printf("%s\\n", cudaGetErrorString(cudaGetLastError()));
+}
+"""
+
+MAIN = """\
+// No CUDA include: nvcc includes cuda_runtime.h before the first line.
+void run(float* d, cudaStream_t stream);
+
+int main() {
+  float* d = nullptr;
+  cudaMalloc(&d, 32 * sizeof(float));
+  register int unused = 0;
+  run(d, 0);
+  cudaDeviceSynchronize();
+  cudaFree(d);
+  return unused;
+}
+"""
+
+
+def _project(tmp_path: Path) -> Path:
+    src = tmp_path / "proj" / "src"
+    src.mkdir(parents=True)
+    (src / "kernels.cu").write_text(KERNELS)
+    (src / "main.cu").write_text(MAIN)
+    return tmp_path / "proj"
+
+
+def _texts(root: Path) -> dict[str, str]:
+    return {str(p): p.read_text() for p in sorted(root.rglob("*.cu"))}
+
+
+# --- definitions, one form per kind of row ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "section", "expected"),
+    [
+        ("cudaMalloc", RENAME, "#define cudaMalloc hipMalloc"),
+        ("CUDART_CB", REMOVED, "#define CUDART_CB"),
+        (
+            "cudaMemcpyToSymbol",
+            MACRO_CALL,
+            "#define cudaMemcpyToSymbol(a0, ...) hipMemcpyToSymbol(HIP_SYMBOL(a0), ##__VA_ARGS__)",
+        ),
+        ("cudaMemcpyFromSymbol", MACRO_CALL, "(a0, a1, ...) hipMemcpyFromSymbol(a0, HIP_SYMBOL(a1), ##__VA_ARGS__)"),
+        ("cudaFuncSetAttribute", ADAPTED_CALL, "::hipify_shim::converting<0>(&hipFuncSetAttribute)"),
+        ("cudaEventCreate", ADAPTED_CALL, "::hipify_shim::overloads(&hipEventCreate, &hipEventCreateWithFlags)"),
+        ("__CUDA_RUNTIME_H__", GUARD, "#define __CUDA_RUNTIME_H__"),
+        ("__CUDACC__", COMPILER, "#if defined(__HIPCC__) && !defined(__CUDACC__)\n#define __CUDACC__ __HIPCC__"),
+        ("CUDART_VERSION", COMPILER, "#define CUDART_VERSION 13050"),
+        ("__CUDA_ARCH__", COMPILER, "#if defined(__HIP_DEVICE_COMPILE__)\n#define __CUDA_ARCH__ 800\n#endif"),
+    ],
+)
+def test_each_kind_of_row_has_its_form(name: str, section: str, expected: str) -> None:
+    row = load_table().lookup(name)
+    assert row is not None
+    definition = definition_for(row, decide(row, Options()))
+    assert definition is not None and definition.section == section
+    assert expected in definition.text
+
+
+def test_names_hip_spells_alike_or_lacks_get_no_definition() -> None:
+    table = load_table()
+    for name in ("__syncthreads", "cudaArrayGetPlane"):
+        row = table.lookup(name)
+        assert row is not None
+        assert definition_for(row, decide(row, Options())) is None, name
+
+
+# --- the plan and the header ---------------------------------------------------------------------------------
+
+
+def test_header_defines_only_what_the_project_uses(tmp_path: Path) -> None:
+    plan = plan_shim(_texts(_project(tmp_path)))
+    names = {d.name for d in plan.definitions}
+    assert {"cudaMalloc", "cudaFree", "cudaStream_t", "cudaMemcpyToSymbol", "cudaEventCreate"} <= names
+    assert "cudaMemcpy" not in names and "cudaMallocHost" not in names
+    header = render_header(plan, "hip_shim.h")
+    assert header.count("#ifndef HIPIFY_SHIM_HIP_SHIM_H") == 1 and "#endif  // HIPIFY_SHIM_HIP_SHIM_H" in header
+    assert "#include <hip/hip_runtime.h>  // cuda_runtime.h" in header
+    assert "HIP_ENABLE_WARP_SYNC_BUILTINS" in header.split("#include <hip/hip_runtime.h>")[0]  # before the HIP headers
+    assert "warp_sync_32bit_masks" in plan.compat_entries  # the literal mask: widened where it is passed
+    assert '#pragma clang diagnostic ignored "-Wregister"' in header
+    assert plan.findings == ()
+
+
+def test_header_is_byte_identical_run_to_run_and_whatever_the_file_order(tmp_path: Path) -> None:
+    texts = _texts(_project(tmp_path))
+    first = render_header(plan_shim(texts), "hip_shim.h")
+    assert render_header(plan_shim(texts), "hip_shim.h") == first
+    assert render_header(plan_shim(dict(reversed(list(texts.items())))), "hip_shim.h") == first
+    assert render_include_dir(plan_shim(texts)) == render_include_dir(plan_shim(texts))
+
+
+def test_include_dir_has_a_header_per_cuda_header_and_the_pre_include(tmp_path: Path) -> None:
+    root = _project(tmp_path)
+    (root / "src" / "reduce.cu").write_text(
+        "#include <cooperative_groups.h>\n#include <cooperative_groups/reduce.h>\n#include <cub/cub.cuh>\n"
+        "namespace cg = cooperative_groups;\n"
+        "__global__ void k(int* o) { auto t = cg::tiled_partition<32>(cg::this_thread_block());\n"
+        "  *o = cg::reduce(t, 1, cg::plus<int>()); typedef cub::BlockReduce<int, 64> R; }\n"
+    )
+    files = render_include_dir(plan_shim(_texts(root)))
+    assert {SHIM_HEADER, PRE_INCLUDED, "cuda_runtime.h", "cooperative_groups.h", "cub/cub.cuh"} <= set(files)
+    assert '#include "../hipify_shim.h"' in files["cooperative_groups/reduce.h"]
+    assert "#include <hipcub/hipcub.hpp>" in files["cub/cub.cuh"]
+    assert "namespace hipcub {} namespace cub = hipcub;" in files[SHIM_HEADER]
+    assert "cg_reduce" in files[SHIM_HEADER]  # the compatibility entry standing for reduce.h
+    assert files[PRE_INCLUDED].startswith("// ") and f"#include_next <{PRE_INCLUDED}>" in files[PRE_INCLUDED]
+
+
+def test_what_no_header_can_stand_for_is_named_at_its_place(tmp_path: Path) -> None:
+    src = tmp_path / "p"
+    src.mkdir()
+    (src / "a.cu").write_text(
+        "#include <cuda_runtime.h>\n"
+        "__global__ void k(float* p) {\n"
+        '  asm volatile("mov.u32 %0, %%laneid;" : "=r"(*(unsigned*)p));\n'
+        "}\n"
+        "__device__ float atomicMin(float* a, float v) { return v; }\n"
+        "void f(cudaArray_t a) { cudaArrayGetPlane(0, a, 0); }\n"
+    )
+    plan = plan_shim(_texts(src))
+    found = {(d.code, d.line) for d in plan.findings}
+    assert ("HPY117", 3) in found  # inline PTX
+    assert ("HPY122", 5) in found  # a definition HIP's headers have: the translation disables it, a header cannot
+    assert ("HPY101", 6) in found  # an API HIP lacks
+    assert all(d.path.endswith("a.cu") for d in plan.findings)
+
+
+def test_names_the_project_declares_itself_are_left_to_it(tmp_path: Path) -> None:
+    src = tmp_path / "p"
+    src.mkdir()
+    (src / "a.cu").write_text(
+        "#include <cuda_runtime.h>\n"
+        "cudaError_t cudaMallocHost(float** p, size_t n) { return cudaMalloc(p, n); }\n"
+        "int main() { float* p; cudaMallocHost(&p, 4); }\n"
+    )
+    plan = plan_shim(_texts(src))
+    assert "cudaMallocHost" in plan.own_names
+    assert "cudaMallocHost" not in {d.name for d in plan.definitions}
+
+
+# --- the command line --------------------------------------------------------------------------------------
+
+
+def test_check_fails_on_a_new_api_names_it_and_passes_after_the_printed_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    root = _project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    header = "proj/include/hip_shim.h"
+    assert main(["shim", "proj/src", "-o", header]) == 0
+    first = (tmp_path / header).read_bytes()
+    assert main(["shim", "proj/src", "-o", header]) == 0
+    assert (tmp_path / header).read_bytes() == first  # byte-identical run to run
+    assert main(["shim", "proj/src", "-o", header, "--check"]) == 0
+    capsys.readouterr()
+
+    kernels = root / "src" / "kernels.cu"
+    kernels.write_text(kernels.read_text() + "\nvoid prefetch(float* d) { cudaMemPrefetchAsync(d, 4, 0, 0); }\n")
+    assert main(["shim", "proj/src", "-o", header, "--check"]) == 1
+    err = capsys.readouterr().err
+    line = kernels.read_text().splitlines().index("void prefetch(float* d) { cudaMemPrefetchAsync(d, 4, 0, 0); }") + 1
+    assert (
+        f"proj/src/kernels.cu:{line}:27: error: cudaMemPrefetchAsync is used, but the header does not cover it [HPY123]"
+        in err
+    )
+    fix = re.search(r"fix: (.*)$", err, re.MULTILINE)
+    assert fix is not None and "--check" not in fix.group(1)
+    argv = fix.group(1).split()
+    assert argv[:2] == ["hipify-py", "shim"]
+    assert main(argv[1:]) == 0
+    assert "#define cudaMemPrefetchAsync hipMemPrefetchAsync" in (tmp_path / header).read_text()
+    assert main(["shim", "proj/src", "-o", header, "--check"]) == 0
+
+
+def test_include_dir_check_and_stale_headers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    root = _project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    (root / "src" / "blas.cu").write_text("#include <cublas_v2.h>\nvoid f() { cublasHandle_t h; cublasCreate(&h); }\n")
+    assert main(["shim", "proj", "--include-dir", "proj/hip-include"]) == 0
+    folder = root / "hip-include"
+    assert (folder / "cublas_v2.h").is_file() and (folder / "cuda_runtime.h").is_file()
+    assert main(["shim", "proj", "--include-dir", "proj/hip-include", "--check"]) == 0  # its own output is no input
+    (root / "src" / "blas.cu").unlink()
+    assert main(["shim", "proj", "--include-dir", "proj/hip-include", "--check"]) == 1
+    (folder / "mine.h").write_text("// the user's own\n")
+    assert main(["shim", "proj", "--include-dir", "proj/hip-include"]) == 0
+    assert not (folder / "cublas_v2.h").exists()  # ours, no longer needed
+    assert (folder / "mine.h").is_file()  # not ours: never touched
+
+
+def test_report_lists_the_findings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    src = tmp_path / "p"
+    src.mkdir()
+    (src / "a.cu").write_text("#include <cuda_runtime.h>\nvoid f(cudaArray_t a) { cudaArrayGetPlane(0, a, 0); }\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["shim", "p", "-o", "shim.h", "--report", "r.json"]) == 0
+    report = (tmp_path / "r.json").read_text()
+    assert "cudaArrayGetPlane" in report and "HPY101" in report
+
+
+def test_precommit_hook_is_declared() -> None:
+    hooks = (ROOT / ".pre-commit-hooks.yaml").read_text()
+    block = hooks.split("- id: hipify-py-shim-check", 1)[1].split("\n- id:", 1)[0]
+    assert "entry: hipify-py shim --check" in block and "pass_filenames: false" in block
+
+
+# --- compiled with ROCm's hipcc ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("arch", ["gfx90a", "gfx1030"])
+def test_unmodified_project_compiles_with_the_include_dir(tmp_path: Path, rocm: RocmCompiler, arch: str) -> None:
+    """The project as written (no CUDA include in main.cu, `register`, a template kernel with commas in an adapted
+    call, a stream passed as 0, a 32-bit mask) compiles with `hipcc -I DIR` for both wavefront sizes."""
+    root = rocm.work / "proj"
+    shutil.copytree(_project(tmp_path), root)
+    folder = root / "hip-include"
+    for relative, text in render_include_dir(plan_shim(_texts(root / "src"))).items():
+        (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+        (folder / relative).write_text(text)
+    tc = rocm.toolchain
+    for source in ("kernels.cu", "main.cu"):
+        cmd = [*tc.hipcc, f"--offload-arch={arch}", "-std=c++17", "-I", tc.inner_path(str(folder)), "-x", "hip"]
+        cmd += ["-c", tc.inner_path(str(root / "src" / source)), "-o", "/dev/null"]
+        proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **tc.env}, timeout=900)
+        assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_every_rename_defined_before_every_hip_header_compiles(rocm: RocmCompiler) -> None:
+    """The include folder defines the project's CUDA names before a later CUDA header's HIP header is read
+    (cuda_runtime.h, then cublas_v2.h): no HIP header may use a CUDA name for something else. Checked for every
+    rename of the table before every HIP header the table names."""
+    table, options = load_table(), Options()
+    lines = ["#define HIP_ENABLE_WARP_SYNC_BUILTINS", "#include <hip/hip_runtime.h>"]
+    headers: set[str] = set()
+    for row in table:
+        decision = decide(row, options)
+        if row.kind == "header" and decision.target and "/" in decision.target:
+            headers.add(decision.target)
+            continue
+        definition = definition_for(row, decision) if decision.target else None
+        if definition is not None and definition.section == RENAME:
+            lines.append(definition.text)
+    for header in sorted(headers):
+        lines += [f"#if __has_include(<{header}>)", f"#include <{header}>", "#endif"]
+    source = rocm.work / "all_names.cu"
+    source.write_text("\n".join([*lines, "int main() { return 0; }", ""]))
+    tc = rocm.toolchain
+    cmd = [*tc.hipcc, "--offload-arch=gfx90a", "-std=c++17", "-x", "hip", "-fsyntax-only", tc.inner_path(str(source))]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **tc.env}, timeout=900)
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+
+
+def test_validate_shim_mode_compiles_a_corpus_program_unmodified(tmp_path: Path, rocm: RocmCompiler) -> None:
+    out = tmp_path / "v.json"
+    cmd = [sys.executable, "-m", "hipify", "validate", "--shim", "--engine", "regex", "--arch", "gfx90a"]
+    cmd += ["--only", "multifile", "--json", str(out)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, cwd=ROOT, timeout=1800)
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+    assert '"result": "PASS"' in out.read_text()
