@@ -189,6 +189,21 @@ def test_names_the_project_declares_itself_are_left_to_it(tmp_path: Path) -> Non
     assert "cudaMallocHost" not in {d.name for d in plan.definitions}
 
 
+def test_a_hand_written_alias_of_the_hip_name_is_no_declaration_of_the_projects(tmp_path: Path) -> None:
+    """A single-source project's own header (what this one replaces) names HIP's type by CUDA's name in its HIP
+    branch: the CUDA branch still needs the header's definition."""
+    src = tmp_path / "p"
+    src.mkdir()
+    (src / "types.cuh").write_text(
+        "#ifndef USE_ROCM\n#include <cuda_bf16.h>\n#else\n#include <hip/hip_bf16.h>\n"
+        "typedef __hip_bfloat162 __nv_bfloat162;\n#endif\nstruct pair4 { __nv_bfloat162 x, y; };\n"
+    )
+    (src / "a.cu").write_text('#include "types.cuh"\n__global__ void k(pair4* p) {}\n')
+    plan = plan_shim(_texts(src) | {str(src / "types.cuh"): (src / "types.cuh").read_text()})
+    assert "__nv_bfloat162" not in plan.own_names
+    assert "#define __nv_bfloat162 __hip_bfloat162" in {d.text for d in plan.definitions}
+
+
 # --- the command line --------------------------------------------------------------------------------------
 
 

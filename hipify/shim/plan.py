@@ -10,8 +10,10 @@ planner's decision on the name's row). What no definition can carry is a finding
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..compat import load_catalog
 from ..knowledge.table import MappingTable, table_for
@@ -21,6 +23,7 @@ from ..project.graph import ProjectModel
 from ..rewrite.availability import compat_provided
 from ..rewrite.index import index_of, macro_needed, required_macros
 from ..rewrite.status import decide
+from ..sources.fileio import SourceError, read_source
 from ..translation.api import Result, translate_project
 from .definitions import Definition, definition_for
 from .findings import cannot_shim, needs_register_accepted
@@ -69,7 +72,7 @@ def plan_shim(texts: Mapping[str, str], options: Options | None = None, table: M
     sources = [p for p in texts if model.key_of(p) in model.scans]
     # Every file the project's files reach counts (a header found through -I outside the paths given too).
     reached = {model.key_of(p): p for p in sources} | {k: k for k in model.scans if k not in model.translated}
-    declared = _declared_by_project(model, table)
+    declared = _declared_by_project(model, table, options, texts)
     compat_names = compat_provided(options)
     uses: dict[str, set[str]] = {}
     for key, path in reached.items():
@@ -128,12 +131,43 @@ def _mask_overloads(
     return {entry.name for entry in found if entry is not None}
 
 
-def _declared_by_project(model: ProjectModel, table: MappingTable) -> frozenset[str]:
+def _declared_by_project(
+    model: ProjectModel, table: MappingTable, options: Options, texts: Mapping[str, str]
+) -> frozenset[str]:
     """Table names the project declares itself (its own overload of cudaMallocHost): left to the project, as the
-    translation leaves its declarations. A name it only defines as a macro is not one: the project's definition,
-    after the header's, takes over where it stands (an ``#ifndef`` polyfill for an old toolkit is skipped)."""
+    translation leaves its declarations. Not those it only defines as a macro (the project's definition, after the
+    header's, takes over where it stands; an ``#ifndef`` polyfill for an old toolkit is skipped), nor those it
+    declares only as their HIP counterpart (``typedef __hip_bfloat162 __nv_bfloat162;`` in a HIP branch: the
+    hand-written header this one replaces)."""
     macros = {name for scan in model.scans.values() for name in scan.defines}
-    return frozenset(name for name in model.shadows if name in table.by_name and name not in macros)
+    index = index_of(table)
+    by_key = {model.key_of(path): text for path, text in texts.items()}
+    own: set[str] = set()
+    for key, scan in model.scans.items():
+        for name in scan.shadows:
+            row = table.by_name.get(name)
+            if row is None or name in macros or name in own:
+                continue
+            target = decide(row, options, index.releases).target
+            if not target or not _aliases(_text_of(key, by_key), name, target):
+                own.add(name)
+    return frozenset(own)
+
+
+def _aliases(text: str, name: str, target: str) -> bool:
+    """Does ``text`` declare ``name`` as ``target`` (a typedef or an alias declaration) and no other way?"""
+    n, t = re.escape(name), re.escape(target)
+    alias = re.compile(rf"\btypedef\s+(?:struct\s+|enum\s+)?{t}\s+{n}\s*;|\busing\s+{n}\s*=\s*{t}\s*;")
+    return alias.search(text) is not None
+
+
+def _text_of(key: str, by_key: Mapping[str, str]) -> str:
+    if key in by_key:
+        return by_key[key]
+    try:
+        return read_source(Path(key)).text
+    except SourceError:
+        return ""
 
 
 def _includes(
