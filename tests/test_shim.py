@@ -264,10 +264,34 @@ def test_report_lists_the_findings(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert "cudaArrayGetPlane" in report and "HPY101" in report
 
 
-def test_precommit_hook_is_declared() -> None:
-    hooks = (ROOT / ".pre-commit-hooks.yaml").read_text()
-    block = hooks.split("- id: hipify-py-shim-check", 1)[1].split("\n- id:", 1)[0]
-    assert "entry: hipify-py shim --check" in block and "pass_filenames: false" in block
+def test_precommit_hook_fails_on_drift_and_passes_once_the_header_is_written_again(tmp_path: Path) -> None:
+    from test_precommit import _head, _user_repo
+
+    rev = _head()
+    repo, run = _user_repo(tmp_path)
+    (repo / "src").mkdir()
+    (repo / "src" / "k.cu").write_text("__global__ void k() {}\nint main() { cudaDeviceSynchronize(); }\n")
+    (repo / ".pre-commit-config.yaml").write_text(
+        f"repos:\n- repo: {ROOT}\n  rev: {rev}\n  hooks:\n  - id: hipify-py-shim-check\n"
+        "    args: [src, -o, include/hip_shim.h]\n"
+    )
+    write = run(sys.executable, "-m", "hipify", "shim", "src", "-o", "include/hip_shim.h")
+    assert write.returncode == 0, write.stdout + write.stderr
+    run("git", "add", "-A")
+    clean = run(sys.executable, "-m", "pre_commit", "run", "--all-files")
+    assert clean.returncode == 0, clean.stdout + clean.stderr
+
+    (repo / "src" / "k.cu").write_text("__global__ void k() {}\nint main() { cudaDeviceReset(); }\n")
+    run("git", "add", "-A")
+    drift = run(sys.executable, "-m", "pre_commit", "run", "--all-files")
+    assert drift.returncode == 1, drift.stdout + drift.stderr
+    assert "src/k.cu:2:14: error: cudaDeviceReset is used, but the header does not cover it [HPY123]" in drift.stdout
+    assert "fix: hipify-py shim src -o include/hip_shim.h" in drift.stdout
+    fixed = run(sys.executable, "-m", "hipify", "shim", "src", "-o", "include/hip_shim.h")
+    assert fixed.returncode == 0, fixed.stdout + fixed.stderr
+    run("git", "add", "-A")
+    again = run(sys.executable, "-m", "pre_commit", "run", "--all-files")
+    assert again.returncode == 0, again.stdout + again.stderr
 
 
 # --- compiled with ROCm's hipcc ------------------------------------------------------------------------------
