@@ -176,6 +176,22 @@ def test_what_no_header_can_stand_for_is_named_at_its_place(tmp_path: Path) -> N
     assert all(d.path.endswith("a.cu") for d in plan.findings)
 
 
+def test_an_enumeration_hip_lacks_is_declared_for_helpers_passing_it_along(tmp_path: Path) -> None:
+    src = tmp_path / "p"
+    src.mkdir()
+    (src / "utils.h").write_text(
+        "#include <cuda_runtime.h>\n"
+        "size_t workspace(int n, cudaEmulationMantissaControl c) {\n"
+        "  return c == CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC ? 2 * n : n;\n}\n"
+    )
+    (src / "a.cu").write_text('#include "utils.h"\nint main() { return 0; }\n')
+    plan = plan_shim(_texts(src) | {str(src / "utils.h"): (src / "utils.h").read_text()})
+    placeholder = next(d for d in plan.definitions if d.name == "cudaEmulationMantissaControl")
+    assert placeholder.text.startswith("enum cudaEmulationMantissaControl {")
+    assert "CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC" in placeholder.text
+    assert not [d for d in plan.findings if d.severity.value == "warning"]  # the helper compiles: nothing to name
+
+
 def test_names_the_project_declares_itself_are_left_to_it(tmp_path: Path) -> None:
     src = tmp_path / "p"
     src.mkdir()

@@ -12,6 +12,10 @@ Each kind of row has one form, the one that gives uses of the CUDA name what the
 - a calling-convention macro HIP lacks (``remove``): defined empty, as CUDA defines it on Linux;
 - a CUDA header's include-guard macro (what ``#ifdef __CUDA_RUNTIME_H__`` asks): defined once the HIP header
   standing for it is in;
+- an enumeration HIP lacks altogether (``cudaEmulationMantissaControl`` and its enumerators): declared under its
+  CUDA name, so that a helper passing such a value along still compiles (the translation disables such a helper
+  where nothing uses it); no HIP API takes the values, so every call that would is still an error where it stands,
+  and each use is reported;
 - nvcc's own macros: ``__CUDACC__`` as HIP's counterpart where hipcc defines it, and the version and architecture
   numbers the translation decides conditions with (``rewrite.build_target``), ``__CUDA_ARCH__`` in the device
   pass only, as nvcc defines it.
@@ -30,13 +34,14 @@ from ..rewrite.rules.build_conditions import DEVICE_PASS
 from ..rewrite.status import Decision
 
 # Sections of the header, in the order they are written.
-COMPILER, GUARD, RENAME, REMOVED, MACRO_CALL, ADAPTED_CALL = (
+COMPILER, GUARD, RENAME, REMOVED, MACRO_CALL, ADAPTED_CALL, PLACEHOLDER = (
     "compiler",
     "guard",
     "rename",
     "removed",
     "macro_call",
     "adapted_call",
+    "placeholder",
 )
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*\Z")
 _CAST = re.compile(r"(?:reinterpret|static|const)_cast<.*>\Z|\(.*\)\Z")
@@ -121,3 +126,9 @@ def _wrapped(name: str, target: str, arg: int, wrapper: str) -> Definition:
         text = f"#define {name} ::hipify_shim::converting<{arg}>(&{target})"
         return Definition(name, ADAPTED_CALL, target, text, f"#define {name} {target}")
     return Definition(name, RENAME, target, f"#define {name} {target}")
+
+
+def placeholder_enum(name: str, constants: tuple[str, ...]) -> Definition:
+    """An enumeration HIP lacks, declared under its CUDA name with its enumerators (in the table's order, which is
+    not CUDA's: their values mean nothing to HIP, which has no API taking them)."""
+    return Definition(name, PLACEHOLDER, "", f"enum {name} {{ {', '.join(constants)} }};")

@@ -11,6 +11,7 @@ the header's definition of the macro).
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 
 from ..knowledge.codes import describe
 from ..model import Diagnostic, Edit, LineIndex, Severity, located
@@ -36,24 +37,40 @@ STOOD_FOR = frozenset(
 )
 # Findings the header settles (the macro the condition tests is defined with the decided value).
 SETTLED = frozenset(("HPY019",))
+DISABLED = "HPY010"  # a declaration needing APIs HIP lacks, disabled by the translation
+MISSING = frozenset(("HPY101", "HPY105", "HPY106"))  # a CUDA name HIP lacks (under the options), left as written
+PLACEHELD = "the header declares it under its CUDA name, so that code passing it along compiles (no HIP API takes it)"
 
 
-def cannot_shim(path: str, text: str, result: Result) -> list[Diagnostic]:
+def cannot_shim(
+    path: str,
+    text: str,
+    result: Result,
+    placeholders: frozenset[str] = frozenset(),
+    compiles: frozenset[str] = frozenset(),
+) -> list[Diagnostic]:
     """The places of one file that need a HIP branch: one finding per rule and subject where the translation
     changes the code (several edits of one change, a disabled declaration's ``#if`` and ``#endif``, are one), then
-    the translation's own findings, less those the header settles."""
+    the translation's own findings, less those the header settles. ``placeholders``: CUDA names HIP lacks that the
+    header declares all the same (enumerations: their uses are notes); ``compiles``: declarations the translation
+    disables that compile with those (what it disables them for is declared)."""
     index = LineIndex.of(text)
     out: list[Diagnostic] = []
     seen: set[tuple[str, str]] = set()
     for edit in sorted(result.edits, key=_edit_order):
-        if edit.code in STOOD_FOR:
+        if edit.code in STOOD_FOR or (edit.code == DISABLED and edit.subject in compiles):
             continue
         key = (edit.code, edit.subject)
         if key in seen:
             continue
         seen.add(key)
         out.append(located(_source_change(edit), index, path))
-    out += [d for d in result.diagnostics if d.code not in SETTLED]
+    for diag in result.diagnostics:
+        if diag.code in SETTLED or (diag.code == DISABLED and diag.subject in compiles):
+            continue
+        if diag.code in MISSING and diag.subject in placeholders:
+            diag = replace(diag, severity=Severity.INFO, message=f"{diag.subject}: HIP lacks it; {PLACEHELD}")
+        out.append(diag)
     return sorted(out, key=lambda d: (d.line, d.col, d.code))
 
 

@@ -13,6 +13,7 @@ import os
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 from ..compat import load_catalog
@@ -25,7 +26,7 @@ from ..rewrite.index import index_of, macro_needed, required_macros
 from ..rewrite.status import decide
 from ..sources.fileio import SourceError, read_source
 from ..translation.api import Result, translate_project
-from .definitions import Definition, definition_for
+from .definitions import PLACEHOLDER, Definition, definition_for, placeholder_enum
 from .findings import cannot_shim, needs_register_accepted
 
 RUNTIME_HEADER = "hip/hip_runtime.h"
@@ -76,7 +77,11 @@ def plan_shim(texts: Mapping[str, str], options: Options | None = None, table: M
     compat_names = compat_provided(options)
     uses: dict[str, set[str]] = {}
     for key, path in reached.items():
-        for name in model.scans[key].uses.set:
+        scan = model.scans[key]
+        # its uses, and those of its declarations that need APIs HIP lacks (the translation may disable those;
+        # in the one source they stay, and are compiled)
+        words = scan.uses.set.union(*(b.uses | set(b.missing) for b in scan.blocked))
+        for name in words:
             if name in table.by_name:
                 uses.setdefault(name, set()).add(path)
     definitions: list[Definition] = []
@@ -93,13 +98,24 @@ def plan_shim(texts: Mapping[str, str], options: Options | None = None, table: M
         definition = definition_for(row, decision)
         if definition is not None:
             definitions.append(definition)
+    definitions += _placeholder_enums(uses, table, options, declared)
     catalog = load_catalog()
     entries = {name for result in results.values() for name in result.compat}
     entries |= _mask_overloads(results.values(), uses, index.mask_functions, options)
     for entry in catalog.closure(catalog.by_entry_name[n] for n in entries):
         required.update(m for m in entry.defines if macro_needed(m, options.rocm_version))
     required.update(e.subject for r in results.values() for e in r.edits if e.code == "HPY006")
-    findings = {path: cannot_shim(path, texts[path], results[path]) for path in sources if path in results}
+    placeholders = frozenset(
+        name for d in definitions if d.section == PLACEHOLDER for name in (d.name, *_enumerators(table)[d.name])
+    )
+    compiles = frozenset(
+        b.name for scan in model.scans.values() for b in scan.blocked if b.missing and set(b.missing) <= placeholders
+    )
+    findings = {
+        path: cannot_shim(path, texts[path], results[path], placeholders, compiles)
+        for path in sources
+        if path in results
+    }
     covered = {d.name for d in definitions}
     stand_ins, others = _includes(model, reached, table, options)
     return ShimPlan(
@@ -116,6 +132,41 @@ def plan_shim(texts: Mapping[str, str], options: Options | None = None, table: M
         files=len(sources),
         uses={name: tuple(sorted(paths)) for name, paths in sorted(uses.items()) if name in covered},
     )
+
+
+def _placeholder_enums(
+    uses: Mapping[str, object], table: MappingTable, options: Options, declared: frozenset[str]
+) -> list[Definition]:
+    """The enumerations HIP lacks altogether whose name or enumerators the project uses (``definitions``)."""
+    index = index_of(table)
+    wanted: set[str] = set()
+    for name in uses:
+        row = table.by_name[name]
+        enum = row.parent if row.kind == "enum_constant" else name
+        if enum not in declared and enum in _enumerators(table):
+            wanted.add(enum)
+    out: list[Definition] = []
+    for enum in sorted(wanted):
+        members = (enum, *_enumerators(table)[enum])
+        if any(decide(table.by_name[n], options, index.releases).target for n in members if n in table.by_name):
+            continue  # HIP has the type or one of its values: not an enumeration HIP lacks altogether
+        out.append(placeholder_enum(enum, _enumerators(table)[enum]))
+    return out
+
+
+@lru_cache(maxsize=4)
+def _enumerators(table: MappingTable) -> dict[str, tuple[str, ...]]:
+    """Enumeration (or its typedef) -> its enumerators, as the table's rows of enum constants name their parent."""
+    found: dict[str, list[str]] = {}
+    for row in table:
+        if (
+            row.kind == "enum_constant"
+            and row.parent
+            and row.parent in table.by_name
+            and re.fullmatch(r"\w+", row.cuda)
+        ):
+            found.setdefault(row.parent, []).append(row.cuda)
+    return {enum: tuple(names) for enum, names in found.items()}
 
 
 def _mask_overloads(

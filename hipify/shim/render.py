@@ -17,7 +17,7 @@ from importlib import resources
 
 from ..compat import load_catalog
 from ..compat import render as render_compat
-from .definitions import ADAPTED_CALL, COMPILER, GUARD, MACRO_CALL, REMOVED, RENAME, Definition
+from .definitions import ADAPTED_CALL, COMPILER, GUARD, MACRO_CALL, PLACEHOLDER, REMOVED, RENAME, Definition
 from .plan import RUNTIME_HEADER, ShimPlan, StandIn
 
 SHIM_HEADER = "hipify_shim.h"  # the common part of an include folder
@@ -39,6 +39,8 @@ _SECTION_COMMENTS = {
     MACRO_CALL: "Calls whose argument HIP takes wrapped (HIP_SYMBOL: a device symbol).",
     ADAPTED_CALL: "Calls whose arguments HIP takes in another form, through adaptors with the HIP function's own "
     "parameters (C translation units get the plain HIP name).",
+    PLACEHOLDER: "CUDA enumerations HIP lacks: declared, so that code passing their values along compiles. No HIP "
+    "API takes them; each use is reported.",
     GUARD: "Include guards of the CUDA headers, which code tests to learn what is included: defined once the HIP "
     "header standing for each is (outside the include guard, so that a HIP header included later counts).",
 }
@@ -90,7 +92,7 @@ def _common(plan: ShimPlan, name: str, includes: list[tuple[str, tuple[str, ...]
         out += _comment(_SECTION_COMMENTS[COMPILER])
         out += _read_before_nvcc_macros(plan)
         out += [d.text for d in by_section[COMPILER]] + [""]
-    for section in (RENAME, REMOVED, MACRO_CALL):
+    for section in (RENAME, REMOVED, MACRO_CALL, PLACEHOLDER):
         if section in by_section:
             out += _comment(_SECTION_COMMENTS[section]) + [d.text for d in by_section[section]] + [""]
     if ADAPTED_CALL in by_section:
