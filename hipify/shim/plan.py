@@ -69,42 +69,14 @@ def plan_shim(texts: Mapping[str, str], options: Options | None = None, table: M
     table = table_for(options) if table is None else table
     project = translate_project(texts, options, table)
     model, results = project.model, project.results
-    index = index_of(table)
     sources = [p for p in texts if model.key_of(p) in model.scans]
     # Every file the project's files reach counts (a header found through -I outside the paths given too).
     reached = {model.key_of(p): p for p in sources} | {k: k for k in model.scans if k not in model.translated}
     declared = _declared_by_project(model, table, options, texts)
-    compat_names = compat_provided(options)
-    uses: dict[str, set[str]] = {}
-    for key, path in reached.items():
-        scan = model.scans[key]
-        # its uses, and those of its declarations that need APIs HIP lacks (the translation may disable those;
-        # in the one source they stay, and are compiled)
-        words = scan.uses.set.union(*(b.uses | set(b.missing) for b in scan.blocked))
-        for name in words:
-            if name in table.by_name:
-                uses.setdefault(name, set()).add(path)
-    definitions: list[Definition] = []
-    required: set[str] = set()
-    for name in sorted(uses):
-        row = table.by_name[name]
-        if row.kind in ("header", "namespace"):
-            continue
-        decision = decide(row, options, index.releases)
-        if decision.target:
-            required.update(m for m in required_macros(row) if macro_needed(m, options.rocm_version))
-        if name in declared or name in compat_names:
-            continue
-        definition = definition_for(row, decision)
-        if definition is not None:
-            definitions.append(definition)
-    definitions += _placeholder_enums(uses, table, options, declared)
-    catalog = load_catalog()
+    uses = _uses(model, reached, table)
+    definitions = _definitions(uses, table, options, declared)
     entries = {name for result in results.values() for name in result.compat}
-    entries |= _mask_overloads(results.values(), uses, index.mask_functions, options)
-    for entry in catalog.closure(catalog.by_entry_name[n] for n in entries):
-        required.update(m for m in entry.defines if macro_needed(m, options.rocm_version))
-    required.update(e.subject for r in results.values() for e in r.edits if e.code == "HPY006")
+    entries |= _mask_overloads(results.values(), uses, index_of(table).mask_functions, options)
     placeholders = frozenset(
         name for d in definitions if d.section == PLACEHOLDER for name in (d.name, *_enumerators(table)[d.name])
     )
@@ -120,7 +92,7 @@ def plan_shim(texts: Mapping[str, str], options: Options | None = None, table: M
     stand_ins, others = _includes(model, reached, table, options)
     return ShimPlan(
         rocm=options.rocm_version,
-        required=tuple(sorted(required)),
+        required=_required(uses, entries, results.values(), table, options),
         stand_ins=stand_ins,
         compat_entries=tuple(sorted(entries)),
         definitions=tuple(definitions),
@@ -132,6 +104,56 @@ def plan_shim(texts: Mapping[str, str], options: Options | None = None, table: M
         files=len(sources),
         uses={name: tuple(sorted(paths)) for name, paths in sorted(uses.items()) if name in covered},
     )
+
+
+def _uses(model: ProjectModel, reached: Mapping[str, str], table: MappingTable) -> dict[str, set[str]]:
+    """Table name -> the files (of ``reached``: file key -> path) that use it: what each file's scan says it uses,
+    and what its declarations that need APIs HIP lacks use (the translation may disable those; in the one source
+    they stay, and are compiled)."""
+    uses: dict[str, set[str]] = {}
+    for key, path in reached.items():
+        scan = model.scans[key]
+        words = scan.uses.set.union(*(b.uses | set(b.missing) for b in scan.blocked))
+        for name in words:
+            if name in table.by_name:
+                uses.setdefault(name, set()).add(path)
+    return uses
+
+
+def _definitions(
+    uses: Mapping[str, object], table: MappingTable, options: Options, declared: frozenset[str]
+) -> list[Definition]:
+    """One definition per used name the header stands for (none for the project's own names, nor for those the
+    compatibility entries provide), then the enumerations HIP lacks."""
+    index = index_of(table)
+    compat_names = compat_provided(options)
+    definitions: list[Definition] = []
+    for name in sorted(uses):
+        row = table.by_name[name]
+        if row.kind in ("header", "namespace") or name in declared or name in compat_names:
+            continue
+        definition = definition_for(row, decide(row, options, index.releases))
+        if definition is not None:
+            definitions.append(definition)
+    return definitions + _placeholder_enums(uses, table, options, declared)
+
+
+def _required(
+    uses: Mapping[str, object], entries: Iterable[str], results: Iterable[Result], table: MappingTable, options: Options
+) -> tuple[str, ...]:
+    """Macros HIP's headers test, defined before them: what the used rows' targets need (``hip_requires``), what the
+    compatibility entries need, and what the translation defines (HPY006)."""
+    index = index_of(table)
+    catalog = load_catalog()
+    required: set[str] = set()
+    for name in uses:
+        row = table.by_name[name]
+        if row.kind not in ("header", "namespace") and decide(row, options, index.releases).target:
+            required.update(required_macros(row))
+    for entry in catalog.closure(catalog.by_entry_name[n] for n in entries):
+        required.update(entry.defines)
+    required.update(e.subject for r in results for e in r.edits if e.code == "HPY006")
+    return tuple(sorted(m for m in required if macro_needed(m, options.rocm_version)))
 
 
 def _placeholder_enums(
