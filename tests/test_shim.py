@@ -331,6 +331,81 @@ def test_unmodified_project_compiles_with_the_include_dir(tmp_path: Path, rocm: 
         assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+def test_single_header_in_place_of_the_cuda_includes_compiles(rocm: RocmCompiler) -> None:
+    """The -o header where the project already picks its includes per vendor (its own common header)."""
+    src = rocm.work / "single" / "src"
+    src.mkdir(parents=True)
+    (src / "common.cuh").write_text(
+        '#pragma once\n#if defined(USE_HIP)\n#include "hip_shim.h"\n#else\n#include <cuda_runtime.h>\n'
+        "#include <cublas_v2.h>\n#endif\n"
+    )
+    (src / "gemm.cu").write_text(
+        '#include "common.cuh"\nint main() {\n  cublasHandle_t h;\n  if (cublasCreate(&h) != CUBLAS_STATUS_SUCCESS) return 1;\n'
+        "  float *a; cudaMalloc(&a, 16); float one = 1;\n"
+        "  cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_T, 2, 2, 2, &one, a, 2, a, 2, &one, a, 2);\n"
+        "  cublasDestroy(h);\n  return cudaFree(a) != cudaSuccess;\n}\n"
+    )
+    texts = {str(p): p.read_text() for p in src.iterdir()}
+    (src / "hip_shim.h").write_text(render_header(plan_shim(texts), "hip_shim.h"))
+    tc = rocm.toolchain
+    cmd = [*tc.hipcc, "--offload-arch=gfx90a", "-std=c++17", "-DUSE_HIP", "-x", "hip", "-c"]
+    cmd += [tc.inner_path(str(src / "gemm.cu")), "-o", "/dev/null"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **tc.env}, timeout=900)
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+
+
+NVCC_MACROS = """\
+#include <cuda_runtime.h>
+#include <thrust/device_vector.h>
+#include <thrust/sort.h>
+
+#ifdef __CUDACC__
+#define HD __host__ __device__
+#else
+#define HD
+#endif
+#if CUDART_VERSION < 9000 || __CUDACC_VER_MAJOR__ < 11
+#error "the branch for an old CUDA"
+#endif
+
+void host_log(int) {}
+HD inline int twice(int v) {
+#ifdef __CUDA_ARCH__
+  return 2 * v;  // the device pass
+#else
+  host_log(v);  // host only: compiled for the device, it would not build
+  return 2 * v;
+#endif
+}
+__global__ void k(int* p) { p[threadIdx.x] = twice(threadIdx.x); }
+
+int main() {
+  thrust::device_vector<int> v(64, 1);
+  thrust::sort(v.begin(), v.end());
+  k<<<1, 64>>>(thrust::raw_pointer_cast(v.data()));
+  return cudaDeviceSynchronize() == cudaSuccess ? 0 : 1;
+}
+"""
+
+
+def test_nvcc_macros_as_the_translation_decides_them_and_thrust_still_configures(rocm: RocmCompiler) -> None:
+    """__CUDACC__ marks the CUDA compiler (a __host__ __device__ macro), CUDART_VERSION is a current CUDA's,
+    __CUDA_ARCH__ is defined in the device pass only; rocThrust, which reads __CUDACC__ to learn its compiler,
+    still takes hipcc for HIP's."""
+    root = rocm.work / "macros"
+    root.mkdir()
+    (root / "main.cu").write_text(NVCC_MACROS)
+    folder = root / "hip-include"
+    for relative, text in render_include_dir(plan_shim(_texts(root))).items():
+        (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+        (folder / relative).write_text(text)
+    tc = rocm.toolchain
+    cmd = [*tc.hipcc, "--offload-arch=gfx90a", "-std=c++17", "-I", tc.inner_path(str(folder)), "-x", "hip", "-c"]
+    cmd += [tc.inner_path(str(root / "main.cu")), "-o", "/dev/null"]
+    proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **tc.env}, timeout=900)
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
+
+
 def test_every_rename_defined_before_every_hip_header_compiles(rocm: RocmCompiler) -> None:
     """The include folder defines the project's CUDA names before a later CUDA header's HIP header is read
     (cuda_runtime.h, then cublas_v2.h): no HIP header may use a CUDA name for something else. Checked for every
