@@ -254,6 +254,25 @@ def test_check_fails_on_a_new_api_names_it_and_passes_after_the_printed_command(
     assert main(["shim", "proj/src", "-o", header, "--check"]) == 0
 
 
+def test_check_names_a_name_covered_otherwise_and_one_no_longer_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _project(tmp_path)
+    monkeypatch.chdir(tmp_path)
+    header = tmp_path / "hip_shim.h"
+    assert main(["shim", "proj/src", "-o", "hip_shim.h"]) == 0
+    text = header.read_text().replace("#define cudaFree hipFree", "#define cudaFree hipFreeHost")
+    header.write_text(
+        text.replace("#define cudaMalloc hipMalloc", "#define cudaMalloc hipMalloc\n#define cudaMemset hipMemset")
+    )
+    capsys.readouterr()
+    assert main(["shim", "proj/src", "-o", "hip_shim.h", "--check"]) == 1
+    err = capsys.readouterr().err
+    assert "cudaFree: error: the header covers it otherwise than the table now says [HPY123]" in err
+    assert "cudaMemset: note: the header covers it, but no source uses it any more [HPY123]" in err
+    assert "fix: hipify-py shim proj/src -o hip_shim.h" in err
+
+
 def test_include_dir_check_and_stale_headers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = _project(tmp_path)
     monkeypatch.chdir(tmp_path)
