@@ -273,6 +273,21 @@ def test_check_names_a_name_covered_otherwise_and_one_no_longer_used(
     assert "fix: hipify-py shim proj/src -o hip_shim.h" in err
 
 
+def test_a_header_the_project_includes_is_no_source_of_names(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    src = tmp_path / "p"
+    src.mkdir()
+    (src / "common.cuh").write_text(
+        '#if defined(USE_HIP)\n#include "hip_shim.h"\n#else\n#include <cuda_runtime.h>\n#endif\n'
+    )
+    (src / "a.cu").write_text('#include "common.cuh"\nint main() { cudaDeviceReset(); cudaFree(0); }\n')
+    monkeypatch.chdir(tmp_path)
+    assert main(["shim", "p", "-o", "p/hip_shim.h"]) == 0
+    assert "#define cudaDeviceReset hipDeviceReset" in (src / "hip_shim.h").read_text()
+    (src / "a.cu").write_text('#include "common.cuh"\nint main() { cudaFree(0); }\n')
+    assert main(["shim", "p", "-o", "p/hip_shim.h"]) == 0
+    assert "cudaDeviceReset" not in (src / "hip_shim.h").read_text()  # what the old header defined is no use
+
+
 def test_include_dir_check_and_stale_headers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     root = _project(tmp_path)
     monkeypatch.chdir(tmp_path)

@@ -16,8 +16,7 @@ from pathlib import Path
 from ..lexing.lexer import lex
 from ..model import LineIndex
 from ..reports.findings import shown_path
-from .plan import ShimPlan
-from .render import GENERATED
+from .plan import GENERATED, ShimPlan
 
 DRIFT = "HPY123"
 _DEFINE = re.compile(r"^#define ([A-Za-z_]\w*)\b.*$", re.MULTILINE)

@@ -22,8 +22,8 @@ from ..reports.report_render import render as render_report
 from ..sources.discover import DEFAULT_EXTENSIONS, discover
 from ..sources.fileio import SourceError, read_source
 from .check import Drift, drift_of_folder, drift_of_header
-from .plan import ShimPlan, plan_shim
-from .render import GENERATED, render_header, render_include_dir
+from .plan import GENERATED, ShimPlan, is_generated, plan_shim
+from .render import render_header, render_include_dir
 
 EXIT_OK, EXIT_FOUND, EXIT_ERROR = 0, 1, 2
 _REVIEW = frozenset((Severity.ERROR, Severity.WARNING))
@@ -119,16 +119,8 @@ def _write_folder(folder: Path, files: Mapping[str, str]) -> None:
         write_atomic(path, text.encode("utf-8"))
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
         relative = path.relative_to(folder).as_posix()
-        if relative not in files and _is_ours(path):
+        if relative not in files and is_generated(path):
             path.unlink()
-
-
-def _is_ours(path: Path) -> bool:
-    try:
-        with path.open(encoding="utf-8", errors="replace") as fh:
-            return GENERATED in fh.read(400)
-    except OSError:
-        return False
 
 
 def _shown(plan: ShimPlan, request: ShimRequest) -> list[Diagnostic]:
