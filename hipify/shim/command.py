@@ -141,13 +141,23 @@ def _print_findings(plan: ShimPlan, request: ShimRequest) -> None:
 def _summary(done: str, plan: ShimPlan, request: ShimRequest) -> None:
     if request.quiet:
         return
-    families = len({s.cuda for s in plan.stand_ins})
     places = sum(1 for d in plan.findings if d.severity in _REVIEW)
-    message(
-        f"hipify-py shim: {done}: {len(plan.definitions)} CUDA names, {families} CUDA headers, "
-        f"{len(plan.compat_entries)} compatibility entries, from {plan.files} files; "
-        + (f"{places} places cannot be shimmed (each needs a HIP branch; listed above)" if places else "nothing left")
+    counts = ", ".join(
+        _count(n, what)
+        for n, what in (
+            (len(plan.definitions), "CUDA name"),
+            (len(plan.stand_ins), "CUDA header"),
+            (len(plan.compat_entries), "compatibility entry"),
+        )
     )
+    left = f"{_count(places, 'place')} cannot be shimmed (each needs a HIP branch; listed above)" if places else ""
+    message(f"hipify-py shim: {done}: {counts}, from {_count(plan.files, 'file')}; {left or 'nothing left'}")
+
+
+def _count(n: int, what: str) -> str:
+    if n == 1:
+        return f"1 {what}"
+    return f"{n} {what[:-1] + 'ies' if what.endswith('y') else what + 's'}"
 
 
 def _conclude_check(drift: Drift, request: ShimRequest, plan: ShimPlan) -> int:

@@ -55,20 +55,17 @@ def cannot_shim(
     header declares all the same (enumerations: their uses are notes); ``compiles``: declarations the translation
     disables that compile with those (what it disables them for is declared)."""
     index = LineIndex.of(text)
-    out: list[Diagnostic] = []
-    seen: set[tuple[str, str]] = set()
+    changes: dict[tuple[str, str], list[Edit]] = {}  # the edits of each change: (rule, subject) -> its edits
     for edit in sorted(result.edits, key=_edit_order):
         if edit.code in STOOD_FOR or (edit.code == DISABLED and edit.subject in compiles):
             continue
-        key = (edit.code, edit.subject)
-        if key in seen:
-            continue
-        seen.add(key)
-        out.append(located(_source_change(edit), index, path))
+        changes.setdefault((edit.code, edit.subject), []).append(edit)
+    out = [located(_source_change(edits[0]), index, path) for edits in changes.values()]
+    spans = [(code, edits[0].start, max(e.end for e in edits)) for (code, _), edits in changes.items()]
     for diag in result.diagnostics:
         if diag.code in SETTLED or (diag.code == DISABLED and diag.subject in compiles):
             continue
-        if (diag.code, diag.subject) in seen:
+        if any(code == diag.code and start <= diag.offset <= end for code, start, end in spans):
             continue  # the rule's own word on its change, which speaks of the translation: HPY122 stands for it
         if diag.code in MISSING and diag.subject in placeholders:
             diag = replace(diag, severity=Severity.INFO, message=f"{diag.subject}: HIP lacks it; {PLACEHELD}")
