@@ -192,6 +192,27 @@ def test_an_enumeration_hip_lacks_is_declared_for_helpers_passing_it_along(tmp_p
     assert not [d for d in plan.findings if d.severity.value == "warning"]  # the helper compiles: nothing to name
 
 
+def test_a_version_macro_a_condition_needs_undecided_is_left_undefined(tmp_path: Path) -> None:
+    """Defining CUDA_VERSION as a current CUDA's would take a branch using what HIP lacks (the translation keeps that
+    condition as written): the header leaves it undefined, as HIP has it, and names the condition the translation
+    decides otherwise."""
+    src = tmp_path / "p"
+    src.mkdir()
+    (src / "a.cu").write_text(
+        "#include <cuda.h>\n"
+        "__device__ unsigned load(unsigned* p) {\n"
+        "#if CUDA_VERSION >= 12080\n  return __nv_atomic_load_n(p, __NV_ATOMIC_RELAXED);\n"
+        "#else\n  return *p;\n#endif\n}\n"
+        "#if CUDA_VERSION < 9000\n#define OLD 1\n#endif\n"
+    )
+    plan = plan_shim(_texts(src))
+    assert "CUDA_VERSION" not in {d.name for d in plan.definitions}
+    kept = [d for d in plan.findings if d.code == "HPY110"]
+    assert [d.line for d in kept] == [9] and "leaves CUDA_VERSION undefined" in kept[0].message
+    (src / "a.cu").write_text("#include <cuda.h>\n#if CUDA_VERSION < 9000\n#define OLD 1\n#endif\n")
+    assert "#define CUDA_VERSION 13050" in {d.text.split("\n")[1] for d in plan_shim(_texts(src)).definitions}
+
+
 def test_names_the_project_declares_itself_are_left_to_it(tmp_path: Path) -> None:
     src = tmp_path / "p"
     src.mkdir()

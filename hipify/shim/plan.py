@@ -22,6 +22,7 @@ from ..model import Diagnostic
 from ..options import Options
 from ..project.graph import ProjectModel
 from ..rewrite.availability import compat_provided
+from ..rewrite.build_target import ASSUMED
 from ..rewrite.index import index_of, macro_needed, required_macros
 from ..rewrite.status import decide
 from ..sources.fileio import SourceError, read_source
@@ -74,9 +75,11 @@ def plan_shim(texts: Mapping[str, str], options: Options | None = None, table: M
     # Every file the project's files reach counts (a header found through -I outside the paths given too).
     reached = {model.key_of(p): p for p in sources}
     reached |= {k: k for k in model.scans if k not in model.translated and not is_generated(k)}
-    declared = _declared_by_project(model, table, options, texts)
+    renamed = {e.subject for r in results.values() for e in r.edits if e.code == "HPY001"}
+    declared = _declared_by_project(model, table, options, texts, renamed)
     uses = _uses(model, reached, table)
-    definitions = _definitions(uses, table, options, declared)
+    undecided = _undecided_versions(results.values())
+    definitions = _definitions(uses, table, options, declared | undecided)
     entries = {name for result in results.values() for name in result.compat}
     entries |= _mask_overloads(results.values(), uses, index_of(table).mask_functions, options)
     placeholders = frozenset(
@@ -86,7 +89,7 @@ def plan_shim(texts: Mapping[str, str], options: Options | None = None, table: M
         b.name for scan in model.scans.values() for b in scan.blocked if b.missing and set(b.missing) <= placeholders
     )
     findings = {
-        path: cannot_shim(path, texts[path], results[path], placeholders, compiles)
+        path: cannot_shim(path, texts[path], results[path], placeholders, compiles, undecided)
         for path in sources
         if path in results
     }
@@ -115,6 +118,16 @@ def is_generated(path: str | Path) -> bool:
             return GENERATED in fh.read(400)
     except OSError:
         return False
+
+
+def _undecided_versions(results: Iterable[Result]) -> frozenset[str]:
+    """Version macros (a CUDA or nvcc version number, defined in both passes) that the translation leaves undecided
+    in some condition (HPY110: taking a current CUDA's branch there would compile what HIP lacks). A definition
+    decides every condition on the macro at once, so the header leaves such a macro undefined, as HIP has it (and
+    the conditions the translation decides differently are named). ``__CUDA_ARCH__`` stays defined in the device
+    pass: what most code asks of it is which pass it is in."""
+    versions = {name for name, assumed in ASSUMED.items() if assumed.host is not None}
+    return frozenset(d.subject for r in results for d in r.diagnostics if d.code == "HPY110" and d.subject in versions)
 
 
 def _uses(model: ProjectModel, reached: Mapping[str, str], table: MappingTable) -> dict[str, set[str]]:
@@ -216,14 +229,15 @@ def _mask_overloads(
 
 
 def _declared_by_project(
-    model: ProjectModel, table: MappingTable, options: Options, texts: Mapping[str, str]
+    model: ProjectModel, table: MappingTable, options: Options, texts: Mapping[str, str], renamed: set[str]
 ) -> frozenset[str]:
-    """Table names the project declares itself (its own overload of cudaMallocHost): left to the project, as the
-    translation leaves its declarations. Not those it only defines as a macro (the project's definition, after the
-    header's, takes over where it stands; an ``#ifndef`` polyfill for an old toolkit is skipped), nor those it
-    declares only as their HIP counterpart (``typedef __hip_bfloat162 __nv_bfloat162;`` in a HIP branch: the
-    hand-written header this one replaces)."""
-    macros = {name for scan in model.scans.values() for name in scan.defines}
+    """Table names the project declares itself (its own cudaMallocHost) and whose every use the translation leaves
+    as the project's: left to the project. Not those the translation renames somewhere (``renamed``: some use is
+    CUDA's, and the project's declaration under HIP's name is an overload of HIP's), nor those it only defines as
+    a macro (the project's definition, after the header's, takes over where it stands; an ``#ifndef`` polyfill for
+    an old toolkit is skipped), nor those it declares only as their HIP counterpart (``typedef __hip_bfloat162
+    __nv_bfloat162;`` in a HIP branch: the hand-written header this one replaces)."""
+    macros = {name for scan in model.scans.values() for name in scan.defines} | renamed
     index = index_of(table)
     by_key = {model.key_of(path): text for path, text in texts.items()}
     own: set[str] = set()
