@@ -77,6 +77,14 @@ def _texts(root: Path) -> dict[str, str]:
     return {str(p): p.read_text() for p in sorted(root.rglob("*.cu"))}
 
 
+def _sources(root: Path, files: dict[str, str]) -> dict[str, str]:
+    """Write ``files`` (name -> text) under ``root``; each one's path -> its text, as the command reads them."""
+    root.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        (root / name).write_text(text)
+    return {str(root / name): text for name, text in files.items()}
+
+
 # --- definitions, one form per kind of row ------------------------------------------------------------------
 
 
@@ -158,9 +166,7 @@ def test_include_dir_has_a_header_per_cuda_header_and_the_pre_include(tmp_path: 
 
 
 def test_what_no_header_can_stand_for_is_named_at_its_place(tmp_path: Path) -> None:
-    src = tmp_path / "p"
-    src.mkdir()
-    (src / "a.cu").write_text(
+    source = (
         "#include <cuda_runtime.h>\n"
         "__global__ void k(float* p) {\n"
         '  asm volatile("mov.u32 %0, %%laneid;" : "=r"(*(unsigned*)p));\n'
@@ -168,7 +174,7 @@ def test_what_no_header_can_stand_for_is_named_at_its_place(tmp_path: Path) -> N
         "__device__ float atomicMin(float* a, float v) { return v; }\n"
         "void f(cudaArray_t a) { cudaArrayGetPlane(0, a, 0); }\n"
     )
-    plan = plan_shim(_texts(src))
+    plan = plan_shim(_sources(tmp_path / "p", {"a.cu": source}))
     found = {(d.code, d.line) for d in plan.findings}
     assert ("HPY117", 3) in found  # inline PTX
     assert ("HPY122", 5) in found  # a definition HIP's headers have: the translation disables it, a header cannot
@@ -177,15 +183,14 @@ def test_what_no_header_can_stand_for_is_named_at_its_place(tmp_path: Path) -> N
 
 
 def test_an_enumeration_hip_lacks_is_declared_for_helpers_passing_it_along(tmp_path: Path) -> None:
-    src = tmp_path / "p"
-    src.mkdir()
-    (src / "utils.h").write_text(
+    utils = (
         "#include <cuda_runtime.h>\n"
         "size_t workspace(int n, cudaEmulationMantissaControl c) {\n"
         "  return c == CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC ? 2 * n : n;\n}\n"
     )
-    (src / "a.cu").write_text('#include "utils.h"\nint main() { return 0; }\n')
-    plan = plan_shim(_texts(src) | {str(src / "utils.h"): (src / "utils.h").read_text()})
+    plan = plan_shim(
+        _sources(tmp_path / "p", {"utils.h": utils, "a.cu": '#include "utils.h"\nint main() { return 0; }\n'})
+    )
     placeholder = next(d for d in plan.definitions if d.name == "cudaEmulationMantissaControl")
     assert placeholder.text.startswith("enum cudaEmulationMantissaControl {")
     assert "CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC" in placeholder.text
@@ -196,32 +201,29 @@ def test_a_version_macro_a_condition_needs_undecided_is_left_undefined(tmp_path:
     """Defining CUDA_VERSION as a current CUDA's would take a branch using what HIP lacks (the translation keeps that
     condition as written): the header leaves it undefined, as HIP has it, and names the condition the translation
     decides otherwise."""
-    src = tmp_path / "p"
-    src.mkdir()
-    (src / "a.cu").write_text(
+    source = (
         "#include <cuda.h>\n"
         "__device__ unsigned load(unsigned* p) {\n"
         "#if CUDA_VERSION >= 12080\n  return __nv_atomic_load_n(p, __NV_ATOMIC_RELAXED);\n"
         "#else\n  return *p;\n#endif\n}\n"
         "#if CUDA_VERSION < 9000\n#define OLD 1\n#endif\n"
     )
-    plan = plan_shim(_texts(src))
+    plan = plan_shim(_sources(tmp_path / "p", {"a.cu": source}))
     assert "CUDA_VERSION" not in {d.name for d in plan.definitions}
     kept = [d for d in plan.findings if d.code == "HPY110"]
     assert [d.line for d in kept] == [9] and "leaves CUDA_VERSION undefined" in kept[0].message
-    (src / "a.cu").write_text("#include <cuda.h>\n#if CUDA_VERSION < 9000\n#define OLD 1\n#endif\n")
-    assert "#define CUDA_VERSION 13050" in {d.text.split("\n")[1] for d in plan_shim(_texts(src)).definitions}
+    decided_only = "#include <cuda.h>\n#if CUDA_VERSION < 9000\n#define OLD 1\n#endif\n"
+    plan = plan_shim(_sources(tmp_path / "p", {"a.cu": decided_only}))
+    assert "#define CUDA_VERSION 13050" in {d.text.split("\n")[1] for d in plan.definitions}
 
 
 def test_names_the_project_declares_itself_are_left_to_it(tmp_path: Path) -> None:
-    src = tmp_path / "p"
-    src.mkdir()
-    (src / "a.cu").write_text(
+    source = (
         "#include <cuda_runtime.h>\n"
         "cudaError_t cudaMallocHost(float** p, size_t n) { return cudaMalloc(p, n); }\n"
         "int main() { float* p; cudaMallocHost(&p, 4); }\n"
     )
-    plan = plan_shim(_texts(src))
+    plan = plan_shim(_sources(tmp_path / "p", {"a.cu": source}))
     assert "cudaMallocHost" in plan.own_names
     assert "cudaMallocHost" not in {d.name for d in plan.definitions}
 
@@ -229,14 +231,12 @@ def test_names_the_project_declares_itself_are_left_to_it(tmp_path: Path) -> Non
 def test_a_hand_written_alias_of_the_hip_name_is_no_declaration_of_the_projects(tmp_path: Path) -> None:
     """A single-source project's own header (what this one replaces) names HIP's type by CUDA's name in its HIP
     branch: the CUDA branch still needs the header's definition."""
-    src = tmp_path / "p"
-    src.mkdir()
-    (src / "types.cuh").write_text(
+    types = (
         "#ifndef USE_ROCM\n#include <cuda_bf16.h>\n#else\n#include <hip/hip_bf16.h>\n"
         "typedef __hip_bfloat162 __nv_bfloat162;\n#endif\nstruct pair4 { __nv_bfloat162 x, y; };\n"
     )
-    (src / "a.cu").write_text('#include "types.cuh"\n__global__ void k(pair4* p) {}\n')
-    plan = plan_shim(_texts(src) | {str(src / "types.cuh"): (src / "types.cuh").read_text()})
+    kernel = '#include "types.cuh"\n__global__ void k(pair4* p) {}\n'
+    plan = plan_shim(_sources(tmp_path / "p", {"types.cuh": types, "a.cu": kernel}))
     assert "__nv_bfloat162" not in plan.own_names
     assert "#define __nv_bfloat162 __hip_bfloat162" in {d.text for d in plan.definitions}
 

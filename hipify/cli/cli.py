@@ -104,16 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument(
         "--validation", metavar="JSON", help="include results of 'hipify-py validate --json JSON' in the report"
     )
-    out.add_argument("-q", "--quiet", action="store_true", help="only errors on stderr (no warnings, no summary)")
-    out.add_argument("-v", "--verbose", action="store_true", help="every finding: notes too, and no --max-findings cap")
-    out.add_argument(
-        "--max-findings",
-        type=int,
-        default=DEFAULT_MAX_FINDINGS,
-        metavar="N",
-        help=f"findings printed at most, one per root cause (default {DEFAULT_MAX_FINDINGS}; 0 = all); "
-        "the report has them all",
-    )
+    add_findings_options(out, "one per root cause")
     out.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     tr = p.add_argument_group("translation")
@@ -254,6 +245,21 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
     run.add_argument("--cache-dir", metavar="DIR", help=f"result cache (default {default_cache_dir()})")
     return p
+
+
+def add_findings_options(group: argparse.ArgumentParser | argparse._ArgumentGroup, grouping: str) -> None:
+    """-q, -v and --max-findings: how many findings a command prints (``grouping``: how they are counted)."""
+    group.add_argument("-q", "--quiet", action="store_true", help="only errors on stderr (no warnings, no summary)")
+    group.add_argument(
+        "-v", "--verbose", action="store_true", help="every finding: notes too, and no --max-findings cap"
+    )
+    group.add_argument(
+        "--max-findings",
+        type=int,
+        default=DEFAULT_MAX_FINDINGS,
+        metavar="N",
+        help=f"findings printed at most, {grouping} (default {DEFAULT_MAX_FINDINGS}; 0 = all); the report has them all",
+    )
 
 
 def options_from_args(args: argparse.Namespace, clang_args: Sequence[str] = ()) -> Options:

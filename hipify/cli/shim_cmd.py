@@ -7,10 +7,10 @@ import shlex
 from collections.abc import Sequence
 
 from ..options import Options, parse_rocm_version
-from ..reports.findings import DEFAULT_MAX_FINDINGS
 from ..reports.report_render import FORMATS
 from ..shim.command import EXIT_ERROR, ShimRequest, run_shim
 from ..translation.engines import ENGINE_NAMES
+from .cli import add_findings_options
 
 DESCRIPTION = """\
 Write the header a single-source project compiles its CUDA code for AMD GPUs with: the HIP headers standing for
@@ -53,15 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=V]", help="macro for the parser")
     p.add_argument("--exclude", action="append", default=[], metavar="GLOB", help="leave matching paths out")
     p.add_argument("--no-gitignore", action="store_true", help="read files .gitignore excludes too")
-    p.add_argument("-q", "--quiet", action="store_true", help="only errors")
-    p.add_argument("-v", "--verbose", action="store_true", help="notes too, and no --max-findings cap")
-    p.add_argument(
-        "--max-findings",
-        type=int,
-        default=DEFAULT_MAX_FINDINGS,
-        metavar="N",
-        help=f"findings printed at most (default {DEFAULT_MAX_FINDINGS}; 0 = all); the report has them all",
-    )
+    add_findings_options(p, "one per place")
     return p
 
 

@@ -20,7 +20,6 @@ _DEVICE_ONLY = re.compile(r"__(?:global|device)__")  # a word of its own: checke
 _HOST = re.compile(r"(?<![\w$])__host__(?![\w$])")
 _BODY_OR_END = re.compile(r"[{;]")
 _BRACE = re.compile(r"[{}]")
-_HEAD_START = re.compile(r"[;}]")
 _NAME_BEFORE_PARAMETERS = re.compile(r"([A-Za-z_]\w*)\s*\(")
 # The kernel's name before the chevrons: ``ns::child``, ``child<T, 4>`` (its template arguments, if any, skipped).
 _KERNEL_BEFORE = re.compile(r"([A-Za-z_][\w:]*)\s*(?:<[^<>;{}]*>)?\s*\Z")
