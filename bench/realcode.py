@@ -540,6 +540,13 @@ def markdown_document(meta: dict[str, object], sections: list[str]) -> str:
         f"Archives: {meta['archives']}.",
         "",
     ]
+    if meta.get("shim"):
+        head[-1:-1] = [
+            "Sections marked *unmodified CUDA with `hipify-py shim --include-dir`* compile each program's sources as "
+            "they are, with the include folder `hipify-py shim --include-dir` writes from the program's own files "
+            "(its folder and include folders) first on the include path (`bench/realcode_shim.py`, "
+            "`docs/shim.md`): how a single-source project compiles its CUDA code for AMD GPUs.",
+        ]
     timing_lines = ["## Timings", "", "| step | seconds |", "|---|---:|"]
     timing_lines += [f"| {k} | {v:.0f} |" if isinstance(v, float) else f"| {k} | {v} |" for k, v in timings.items()]
     return "\n".join(head + sections + timing_lines) + "\n"
@@ -603,6 +610,7 @@ def main(argv: list[str] | None = None) -> int:
             "limit": args.limit,
             "hipify_args": args.hipify_arg,
             "hipcc_args": args.hipcc_arg,
+            "shim": bool(args.shim or args.shim_only),
             "timings": timings,
         }
         sections: list[str] = []
