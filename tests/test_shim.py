@@ -368,6 +368,7 @@ def test_precommit_hook_fails_on_drift_and_passes_once_the_header_is_written_aga
 # --- compiled with ROCm's hipcc ------------------------------------------------------------------------------
 
 
+@pytest.mark.hipcc
 @pytest.mark.parametrize("arch", ["gfx90a", "gfx1030"])
 def test_unmodified_project_compiles_with_the_include_dir(tmp_path: Path, rocm: RocmCompiler, arch: str) -> None:
     """The project as written (no CUDA include in main.cu, `register`, a template kernel with commas in an adapted
@@ -386,6 +387,7 @@ def test_unmodified_project_compiles_with_the_include_dir(tmp_path: Path, rocm: 
         assert proc.returncode == 0, proc.stdout + proc.stderr
 
 
+@pytest.mark.hipcc
 def test_single_header_in_place_of_the_cuda_includes_compiles(rocm: RocmCompiler) -> None:
     """The -o header where the project already picks its includes per vendor (its own common header)."""
     src = rocm.work / "single" / "src"
@@ -443,6 +445,7 @@ int main() {
 """
 
 
+@pytest.mark.hipcc
 def test_nvcc_macros_as_the_translation_decides_them_and_thrust_still_configures(rocm: RocmCompiler) -> None:
     """__CUDACC__ marks the CUDA compiler (a __host__ __device__ macro), CUDART_VERSION is a current CUDA's,
     __CUDA_ARCH__ is defined in the device pass only; rocThrust, which reads __CUDACC__ to learn its compiler,
@@ -461,6 +464,7 @@ def test_nvcc_macros_as_the_translation_decides_them_and_thrust_still_configures
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
 
 
+@pytest.mark.hipcc
 def test_every_rename_defined_before_every_hip_header_compiles(rocm: RocmCompiler) -> None:
     """The include folder defines the project's CUDA names before a later CUDA header's HIP header is read
     (cuda_runtime.h, then cublas_v2.h): no HIP header may use a CUDA name for something else. Checked for every
@@ -486,6 +490,7 @@ def test_every_rename_defined_before_every_hip_header_compiles(rocm: RocmCompile
     assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-4000:]
 
 
+@pytest.mark.hipcc
 def test_validate_shim_mode_compiles_a_corpus_program_unmodified(tmp_path: Path, rocm: RocmCompiler) -> None:
     out = tmp_path / "v.json"
     cmd = [sys.executable, "-m", "hipify", "validate", "--shim", "--engine", "regex", "--arch", "gfx90a"]
