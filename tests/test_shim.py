@@ -173,6 +173,17 @@ def test_include_dir_has_a_header_per_cuda_header_and_the_pre_include(tmp_path: 
     assert files[PRE_INCLUDED].startswith("// ") and f"#include_next <{PRE_INCLUDED}>" in files[PRE_INCLUDED]
 
 
+def test_the_target_rocm_is_honoured(tmp_path: Path) -> None:
+    """ROCm before 6.0 had flat library headers; before 6.2 the warp-sync builtins needed no macro."""
+    source = "#include <cublas_v2.h>\n__global__ void k(int* p) { *p = __shfl_sync(0xffffffffu, *p, 0); }\n"
+    texts = _sources(tmp_path / "p", {"a.cu": source})
+    old = render_header(plan_shim(texts, Options(rocm_version=(5, 7))), "s.h")
+    new = render_header(plan_shim(texts, Options(rocm_version=(6, 4))), "s.h")
+    assert "#include <hipblas.h>  // cublas_v2.h" in old and "for ROCm 5.7" in old
+    assert "#include <hipblas/hipblas.h>  // cublas_v2.h" in new and "for ROCm 6.4" in new
+    assert "HIP_ENABLE_WARP_SYNC_BUILTINS" not in old and "HIP_ENABLE_WARP_SYNC_BUILTINS" in new
+
+
 def test_what_no_header_can_stand_for_is_named_at_its_place(tmp_path: Path) -> None:
     source = (
         "#include <cuda_runtime.h>\n"

@@ -94,7 +94,11 @@ def plan_shim(texts: Mapping[str, str], options: Options | None = None, table: M
         if path in results
     }
     covered = {d.name for d in definitions}
-    stand_ins, others = _includes(model, reached, table, options)
+    # the HIP header each CUDA header became, as the translation spells it for the target ROCm (flat before 6.0)
+    spelled = {
+        e.subject: e.replacement for r in results.values() for e in r.edits if e.code == "HPY002" and e.replacement
+    }
+    stand_ins, others = _includes(model, reached, table, options, spelled)
     return ShimPlan(
         rocm=options.rocm_version,
         required=_required(uses, entries, results.values(), table, options),
@@ -269,10 +273,11 @@ def _text_of(key: str, by_key: Mapping[str, str]) -> str:
 
 
 def _includes(
-    model: ProjectModel, files: Iterable[str], table: MappingTable, options: Options
+    model: ProjectModel, files: Iterable[str], table: MappingTable, options: Options, spelled: Mapping[str, str]
 ) -> tuple[tuple[StandIn, ...], tuple[str, ...]]:
-    """The CUDA headers the project's files include (not files of the project), with what stands for each; and the
-    other headers they include that are not the project's (the system's, other libraries')."""
+    """The CUDA headers the project's files include (not files of the project), with what stands for each (the HIP
+    header the translation writes for it, ``spelled``, else the row's target); and the other headers they include
+    that are not the project's (the system's, other libraries')."""
     catalog = load_catalog()
     index = index_of(table)
     found: dict[str, StandIn] = {}
@@ -289,7 +294,7 @@ def _includes(
             row = table.by_name.get(name)
             target = decide(row, options, index.releases).target if row is not None and row.kind == "header" else ""
             if target and target != name:
-                found[name] = StandIn(name, (target,))
+                found[name] = StandIn(name, (spelled.get(name, target),))
             else:
                 others.add(name)
     return tuple(found[name] for name in sorted(found)), tuple(sorted(others))
