@@ -33,6 +33,7 @@ from __future__ import annotations
 import argparse
 import fnmatch
 import hashlib
+import json
 import os
 import shutil
 import subprocess
@@ -59,7 +60,7 @@ from realcode_compile import (
     program_key,
     shared_digest,
 )
-from realcode_programs import Program, hecbench_programs, samples_programs
+from realcode_programs import Program, bitsandbytes_programs, hecbench_programs, samples_programs
 from realcode_report import (
     console_groups,
     failure_groups,
@@ -76,8 +77,19 @@ from hipify import __version__
 from hipify.validate.toolchain import Toolchain, detect
 
 REPO = Path(__file__).resolve().parent.parent
-ARCHIVES = {"hecbench": "hecbench-dev.tar.xz", "samples": "cuda-library-samples.tar.xz"}
-CORPUS_TITLES = {"hecbench": "HeCBench (half)", "samples": "CUDA Library Samples"}
+ARCHIVES = {
+    "hecbench": "hecbench-dev.tar.xz",
+    "samples": "cuda-library-samples.tar.xz",
+    "bitsandbytes": "bitsandbytes-csrc.tar.xz",
+    "bitsandbytes-hipport": "bitsandbytes-csrc.tar.xz",
+}
+CORPUS_TITLES = {
+    "hecbench": "HeCBench (half)",
+    "samples": "CUDA Library Samples",
+    "bitsandbytes": "bitsandbytes (one source for CUDA and HIP), per source file",
+    "bitsandbytes-hipport": "bitsandbytes (the tree with a hand-written HIP port beside it), per source file",
+}
+BITSANDBYTES = ("bitsandbytes", "bitsandbytes-hipport")  # two trees of one archive, each translated on its own
 
 
 @dataclass
@@ -93,6 +105,8 @@ class Corpus:
     shimmed: Path | None = None  # the unmodified tree with each program's shim include folder (--shim)
     shim_programs: list[Program] = field(default_factory=list)  # the programs as compiled there
     translate_log: str = ""
+    disabled: dict[str, int] = field(default_factory=dict)  # disabled_units() of the translation
+    disabled_before: dict[str, int] = field(default_factory=dict)  # the same with --compare-translator
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -114,6 +128,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--hipcc", metavar="CMD", help="hipcc command (default: the ROCm chroot, else the system hipcc)")
     p.add_argument("--rocm-chroot", metavar="DIR", help="use hipcc inside this ROCm chroot")
     p.add_argument("--hipify-arg", action="append", default=[], metavar="ARG", help="extra translator option")
+    p.add_argument(
+        "--compare-translator",
+        type=Path,
+        metavar="CHECKOUT",
+        help="also translate each tree with another checkout's translator and report what each left out (HPY010)",
+    )
     p.add_argument(
         "--hipcc-arg", action="append", default=[], metavar="ARG", help="extra hipcc flag (what-if experiments)"
     )
@@ -198,17 +218,52 @@ def translation_input(root: Path, programs: list[Program], dest: Path, whole: It
     return dest
 
 
-def translate_tree(tree: Path, out: Path, jobs: int, extra: list[str], log_file: Path) -> tuple[float, int]:
-    """``python -m hipify --out-dir OUT TREE -j N`` with this checkout's translator; (seconds, exit code)."""
+def translate_tree(
+    tree: Path, out: Path, jobs: int, extra: list[str], log_file: Path, checkout: Path = REPO
+) -> tuple[float, int]:
+    """``python -m hipify --out-dir OUT TREE -j N --report OUT.json`` with a checkout's translator (this one by
+    default); (seconds, exit code)."""
     env = {
         **os.environ,
-        "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
+        "PYTHONPATH": os.pathsep.join([str(checkout), os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep),
     }
     cmd = [sys.executable, "-m", "hipify", "--out-dir", str(out), str(tree), "-j", str(jobs), "--no-cache", *extra]
+    cmd += ["--report", str(report_path(out))]
     start = time.perf_counter()
     with log_file.open("w") as fh:
         rc = subprocess.run(cmd, stdout=fh, stderr=subprocess.STDOUT, env=env, cwd=tree, check=False).returncode
     return time.perf_counter() - start, rc
+
+
+def report_path(out: Path) -> Path:
+    return out.parent / f"{out.name}.report.json"
+
+
+def disabled_units(report: Path) -> dict[str, int]:
+    """What a translation left out where HIP lacks an API (HPY010) and the uses of what it disabled whole (HPY111),
+    counted from its JSON report."""
+    counts = {"statements left out": 0, "function bodies left out": 0, "declarations disabled whole": 0}
+    users: set[str] = set()
+    uses = 0
+    try:
+        diagnostics = json.loads(report.read_text())["diagnostics"]
+    except (OSError, ValueError, KeyError):
+        return {}
+    for d in diagnostics:
+        if d["code"] == "HPY010":
+            message = d["message"]
+            kind = (
+                "statements left out"
+                if message.startswith("a statement of")
+                else "function bodies left out"
+                if message.startswith("the body of")
+                else "declarations disabled whole"
+            )
+            counts[kind] += 1
+        elif d["code"] == "HPY111":
+            uses += 1
+            users.add(d["path"])
+    return {**counts, "uses of code HIP cannot compile (HPY111)": uses, "files with such uses": len(users)}
 
 
 def add_untranslated_files(tree: Path, out: Path) -> int:
@@ -231,6 +286,9 @@ def prepare(name: str, args: argparse.Namespace, work: Path) -> Corpus:
     if name == "hecbench":
         programs, ports = hecbench_programs(root, "-cuda"), hecbench_programs(root, "-hip")
         whole: list[str] | None = [f"src/{p.folder.split('/')[1]}" for p in programs] + ["src/include"]
+    elif name in BITSANDBYTES:
+        programs, ports = bitsandbytes_programs(root, name)
+        whole = [name]
     else:
         programs, ports, whole = samples_programs(root), [], ["."]
     selected = select(programs, args.only, args.limit, args.every)
@@ -248,7 +306,8 @@ def prepare(name: str, args: argparse.Namespace, work: Path) -> Corpus:
         log(f"{name}: include folders written in {corpus.seconds['shim']:.0f} s ({SHIM_FOLDER}/ in {corpus.shimmed})")
     if args.shim_only:
         return corpus
-    tree = translation_input(root, selected, work / "input" / name, whole if name == "samples" or not subset else None)
+    keep_whole = name == "samples" or name in BITSANDBYTES or not subset
+    tree = translation_input(root, selected, work / "input" / name, whole if keep_whole else None)
     log_file = work / f"translate-{name}.log"
     log(f"{name}: {len(selected)} programs; translating {tree} ...")
     seconds, rc = translate_tree(tree, out, args.jobs, args.hipify_arg, log_file)
@@ -256,6 +315,12 @@ def prepare(name: str, args: argparse.Namespace, work: Path) -> Corpus:
     log(f"{name}: translated in {seconds:.0f} s (exit {rc}); {copied} other files copied; log {log_file}")
     corpus.seconds["translate"] = seconds
     corpus.translate_log = str(log_file)
+    corpus.disabled = disabled_units(report_path(out))
+    if args.compare_translator:
+        other = work / "compared" / name
+        translate_tree(tree, other, args.jobs, args.hipify_arg, work / f"translate-{name}-compared.log",
+                       args.compare_translator)  # fmt: skip
+        corpus.disabled_before = disabled_units(report_path(other))
     return corpus
 
 
@@ -370,7 +435,7 @@ def build_tasks(prepared: list[Corpus]) -> list[BuildTask]:
         if c.name == "hecbench":
             tasks += [(u, c.translated, "translated") for u in make_units(c.programs, c.translated)]
             tasks += [(u, c.original, "ported") for u in make_units(c.ports, c.original)]
-        else:
+        elif c.name == "samples":
             tasks += [(u, c.translated, "translated") for u in cmake_units(c.programs, c.translated)]
     return tasks
 
@@ -519,6 +584,37 @@ def report_corpus(corpus: str, results: list[ProgramResult], how: str = "") -> t
     return console, md
 
 
+def report_disabled(prepared: list[Corpus], compared: Path | None) -> tuple[list[str], list[str]]:
+    """(console lines, Markdown lines): what each translation left out where HIP lacks an API, and the uses in other
+    files of what it disabled whole (none, where every unit is as small as it can be)."""
+    kinds = list(next((c.disabled for c in prepared if c.disabled), {}))
+    if not kinds:
+        return [], []
+    head = ["corpus", *kinds]
+    rows = [[CORPUS_TITLES[c.name].split(" (")[0] + ("" if c.name != "bitsandbytes-hipport" else " (hand-port tree)"),
+             *(str(c.disabled.get(k, 0)) for k in kinds)] for c in prepared]  # fmt: skip
+    md = [
+        "## Code left out where HIP lacks an API (HPY010)",
+        "",
+        "Counted from each translation's report: statements and function bodies of shared headers left out (the "
+        "program stops there, naming the API), declarations disabled whole (only where no smaller unit holds the "
+        "API and nothing uses them), and the uses, in the project, of what was disabled whole (HPY111).",
+        "",
+        "| " + " | ".join(head) + " |",
+        "|---|" + "---:|" * len(kinds),
+        *("| " + " | ".join(r) + " |" for r in rows),
+        "",
+    ]
+    if compared is not None:
+        md += [f"The same trees translated by the translator at `{compared.name}` (before):", ""]
+        md += ["| " + " | ".join(head) + " |", "|---|" + "---:|" * len(kinds)]
+        md += ["| " + " | ".join([r[0], *(str(c.disabled_before.get(k, 0)) for k in kinds)]) + " |"
+               for r, c in zip(rows, prepared, strict=True)]  # fmt: skip
+        md += [""]
+    console = ["== code left out where HIP lacks an API", *md[4:]]
+    return console, md
+
+
 def markdown_document(meta: dict[str, object], sections: list[str]) -> str:
     timings = meta["timings"]
     assert isinstance(timings, dict)
@@ -614,8 +710,12 @@ def main(argv: list[str] | None = None) -> int:
             "timings": timings,
         }
         sections: list[str] = []
+        console, md = report_disabled(prepared, args.compare_translator)
+        print("\n".join(console) + "\n")
+        sections += md
         if builds:
-            console, md = report_builds([c.name for c in prepared], builds, results, hip_library_exists(tc))
+            built = [c.name for c in prepared if c.name in ("hecbench", "samples")]
+            console, md = report_builds(built, builds, results, hip_library_exists(tc))
             print("\n".join(console) + "\n")
             sections += md
         for c in prepared:

@@ -440,3 +440,44 @@ def samples_programs(root: Path) -> list[Program]:
         for cmakelists in sorted(library.rglob("CMakeLists.txt")):
             programs += sample_programs(root, cmakelists, shared)
     return programs
+
+
+# --- bitsandbytes: one ML library's native sources, per source file ------------------------------------------------
+
+_CMAKE_FILES = re.compile(r"(?:set|list)\s*\(\s*(?:APPEND\s+)?([A-Z_]+FILES)\s+([^)]*)\)")
+_CMAKE_DEFINE = re.compile(r"add_compile_definitions\s*\(\s*(\w+)\s*\)")
+# The project's own HIP build (its CMakeLists.txt with COMPUTE_BACKEND=hip; the archive's README).
+BNB_HIP_DEFINES = ("__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_HCC__", "BUILD_HIP", "BNB_USE_HIP")
+
+
+def bitsandbytes_programs(root: Path, tree: str) -> tuple[list[Program], list[Program]]:
+    """(the CUDA build's sources, the project's own HIP build's sources) of one bitsandbytes tree, one program per
+    source, named ``tree/stem``: a translated source counts where the HIP build compiles a source of that stem.
+    The sources come from the tree's CMakeLists.txt: the C++ files, the GPU files of each backend (``GPU_FILES``
+    compiled as CUDA or HIP; or ``CUDA_FILES`` beside a hand port's ``HIP_FILES``) and the sources the CUDA backend
+    appends (the architecture-tiered 4-bit GEMM), with the definitions it adds."""
+    text = _strip_cmake_comments((root / tree / "CMakeLists.txt").read_text(errors="replace"))
+    lists: dict[str, list[str]] = {}
+    appended: list[str] = []
+    for m in _CMAKE_FILES.finditer(text):
+        words = [w for w in m.group(2).split() if w.startswith("csrc/")]
+        if m.group(1) == "SRC_FILES":
+            appended += [w for w in words if w.endswith(".cu")]
+        else:
+            lists.setdefault(m.group(1), words)
+    cpp = lists.get("CPP_FILES", [])
+    cuda = lists.get("CUDA_FILES") or lists.get("GPU_FILES", [])
+    hip = lists.get("HIP_FILES") or [*lists.get("GPU_FILES", []), *(s for s in appended if "_sm" not in s)]
+    # The project's own feature definitions (the CUDA backend's GEMM tiers), not the other backends' selectors.
+    cuda_defines = ("BUILD_CUDA", *dict.fromkeys(d for d in _CMAKE_DEFINE.findall(text) if d.startswith("BNB_")))
+    include = (f"{tree}/csrc",)
+
+    def program(source: str, defines: tuple[str, ...]) -> Program:
+        return Program(
+            corpus=tree, name=f"{tree}/{Path(source).stem}", folder=tree, sources=(f"{tree}/{source}",),
+            include_dirs=include, defines=defines,
+        )  # fmt: skip
+
+    translated = [program(s, cuda_defines) for s in dict.fromkeys([*cuda, *appended, *cpp])]
+    ported = [program(s, BNB_HIP_DEFINES) for s in dict.fromkeys([*hip, *cpp])]
+    return translated, ported

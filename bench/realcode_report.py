@@ -50,14 +50,15 @@ def _by_name(results: Iterable[ProgramResult], kind: str) -> dict[str, ProgramRe
 
 
 def summary(results: list[ProgramResult], corpus: str) -> list[SummaryRow]:
-    """One row for HeCBench; one per library and a total for the samples."""
+    """One row for a corpus with hand-written ports (HeCBench, bitsandbytes: the ports are the ceiling); one per
+    library and a total for the samples."""
     translated = _by_name((r for r in results if r.corpus == corpus), "translated")
     ported = _by_name((r for r in results if r.corpus == corpus), "ported")
-    if corpus == "hecbench":
+    if ported:
         ported_ok = {n for n, r in ported.items() if r.ok}
         return [
             SummaryRow(
-                "HeCBench",
+                "HeCBench" if corpus == "hecbench" else corpus,
                 len(translated),
                 sum(r.ok for r in translated.values()),
                 len(ported),

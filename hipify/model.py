@@ -100,6 +100,10 @@ class ProjectFacts:
     # first line of a .cu file, so no macro of the project can reach it; the HIP runtime include
     # goes before the main file's first include, where it is as safe from the project's macros.
     tu_hip: bool = False
+    # Some project header this file includes, directly or not, includes the HIP runtime itself (a single-source
+    # project's prelude, which may define what must precede it): no runtime include is inserted, the project's
+    # order stands.
+    hip_prelude: bool = False
     # Its <...> includes of files that are found only next to it: a compiler finds them only
     # between quotes (what clang suggests); nvcc-era builds often relied on -I.
     quote_includes: tuple[str, ...] = ()
@@ -113,9 +117,14 @@ class ProjectFacts:
     include_dirs: tuple[str, ...] = ()
     # Digest of the project headers this file includes, directly or not (cache keys cover it).
     dependencies: str = ""
-    # This file's declarations that need APIs HIP lacks and that nothing in the project uses:
-    # disabled visibly, so the translation units that include them still compile.
+    # This file's declarations that need APIs HIP lacks (a header's, not a translation unit's own): each
+    # statement or function body using such an API is left out and stops the program where it is reached
+    # (the declaration stays, for every file that uses it); one no smaller unit holds is disabled whole
+    # where nothing in the project uses it (``kept`` otherwise).
     disabled: tuple[str, ...] = ()
+    # Of ``disabled``, those that no smaller unit holds and that some code of the project uses: left as
+    # written (disabled, each user would stop compiling instead).
+    kept: tuple[str, ...] = ()
     # Names this file uses whose declaration needs APIs HIP lacks: (name, the missing APIs).
     blocked_uses: tuple[tuple[str, str], ...] = ()
     # How this file includes the compatibility header (a path relative to the file's output).
@@ -126,6 +135,12 @@ class ProjectFacts:
     # --roc: API families some file of the project cannot write with their ROC library's names, with why
     # (family, reason): every file keeps their HIP names, so that types shared through headers agree.
     hip_families: tuple[tuple[str, str], ...] = ()
+    # Numeric macros of its headers that its conditions on the CUDA build compare with (``CC_AMPERE``: 800).
+    build_constants: tuple[tuple[str, int], ...] = ()
+    # Macros it defines whose definition enables code of some project file that HIP cannot compile (a tier such as
+    # ``MMA_AVAILABLE`` guarding inline PTX elsewhere): a build condition around such a definition is decided for a
+    # build that leaves it undefined.
+    lacking_guards: tuple[str, ...] = ()
     # A build file (Makefile, CMakeLists.txt): what its translation needs from the sources (None for a source).
     build: BuildContext | None = None
 

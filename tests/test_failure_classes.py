@@ -204,12 +204,15 @@ def test_unused_helper_needing_a_missing_api_is_disabled_visibly(tmp_path: Path)
     assert "HIPIFY_ENABLE_precision_info" not in text
 
 
-def test_a_used_helper_needing_a_missing_api_is_disabled_too_and_reported_at_the_use(
+def test_a_used_helper_no_smaller_unit_holds_is_left_as_written_and_reported_at_the_use(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # emulation.cu cannot compile either way; main.cu, which includes utils.h too, now can
+    # workspace_bytes takes a type HIP lacks (no statement or body holds it) and emulation.cu uses it: disabled, it
+    # would break emulation.cu's use instead, so it stays as written; its uses are reported
     out, _ = _translate(tmp_path, {"utils.h": UTILS_H, "main.cu": MAIN_CU, "emulation.cu": EMULATION_CU})
-    assert "#if defined(HIPIFY_ENABLE_workspace_bytes)" in (out / "utils.h").read_text()
+    text = (out / "utils.h").read_text()
+    assert "HIPIFY_ENABLE_workspace_bytes" not in text
+    assert "size_t workspace_bytes(int m, cudaEmulationMantissaControl control) {" in text
     assert main([str(tmp_path / "src"), "--check", "--engine", "regex"]) == 1
     err = capsys.readouterr().err
     assert "emulation.cu:2:" in err and "warning: workspace_bytes needs" in err and "[HPY111]" in err
@@ -237,15 +240,17 @@ int main(int argc, char**) {
 
 
 @pytest.mark.hipcc
-def test_a_disabled_function_keeps_a_definition_that_stops_so_its_callers_compile(
+def test_a_statement_needing_a_missing_api_is_left_out_alone_so_its_callers_compile(
     tmp_path: Path, rocm: RocmCompiler
 ) -> None:
     out, _ = _translate(rocm.work, {"emulated.h": EMULATED_H, "paths.cu": PATHS_CU})
     text = (out / "emulated.h").read_text()
-    assert "#if defined(HIPIFY_ENABLE_emulated_gemm)" in text
-    stub = text[text.index("#else") : text.index("#endif")]
-    assert "int emulated_gemm(hipblasHandle_t handle, const T* a, int n) { __builtin_trap(); }" in stub
-    assert "template <typename T>" in stub
+    assert "int emulated_gemm(hipblasHandle_t handle, const T* a, int n) {\n#if defined(" in text
+    left_out = text[text.index("#if defined(HIPIFY_ENABLE_") : text.index("#endif")]
+    assert "cublasSetEmulationStrategy(handle, CUDA_EMULATION_STRATEGY_EAGER);" in left_out
+    assert 'hipify_unavailable("CUDA_EMULATION_STRATEGY_EAGER, cublasSetEmulationStrategy");' in left_out
+    assert "  return n + (a != nullptr);\n}" in text  # the rest of the body stays
+    assert "hipify_unavailable" in (out / "hipify_compat.h").read_text()
     proc = rocm.compile(out / "paths.cu")
     assert proc.returncode == 0, proc.stderr[-3000:]
     _, again = _translate(tmp_path / "again", {"emulated.h": text, "paths.cu": (out / "paths.cu").read_text()})

@@ -579,17 +579,17 @@ def test_register_storage_class_is_removed_outside_c() -> None:
 
 
 @pytest.mark.parametrize("engine", ["regex", "clang"])
-def test_cuda_version_comparisons_are_decided_unless_hip_lacks_the_branch(engine: str) -> None:
+def test_cuda_version_comparisons_are_decided_for_a_build_whose_branches_hip_compiles(engine: str) -> None:
     src = (
         "#ifdef CUDART_VERSION\nint a;\n#endif\n#if CUDA_VERSION >= 12080\nint b;\n#endif\n"
         "#if CUDART_VERSION >= 13000\ncudaEmulationMantissaControl c;\n#endif\n"
     )
     result = translate(src, path="a.cpp", options=Options(engine=engine, use_cache=False))
     assert "#ifdef HIP_VERSION\n" in result.text and "#if 1\nint b;\n" in result.text
-    # a branch a current build takes but that uses an API HIP lacks stays as written (as HIP compiles it today)
-    assert "#if CUDART_VERSION >= 13000\n" in result.text
-    assert [d.subject for d in result.diagnostics if d.code == "HPY019"] == ["CUDA_VERSION"]
-    assert [d.subject for d in result.diagnostics if d.code == "HPY110"] == ["CUDART_VERSION"]
+    # a branch the newest build takes but that uses an API HIP lacks is decided as an older CUDA decides it
+    assert "#if 0\ncudaEmulationMantissaControl c;" in result.text
+    assert [d.subject for d in result.diagnostics if d.code == "HPY019"] == ["CUDA_VERSION", "CUDART_VERSION"]
+    assert not [d for d in result.diagnostics if d.code == "HPY110"]
 
 
 # --- inline PTX ---------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from conftest import RocmCompiler
 from hipify.cli.cli import main
 from hipify.knowledge.table import load_table
 from hipify.options import Options
+from hipify.rewrite.build_target import NEWEST
 from hipify.rewrite.status import decide
 from hipify.shim import PRE_INCLUDED, SHIM_HEADER, plan_shim, render_header, render_include_dir
 from hipify.shim.definitions import ADAPTED_CALL, COMPILER, GUARD, MACRO_CALL, REMOVED, RENAME, definition_for
@@ -216,24 +217,24 @@ def test_an_enumeration_hip_lacks_is_declared_for_helpers_passing_it_along(tmp_p
     assert not [d for d in plan.findings if d.severity.value == "warning"]  # the helper compiles: nothing to name
 
 
-def test_a_version_macro_a_condition_needs_undecided_is_left_undefined(tmp_path: Path) -> None:
-    """Defining CUDA_VERSION as a current CUDA's would take a branch using what HIP lacks (the translation keeps that
-    condition as written): the header leaves it undefined, as HIP has it, and names the condition the translation
-    decides otherwise."""
+def test_nvcc_macros_take_the_build_the_translation_chose(tmp_path: Path) -> None:
+    """A current CUDA would take a branch using what HIP lacks (``__nv_atomic_load_n`` after CUDA 12.8): the
+    translation decides the file as an older CUDA, whose branch HIP compiles, and the header defines the macro as that
+    build has it; with no such condition, the newest."""
     source = (
         "#include <cuda.h>\n"
         "__device__ unsigned load(unsigned* p) {\n"
         "#if CUDA_VERSION >= 12080\n  return __nv_atomic_load_n(p, __NV_ATOMIC_RELAXED);\n"
         "#else\n  return *p;\n#endif\n}\n"
-        "#if CUDA_VERSION < 9000\n#define OLD 1\n#endif\n"
     )
     plan = plan_shim(_sources(tmp_path / "p", {"a.cu": source}))
-    assert "CUDA_VERSION" not in {d.name for d in plan.definitions}
-    kept = [d for d in plan.findings if d.code == "HPY110"]
-    assert [d.line for d in kept] == [9] and "leaves CUDA_VERSION undefined" in kept[0].message
-    decided_only = "#include <cuda.h>\n#if CUDA_VERSION < 9000\n#define OLD 1\n#endif\n"
-    plan = plan_shim(_sources(tmp_path / "p", {"a.cu": decided_only}))
-    assert "#define CUDA_VERSION 13050" in {d.text.split("\n")[1] for d in plan.definitions}
+    (version,) = [d for d in plan.definitions if d.name == "CUDA_VERSION"]
+    assert int(version.target) < 12080
+    other = "#include <cuda.h>\n#if CUDA_VERSION < 9000\n#define OLD 1\n#endif\n"
+    (newest,) = [
+        d for d in plan_shim(_sources(tmp_path / "q", {"a.cu": other})).definitions if d.name == "CUDA_VERSION"
+    ]
+    assert int(newest.target) == NEWEST.assumed("CUDA_VERSION").host
 
 
 def test_names_the_project_declares_itself_are_left_to_it(tmp_path: Path) -> None:

@@ -21,7 +21,7 @@ from ..options import parse_rocm_version
 RocmVersion = tuple[int, int]
 
 _REQUIRED = ("name", "provides", "code", "note", "example", "checked_by")
-_OPTIONAL = ("headers", "hip_includes", "needs", "rocm_until", "rocm_since", "defines")
+_OPTIONAL = ("headers", "hip_includes", "needs", "rocm_until", "rocm_since", "defines", "host")
 _LISTS = ("provides", "headers", "hip_includes", "needs", "defines")
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
@@ -47,6 +47,9 @@ class CompatEntry:
     defines: tuple[str, ...] = ()
     # First ROCm the entry applies to (it builds on what that release brought); None: every one.
     rocm_since: RocmVersion | None = None
+    # Also compiled as plain C++ (a translation unit built by the host compiler against the HIP runtime): the
+    # header puts it before its device code.
+    host: bool = False
 
     def applies_to(self, rocm: RocmVersion) -> bool:
         """Whether ROCm ``rocm`` lacks the feature, so that translations for it need this entry."""
@@ -141,8 +144,9 @@ def _qualified_uses(catalog: CompatCatalog, rocm: RocmVersion) -> Mapping[str, t
     return found
 
 
-def parse_catalog(text: str, source: str = "entries.toml") -> CompatCatalog:
-    """Parse and validate the text of an entries file; errors name ``source`` and the entry."""
+def parse_catalog(text: str, source: str = "entries.toml", known: tuple[CompatEntry, ...] = ()) -> CompatCatalog:
+    """Parse and validate the text of an entries file; errors name ``source`` and the entry. ``known``: entries of
+    another file that this one's may need."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -154,7 +158,7 @@ def parse_catalog(text: str, source: str = "entries.toml") -> CompatCatalog:
     if not isinstance(raw_entries, list):
         raise CompatCatalogError(f"{source}: 'entry' must be an array of tables ([[entry]])")
     entries = tuple(_entry(raw, index, source) for index, raw in enumerate(raw_entries))
-    _check_references(entries, source)
+    _check_references(known + entries, source)
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()
     return CompatCatalog.from_entries(entries, digest)
 
@@ -188,6 +192,8 @@ def _entry(raw: object, index: int, source: str) -> CompatEntry:
                 versions[key] = parse_rocm_version(raw[key])
             except ValueError as exc:
                 raise CompatCatalogError(f"{label}: '{key}': {exc}") from exc
+    if not isinstance(raw.get("host", False), bool):
+        raise CompatCatalogError(f"{label}: 'host' must be true or false")
     rocm_until = versions["rocm_until"]
     example_names = set(_IDENTIFIER.findall(raw["example"]))
     unused = [name for name in raw["provides"] if name.rsplit("::", 1)[-1] not in example_names]
@@ -206,6 +212,7 @@ def _entry(raw: object, index: int, source: str) -> CompatEntry:
         checked_by=raw["checked_by"],
         defines=tuple(raw.get("defines", [])),
         rocm_since=versions["rocm_since"],
+        host=raw.get("host", False),
     )
 
 
@@ -255,6 +262,20 @@ def _check_acyclic(by_name: Mapping[str, CompatEntry], source: str) -> None:
 
 @cache
 def load_catalog() -> CompatCatalog:
-    """The catalog shipped in the package (hipify/compat/entries.toml), parsed once per process."""
+    """The catalog shipped in the package, parsed once per process: the entries written by hand
+    (hipify/compat/entries.toml) and those derived from the vendors' headers (hipify/compat/derived.toml,
+    ``python -m hipify.tablegen intrinsics``)."""
+    written = load_written_catalog()
+    text = resources.files(__package__).joinpath("derived.toml").read_text(encoding="utf-8")
+    derived = parse_catalog(text, "hipify/compat/derived.toml", known=written.entries)
+    entries = written.entries + derived.entries
+    _check_references(entries, "hipify/compat/{entries,derived}.toml")
+    digest = hashlib.sha256((written.digest + derived.digest).encode()).hexdigest()
+    return CompatCatalog.from_entries(entries, digest)
+
+
+@cache
+def load_written_catalog() -> CompatCatalog:
+    """The entries written by hand (hipify/compat/entries.toml)."""
     text = resources.files(__package__).joinpath("entries.toml").read_text(encoding="utf-8")
     return parse_catalog(text, "hipify/compat/entries.toml")

@@ -30,10 +30,18 @@ def render(entries: Iterable[CompatEntry], rocm: RocmVersion, catalog: CompatCat
     lines += ["", f"#ifndef {INCLUDE_GUARD}", f"#define {INCLUDE_GUARD}", ""]
     # A translation unit compiled as plain C++ against the HIP headers sees only the runtime: the rest is
     # device code, and some of ROCm's device headers (hip_bf16.h) do not compile as plain C++.
-    lines += [f"#include <{RUNTIME_HEADER}>", "", "#if defined(__HIP__)"]
-    includes = dict.fromkeys(h for e in chosen for h in e.hip_includes if h != RUNTIME_HEADER)
+    lines += [f"#include <{RUNTIME_HEADER}>"]
+    host = [e for e in chosen if e.host]
+    device = [e for e in chosen if not e.host]
+    if host:  # what plain C++ compiles too
+        lines += [""] + [f"#include <{h}>" for h in dict.fromkeys(h for e in host for h in e.hip_includes)]
+        for entry in host:
+            lines += ["", *_comment(f"{entry.name}: {entry.note}"), entry.code.rstrip("\n")]
+    lines += ["", "#if defined(__HIP__)"]
+    earlier = {h for e in host for h in e.hip_includes}
+    includes = dict.fromkeys(h for e in device for h in e.hip_includes if h != RUNTIME_HEADER and h not in earlier)
     lines += [f"#include <{h}>" for h in includes]
-    for entry in chosen:
+    for entry in device:
         lines += ["", *_comment(f"{entry.name}: {entry.note}"), entry.code.rstrip("\n")]
     lines += ["", "#endif  // defined(__HIP__)", "", f"#endif  // {INCLUDE_GUARD}", ""]
     return "\n".join(lines)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 # C++ keywords and fundamental types: never API names, whatever a table row says (a header
 # scanner can mistake ``operator int()`` for a function called ``int``), never declarable.
 CPP_KEYWORDS = frozenset(
@@ -125,3 +127,13 @@ PREDEFINED_NAMES = frozenset(
 
 # Names no declaration may take (the prelude never declares them).
 RESERVED_NAMES = CPP_KEYWORDS | C_ONLY_KEYWORDS | PREDEFINED_NAMES
+
+# How the HIP side spells its names: HIP itself, its math libraries (hipBLAS, rocBLAS, ...), MIOpen and RCCL.
+_HIP_SPELLING = re.compile(r"(?:__)?(?:hip|HIP|roc|ROC|miopen|MIOPEN|rccl|RCCL)(?:[A-Z_0-9]|[a-z]+[A-Z_])\w*")
+
+
+def is_hip_spelling(name: str) -> bool:
+    """Does ``name`` look like a HIP-side name (``hipStream_t``, ``HIPBLAS_OP_N``, ``__hip_bfloat16``,
+    ``rocblas_handle``)? A project's ``#define cudaStream_t hipStream_t`` is its own HIP build's alias, not a
+    declaration of a CUDA name of its own."""
+    return _HIP_SPELLING.match(name) is not None

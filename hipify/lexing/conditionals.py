@@ -111,6 +111,12 @@ def inactive_spans(
     return spans
 
 
+# The macro prefix of the conditions behind which the translation leaves out code that needs an API HIP lacks
+# (``rewrite/rules/unavailable.py``); defining such a macro is the user's decision, so the translation reads the
+# code as left out.
+LEFT_OUT_PREFIX = "HIPIFY_ENABLE_"
+_LEFT_OUT = re.compile(rf"\bdefined\s*\(\s*{LEFT_OUT_PREFIX}\w*\s*\)|\bdefined\s+{LEFT_OUT_PREFIX}\w*")
+_DEFINED_ANYWHERE = re.compile(r"\bdefined\s*\(\s*([A-Za-z_]\w*)\s*\)|\bdefined\s+([A-Za-z_]\w*)")
 _CONDITION_TOKEN = re.compile(r"\s*(?:(\d+)[uUlL]*|([A-Za-z_]\w*)|(&&|\|\||==|!=|<=|>=|[()<>!+\-*/%]))")
 _PYTHON_OPERATOR = {"&&": " and ", "||": " or ", "!": " not ", "/": "//"}
 _ALLOWED_NODES = (
@@ -120,13 +126,16 @@ _ALLOWED_NODES = (
 )  # fmt: skip
 
 
-def value_without(argument: str, undefined: frozenset[str]) -> bool | None:
+def value_without(argument: str, undefined: frozenset[str], never_defined: frozenset[str] = frozenset()) -> bool | None:
     """The value of an ``#if``/``#elif`` condition whose every name is one of ``undefined`` (each 0 there, as the
     preprocessor counts an undefined macro), e.g. ``CUDART_VERSION >= 11000``; None when another name, a
-    ``defined``, or anything else than integer arithmetic and comparisons appears."""
+    ``defined`` (but of one of ``never_defined``: macros no HIP header defines and no translation renames), or
+    anything else than integer arithmetic and comparisons appears."""
     out: list[str] = []
     at = 0
-    text = argument.strip()
+    text = _LEFT_OUT.sub("0", argument.strip())  # code the translation left out stays out
+    if "defined" in text and never_defined:  # ``defined(X)`` of a macro nothing defines there is 0 too
+        text = _DEFINED_ANYWHERE.sub(lambda m: "0" if (m.group(1) or m.group(2)) in never_defined else m.group(), text)
     while at < len(text):
         m = _CONDITION_TOKEN.match(text, at)
         if m is None:
@@ -150,11 +159,18 @@ def value_without(argument: str, undefined: frozenset[str]) -> bool | None:
         return None
 
 
-def skipped_without(directives: Sequence[CondDirective], undefined: frozenset[str]) -> list[Span]:
+def skipped_without(
+    directives: Sequence[CondDirective], undefined: frozenset[str], never_defined: frozenset[str] = frozenset()
+) -> list[Span]:
     """Spans certainly skipped when the ``undefined`` macros are not defined (``#if CUDART_VERSION >= 11000``
-    under HIP); every other condition counts as unknown."""
-    return inactive_spans(directives, {}, lambda keyword, argument: _skipped_value(keyword, argument, undefined))
+    under HIP), ``never_defined`` ones not even renamed (``#if defined(CUBLAS_VERSION)``); every other condition
+    counts as unknown."""
+    return inactive_spans(
+        directives, {}, lambda keyword, argument: _skipped_value(keyword, argument, undefined, never_defined)
+    )
 
 
-def _skipped_value(keyword: str, argument: str, undefined: frozenset[str]) -> bool | None:
-    return value_without(argument, undefined) if keyword == "if" else None
+def _skipped_value(
+    keyword: str, argument: str, undefined: frozenset[str], never_defined: frozenset[str]
+) -> bool | None:
+    return value_without(argument, undefined, never_defined) if keyword == "if" else None

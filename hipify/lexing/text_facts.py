@@ -13,6 +13,7 @@ import bisect
 import re
 from collections.abc import Callable, Iterator, Sequence
 
+from ..knowledge.cxx import is_hip_spelling
 from ..model import Origin, Span
 from ..options import Options
 from .brackets import Brackets, trim
@@ -478,7 +479,9 @@ def after_macro_name(masked: str, prev_at: int) -> bool:
 def declares(prev: str, nxt: str, name: str) -> bool:
     """Heuristic: is this occurrence the name's declaration (so the name is the user's own)?"""
     if prev == "define":
-        return True
+        # ``#define cudaStream_t hipStream_t``: the project's own HIP build spelling CUDA's name the HIP way (under
+        # ``#if BUILD_HIP``), not a CUDA-looking name of its own; elsewhere the name is still CUDA's.
+        return not is_hip_spelling(nxt)
     if prev in ("struct", "class", "union", "enum"):
         return nxt in ("{", ":", ";")
     if prev == "namespace":

@@ -50,6 +50,10 @@ class ProjectModel:
     not_regular: dict[str, tuple[str, ...]] = field(default_factory=dict)
     # --roc: families some project file cannot write with ROC-side names -> why (the first file's reason, by path)
     hip_families: dict[str, str] = field(default_factory=dict)
+    # Blocked declarations some code of the project uses: never disabled (each user would stop compiling).
+    kept: frozenset[str] = frozenset()
+    # Macros whose definition enables code of some project file that HIP cannot compile (``FileScan.lacking_guards``).
+    lacking_guards: frozenset[str] = frozenset()
     # How every include resolved: a later run that finds the same answers (and the same files) has the same model.
     resolved: Resolved = field(default_factory=dict)
     _closures: dict[str, tuple[str, ...]] = field(default_factory=dict)
@@ -112,12 +116,12 @@ class ProjectModel:
         closure = self.closure(key)
         root = self.is_root(key)
         defines: tuple[str, ...] = ()
-        hip = False
+        hip = prelude = False
         if root:
             needed: set[str] = set()
             for k in closure:
                 if k in self.scans:
-                    needed |= self.scans[k].required
+                    needed |= self.scans[k].required | self.scans[k].hip_switches
                     needed.update(m for f, roc, m in self.scans[k].flavoured if roc != (f in self.hip_families))
             defines = tuple(sorted(needed - scan.defines))
             hip = key.endswith((".cu", ".cuh")) or any(
@@ -125,6 +129,8 @@ class ProjectModel:
                 for k in closure
                 if (s := self.scans.get(k)) is not None
             )
+
+        prelude = any(s.includes_hip_runtime for k in closure[1:] if (s := self.scans.get(k)) is not None)
         dirs = tuple(dict.fromkeys(d for k in closure for d in self.found_in.get(k, ())))
         renames = tuple(
             sorted({(name, self.renames[name]) for name in _basenames(scan.includes) if name in self.renames})
@@ -140,20 +146,38 @@ class ProjectModel:
             blocked_uses = tuple((name, ", ".join(self.blocked[name])) for name in sorted(used - _never_used(key)))
         around = self._shadows_around(key)
         return ProjectFacts(
+            build_constants=self._build_constants(scan, closure),
+            lacking_guards=tuple(sorted(scan.defines & self.lacking_guards)) if self.lacking_guards else (),
             include_renames=renames,
             tu_root=root,
             tu_defines=defines,
             quote_includes=self.quoted.get(key, ()),
             tu_hip=root and hip,
+            hip_prelude=prelude,
             project_names=tuple(sorted(scan.cuda_like & self.declared)),
             shadowed=tuple(sorted((scan.uses | scan.shadows) & around)) if around else (),
             include_dirs=dirs,
             dependencies=_digest(self.scans[k] for k in closure[1:] if k in self.scans),
             disabled=disabled,
+            kept=tuple(sorted(set(disabled) & self.kept)) if self.kept else (),
             blocked_uses=blocked_uses,
             not_regular=tuple(sorted({p for k in closure if k in self.not_regular for p in self.not_regular[k]})),
             hip_families=tuple(sorted(self.hip_families.items())),
         )
+
+    def _build_constants(self, scan: FileScan, closure: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
+        """The numbers its conditions on the CUDA build compare with that its headers define (``CC_AMPERE``), where
+        every header defining one agrees; its own definitions the translation reads itself."""
+        wanted = scan.build_words - scan.defines
+        if not wanted:
+            return ()
+        found: dict[str, int | None] = {}
+        for k in closure[1:]:
+            s = self.scans.get(k)
+            for name, value in s.constants if s is not None else ():
+                if name in wanted:
+                    found[name] = value if found.get(name, value) == value else None
+        return tuple(sorted((n, v) for n, v in found.items() if v is not None))
 
 
 def build_model(
@@ -233,9 +257,11 @@ class ModelBuilder:
         model.declared = frozenset().union(*(s.declares for s in model.scans.values()))
         model.shadows = frozenset().union(*(s.shadows for s in model.scans.values()))
         missing: dict[str, set[str]] = {}
-        for s in model.scans.values():
+        for k, s in model.scans.items():
             for b in s.blocked:
-                if b.name:
+                # A header's declaration whose uses of what HIP lacks can be left out alone stays, and so do its
+                # users; a translation unit's own is never left out (rules/unavailable.py).
+                if b.name and not (b.trappable and not model.is_root(k)):
                     missing.setdefault(b.name, set()).update(b.missing)
         model.blocked = {name: tuple(sorted(apis)) for name, apis in missing.items()}
         # An approximate scan's uses include the names it only declares: exact where it meets no blocked
@@ -253,6 +279,11 @@ class ModelBuilder:
             for s in rescan(vague):
                 if s.readable:
                     model.scans[model.key_of(s.path)] = s
+        if model.blocked:
+            model.kept = frozenset(
+                name for k, s in model.scans.items() for name in (s.uses & model.blocked.keys()) - _never_used(k)
+            )
+        model.lacking_guards = frozenset().union(*(s.lacking_guards for s in model.scans.values()))
         model.not_regular = {key: tuple(sorted(paths)) for key, paths in resolver.not_regular.items()}
         for key in sorted(model.scans):
             for family, why in model.scans[key].roc_gaps:

@@ -16,15 +16,19 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..compat import is_generated, load_catalog
+from ..knowledge.cxx import is_hip_spelling
 from ..knowledge.table import MappingTable
-from ..lexing.conditionals import skipped_without
+from ..lexing.conditionals import CondDirective, skipped_without
 from ..lexing.declarations import top_level_declarations
 from ..lexing.lexer import Lexed
 from ..lexing.shared import lex_kept
+from ..lexing.statements import smallest_units
 from ..lexing.text_facts import INCLUDE, after_macro_name, declares, directives_of, next_token, prev_token
+from ..lexing.tiers import INLINE_ASM, condition_words, guards_of, numeric_constants
 from ..model import Span
 from ..options import Options
 from ..rewrite.availability import compat_provided, is_missing
+from ..rewrite.build_target import BUILD_MACROS
 from ..rewrite.flavour import roc_gap, wants_roc
 from ..rewrite.index import CUDA_LIKE, DEVICE_MARKERS, TableIndex, index_of, macro_needed, required_macros
 from ..rewrite.skipped_by_build import skipped_spans
@@ -37,6 +41,7 @@ _WORDS_ONLY = str.maketrans({chr(i): " " for i in range(128) if chr(i) not in _W
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*", re.ASCII)
 _MACRO_NAME = re.compile(r"[A-Za-z_]\w*")
 _INCLUDE_KEYWORDS = frozenset(("include", "include_next", "import"))
+HIP_RUNTIME_HEADER = "hip/hip_runtime.h"
 
 
 @dataclass(frozen=True)
@@ -52,6 +57,9 @@ class BlockedDeclaration:
     name: str
     missing: tuple[str, ...]  # the CUDA names HIP lacks, sorted
     uses: frozenset[str] = frozenset()  # the names it uses (they count where it is never disabled)
+    # Every use of those names is in a statement or function body that can be left out alone
+    # (``lexing.statements.smallest_units``): the declaration itself stays, for every file that uses it.
+    trappable: bool = False
 
 
 @dataclass(frozen=True)
@@ -78,6 +86,18 @@ class FileScan:
     # It uses CUDA device or runtime features (``__device__``, a launch, a runtime call), so its translation
     # includes the HIP runtime if it does not already (active or not: an over-approximation is safe).
     uses_cuda_features: bool = False
+    # It includes the HIP runtime itself, as written (a single-source project's prelude, which may define what must
+    # precede it: ``HIP_ENABLE_WARP_SYNC_BUILTINS``).
+    includes_hip_runtime: bool = False
+    # The macros it defines that HIP's headers read as switches (``HIP_ENABLE_WARP_SYNC_BUILTINS``): a single-source
+    # project defines them before its own HIP includes, and a translation unit that reaches a HIP header earlier
+    # needs them at its top.
+    hip_switches: frozenset[str] = frozenset()
+    # Architecture tiers (``lexing/tiers.py``): its numeric macro constants, the words its conditions on the CUDA
+    # build compare with, and the macros whose definition enables code of it that HIP cannot compile.
+    constants: tuple[tuple[str, int], ...] = ()
+    build_words: frozenset[str] = frozenset()
+    lacking_guards: frozenset[str] = frozenset()
     readable: bool = True
     # ``uses`` holds every word of the file, the names it only declares too (a scan with ``exact=False``);
     # exact for every name but the file's own top-level declarations.
@@ -109,6 +129,7 @@ def scan_text(
     masked = lexed.masked
     includes: list[IncludeRef] = []
     defines: set[str] = set()
+    hip_aliases: set[str] = set()  # ``#define cudaStream_t hipStream_t``: the project's HIP build, not its own name
     include_lines: list[tuple[int, int]] = []  # blanked in the code below: their words are not uses
     directives = directives_of(text, lexed)
     for d in directives:
@@ -121,6 +142,8 @@ def scan_text(
             defined = _MACRO_NAME.match(d.argument)
             if defined is not None:
                 defines.add(defined.group())
+                if _aliases_hip(d.argument, defined.end()):
+                    hip_aliases.add(defined.group())
     code_text = _spaced(masked, include_lines)
     split = _Split(code_text, masked, include_lines)
     words = split.words
@@ -142,12 +165,12 @@ def scan_text(
     # translation decides its condition (rules/build_conditions), and the name stays CUDA's.
     build_skipped = skipped_spans(directives) if known & telling else []
     declaring = _blanked(masked, build_skipped) if build_skipped else masked
-    shadows = (defines & telling) | _declared_names(
+    shadows = ((defines - hip_aliases) & telling) | _declared_names(
         declaring, known & telling, lexed.directives, split if declaring is masked else None
     )
     missing = _missing_names(known, table, options)
     if missing or exact:
-        skipped = skipped_without(directives, index.undefined_macros) if missing else []
+        skipped = skipped_without(directives, index.undefined_macros, index.never_defined) if missing else []
         blocked, used = _blocked_and_uses(code_text, lexed.directives, skipped, missing, words, table)
         approximate = False
     else:
@@ -168,14 +191,57 @@ def scan_text(
         frozenset(table.by_name[name].api for name in known if name in used) if known else frozenset(),
         any((row := table.lookup(i.name)) is not None and row.kind == "header" for i in includes),
         bool(words & _features(table)) or "<<<" in code_text,
+        any(i.name == HIP_RUNTIME_HEADER for i in includes),
+        _switches(defines, table, options) if defines else frozenset(),
+        *_tiers(masked, directives, known, missing),
         approximate=approximate,
     )
+
+
+def _tiers(
+    masked: str, directives: list[CondDirective], known: set[str], missing: set[str]
+) -> tuple[tuple[tuple[str, int], ...], frozenset[str], frozenset[str]]:
+    """``FileScan.constants``, ``build_words`` and ``lacking_guards``."""
+    constants = tuple(sorted(numeric_constants(directives).items())) if directives else ()
+    decided = known & BUILD_MACROS
+    build_words = condition_words(directives, frozenset(decided)) if decided else frozenset()
+    guards: frozenset[str] = frozenset()
+    if missing or "asm" in masked:
+        hits = sorted(at for _, at in _word_occurrences(masked, missing)) if missing else []
+
+        def lacks(span: Span) -> bool:
+            first = bisect.bisect_left(hits, span[0])
+            return (first < len(hits) and hits[first] < span[1]) or INLINE_ASM.search(masked, *span) is not None
+
+        guards = guards_of(directives, lacks)
+    return constants, build_words, guards
+
+
+def _switches(defines: set[str], table: MappingTable, options: Options) -> frozenset[str]:
+    """Those of ``defines`` that HIP's headers read as switches the target ROCm needs (``FileScan.hip_switches``)."""
+    return frozenset(m for m in defines & _switch_macros(table) if macro_needed(m, options.rocm_version))
+
+
+@lru_cache(maxsize=8)
+def _switch_macros(table: MappingTable) -> frozenset[str]:
+    """The macros some row needs defined before the HIP headers (built once per table)."""
+    index = index_of(table)
+    return frozenset(m for group in (index.requires, index.roc_requires) for ms in group.values() for m in ms)
+
+
+def _aliases_hip(argument: str, name_end: int) -> bool:
+    """Is ``#define NAME BODY`` (``argument`` from NAME on) an object-like macro whose body is one HIP-side name?"""
+    if name_end < len(argument) and argument[name_end] == "(":
+        return False  # function-like: the project's own wrapper
+    body = argument[name_end:].strip()
+    return bool(body) and _MACRO_NAME.fullmatch(body) is not None and is_hip_spelling(body)
 
 
 def prepare_scan(table: MappingTable) -> None:
     """Build what scans derive from ``table`` now (before worker processes are forked, which then share it)."""
     _telling(table)
     _features(table)
+    _switch_macros(table)
 
 
 def text_digest(text: str) -> str:
@@ -310,7 +376,8 @@ def _blocked_and_uses(
     # Nor does one in a branch HIP skips (``#if CUDART_VERSION >= 11000``: no CUDA version macro is defined).
     statements = _blanked(code, [*directives, *skipped]) if missing_names else code
     # Where the missing names occur: only the declarations holding one are read word by word.
-    hits = sorted(at for _, at in _word_occurrences(statements, missing_names))
+    found = sorted((at, name) for name, at in _word_occurrences(statements, missing_names))
+    hits = [at for at, _ in found]
     for d in top_level_declarations(code, directives):
         if d.name_at >= 0:  # declaring a name is not using it
             unused.append((d.name_at, d.name_at + len(d.name)))
@@ -320,8 +387,11 @@ def _blocked_and_uses(
         inside = _words(statements[d.start : d.end])
         missing = sorted((missing_names & inside) - _only_case_labels(code[d.start : d.end], table))
         if missing:
-            blocked.append(BlockedDeclaration(d.name, tuple(missing), frozenset(inside - {d.name})))
-            unused.append((d.start, d.end))
+            uses = [at for at, name in found[first : bisect.bisect_left(hits, d.end)] if name in missing]
+            trappable = smallest_units(code, d, uses, list(directives)) is not None
+            blocked.append(BlockedDeclaration(d.name, tuple(missing), frozenset(inside - {d.name}), trappable))
+            if not trappable:  # left out whole where nothing else uses it: its own uses do not count
+                unused.append((d.start, d.end))
     if not unused:
         return tuple(blocked), words
     return tuple(blocked), _words(_spaced(code, _merged(unused)))

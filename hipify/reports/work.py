@@ -48,7 +48,13 @@ _FLAG_CODES = frozenset(("HPY103", "HPY106", "HPY108"))
 _TOOL_CODES = frozenset(("HPY202", "HPY204"))
 
 
+# Support codes that leave work behind: code left out where HIP lacks an API stops the program there (HPY010).
+_LEFT_OUT_CODES = frozenset(("HPY010",))
+
+
 def work_kind(code: str) -> str:
+    if code in _LEFT_OUT_CODES:
+        return "hand"
     kind = CODES[code].kind if code in CODES else "review"
     if kind == "unconverted":
         return "flag" if code in _FLAG_CODES else "hand"

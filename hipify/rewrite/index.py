@@ -119,6 +119,9 @@ class TableIndex:
     # CUDA macros no HIP compiler defines and the translation leaves as written where their value is used: the
     # version numbers (CUDART_VERSION, __CUDA_ARCH__: ``defined_only`` rows) and nvcc's own (__CUDACC_VER_MAJOR__).
     undefined_macros: frozenset[str] = frozenset()
+    # Of those, the ones no HIP header defines and no translation renames (``CUBLAS_VERSION``): ``defined(X)`` is
+    # false under HIP too (``defined(CUDART_VERSION)`` becomes ``defined(HIP_VERSION)``).
+    never_defined: frozenset[str] = frozenset()
 
     def report_once(self) -> frozenset[str]:
         """Names whose presence matters, not each use: device markers (``threadIdx``) and
@@ -322,7 +325,12 @@ def _build(table: MappingTable) -> TableIndex:
             if r.kind == "macro"
             and (
                 (r.transform is not None and r.transform.kind == "defined_only")
-                or (r.api == "compiler" and not r.hip and r.hip_status == "unsupported")
+                or (not r.hip and not r.roc and r.hip_status == "unsupported" and r.transform is None)
             )
+        ),
+        never_defined=frozenset(
+            r.cuda
+            for r in table
+            if r.kind == "macro" and not r.hip and not r.roc and r.hip_status == "unsupported" and r.transform is None
         ),
     )

@@ -17,8 +17,8 @@ Each kind of row has one form, the one that gives uses of the CUDA name what the
   where nothing uses it); no HIP API takes the values, so every call that would is still an error where it stands,
   and each use is reported;
 - nvcc's own macros: ``__CUDACC__`` as HIP's counterpart where hipcc defines it, and the version and architecture
-  numbers the translation decides conditions with (``rewrite.build_target``), ``__CUDA_ARCH__`` in the device
-  pass only, as nvcc defines it.
+  numbers of the CUDA build the translation decides conditions as (``rewrite.build_target``), ``__CUDA_ARCH__`` in
+  the device pass only, as nvcc defines it.
 
 Nothing here names a CUDA API: the row says which form applies.
 """
@@ -29,7 +29,7 @@ import re
 from dataclasses import dataclass
 
 from ..knowledge.table import Row
-from ..rewrite.build_target import ASSUMED
+from ..rewrite.build_target import ASSUMED, NEWEST, Build
 from ..rewrite.rules.build_conditions import DEVICE_PASS
 from ..rewrite.status import Decision
 
@@ -58,15 +58,16 @@ class Definition:
     c_text: str = ""  # where the text needs C++ (an adaptor): what C translation units get instead ("" = nothing)
 
 
-def definition_for(row: Row, decision: Decision) -> Definition | None:
+def definition_for(row: Row, decision: Decision, build: Build = NEWEST) -> Definition | None:
     """The definition standing for ``row``'s CUDA name, given the planner's decision on it (None: nothing to define:
-    HIP spells it the same, or has no target, or a namespace alias covers it)."""
+    HIP spells it the same, or has no target, or a namespace alias covers it); ``build``: the CUDA build nvcc's
+    version and architecture macros are defined as."""
     name = row.cuda
     transform = row.transform
     if not _IDENTIFIER.match(name):
         return None  # a qualified name (cub::X): its namespace's alias stands for it
     if name in ASSUMED:  # decided whatever HIP has (the translation decides the conditions it takes part in)
-        return _assumed(name)
+        return _assumed(name, build)
     if transform is not None and transform.kind == "remove":  # no target: the translation deletes it
         return Definition(name, REMOVED, "", f"#define {name}")
     target = decision.target
@@ -88,10 +89,10 @@ def definition_for(row: Row, decision: Decision) -> Definition | None:
     return Definition(name, RENAME, target, f"#define {name} {target}")
 
 
-def _assumed(name: str) -> Definition:
-    """A version or architecture macro nvcc defines and hipcc does not: the number the translation decides
-    conditions with, in the passes nvcc defines it in."""
-    assumed = ASSUMED[name]
+def _assumed(name: str, build: Build) -> Definition:
+    """A version or architecture macro nvcc defines and hipcc does not: the number ``build`` has, in the passes nvcc
+    defines it in."""
+    assumed = build.assumed(name)
     if assumed.device == assumed.host and assumed.device is not None:
         value = str(assumed.device)
         return Definition(name, COMPILER, value, f"#if !defined({name})\n#define {name} {value}\n#endif")

@@ -37,7 +37,6 @@ STOOD_FOR = frozenset(
 )
 # Findings the header settles (the macro the condition tests is defined with the decided value).
 SETTLED = frozenset(("HPY019",))
-DECIDED, KEPT = "HPY019", "HPY110"  # a version condition decided as a current CUDA, one left as written
 DISABLED = "HPY010"  # a declaration needing APIs HIP lacks, disabled by the translation
 MISSING = frozenset(("HPY101", "HPY105", "HPY106"))  # a CUDA name HIP lacks (under the options), left as written
 PLACEHELD = "the header declares it under its CUDA name, so that code passing it along compiles (no HIP API takes it)"
@@ -49,32 +48,28 @@ def cannot_shim(
     result: Result,
     placeholders: frozenset[str] = frozenset(),
     compiles: frozenset[str] = frozenset(),
-    undefined: frozenset[str] = frozenset(),
 ) -> list[Diagnostic]:
     """The places of one file that need a HIP branch: one finding per rule and subject where the translation
     changes the code (several edits of one change, a disabled declaration's ``#if`` and ``#endif``, are one), then
     the translation's own findings, less those the header settles. ``placeholders``: CUDA names HIP lacks that the
     header declares all the same (enumerations: their uses are notes); ``compiles``: declarations the translation
-    disables that compile with those (what it disables them for is declared); ``undefined``: version macros the
-    header leaves undefined (a condition the translation keeps as written is then read as the translation reads
-    it; one it decides is not: named)."""
+    disables that compile with those (what it disables them for is declared)."""
     index = LineIndex.of(text)
     changes: dict[tuple[str, str], list[Edit]] = {}  # the edits of each change: (rule, subject) -> its edits
     for edit in sorted(result.edits, key=_edit_order):
-        if edit.code in STOOD_FOR or (edit.code == DISABLED and edit.subject in compiles):
-            continue
-        changes.setdefault((edit.code, edit.subject), []).append(edit)
-    out = [located(_source_change(edits[0]), index, path) for edits in changes.values()]
+        if edit.code not in STOOD_FOR:
+            changes.setdefault((edit.code, edit.subject), []).append(edit)
+    out = [
+        located(_source_change(edits[0]), index, path)
+        for (code, subject), edits in changes.items()
+        if not (code == DISABLED and subject in compiles)
+    ]
     spans = [(code, edits[0].start, max(e.end for e in edits)) for (code, _), edits in changes.items()]
     for diag in result.diagnostics:
-        if diag.subject in undefined and diag.code in (KEPT, DECIDED):
-            if diag.code == DECIDED and diag.message.startswith("'"):  # a condition (not a value in code)
-                out.append(replace(diag, code=KEPT, severity=Severity.WARNING, message=_read_undefined(diag)))
-            continue
-        if diag.code in SETTLED or (diag.code == DISABLED and diag.subject in compiles):
+        if diag.code in SETTLED:
             continue
         if any(code == diag.code and start <= diag.offset <= end for code, start, end in spans):
-            continue  # the rule's own word on its change, which speaks of the translation: HPY122 stands for it
+            continue  # the rule's own word on its change (HPY122 stands for it), or on one the header makes needless
         if diag.code in MISSING and diag.subject in placeholders:
             diag = replace(diag, severity=Severity.INFO, message=f"{diag.subject}: HIP lacks it; {PLACEHELD}")
         out.append(diag)
@@ -94,15 +89,6 @@ def _source_change(edit: Edit) -> Diagnostic:
         "this place needs a HIP branch of its own"
     )
     return Diagnostic(CANNOT_SHIM, message, edit.start, severity=Severity.WARNING, subject=subject or edit.code)
-
-
-def _read_undefined(decided: Diagnostic) -> str:
-    condition = decided.message.split(" decided as ", 1)[0]
-    return (
-        f"{condition}: the header leaves {decided.subject} undefined, as HIP does (another condition on it would "
-        "otherwise compile what HIP lacks), so this one takes the branch for an undefined macro, not the one the "
-        "translation takes: check that branch, or give this place a HIP branch"
-    )
 
 
 def needs_register_accepted(results: Iterable[Result]) -> bool:

@@ -22,7 +22,7 @@ from ..model import Diagnostic
 from ..options import Options
 from ..project.graph import ProjectModel
 from ..rewrite.availability import compat_provided
-from ..rewrite.build_target import ASSUMED
+from ..rewrite.build_target import NEWEST, Build
 from ..rewrite.index import index_of, macro_needed, required_macros
 from ..rewrite.status import decide
 from ..sources.fileio import SourceError, read_source
@@ -78,8 +78,8 @@ def plan_shim(texts: Mapping[str, str], options: Options | None = None, table: M
     renamed = {e.subject for r in results.values() for e in r.edits if e.code == "HPY001"}
     declared = _declared_by_project(model, table, options, texts, renamed)
     uses = _uses(model, reached, table)
-    undecided = _undecided_versions(results.values())
-    definitions = _definitions(uses, table, options, declared | undecided)
+    build = project_build(results.values())
+    definitions = _definitions(uses, table, options, declared, build)
     entries = {name for result in results.values() for name in result.compat}
     entries |= _mask_overloads(results.values(), uses, index_of(table).mask_functions, options)
     placeholders = frozenset(
@@ -89,7 +89,7 @@ def plan_shim(texts: Mapping[str, str], options: Options | None = None, table: M
         b.name for scan in model.scans.values() for b in scan.blocked if b.missing and set(b.missing) <= placeholders
     )
     findings = {
-        path: cannot_shim(path, texts[path], results[path], placeholders, compiles, undecided)
+        path: cannot_shim(path, texts[path], results[path], placeholders, compiles)
         for path in sources
         if path in results
     }
@@ -124,14 +124,17 @@ def is_generated(path: str | Path) -> bool:
         return False
 
 
-def _undecided_versions(results: Iterable[Result]) -> frozenset[str]:
-    """Version macros (a CUDA or nvcc version number, defined in both passes) that the translation leaves undecided
-    in some condition (HPY110: taking a current CUDA's branch there would compile what HIP lacks). A definition
-    decides every condition on the macro at once, so the header leaves such a macro undefined, as HIP has it (and
-    the conditions the translation decides differently are named). ``__CUDA_ARCH__`` stays defined in the device
-    pass: what most code asks of it is which pass it is in."""
-    versions = {name for name, assumed in ASSUMED.items() if assumed.host is not None}
-    return frozenset(d.subject for r in results for d in r.diagnostics if d.code == "HPY110" and d.subject in versions)
+def project_build(results: Iterable[Result]) -> Build:
+    """The CUDA build nvcc's macros are defined as: the oldest architecture and the oldest CUDA version any file's
+    translation decides its conditions as (each file takes the newest build under which none of its conditions
+    takes a branch HIP cannot compile; a header defines the macros once for every file, and the older build takes
+    the portable path a newer one's fast path stands beside)."""
+    builds = [
+        b for r in results for d in r.diagnostics if d.code == "HPY019" and (b := Build.named_in(d.message)) is not None
+    ]
+    if not builds:
+        return NEWEST
+    return Build(min(b.version for b in builds), min(b.arch for b in builds))
 
 
 def _uses(model: ProjectModel, reached: Mapping[str, str], table: MappingTable) -> dict[str, set[str]]:
@@ -149,10 +152,10 @@ def _uses(model: ProjectModel, reached: Mapping[str, str], table: MappingTable) 
 
 
 def _definitions(
-    uses: Mapping[str, object], table: MappingTable, options: Options, declared: frozenset[str]
+    uses: Mapping[str, object], table: MappingTable, options: Options, declared: frozenset[str], build: Build
 ) -> list[Definition]:
     """One definition per used name the header stands for (none for the project's own names, nor for those the
-    compatibility entries provide), then the enumerations HIP lacks."""
+    compatibility entries provide), then the enumerations HIP lacks; nvcc's macros as ``build`` has them."""
     index = index_of(table)
     compat_names = compat_provided(options)
     definitions: list[Definition] = []
@@ -160,7 +163,7 @@ def _definitions(
         row = table.by_name[name]
         if row.kind in ("header", "namespace") or name in declared or name in compat_names:
             continue
-        definition = definition_for(row, decide(row, options, index.releases))
+        definition = definition_for(row, decide(row, options, index.releases), build)
         if definition is not None:
             definitions.append(definition)
     return definitions + _placeholder_enums(uses, table, options, declared)

@@ -30,9 +30,9 @@ PRE_INCLUDED = "__clang_hip_runtime_wrapper.h"
 _READ_BEFORE_NVCC_MACROS = (("thrust/", "thrust/detail/config.h"),)
 _WIDTH = 116
 _SECTION_COMMENTS = {
-    COMPILER: "nvcc's own macros, which hipcc leaves undefined: the values the translation decides conditions with "
-    "(a current CUDA for sm_80; __CUDA_ARCH__ in the device pass only, as nvcc defines it), and HIP's counterparts "
-    "of the compiler marks.",
+    COMPILER: "nvcc's own macros, which hipcc leaves undefined: the values of the CUDA build the translation decides "
+    "conditions as (the newest whose branches HIP compiles; __CUDA_ARCH__ in the device pass only, as nvcc defines "
+    "it), and HIP's counterparts of the compiler marks.",
     RENAME: "CUDA names HIP spells otherwise.",
     REMOVED: "Calling-convention macros HIP lacks, empty as CUDA defines them on Linux.",
     MACRO_CALL: "Calls whose argument HIP takes wrapped (HIP_SYMBOL: a device symbol).",

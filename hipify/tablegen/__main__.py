@@ -1,4 +1,5 @@
-"""python -m hipify.tablegen {fetch,generate,docs}: regenerate the mapping table from vendor headers."""
+"""python -m hipify.tablegen {fetch,generate,intrinsics,docs}: regenerate the mapping table (and the derived
+compatibility entries) from vendor headers."""
 
 from __future__ import annotations
 
@@ -47,6 +48,12 @@ def _parser() -> argparse.ArgumentParser:
     g.add_argument("--out", type=Path, default=DEFAULT_OUT)
     g.add_argument("--overrides", type=Path, default=None, help="overrides TOML (default: the packaged one)")
     g.add_argument("--no-readme", action="store_true", help="do not rewrite <out>/README.md")
+    i = sub.add_parser(
+        "intrinsics",
+        help="write hipify/compat/derived.toml: half-precision intrinsics ROCm lacks, from HIP's operations",
+    )
+    i.add_argument("--cache", type=Path, default=DEFAULT_CACHE)
+    i.add_argument("--out", type=Path, default=REPO / "hipify" / "compat" / "derived.toml")
     d = sub.add_parser("docs", help="write docs/supported/*.md from the shipped table")
     d.add_argument("--tables", type=Path, default=DEFAULT_OUT)
     d.add_argument("--out", type=Path, default=DEFAULT_DOCS)
@@ -111,6 +118,12 @@ def main(argv: list[str] | None = None) -> int:
             f"earlier family; {time.monotonic() - start:.1f}s",
             file=sys.stderr,
         )
+        return 0
+    if args.step == "intrinsics":
+        from .intrinsics import write_derived
+
+        count = write_derived(args.cache.expanduser(), args.out)
+        print(f"{count} entries written to {args.out}")
         return 0
     if args.step == "docs":
         from .docs import write_docs

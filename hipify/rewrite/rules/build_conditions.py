@@ -27,15 +27,14 @@ from dataclasses import dataclass, field
 from ...lexing.condition_expr import Node, evaluate, names_used_for_value, parse
 from ...lexing.facts import Directive
 from ...lexing.text_facts import whole_word
+from ...lexing.tiers import INLINE_ASM, numeric_constants
 from ...model import Diagnostic, Edit, Origin, Severity, Span
-from ..build_target import ASSUMED, Assumed, describe
+from ..build_target import ARCH_MACROS, ARCHITECTURES, ASSUMED, CUDA_VERSIONS, NEWEST, VERSION_MACROS, Assumed, Build
 from ..context import Context
 from ..index import CUDA_LIKE
 from ..registry import Finding, register
 
 _HEAD = re.compile(r"#\s*(if|elif|ifdef|ifndef|else|endif)\b")
-# Each spelling's lookbehind after it: a pattern that starts with a lookbehind is tried at every offset.
-_ASM = re.compile(r"(?:asm(?<![\w$]asm)|__asm__(?<![\w$]__asm__)|__asm(?<![\w$]__asm))(?![\w$])")
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
 _NVIDIA_INTERNAL = re.compile(r"__nv_\w+\Z")
 DEVICE_PASS = "__HIP_DEVICE_COMPILE__"
@@ -81,28 +80,70 @@ def _plan(ctx: Context) -> ConditionPlan:
     findings: list[Finding] = []
     handled: set[int] = set()
     chains = _chains(ctx)
-    for chain in chains:
-        if not any(b.node is not None and names_used_for_value(b.node) & names for b in chain.branches):
-            continue
-        if _enables_what_hip_lacks(ctx, chain, chains, names):
-            continue
+    deciding = [
+        c for c in chains if any(b.node is not None and names_used_for_value(b.node) & names for b in c.branches)
+    ]
+    build, unsatisfiable = _choose_build(ctx, deciding, chains, names)
+    for chain in deciding:
+        if any(chain is c for c in unsatisfiable):
+            continue  # every build would compile a branch HIP lacks: left as written (HPY110)
         for branch in chain.branches:
             if branch.node is None or not names_used_for_value(branch.node) & names:
                 continue
             if not ctx.allowed(branch.directive.start, branch.directive.region):
                 continue
-            findings.extend(_decide(ctx, branch, names, handled))
+            findings.extend(_decide(ctx, branch, names, handled, build))
     for ident, row in ctx.uses_of(names):
-        if ident.directive or ident.user_declared or not ctx.allowed(ident.start, ident.region):
+        if ident.user_declared or not ctx.allowed(ident.start, ident.region):
             continue
-        value = ASSUMED[row.cuda].device
+        if ident.directive and (ident.directive != "define" or ident.prev_token == "define"):
+            continue  # conditions are decided above; a macro's body (``NO_DEVICE_CODE``) is code where it is used
+        value = build.assumed(row.cuda).device
         if value is None:
             continue
         handled.add(ident.start)
         findings.append(Edit(ident.start, ident.end, str(value), "HPY019", Origin.TEXT, subject=row.cuda))
-        findings.append(Diagnostic("HPY019", f"{row.cuda} used for its value: {value}, as {describe()} has it",
+        findings.append(Diagnostic("HPY019", f"{row.cuda} used for its value: {value}, as {build.describe()} has it",
                                    ident.start, severity=Severity.INFO, subject=row.cuda))  # fmt: skip
     return ConditionPlan(tuple(findings), frozenset(handled))
+
+
+def _choose_build(
+    ctx: Context, deciding: list[_Chain], chains: list[_Chain], names: frozenset[str]
+) -> tuple[Build, list[_Chain]]:
+    """The newest build under which no chain takes a branch HIP cannot compile that HIP would not take anyway: the
+    architecture first (tried newest first, the CUDA version the newest), then the CUDA version. A chain that takes
+    such a branch under every build is left as written (returned, second)."""
+    if not deciding:
+        return NEWEST, []
+    lacking: dict[tuple[int, int], bool] = {}  # _lacks per body, asked once
+
+    def bad(build: Build, about: frozenset[str]) -> list[_Chain]:
+        return [
+            c
+            for c in deciding
+            if _mentions(c, about) and _enables_what_hip_lacks(ctx, c, chains, names, build, lacking)
+        ]
+
+    arch = _newest([Build(NEWEST.version, a) for a in ARCHITECTURES], lambda b: bad(b, ARCH_MACROS & names)).arch
+    build = _newest([Build(v, arch) for v in CUDA_VERSIONS], lambda b: bad(b, VERSION_MACROS & names))
+    return build, bad(build, names)
+
+
+def _newest(candidates: list[Build], bad: Callable[[Build], list[_Chain]]) -> Build:
+    """The first candidate with no bad chain; else the one with the fewest (the newest of those)."""
+    fewest: tuple[int, Build] | None = None
+    for build in candidates:
+        count = len(bad(build))
+        if count == 0:
+            return build
+        if fewest is None or count < fewest[0]:
+            fewest = (count, build)
+    return fewest[1] if fewest is not None else candidates[0]
+
+
+def _mentions(chain: _Chain, about: frozenset[str]) -> bool:
+    return any(b.node is not None and names_used_for_value(b.node) & about for b in chain.branches)
 
 
 def _chains(ctx: Context) -> list[_Chain]:
@@ -138,19 +179,19 @@ def _chains(ctx: Context) -> list[_Chain]:
 Env = tuple[Callable[[str], "int | None"], Callable[[str], "bool | None"]]
 
 
-def _decided_env(ctx: Context, names: frozenset[str], device: bool) -> Env:
+def _decided_env(ctx: Context, names: frozenset[str], device: bool, build: Build = NEWEST) -> Env:
     hip = _hip_macros(ctx, names)
     constants = ctx.memo(_file_constants)
 
     def value_of(name: str) -> int | None:
         if name not in names:
             return constants.get(name)
-        value = _pass_value(ASSUMED[name], device)
+        value = _pass_value(build.assumed(name), device)
         return 0 if value is None else value
 
     def defined(name: str) -> bool | None:
         if name in names:
-            return _pass_value(ASSUMED[name], device) is not None
+            return _pass_value(build.assumed(name), device) is not None
         return _hip_defined(hip, name, device)
 
     return value_of, defined
@@ -174,26 +215,12 @@ def _today_env(ctx: Context, names: frozenset[str], device: bool) -> Env:
     return value_of, defined
 
 
-_CONSTANT = re.compile(r"([A-Za-z_]\w*)\s+\(?\s*(0[xX][0-9a-fA-F]+|[1-9]\d*|0)[uUlL]*\s*\)?\s*\Z")
-
-
 def _file_constants(ctx: Context) -> dict[str, int]:
-    """Object-like macros the file defines once as a number and never undefines (``#define CC_PASCAL 600``), as
-    conditions compare the architecture with them (``__CUDA_ARCH__ >= CC_PASCAL``)."""
-    values: dict[str, int] = {}
-    seen: set[str] = set()
-    for d in ctx.facts.directives:
-        if d.keyword not in ("define", "undef"):
-            continue
-        words = d.argument.split()
-        name = words[0].split("(")[0] if words else ""
-        m = _CONSTANT.match(d.argument) if d.keyword == "define" else None
-        if name in seen or m is None:
-            values.pop(name, None)
-        else:
-            values[name] = int(m.group(2), 0)
-        seen.add(name)
-    return values
+    """Object-like macros defined once as a number (``#define CC_PASCAL 600``), in this file or in the headers it
+    includes (``ProjectFacts.build_constants``), as conditions compare the architecture with them
+    (``__CUDA_ARCH__ >= CC_PASCAL``)."""
+    own = numeric_constants(ctx.facts.directives)
+    return {**dict(ctx.source.project.build_constants), **own}
 
 
 def _hip_macros(ctx: Context, names: frozenset[str]) -> dict[str, bool]:
@@ -249,12 +276,27 @@ def _possible(chain: _Chain, env: Env) -> list[bool]:
     return out
 
 
-def _enables_what_hip_lacks(ctx: Context, chain: _Chain, chains: list[_Chain], names: frozenset[str]) -> bool:
+def _enables_what_hip_lacks(
+    ctx: Context,
+    chain: _Chain,
+    chains: list[_Chain],
+    names: frozenset[str],
+    build: Build = NEWEST,
+    lacking: dict[Span, bool] | None = None,
+) -> bool:
+    """Would ``build`` take a branch of ``chain`` that HIP would not take as the chain is written, and whose code
+    HIP cannot compile (``lacking``: answers kept per body)?"""
+    lacking = {} if lacking is None else lacking
     for device in (True, False):
         before = _possible(chain, _today_env(ctx, names, device))
-        after = _possible(chain, _decided_env(ctx, names, device))
+        after = _possible(chain, _decided_env(ctx, names, device, build))
         for branch, was, now in zip(chain.branches, before, after, strict=True):
-            if now and not was and _lacks(ctx, branch.body, names, chains):
+            if not now or was:
+                continue
+            lacks = lacking.get(branch.body)
+            if lacks is None:
+                lacks = lacking[branch.body] = _lacks(ctx, branch.body, names, chains)
+            if lacks:
                 return True
     return False
 
@@ -267,7 +309,7 @@ def _lacks(ctx: Context, span: Span, names: frozenset[str], chains: list[_Chain]
     with ``follow``, through a macro it defines that guards such code elsewhere in the file?"""
     start, end = span
     masked = ctx.masked
-    if _ASM.search(masked, start, end):
+    if INLINE_ASM.search(masked, start, end):
         return True
     resolved = ctx.resolved
     starts = ctx.memo(_resolved_starts)
@@ -299,6 +341,8 @@ def _lacks(ctx: Context, span: Span, names: frozenset[str], chains: list[_Chain]
         for d in ctx.facts.directives
         if start <= d.start < end and d.keyword == "define" and d.argument.split()
     }
+    if defined_here & frozenset(ctx.source.project.lacking_guards):
+        return True  # it enables code HIP lacks in another file of the project (an op file's PTX fast path)
     for macro in defined_here:
         pattern = re.compile(whole_word(macro))
         for other in chains:
@@ -318,12 +362,12 @@ def _resolved_starts(ctx: Context) -> list[int]:
 # --- the edits ----------------------------------------------------------------------------------------------------
 
 
-def _decide(ctx: Context, branch: _Branch, names: frozenset[str], handled: set[int]) -> Iterator[Finding]:
+def _decide(ctx: Context, branch: _Branch, names: frozenset[str], handled: set[int], build: Build) -> Iterator[Finding]:
     node = branch.node
     assert node is not None
     offset = branch.offset
     replaced: list[tuple[Node, str]] = []
-    _replacements(ctx, node, names, replaced)
+    _replacements(ctx, node, names, replaced, build)
     if not replaced:
         return
     text = ctx.text
@@ -333,7 +377,7 @@ def _decide(ctx: Context, branch: _Branch, names: frozenset[str], handled: set[i
         yield Edit(start, end, form, "HPY019", Origin.TEXT, subject=_subject(part, names))
         yield Diagnostic(
             "HPY019",
-            f"'{' '.join(text[start:end].split())}' decided as {describe()} decides it: {form}",
+            f"'{' '.join(text[start:end].split())}' decided as {build.describe()} decides it: {form}",
             start,
             severity=Severity.INFO,
             subject=_subject(part, names),
@@ -344,23 +388,23 @@ def _subject(node: Node, names: frozenset[str]) -> str:
     return min(names_used_for_value(node) & names)
 
 
-def _replacements(ctx: Context, node: Node, names: frozenset[str], out: list[tuple[Node, str]]) -> None:
+def _replacements(ctx: Context, node: Node, names: frozenset[str], out: list[tuple[Node, str]], build: Build) -> None:
     """The largest parts of ``node`` the build decides (the whole, else operands of ``&&``, ``||``, ``!`` and
     parentheses), each with what it becomes."""
     if names_used_for_value(node) & names:
-        form = _form(ctx, node, names)
+        form = _form(ctx, node, names, build)
         if form is not None:
             out.append((node, form))
             return
     if node.kind == "group" or (node.kind == "unary" and node.value == "!") or node.value in ("&&", "||"):
         for child in node.children:
-            _replacements(ctx, child, names, out)
+            _replacements(ctx, child, names, out, build)
 
 
-def _form(ctx: Context, node: Node, names: frozenset[str]) -> str | None:
+def _form(ctx: Context, node: Node, names: frozenset[str], build: Build) -> str | None:
     values = []
     for device in (True, False):
-        value_of, defined = _decided_env(ctx, names, device)
+        value_of, defined = _decided_env(ctx, names, device, build)
         try:
             value = evaluate(node, value_of, defined)
         except (ValueError, OverflowError):

@@ -24,6 +24,7 @@ from ..layout import branch_paths, same_branch
 from ..registry import Finding, register
 from ..skipped_by_build import inside, skipped_spans
 from .includes import code_after_include, delete_include
+from .unavailable import TRAP, TRAP_ENTRY, traps_used
 from .warp_sync import unresolved_mask_calls
 
 _MEMBER = (".", "->")
@@ -43,7 +44,7 @@ def compat_use(ctx: Context) -> CompatUse:
 
 def _find(ctx: Context) -> CompatUse:
     names, headers = ctx.compat_names, ctx.compat_headers
-    if not names and not headers:
+    if not names and not headers and not ctx.source.project.disabled and TRAP not in ctx.masked:
         return CompatUse((), (), False)
     catalog, rocm = load_catalog(), ctx.options.rocm_version
     entries: set[str] = set()
@@ -71,6 +72,9 @@ def _find(ctx: Context) -> CompatUse:
         if entry is not None:
             entries.add(entry.name)
             by_name = True
+    if TRAP in ctx.masked or traps_used(ctx):  # code left out stops the program there (rules/unavailable.py)
+        entries.add(catalog.by_entry_name[TRAP_ENTRY].name)
+        by_name = True
     edits: list[Edit] = []
     included = False
     spelled = ctx.source.project.compat_include

@@ -100,7 +100,7 @@ def _translation_unit_top(ctx: Context) -> Anchor | None:
     (as nvcc's implicit one comes first). None when it is not such a file, includes nothing or has an include
     guard."""
     project = ctx.source.project
-    if not (project.tu_root and project.tu_hip and ctx.options.insert_runtime_include):
+    if not (project.tu_root and project.tu_hip and ctx.options.insert_runtime_include) or project.hip_prelude:
         return None
     anchor = translation_unit_anchor(ctx.text, ctx.facts.directives, ctx.facts.comments)
     return None if anchor is None or anchor.after_line else anchor

@@ -52,7 +52,7 @@ def runtime_include(ctx: Context) -> Iterator[Finding]:
     beside_runtime = runtime_line >= 0 and unconditional(
         ctx.text, ctx.facts.directives, ctx.facts.comments, runtime_line
     )
-    include = runtime_line < 0 and ctx.options.insert_runtime_include
+    include = runtime_line < 0 and ctx.options.insert_runtime_include and not ctx.source.project.hip_prelude
     include = include and (ctx.is_cuda_source or uses_cuda_features(ctx))
     used = compat_use(ctx)
     macros = missing_defines(ctx, used.defines)

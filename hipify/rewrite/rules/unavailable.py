@@ -1,19 +1,21 @@
-"""Declarations that need CUDA APIs HIP lacks must not break the files that never use them.
+"""Code that needs CUDA APIs HIP lacks costs the smallest unit that holds it, never the files around it.
 
-A shared helper header (``cublas_utils.h``) may define one function for the few programs
-that use an API HIP lacks; translated as it is, that function breaks every program that
-includes the header. The project model knows who uses what (``ProjectFacts``):
+A shared header (a backend's ``common.cuh``, a samples' ``cublas_utils.h``) may hold one statement that calls an API
+HIP lacks, inside a member function of the struct every other file takes by reference. Translated as it is, that
+statement breaks every file that includes the header. The project model knows who uses what (``ProjectFacts``):
 
-- a declaration of a header that needs a missing API is disabled visibly, behind
-  ``#if defined(HIPIFY_ENABLE_<name>)`` with a comment naming the missing APIs (HPY010); its
-  own findings are summed up in that one. The files that include the header and do not use
-  it then compile; those that use it could not compile either way;
-- each use of such a declaration is a blocker, reported at the use (HPY111): that code needs
-  porting by hand;
-- a disabled function definition keeps its signature in an ``#else`` branch, with a body that stops
-  the program (``__builtin_trap()``): the files that call it compile too (a program that offers the
-  missing API as one of several paths then builds and runs its others), and a call that is taken
-  stops there instead of computing something else.
+- a statement that uses such an API is left out behind ``#if defined(HIPIFY_ENABLE_<api>)``, and an ``#else`` branch
+  stops the program there, naming the API (``hipify_unavailable``, from the compatibility header); where no single
+  statement can go (the API's result declares a variable later code reads, it is tested in a condition), the
+  function's body is left out the same way. The declaration, its signature and every other member stay: the files
+  that use them compile, and a program stops only where it reaches what HIP lacks (HPY010, one finding per unit);
+- a declaration no smaller unit holds (a parameter or data member of a type HIP lacks) is disabled whole, behind
+  ``#if defined(HIPIFY_ENABLE_<name>)``, where nothing in the project uses it; a function keeps its signature in an
+  ``#else`` branch with a body that stops the program. Where some code uses it, it is left as written (disabling it
+  would break each user instead): its findings say what needs porting;
+- each use of a declaration disabled whole is reported at the use (HPY111).
+A translation unit's own functions are its program (or a library's exported API), which needs porting, not hiding:
+only shared code is left out this way.
 """
 
 from __future__ import annotations
@@ -22,14 +24,21 @@ import bisect
 from collections.abc import Iterator
 
 from ...knowledge.codes import UNCONVERTED_CODES
+from ...lexing.conditionals import LEFT_OUT_PREFIX, CondDirective, skipped_without
 from ...lexing.declarations import Declaration
-from ...model import Diagnostic, Severity, Span
+from ...lexing.facts import Region
+from ...lexing.lines import line_end, line_start
+from ...lexing.statements import LeftOut, smallest_units
+from ...model import Diagnostic, Edit, Origin, Severity, Span
 from ..availability import is_missing
 from ..context import Context
 from ..registry import Finding, register
 from ..wrap import already_wrapped, wrap
 
-ENABLE_PREFIX = "HIPIFY_ENABLE_"
+ENABLE_PREFIX = LEFT_OUT_PREFIX
+# What the program calls where code was left out: prints the API's name and stops (the compatibility header's).
+TRAP = "hipify_unavailable"
+TRAP_ENTRY = "unavailable"
 
 
 def _declarations(ctx: Context) -> list[Declaration]:
@@ -72,13 +81,89 @@ def _find_disabled(ctx: Context) -> list[tuple[Declaration, list[str]]]:
     return out
 
 
+def left_out(ctx: Context) -> list[tuple[Declaration, list[str], list[LeftOut] | None]]:
+    """Per disabled declaration: its missing APIs and the smallest units that hold their uses (None: none smaller
+    than the declaration)."""
+    return ctx.memo(_left_out)
+
+
+def _left_out(ctx: Context) -> list[tuple[Declaration, list[str], list[LeftOut] | None]]:
+    out = []
+    directives = [(d.start, d.end) for d in ctx.facts.directives]
+    for decl, missing in disabled_declarations(ctx):
+        uses = [at for at, _ in _missing_uses(ctx, decl.span)]
+        out.append((decl, missing, smallest_units(ctx.masked, decl, uses, directives)))
+    return out
+
+
+def _missing_uses(ctx: Context, span: Span) -> list[tuple[int, str]]:
+    """(offset, CUDA name) of each use of an API HIP lacks inside ``span`` that code compiles: not in a directive,
+    not in code the translation left out already."""
+    out_already = ctx.memo(_left_out_already)
+    compat = ctx.compat_names
+    found = []
+    for ident, row in ctx.resolved:
+        if not span[0] <= ident.start < span[1] or ident.user_declared or ident.directive:
+            continue
+        if ident.region is Region.INACTIVE or any(s <= ident.start < e for s, e in out_already):
+            continue
+        if row.cuda not in compat and is_missing(row, ctx.options, ctx.index.releases):
+            found.append((ident.start, row.cuda))
+    return sorted(found)
+
+
+def _left_out_already(ctx: Context) -> list[Span]:
+    """Code HIP never compiles: the first branches of ``#if defined(HIPIFY_ENABLE_...)`` chains (what an earlier
+    translation left out), and branches whose conditions only test macros HIP does not define
+    (``#if defined(CUBLAS_VERSION)``, ``#if CUBLAS_VER_MAJOR >= 11``)."""
+    spans: list[Span] = [
+        (s, e if e >= 0 else len(ctx.text))
+        for s, e in skipped_without(
+            [CondDirective(d.start, d.end, d.keyword, d.argument) for d in ctx.facts.directives],
+            ctx.index.undefined_macros,
+            ctx.index.never_defined,
+        )
+    ]
+    stack: list[int] = []  # per open chain: where its left-out branch started (-1: not such a chain)
+    for d in ctx.facts.directives:
+        if d.keyword in ("if", "ifdef", "ifndef"):
+            stack.append(d.end if d.keyword == "if" and LEFT_OUT_PREFIX in d.argument else -1)
+        elif d.keyword in ("elif", "else", "endif") and stack:
+            if stack[-1] >= 0:
+                spans.append((stack[-1], d.start))
+            if d.keyword == "endif":
+                stack.pop()
+            else:
+                stack[-1] = -1
+    return spans
+
+
 def quiet_spans(ctx: Context) -> list[Span]:
-    """Spans whose unconverted-API findings are summed up in one HPY010 finding."""
-    return [decl.span for decl, _ in disabled_declarations(ctx)]
+    """Spans whose unconverted-API findings are summed up in HPY010 findings: each unit left out."""
+    spans: list[Span] = []
+    kept = frozenset(ctx.source.project.kept)
+    for decl, _, units in left_out(ctx):
+        if units is not None:
+            spans.extend(unit.span for unit in units)
+        elif decl.name not in kept:
+            spans.append(decl.span)
+    return spans
 
 
 def is_quiet(ctx: Context, finding: Diagnostic) -> bool:
     return finding.code in UNCONVERTED_CODES and any(s <= finding.offset < e for s, e in quiet_spans(ctx))
+
+
+def traps_used(ctx: Context) -> bool:
+    """Does this file's translation call ``hipify_unavailable`` (so it needs the compatibility header)?"""
+    project = ctx.source.project
+    if not project.disabled:
+        return False
+    kept = frozenset(project.kept)
+    return any(
+        units or (units is None and decl.name not in kept and _stopping_definition(ctx, decl, missing))
+        for decl, missing, units in left_out(ctx)
+    )
 
 
 @register("unavailable")
@@ -86,9 +171,57 @@ def unavailable(ctx: Context) -> Iterator[Finding]:
     project = ctx.source.project
     if not project.disabled and not project.blocked_uses:
         return
-    for decl, missing in disabled_declarations(ctx):
-        yield from _disable(ctx, decl, missing)
+    kept = frozenset(project.kept)
+    for decl, missing, units in left_out(ctx):
+        if units is not None:
+            for unit in units:
+                yield from _leave_out(ctx, decl, unit)
+        elif decl.name not in kept:
+            yield from _disable(ctx, decl, missing)
     yield from _blocked_uses(ctx)
+
+
+def _leave_out(ctx: Context, decl: Declaration, unit: LeftOut) -> Iterator[Finding]:
+    apis = sorted({name for at, name in _missing_uses(ctx, unit.span)})
+    if not apis:
+        return
+    what = "the body of" if unit.whole_body else "a statement of"
+    owner = unit.function.name or decl.name
+    yield Diagnostic(
+        "HPY010",
+        f"{what} {owner} needs {', '.join(apis)}, which HIP lacks: left out, it stops the program where it is "
+        f"reached; {decl.name} and the files using it compile (define {ENABLE_PREFIX}{apis[0]} to compile it)",
+        unit.span[0],
+        severity=Severity.WARNING,
+        subject=apis[0],
+    )
+    text, nl = ctx.text, ctx.newline
+    start, end = unit.span
+    condition = f"defined({ENABLE_PREFIX}{apis[0]})"
+    first_line = line_start(text, start)
+    indent = _indent(text, first_line)
+    stop = f'{indent}{TRAP}("{", ".join(apis)}");  // hipify-py: HIP lacks it (HPY010)'
+    opening = f"#if {condition}{nl}"
+    if text[first_line:start].strip():  # code before it on its line (``{ stmt; }``): the unit gets lines of its own
+        before = len(text[first_line:start].rstrip(" \t")) + first_line
+        yield Edit(before, start, nl + opening + indent, "HPY010", Origin.TEXT, subject=apis[0])
+    else:
+        yield Edit(first_line, first_line, opening, "HPY010", Origin.TEXT, subject=apis[0])
+    last_end = line_end(text, end)
+    closing = f"#else{nl}{stop}{nl}#endif  // {condition}"
+    if text[end:last_end].strip():
+        after = end + len(text[end:last_end]) - len(text[end:last_end].lstrip(" \t"))
+        yield Edit(end, after, f"{nl}{closing}{nl}{_indent(text, line_start(text, unit.function.start))}", "HPY010",
+                   Origin.TEXT, subject=apis[0])  # fmt: skip
+    else:
+        yield Edit(last_end, last_end, f"{nl}{closing}", "HPY010", Origin.TEXT, subject=apis[0])
+
+
+def _indent(text: str, line: int) -> str:
+    at = line
+    while at < len(text) and text[at] in " \t":
+        at += 1
+    return text[line:at]
 
 
 def _disable(ctx: Context, decl: Declaration, missing: list[str]) -> Iterator[Finding]:
@@ -98,17 +231,17 @@ def _disable(ctx: Context, decl: Declaration, missing: list[str]) -> Iterator[Fi
     needs = ", ".join(missing)
     yield Diagnostic(
         "HPY010",
-        f"{decl.name} needs {needs}, which HIP lacks: disabled so that the files including this one compile; "
-        f"each use is reported (HPY111) (define {ENABLE_PREFIX}{decl.name} to compile it)",
+        f"{decl.name} needs {needs}, which HIP lacks, where no smaller unit holds it: disabled so that the files "
+        f"including this one compile; each use is reported (HPY111) (define {ENABLE_PREFIX}{decl.name} to compile it)",
         decl.name_at if decl.name_at >= 0 else decl.start,
         severity=Severity.WARNING,
-        subject=decl.name,
+        subject=missing[0],
     )
     comment = f"{decl.name} needs {needs} (HIP lacks it): disabled so that the files including this one compile"
-    yield from wrap(ctx.text, ctx.newline, decl, comment, condition, "HPY010", _stopping_definition(ctx, decl))
+    yield from wrap(ctx.text, ctx.newline, decl, comment, condition, "HPY010", _stopping_definition(ctx, decl, missing))
 
 
-def _stopping_definition(ctx: Context, decl: Declaration) -> str:
+def _stopping_definition(ctx: Context, decl: Declaration, missing: list[str]) -> str:
     """The function's head, translated, with a body that stops the program; "" for other declarations and for
     a head that itself names an API HIP lacks."""
     if decl.kind != "function" or decl.head_end >= decl.end or not decl.name:
@@ -126,7 +259,7 @@ def _stopping_definition(ctx: Context, decl: Declaration) -> str:
             pieces += [text[cursor : ident.start], target]
             cursor = ident.end
     head = "".join(pieces) + text[cursor : decl.head_end].rstrip()
-    return f"{head} {{ __builtin_trap(); }}  // hipify-py: stops the program where it is called (HPY111)"
+    return f'{head} {{ {TRAP}("{", ".join(missing)}"); }}  // hipify-py: stops the program where it is called (HPY111)'
 
 
 def _blocked_uses(ctx: Context) -> Iterator[Diagnostic]:

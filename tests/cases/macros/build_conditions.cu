@@ -34,7 +34,7 @@ __global__ void kernel(float* x, __half* h) {
 #endif
 }
 
-// Branches a decision would newly compile but HIP cannot: left as written (HPY110).
+// Branches the newest build would compile but HIP cannot: decided as an older build decides them (sm_75, CUDA 12.9).
 __device__ void wait_all() {
 #if __CUDA_ARCH__ >= 800
   asm volatile("cp.async.wait_all;\n" ::);
