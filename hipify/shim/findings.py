@@ -37,7 +37,8 @@ STOOD_FOR = frozenset(
 )
 # Findings the header settles (the macro the condition tests is defined with the decided value).
 SETTLED = frozenset(("HPY019",))
-DISABLED = "HPY010"  # a declaration needing APIs HIP lacks, disabled by the translation
+DISABLED = "HPY010"
+INCLUDE = "HPY002"  # a declaration needing APIs HIP lacks, disabled by the translation
 MISSING = frozenset(("HPY101", "HPY105", "HPY106"))  # a CUDA name HIP lacks (under the options), left as written
 PLACEHELD = "the header declares it under its CUDA name, so that code passing it along compiles (no HIP API takes it)"
 
@@ -56,10 +57,13 @@ def cannot_shim(
     disables that compile with those (what it disables them for is declared)."""
     index = LineIndex.of(text)
     changes: dict[tuple[str, str], list[Edit]] = {}  # the edits of each change: (rule, subject) -> its edits
+    quoted: list[Diagnostic] = []
     for edit in sorted(result.edits, key=_edit_order):
-        if edit.code not in STOOD_FOR:
+        if edit.code == INCLUDE and edit.replacement == f'"{edit.subject}"':
+            quoted.append(located(_found_only_beside(edit), index, path))
+        elif edit.code not in STOOD_FOR:
             changes.setdefault((edit.code, edit.subject), []).append(edit)
-    out = [
+    out = quoted + [
         located(_source_change(edits[0]), index, path)
         for (code, subject), edits in changes.items()
         if not (code == DISABLED and subject in compiles)
@@ -89,6 +93,16 @@ def _source_change(edit: Edit) -> Diagnostic:
         "this place needs a HIP branch of its own"
     )
     return Diagnostic(CANNOT_SHIM, message, edit.start, severity=Severity.WARNING, subject=subject or edit.code)
+
+
+def _found_only_beside(edit: Edit) -> Diagnostic:
+    """``#include <x.h>`` of a header found only next to the file: the translation quotes it; the build finds it with
+    ``-I`` of the folder (what builds for nvcc often pass), or the include needs quotes."""
+    message = (
+        f"<{edit.subject}> is found only next to this file: the translation quotes the include; built as it is, the "
+        "build needs -I of this folder (or quotes)"
+    )
+    return Diagnostic(CANNOT_SHIM, message, edit.start, severity=Severity.INFO, subject=edit.subject)
 
 
 def needs_register_accepted(results: Iterable[Result]) -> bool:
