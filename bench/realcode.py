@@ -3,6 +3,7 @@
     python bench/realcode.py [--realcode ../shared/realcode] [--corpus hecbench|samples] [--only GLOB]
                              [--limit N] [--every K] [-j 2] [--json results.json] [--keep DIR]
                              [--no-build | --no-compile | --ports-only] [--rocm X.Y]
+                             [--shim | --shim-only]
 
 --rocm X.Y targets and compiles with that ROCm release (its chroot, `hipify-py validate --setup --rocm X.Y`);
 without it, the newest toolchain found, whose release the translation then targets. A whole run writes
@@ -21,6 +22,10 @@ folder and in each hand-written port (no variables on the command line), `cmake 
 for each library sample's CMake project; built = compiled and linked. --ports-only builds the ports alone
 (they do not depend on the translator), --no-build skips the builds, --no-compile the per-file compile
 (cached verdicts are still used), --every K takes every K-th program.
+
+--shim also compiles each program *unmodified*, with the include folder `hipify-py shim --include-dir` writes
+for it first on the include path (bench/realcode_shim.py): how a single-source project compiles its CUDA code for
+AMD GPUs; --shim-only does that alone (with the ports, the ceiling), without translating.
 
 Compile verdicts are cached (default ~/.cache/hipify-py/realcode) under a hash of the compiler's
 identity, the flags and every file that can reach the compile, so an unchanged program is not
@@ -43,7 +48,7 @@ import tempfile
 import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -70,6 +75,8 @@ from realcode_report import (
     summary_markdown,
     write_json,
 )
+from realcode_shim import KIND as SHIMMED
+from realcode_shim import SHIM_FOLDER, shim_tree
 
 from hipify import __version__
 from hipify.options import DEFAULT_ROCM
@@ -102,6 +109,8 @@ class Corpus:
     programs: list[Program]
     ports: list[Program] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)
+    shimmed: Path | None = None  # the unmodified tree with each program's shim include folder (--shim)
+    shim_programs: list[Program] = field(default_factory=list)  # the programs as compiled there
     translate_log: str = ""
     disabled: dict[str, int] = field(default_factory=dict)  # disabled_units() of the translation
     disabled_before: dict[str, int] = field(default_factory=dict)  # the same with --compare-translator
@@ -160,6 +169,15 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="only the builds; the per-file compile verdicts already cached are used (the samples' share counts "
         "the samples whose sources are known to compile), nothing else is compiled",
+    )
+    shim = p.add_argument_group("single source: unmodified CUDA with hipify-py shim's include folder")
+    shim.add_argument(
+        "--shim",
+        action="store_true",
+        help="also compile each program unmodified with its `hipify-py shim --include-dir` folder on the include path",
+    )
+    shim.add_argument(
+        "--shim-only", action="store_true", help="only that (and the hand-written ports): no translation, no builds"
     )
     builds.add_argument(
         "--ports-only",
@@ -308,16 +326,24 @@ def prepare(name: str, args: argparse.Namespace, work: Path) -> Corpus:
     subset = len(selected) != len(programs)
     if subset and name == "samples":  # a sample's CMakeLists.txt includes its library's shared cmake/ files
         whole = sorted({p.folder.split("/", 1)[0] for p in selected})
+    out = work / "translated" / name
+    corpus = Corpus(name, root, out, [] if args.shim_only else selected, [p for p in ports if p.name in names])
+    corpus.seconds = {"extract": extracted}
+    if args.shim or args.shim_only:
+        log(f"{name}: {len(selected)} programs; writing each one's shim include folder ...")
+        corpus.shimmed = work / SHIMMED / name
+        corpus.shim_programs, corpus.seconds["shim"] = shim_tree(root, selected, corpus.shimmed)
+        log(f"{name}: include folders written in {corpus.seconds['shim']:.0f} s ({SHIM_FOLDER}/ in {corpus.shimmed})")
+    if args.shim_only:
+        return corpus
     keep_whole = name == "samples" or name in BITSANDBYTES or not subset
     tree = translation_input(root, selected, work / "input" / name, whole if keep_whole else None)
-    out = work / "translated" / name
     log_file = work / f"translate-{name}.log"
     log(f"{name}: {len(selected)} programs; translating {tree} ...")
     seconds, rc = translate_tree(tree, out, args.jobs, args.translate_args, log_file)
     copied = add_untranslated_files(tree, out)
     log(f"{name}: translated in {seconds:.0f} s (exit {rc}); {copied} other files copied; log {log_file}")
-    corpus = Corpus(name, root, out, selected, [p for p in ports if p.name in names])
-    corpus.seconds = {"extract": extracted, "translate": seconds}
+    corpus.seconds["translate"] = seconds
     corpus.translate_log = str(log_file)
     corpus.disabled = disabled_units(report_path(out))
     if args.compare_translator:
@@ -346,8 +372,10 @@ def compile_all(
     pending: list[tuple[int, str]] = []
     # A translated tree can change outside the program folders (shared headers, the compatibility header);
     # an extracted original cannot without changing the folders too.
-    translated_roots = {root for _, root, kind in tasks if kind == "translated"}
-    shared = {root: shared_digest(root, [p for p, r, _ in tasks if r == root]) for root in translated_roots}
+    translated_roots = {root for _, root, kind in tasks if kind in ("translated", SHIMMED)}
+    shared = {
+        root: shared_digest(root, [p for p, r, _ in tasks if r == root], SHIM_FOLDER) for root in translated_roots
+    }
     for i, (program, root, kind) in enumerate(tasks):
         key = program_key(settings, program, root, shared.get(root, ""))
         hit = cache.get(key, program, kind)
@@ -545,21 +573,32 @@ def git_commit() -> str:
     return out.stdout.strip()
 
 
-def report_corpus(corpus: str, results: list[ProgramResult]) -> tuple[list[str], list[str]]:
-    """(console lines, Markdown lines) for one corpus."""
+SHIM_TITLE = "unmodified CUDA with `hipify-py shim --include-dir` (single source)"
+
+
+def shim_results(results: list[ProgramResult]) -> list[ProgramResult]:
+    """The shimmed programs in the translated ones' place (beside the ports): the same tables and failure groups
+    then say how the unmodified sources compile with their include folders."""
+    return [replace(r, kind="translated") if r.kind == SHIMMED else r for r in results if r.kind != "translated"]
+
+
+def report_corpus(corpus: str, results: list[ProgramResult], how: str = "") -> tuple[list[str], list[str]]:
+    """(console lines, Markdown lines) for one corpus; ``how``: what "translated" stands for, when not a
+    translation."""
     mine = [r for r in results if r.corpus == corpus]
     ported_ok = {r.name for r in mine if r.kind == "ported" and r.ok}
     has_ports = any(r.kind == "ported" for r in mine)
     rows = summary(mine, corpus)
     translated_groups = failure_groups(mine, "translated", ported_ok)
+    title = f"{CORPUS_TITLES[corpus]}: {how}" if how else CORPUS_TITLES[corpus]
     console = [
-        f"== {CORPUS_TITLES[corpus]}",
+        f"== {title}",
         *summary_markdown(rows),
         "",
         "translated programs that fail, by first error:",
     ]
     console += console_groups(translated_groups)
-    md = [f"## {CORPUS_TITLES[corpus]}", "", *summary_markdown(rows), ""]
+    md = [f"## {title}", "", *summary_markdown(rows), ""]
     md += ["### Translated programs that fail, grouped by first error", ""]
     md += groups_markdown(translated_groups, has_ports) + [""]
     if has_ports:
@@ -628,6 +667,13 @@ def markdown_document(meta: dict[str, object], sections: list[str]) -> str:
         f"Archives: {meta['archives']}.",
         "",
     ]
+    if meta.get("shim"):
+        head[-1:-1] = [
+            "Sections marked *unmodified CUDA with `hipify-py shim --include-dir`* compile each program's sources as "
+            "they are, with the include folder `hipify-py shim --include-dir` writes from the program's own files "
+            "(its folder and include folders) first on the include path (`bench/realcode_shim.py`, "
+            "`docs/shim.md`): how a single-source project compiles its CUDA code for AMD GPUs.",
+        ]
     timing_lines = ["## Timings", "", "| step | seconds |", "|---|---:|"]
     timing_lines += [f"| {k} | {v:.0f} |" if isinstance(v, float) else f"| {k} | {v} |" for k, v in timings.items()]
     return "\n".join(head + sections + timing_lines) + "\n"
@@ -668,11 +714,13 @@ def main(argv: list[str] | None = None) -> int:
         for c in prepared:
             tasks += [(p, c.translated, "translated") for p in c.programs]
             tasks += [(p, c.original, "ported") for p in c.ports]
+            if c.shimmed is not None:
+                tasks += [(p, c.shimmed, SHIMMED) for p in c.shim_programs]
         say = (lambda m: None) if args.quiet else log
         results, timing = compile_all(tasks, settings, cache, args.jobs, say, cache_only=args.no_compile)
         builds: list[BuildResult] = []
         build_timing: dict[str, float] = {}
-        if not args.no_build:
+        if not (args.no_build or args.shim_only):
             build_cache = BuildCache(None if args.no_cache else args.cache_dir)
             builds, build_timing = build_all(
                 build_tasks(prepared), settings, build_cache, args.jobs, work / "builds", say
@@ -696,6 +744,7 @@ def main(argv: list[str] | None = None) -> int:
             "hipify_args": args.hipify_arg,
             "target": " ".join(args.translate_args[-2:]) if args.translate_args != args.hipify_arg else "",
             "hipcc_args": args.hipcc_arg,
+            "shim": bool(args.shim or args.shim_only),
             "timings": timings,
         }
         sections: list[str] = []
@@ -710,9 +759,14 @@ def main(argv: list[str] | None = None) -> int:
         for c in prepared:
             if args.no_compile:
                 break
-            console, md = report_corpus(c.name, results)
-            print("\n".join(console) + "\n")
-            sections += md
+            if c.programs:
+                console, md = report_corpus(c.name, results)
+                print("\n".join(console) + "\n")
+                sections += md
+            if c.shimmed is not None:
+                console, md = report_corpus(c.name, shim_results(results), SHIM_TITLE)
+                print("\n".join(console) + "\n")
+                sections += md
         print(
             "timings: "
             + ", ".join(f"{k} {v:.0f} s" if isinstance(v, float) else f"{k} {v}" for k, v in timings.items())
@@ -721,7 +775,7 @@ def main(argv: list[str] | None = None) -> int:
             write_json(args.json, results, {**meta, "builds": [b.to_json() for b in builds]})
         whole_run = len(corpora) == len(ARCHIVES) and not args.only and args.limit is None and args.every == 1
         whole_run = whole_run and not (args.hipcc_arg or args.hipify_arg or args.syntax_only)  # the reference run
-        whole_run = whole_run and not (args.no_compile or args.no_build)
+        whole_run = whole_run and not (args.no_compile or args.no_build or args.shim_only)
         target = args.markdown or (reference_document(tc) if whole_run else None)
         if target:
             target.write_text(markdown_document(meta, sections))

@@ -109,10 +109,14 @@ def _file_digest(root: Path, path: Path) -> bytes:
     return path.relative_to(root).as_posix().encode() + b"\0" + content
 
 
-def shared_digest(root: Path, programs: list[Program]) -> str:
+def shared_digest(root: Path, programs: list[Program], own: str = "") -> str:
     """Hash of the files of a tree outside every program's folder: shared headers, and what the translator
-    writes beside the programs (its compatibility header at the output root), which any program may include."""
+    writes beside the programs (its compatibility header at the output root), which any program may include.
+    ``own``: a folder of the tree holding one folder per program, each on that program's include path only (the
+    shim's include folders): its program's key covers it, the others' do not."""
     folders = {(root / p.folder).resolve() for p in programs}
+    if own:
+        folders.add((root / own).resolve())
     h = hashlib.sha256()
     for path in sorted(p for p in root.resolve().rglob("*") if p.is_file()):
         if not any(path.is_relative_to(folder) for folder in folders):

@@ -24,7 +24,7 @@ LAYERS = [
     ("__init__",),
     ("reports",),
     ("output",),
-    ("run",),
+    ("run", "shim"),
     ("validate",),
     ("cli", "tablegen"),
     ("__main__",),

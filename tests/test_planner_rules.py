@@ -637,3 +637,25 @@ def test_inline_ptx_inside_an_if_branch_is_the_builds_choice(tx) -> None:
     assert "HPY117" not in codes(tx(src))
     guarded = "#ifndef LANE_H\n#define LANE_H\n" + src.replace("#ifdef PTX\n", "").split("#else")[0] + "}\n#endif\n"
     assert "HPY117" in codes(tx(guarded))  # an include guard is no choice
+
+
+# --- device_launches ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "src, lines",
+    [
+        ("__global__ void c(int* p) {}\n__global__ void k(int* p) { c<<<1, 1>>>(p); }\n", [2]),
+        (
+            "template <class T> __global__ void c(T* p) {}\n__device__ void d(int* p) {\n  c<int><<<2, 2>>>(p);\n}\n",
+            [3],
+        ),
+        ("__global__ void c(int* p) {}\nvoid host(int* p) { c<<<1, 1>>>(p); }\n", []),  # the host launches
+        ("__global__ void c(int* p) {}\n__host__ __device__ void hd(int* p) { }\n", []),
+        ("__global__ void k(int* p) { /* c<<<1, 1>>>(p); */ }\n", []),  # a comment
+    ],
+)
+def test_device_launches(tx, src: str, lines: list[int]) -> None:
+    result = tx(src, path="k.cu")
+    assert [d.line for d in result.diagnostics if d.code == "HPY124"] == lines
+    assert result.text == src

@@ -25,7 +25,7 @@ from ..version import __version__
 from .config import ConfigError, find_config, load_config
 
 EXIT_OK, EXIT_FOUND, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
-SUBCOMMANDS = ("tables", "explain", "validate")
+SUBCOMMANDS = ("tables", "explain", "validate", "shim")
 DEFAULT_RENAMES = {".cu": ".hip"}
 
 EPILOG = """\
@@ -33,6 +33,7 @@ subcommands:
   hipify-py tables --format json|csv|md [--api NAME]   dump the mapping table
   hipify-py explain NAME                                one CUDA name in words
   hipify-py validate [PATH...]                          compile translations with hipcc
+  hipify-py shim PATH... -o HEADER | --include-dir DIR  single-source header (CUDA names defined as HIP's)
 
 exit codes:
   0  nothing to do, or everything was written
@@ -103,16 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     out.add_argument(
         "--validation", metavar="JSON", help="include results of 'hipify-py validate --json JSON' in the report"
     )
-    out.add_argument("-q", "--quiet", action="store_true", help="only errors on stderr (no warnings, no summary)")
-    out.add_argument("-v", "--verbose", action="store_true", help="every finding: notes too, and no --max-findings cap")
-    out.add_argument(
-        "--max-findings",
-        type=int,
-        default=DEFAULT_MAX_FINDINGS,
-        metavar="N",
-        help=f"findings printed at most, one per root cause (default {DEFAULT_MAX_FINDINGS}; 0 = all); "
-        "the report has them all",
-    )
+    add_findings_options(out, "one per root cause")
     out.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     tr = p.add_argument_group("translation")
@@ -259,6 +251,21 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
     run.add_argument("--cache-dir", metavar="DIR", help=f"result cache (default {default_cache_dir()})")
     return p
+
+
+def add_findings_options(group: argparse.ArgumentParser | argparse._ArgumentGroup, grouping: str) -> None:
+    """-q, -v and --max-findings: how many findings a command prints (``grouping``: how they are counted)."""
+    group.add_argument("-q", "--quiet", action="store_true", help="only errors on stderr (no warnings, no summary)")
+    group.add_argument(
+        "-v", "--verbose", action="store_true", help="every finding: notes too, and no --max-findings cap"
+    )
+    group.add_argument(
+        "--max-findings",
+        type=int,
+        default=DEFAULT_MAX_FINDINGS,
+        metavar="N",
+        help=f"findings printed at most, {grouping} (default {DEFAULT_MAX_FINDINGS}; 0 = all); the report has them all",
+    )
 
 
 def options_from_args(args: argparse.Namespace, clang_args: Sequence[str] = ()) -> Options:
@@ -433,6 +440,10 @@ def _subcommand(name: str, argv: list[str]) -> int:
         from ..validate import validate_main
 
         return validate_main(argv)
+    if name == "shim":
+        from .shim_cmd import shim_main
+
+        return shim_main(argv)
     from .tables_cmd import explain_main, tables_main
 
     return tables_main(argv) if name == "tables" else explain_main(argv)

@@ -16,6 +16,7 @@ conditions as a CUDA build decides them, preferring the newest one whose branche
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from ..knowledge.cuda_build import CUDA_VERSION
@@ -63,6 +64,16 @@ class Build:
     def describe(self) -> str:
         """How messages name the build: ``CUDA 13.5 for sm_80``."""
         return f"CUDA {self.version[0]}.{self.version[1]} for sm_{self.arch // 10}"
+
+    @classmethod
+    def named_in(cls, text: str) -> Build | None:
+        """The build a message names (:meth:`describe`'s words), None when it names none: what a file's translation
+        decided its conditions as, read back from its findings."""
+        m = _DESCRIBED.search(text)
+        return cls((int(m.group(1)), int(m.group(2))), int(m.group(3)) * 10) if m else None
+
+
+_DESCRIBED = re.compile(r"\bCUDA (\d+)\.(\d+) for sm_(\d+)\b")
 
 
 NEWEST = Build()

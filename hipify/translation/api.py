@@ -14,7 +14,7 @@ from ..knowledge.table import MappingTable, table_for
 from ..lexing.shared import clear as forget_lexings
 from ..model import Diagnostic, Edit, LineIndex, ProjectFacts, SourceFile, located
 from ..options import Options
-from ..project.graph import build_file_facts, build_model
+from ..project.graph import ProjectModel, build_file_facts, build_model
 from ..project.scan import FileScan, scan_file, scan_text
 from .engines import run_engine
 from .splice import apply
@@ -84,6 +84,25 @@ def translate_files(
     the tree's include directories). ``texts`` maps each file's path on disk to its text; the
     include graph is resolved on disk around those paths. Files include the compatibility header
     (see :func:`compat_header`) from ``compat_dir`` (default: the files' common directory)."""
+    return translate_project(texts, options, table, compat_dir).results
+
+
+@dataclass(frozen=True)
+class ProjectTranslation:
+    """What :func:`translate_project` found: each file's translation, and the project model they were translated
+    with (each file's scan: the names it uses, its includes, what it declares; the include graph)."""
+
+    results: dict[str, Result]
+    model: ProjectModel
+
+
+def translate_project(
+    texts: Mapping[str, str],
+    options: Options | None = None,
+    table: MappingTable | None = None,
+    compat_dir: str | None = None,
+) -> ProjectTranslation:
+    """:func:`translate_files`, with the project model the translations were planned from."""
     options = options or Options()
     table = table_for(options) if table is None else table
 
@@ -108,7 +127,7 @@ def translate_files(
             out[path] = translate(text, path, options, table, project)
     finally:
         forget_lexings()  # what the scan kept for the translations (and the headers only scanned)
-    return out
+    return ProjectTranslation(out, model)
 
 
 def compat_header(results: Iterable[Result], options: Options | None = None) -> str | None:

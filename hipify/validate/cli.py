@@ -82,6 +82,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="do not build programs that have build files (Makefile, CMakeLists.txt) with their translated "
         "build files; only compile each source",
     )
+    p.add_argument(
+        "--shim",
+        action="store_true",
+        help="compile each program unmodified, with the include folder `hipify-py shim --include-dir` writes for it "
+        "on the include path, instead of translated (no builds)",
+    )
     p.add_argument("--only", action="append", metavar="NAME", help="validate only these program names")
     p.add_argument("-v", "--verbose", action="store_true", help="print compiler output of failures")
     return p
@@ -146,8 +152,10 @@ def validate_main(argv: list[str] | None = None) -> int:
         states = "/".join(sorted({r.result for r in results}))
         err.print(f"  [{done[0]}/{total}] {p.name} ({e}): {states}", highlight=False)
 
-    builds: list[BuildOutcome] | None = None if args.no_build else []
-    results = validate_all(programs, engines, toolchains, archs, args.jobs, args.keep, progress, builds, args.run)
+    builds: list[BuildOutcome] | None = None if args.no_build or args.shim else []
+    results = validate_all(
+        programs, engines, toolchains, archs, args.jobs, args.keep, progress, builds, args.run, args.shim
+    )
     results += skipped if toolchains else []
     elapsed = time.perf_counter() - t0
     order = {p.name: i for i, p in enumerate(programs)}

@@ -23,6 +23,7 @@ STYLE = {
     "ERROR": "red",
     "SKIPPED": "yellow",
     "NOT JUDGED": "yellow",
+    "NAMED": "yellow",
 }
 
 

@@ -283,8 +283,10 @@ def validate_all(
     progress=None,
     builds: list[BuildOutcome] | None = None,
     run: bool = False,
+    shim: bool = False,
 ) -> list[Result]:
-    """Translate and compile every (program, engine, toolchain); ``jobs`` compiles run in parallel."""
+    """Translate and compile every (program, engine, toolchain); ``jobs`` compiles run in parallel. ``shim``: compile
+    each program unmodified with its single-source include folder instead (``validate.shim_mode``)."""
     for tc in toolchains:
         _remove_stale_trees(tc.work_root())
     tasks = [(p, e, tc) for tc in toolchains for e in engines for p in programs]
@@ -293,7 +295,12 @@ def validate_all(
     def one(i: int) -> None:
         p, e, tc = tasks[i]
         try:
-            results[i] = validate_program(p, e, tc, archs, keep, builds=builds, run=run)
+            if shim:
+                from .shim_mode import validate_shim_program
+
+                results[i] = validate_shim_program(p, e, tc, archs, keep)
+            else:
+                results[i] = validate_program(p, e, tc, archs, keep, builds=builds, run=run)
         except Exception as exc:
             results[i] = [Result(p.name, e, a, tc.describe(), ERROR, f"{type(exc).__name__}: {exc}") for a in archs]
         if progress:

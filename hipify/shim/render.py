@@ -1,0 +1,201 @@
+"""The text of a project's single-source header (``-o HEADER``) and of its include folder (``--include-dir DIR``).
+
+Both hold the same parts, each under a short comment, in the order the compiler needs them: the macros HIP's
+headers test, the HIP headers, the compatibility entries, nvcc's own macros, then the CUDA names. The folder splits
+them: ``hipify_shim.h`` holds everything but the HIP libraries' headers, and each CUDA header the project includes
+has a file of its own name that includes ``hipify_shim.h`` and the HIP headers standing for it, so that an
+unmodified CUDA tree compiles with ``hipcc -I DIR``. The same plan always gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+import textwrap
+from collections.abc import Iterable
+from importlib import resources
+
+from ..compat import load_catalog
+from ..compat import render as render_compat
+from .definitions import ADAPTED_CALL, COMPILER, GUARD, MACRO_CALL, PLACEHOLDER, REMOVED, RENAME, Definition
+from .plan import GENERATED, RUNTIME_HEADER, ShimPlan, StandIn
+
+SHIM_HEADER = "hipify_shim.h"  # the common part of an include folder
+# clang's header that hipcc includes before the first line of every HIP source (-x hip). A file of that name in
+# the include folder is found before clang's (the -I folders come first), includes clang's and then the header:
+# the place where nvcc includes cuda_runtime.h in every .cu file, so that a file relying on that still compiles.
+PRE_INCLUDED = "__clang_hip_runtime_wrapper.h"
+# Headers of HIP libraries that keep CUDA's names and test nvcc's macros to learn which compiler they are read by:
+# read before the header defines those macros (rocThrust takes __CUDACC__ for nvcc).
+_READ_BEFORE_NVCC_MACROS = (("thrust/", "thrust/detail/config.h"),)
+_WIDTH = 116
+_SECTION_COMMENTS = {
+    COMPILER: "nvcc's own macros, which hipcc leaves undefined: the values of the CUDA build the translation decides "
+    "conditions as (the newest whose branches HIP compiles; __CUDA_ARCH__ in the device pass only, as nvcc defines "
+    "it), and HIP's counterparts of the compiler marks.",
+    RENAME: "CUDA names HIP spells otherwise.",
+    REMOVED: "Calling-convention macros HIP lacks, empty as CUDA defines them on Linux.",
+    MACRO_CALL: "Calls whose argument HIP takes wrapped (HIP_SYMBOL: a device symbol).",
+    ADAPTED_CALL: "Calls whose arguments HIP takes in another form, through adaptors with the HIP function's own "
+    "parameters (C translation units get the plain HIP name).",
+    PLACEHOLDER: "CUDA enumerations HIP lacks: declared, so that code passing their values along compiles. No HIP "
+    "API takes them; each use is reported.",
+    GUARD: "Include guards of the CUDA headers, which code tests to learn what is included: defined once the HIP "
+    "header standing for each is (outside the include guard, so that a HIP header included later counts).",
+}
+
+
+def render_header(plan: ShimPlan, name: str) -> str:
+    """The single header (``-o``): every HIP header the project's CUDA headers stand for."""
+    includes = _includes(plan.stand_ins)
+    return _common(plan, name, includes, _guard_macro(name))
+
+
+def render_include_dir(plan: ShimPlan) -> dict[str, str]:
+    """The include folder: relative path -> text."""
+    files = {SHIM_HEADER: _common(plan, SHIM_HEADER, [(RUNTIME_HEADER, ())], "HIPIFY_SHIM_H")}
+    for stand_in in plan.stand_ins:
+        files[stand_in.cuda] = _stand_in(plan, stand_in)
+    files[PRE_INCLUDED] = _pre_included()
+    return dict(sorted(files.items()))
+
+
+def _common(plan: ShimPlan, name: str, includes: list[tuple[str, tuple[str, ...]]], guard: str) -> str:
+    version = f"{plan.rocm[0]}.{plan.rocm[1]}"
+    out = _comment(
+        f"{name}: {GENERATED} for ROCm {version} from the CUDA sources of this project; do not edit. "
+        "`hipify-py shim --check` fails when the sources use a CUDA name it does not cover, and prints the "
+        "command that writes it again. Included when compiling for AMD GPUs, it makes the project's CUDA "
+        "spelling compile with HIP."
+    )
+    out += ["", f"#ifndef {guard}", f"#define {guard}", ""]
+    if plan.required:
+        out += _comment("Macros HIP's headers test: defined before the first of them.")
+        for macro in plan.required:
+            out += [f"#if !defined({macro})", f"#define {macro}", "#endif"]
+        out.append("")
+    out += _comment("The HIP headers standing for the CUDA headers the project includes.")
+    for header, stood_for in includes:
+        out.append(f"#include <{header}>" + (f"  // {', '.join(stood_for)}" if stood_for else ""))
+    out.append("")
+    if plan.compat_entries:
+        out += _compat(plan)
+    if plan.accepts_register:
+        out += _comment("The project uses the `register` storage class: C++17 removed it, nvcc only warns.")
+        out += ["#if defined(__clang__) && defined(__cplusplus)", '#pragma clang diagnostic ignored "-Wregister"']
+        out += ["#endif", ""]
+    by_section: dict[str, list[Definition]] = {}
+    for definition in plan.definitions:
+        by_section.setdefault(definition.section, []).append(definition)
+    if COMPILER in by_section:
+        out += _comment(_SECTION_COMMENTS[COMPILER])
+        out += _read_before_nvcc_macros(plan)
+        out += [d.text for d in by_section[COMPILER]] + [""]
+    for section in (RENAME, REMOVED, MACRO_CALL, PLACEHOLDER):
+        if section in by_section:
+            out += _comment(_SECTION_COMMENTS[section]) + [d.text for d in by_section[section]] + [""]
+    if ADAPTED_CALL in by_section:
+        out += _comment(_SECTION_COMMENTS[ADAPTED_CALL])
+        out += ["#if defined(__cplusplus)", _support().rstrip("\n")]
+        out += [d.text for d in by_section[ADAPTED_CALL]] + ["#else"]
+        out += [d.c_text for d in by_section[ADAPTED_CALL]] + ["#endif", ""]
+    if plan.namespaces:
+        out += _comment("CUDA's namespaces: HIP's under CUDA's name.")
+        out += ["#if defined(__cplusplus)"]
+        for cuda, hip in plan.namespaces:
+            out += _namespace_alias(cuda, hip)
+        out += ["#endif", ""]
+    out += [f"#endif  // {guard}", ""]
+    out += _guards(by_section.get(GUARD, []))
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _stand_in(plan: ShimPlan, stand_in: StandIn) -> str:
+    shim = posixpath.relpath(SHIM_HEADER, posixpath.dirname(stand_in.cuda) or ".")
+    guard = "HIPIFY_SHIM_" + re.sub(r"\W", "_", stand_in.cuda).upper()
+    what = "the compatibility entries" if stand_in.compat else ", ".join(stand_in.hip)
+    out = _comment(
+        f"{stand_in.cuda}: {GENERATED}: stands for CUDA's {stand_in.cuda} when compiling for AMD GPUs ({what}; "
+        f"the CUDA names are in {SHIM_HEADER}); do not edit."
+    )
+    out += ["", f"#ifndef {guard}", f"#define {guard}", f'#include "{shim}"']
+    out += [f"#include <{h}>" for h in stand_in.hip if h != RUNTIME_HEADER]
+    out += [f"#endif  // {guard}", ""]
+    out += _guards([d for d in plan.definitions if d.section == GUARD])
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _pre_included() -> str:
+    out = _comment(
+        f"{PRE_INCLUDED}: {GENERATED}; do not edit. nvcc includes cuda_runtime.h before the first line of every "
+        "CUDA source; hipcc includes clang's header of this name there (-x hip), and this folder's comes first "
+        f"on the -I path: it includes clang's, then {SHIM_HEADER}, so that a source relying on nvcc's include "
+        "compiles unmodified."
+    )
+    return "\n".join([*out, f"#include_next <{PRE_INCLUDED}>", f'#include "{SHIM_HEADER}"', ""])
+
+
+def _includes(stand_ins: Iterable[StandIn]) -> list[tuple[str, tuple[str, ...]]]:
+    """Each HIP header once, the runtime first, with the CUDA headers it stands for."""
+    by_header: dict[str, list[str]] = {RUNTIME_HEADER: []}
+    for stand_in in stand_ins:
+        for header in stand_in.hip:
+            by_header.setdefault(header, []).append(stand_in.cuda)
+    return [(h, tuple(cuda)) for h, cuda in by_header.items()]
+
+
+def _compat(plan: ShimPlan) -> list[str]:
+    catalog = load_catalog()
+    text = render_compat((catalog.by_entry_name[n] for n in plan.compat_entries), plan.rocm, catalog)
+    body = text[text.index("#ifndef") :].rstrip("\n")
+    names = ", ".join(e.name for e in catalog.closure(catalog.by_entry_name[n] for n in plan.compat_entries))
+    return [
+        *_comment(f"CUDA features ROCm lacks, written in HIP (hipify-py's compatibility catalog): {names}."),
+        body,
+        "",
+    ]
+
+
+def _read_before_nvcc_macros(plan: ShimPlan) -> list[str]:
+    lines: list[str] = []
+    for prefix, header in _READ_BEFORE_NVCC_MACROS:
+        if any(h.startswith(prefix) for h in (*plan.other_includes, *(s.cuda for s in plan.stand_ins))):
+            lines += [f"#if defined(__cplusplus) && __has_include(<{header}>)", f"#include <{header}>", "#endif"]
+    return lines
+
+
+def _namespace_alias(cuda: str, hip: str) -> list[str]:
+    """``namespace cub = hipcub;`` (HIP's namespace declared first, so that the alias needs none of its headers);
+    a nested one inside its enclosing namespaces."""
+    outer, _, name = cuda.rpartition("::")
+    hip_outer, _, hip_name = hip.rpartition("::")
+    if outer != hip_outer:  # moved to another namespace: the alias names HIP's by its full path
+        line = f"namespace {name} = ::{hip};"
+        declared = "".join(f"namespace {part} {{ " for part in hip.split("::")) + "}" * len(hip.split("::"))
+        return [declared, *_within(outer, line)]
+    return _within(outer, f"namespace {hip_name} {{}} namespace {name} = {hip_name};")
+
+
+def _within(outer: str, line: str) -> list[str]:
+    if not outer:
+        return [line]
+    parts = outer.split("::")
+    return ["".join(f"namespace {p} {{ " for p in parts) + line + " }" * len(parts)]
+
+
+def _guards(guards: list[Definition]) -> list[str]:
+    if not guards:
+        return []
+    return [*_comment(_SECTION_COMMENTS[GUARD]), *(d.text for d in guards), ""]
+
+
+def _guard_macro(name: str) -> str:
+    return "HIPIFY_SHIM_" + re.sub(r"\W", "_", posixpath.basename(name)).upper()
+
+
+def _support() -> str:
+    return resources.files(__package__).joinpath("support.h").read_text(encoding="utf-8")
+
+
+def _comment(text: str) -> list[str]:
+    return ["// " + line for line in textwrap.wrap(text, _WIDTH - 3, break_on_hyphens=False)]
