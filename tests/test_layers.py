@@ -87,3 +87,52 @@ def test_no_import_cycle_between_folders() -> None:
 
     for unit in sorted(graph):
         visit(unit, ())
+
+
+def _module_of(parts: list[str]) -> str | None:
+    """The file (dotted, a package as its ``__init__``) that an import of ``parts`` loads, if it is ours."""
+    where = PACKAGE.parent.joinpath(*parts)
+    if where.with_suffix(".py").exists():
+        return ".".join(parts)
+    if (where / "__init__.py").exists():
+        return ".".join([*parts, "__init__"])
+    return None
+
+
+def _module_graph() -> dict[str, set[str]]:
+    graph: dict[str, set[str]] = {}
+    for path in PACKAGE.rglob("*.py"):
+        parts = ["hipify", *path.relative_to(PACKAGE).with_suffix("").parts]
+        package = parts[:-1]
+        edges = graph.setdefault(".".join(parts), set())
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                base = package[: len(package) - node.level + 1] if node.level else []
+                module = base + node.module.split(".") if node.module else base
+                # from .pkg import mod: the module is the target; from .mod import name: the module
+                targets = [module + [a.name] if _module_of(module + [a.name]) else module for a in node.names]
+            elif isinstance(node, ast.Import):
+                targets = [alias.name.split(".") for alias in node.names]
+            else:
+                continue
+            edges.update(m for t in targets if t and t[0] == "hipify" and (m := _module_of(t)) and m != ".".join(parts))
+    return graph
+
+
+def test_no_import_cycle_between_modules() -> None:
+    """Inside a folder too: two modules that import each other (even lazily) are one module split in two, or a
+    shared part that belongs in a third."""
+    graph = _module_graph()
+    done: set[str] = set()
+
+    def visit(unit: str, path: tuple[str, ...]) -> None:
+        assert unit not in path, " -> ".join((*path[path.index(unit) :], unit))
+        if unit in done:
+            return
+        for target in sorted(graph.get(unit, ())):
+            if not target.endswith("__init__"):  # a package's __init__ re-exports its modules: not a cycle of code
+                visit(target, (*path, unit))
+        done.add(unit)
+
+    for unit in sorted(graph):
+        visit(unit, ())

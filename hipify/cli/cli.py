@@ -14,7 +14,6 @@ from ..machinery.cache import default_cache_dir
 from ..machinery.supervise import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S
 from ..options import DEFAULT_OFFLOAD_ARCH, DEFAULT_ROCM, Options, parse_offload_arch, parse_rocm_version
 from ..output.emit import OutputMode, message
-from ..reports.findings import DEFAULT_MAX_FINDINGS
 from ..reports.report_render import FORMATS
 from ..run.request import STDIN, RunConfig, UsageError
 from ..run.run import run
@@ -23,6 +22,7 @@ from ..sources.fileio import DEFAULT_MAX_SIZE
 from ..translation.engines import ENGINE_NAMES
 from ..version import __version__
 from .config import ConfigError, find_config, load_config
+from .findings_options import add_findings_options
 
 EXIT_OK, EXIT_FOUND, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
 SUBCOMMANDS = ("tables", "explain", "validate", "shim")
@@ -251,21 +251,6 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--no-cache", action="store_true", help="do not read or write the result cache")
     run.add_argument("--cache-dir", metavar="DIR", help=f"result cache (default {default_cache_dir()})")
     return p
-
-
-def add_findings_options(group: argparse.ArgumentParser | argparse._ArgumentGroup, grouping: str) -> None:
-    """-q, -v and --max-findings: how many findings a command prints (``grouping``: how they are counted)."""
-    group.add_argument("-q", "--quiet", action="store_true", help="only errors on stderr (no warnings, no summary)")
-    group.add_argument(
-        "-v", "--verbose", action="store_true", help="every finding: notes too, and no --max-findings cap"
-    )
-    group.add_argument(
-        "--max-findings",
-        type=int,
-        default=DEFAULT_MAX_FINDINGS,
-        metavar="N",
-        help=f"findings printed at most, {grouping} (default {DEFAULT_MAX_FINDINGS}; 0 = all); the report has them all",
-    )
 
 
 def options_from_args(args: argparse.Namespace, clang_args: Sequence[str] = ()) -> Options:

@@ -10,7 +10,7 @@ from ..options import Options, parse_rocm_version
 from ..reports.report_render import FORMATS
 from ..shim.command import EXIT_ERROR, ShimRequest, run_shim
 from ..translation.engines import ENGINE_NAMES
-from .cli import add_findings_options
+from .findings_options import add_findings_options
 
 DESCRIPTION = """\
 Write the header a single-source project compiles its CUDA code for AMD GPUs with: the HIP headers standing for

@@ -13,6 +13,7 @@ from .build import BuildOutcome
 from .corpus import discover
 from .parts import BUILD_TOOLS, NOT_JUDGED, lacking, probe
 from .runner import SKIPPED, Result, validate_all
+from .shim_mode import validate_shim_program
 from .toolchain import CHROOT_RELEASES, DEFAULT_ARCHS, Toolchain, detect, no_toolchain_message
 
 ENGINES = ("regex", "clang")
@@ -154,7 +155,16 @@ def validate_main(argv: list[str] | None = None) -> int:
 
     builds: list[BuildOutcome] | None = None if args.no_build or args.shim else []
     results = validate_all(
-        programs, engines, toolchains, archs, args.jobs, args.keep, progress, builds, args.run, args.shim
+        programs,
+        engines,
+        toolchains,
+        archs,
+        args.jobs,
+        args.keep,
+        progress,
+        builds,
+        args.run,
+        validate_shim_program if args.shim else None,
     )
     results += skipped if toolchains else []
     elapsed = time.perf_counter() - t0

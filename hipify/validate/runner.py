@@ -9,7 +9,7 @@ import subprocess
 import tempfile
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -273,6 +273,10 @@ def _remove_stale_trees(root: str, max_age_s: float = 3600) -> None:
             pass
 
 
+# (program, engine, toolchain, archs, keep the trees) -> its results: another way of judging a program
+ProgramCheck = Callable[[Program, str, Toolchain, tuple[str, ...], bool], list[Result]]
+
+
 def validate_all(
     programs: list[Program],
     engines: list[str],
@@ -283,10 +287,11 @@ def validate_all(
     progress=None,
     builds: list[BuildOutcome] | None = None,
     run: bool = False,
-    shim: bool = False,
+    other_check: ProgramCheck | None = None,
 ) -> list[Result]:
-    """Translate and compile every (program, engine, toolchain); ``jobs`` compiles run in parallel. ``shim``: compile
-    each program unmodified with its single-source include folder instead (``validate.shim_mode``)."""
+    """Translate and compile every (program, engine, toolchain); ``jobs`` compiles run in parallel. ``other_check``:
+    what to do with each instead (``validate.shim_mode``: compile it unmodified with its single-source include
+    folder)."""
     for tc in toolchains:
         _remove_stale_trees(tc.work_root())
     tasks = [(p, e, tc) for tc in toolchains for e in engines for p in programs]
@@ -295,10 +300,8 @@ def validate_all(
     def one(i: int) -> None:
         p, e, tc = tasks[i]
         try:
-            if shim:
-                from .shim_mode import validate_shim_program
-
-                results[i] = validate_shim_program(p, e, tc, archs, keep)
+            if other_check is not None:
+                results[i] = other_check(p, e, tc, archs, keep)
             else:
                 results[i] = validate_program(p, e, tc, archs, keep, builds=builds, run=run)
         except Exception as exc:
