@@ -601,7 +601,7 @@ def test_cuda_version_comparisons_are_decided_for_a_build_whose_branches_hip_com
 @pytest.mark.parametrize(
     ("src", "message"),
     [
-        ('__device__ int lane() { int id; asm volatile("mov.u32 %0, %%laneid;" : "=r"(id)); return id; }',
+        ('__device__ int lane() { int id; asm volatile("{ mov.u32 %0, %%laneid; }" : "=r"(id)); return id; }',
          "inline PTX assembly (laneid): AMD GPUs do not run PTX; HIP has __lane_id()"),
         ('__device__ float r(float x) { float y; asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }',
          "inline PTX assembly (rcp.approx.ftz.f32): AMD GPUs do not run PTX; HIP has __frcp_rn()"),
@@ -629,11 +629,62 @@ def test_host_assembly_barriers_comments_and_strings_are_not_ptx(tx, src: str) -
     assert "HPY117" not in codes(tx(src))
 
 
+@pytest.mark.parametrize(
+    ("statement", "expected"),
+    [
+        ('asm volatile("red.global.add.u64 [%0], %1;" :: "l"(p), "l"(n) : "memory");',
+         "atomicAdd((unsigned long long*)(p), (unsigned long long)(n));"),
+        ('asm("red.relaxed.gpu.global.add.u32 [%0], %1;\\n" : : "l"(&c[i]), "r"(1u));',
+         "atomicAdd((unsigned int*)(&c[i]), (unsigned int)(1u));"),
+        ('asm volatile("mov.u32 %0, %%laneid;" : "=r"(s.lane));', "s.lane = __lane_id();"),
+        ('asm volatile("activemask.b32 %0;" : "=r"(m));', "m = __ballot(1);"),
+        ('asm volatile("mov.u64 %0, %%clock64;" : "=l"(*t));', "(*t) = clock64();"),
+        ('asm volatile("mov.u32 %0, %%clock;" : "=r"(t[0]));', "t[0] = clock();"),
+    ],
+)  # fmt: skip
+def test_single_instruction_ptx_with_an_exact_hip_counterpart_is_translated(tx, statement: str, expected: str) -> None:
+    src = f"__device__ void f(unsigned long long *p, unsigned long long n, unsigned *c, int i, unsigned m, S s) {{ {statement} }}"
+    result = tx(src)
+    assert result.text == src.replace(statement, expected)
+    assert "HPY117" not in codes(result) and [e.code for e in result.edits] == ["HPY023"]
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        'asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));',  # nanoseconds: HIP's wall clock ticks otherwise
+        'asm volatile("red.global.add.u64 [%0], %1; membar.gl;" :: "l"(p), "l"(n));',  # two instructions
+        'asm volatile("atom.global.add.u64 %0, [%1], %2;" : "=l"(r) : "l"(p), "l"(n));',  # not a reduction
+        'asm volatile("red.global.add.u64 [%0], %2;" :: "l"(p), "l"(n));',  # no such operand
+    ],
+)
+def test_other_ptx_stays_reported(tx, statement: str) -> None:
+    src = f"__device__ void f() {{ {statement} }}"
+    result = tx(src)
+    assert result.text == src and "HPY117" in codes(result)
+
+
 def test_inline_ptx_inside_an_if_branch_is_the_builds_choice(tx) -> None:
     src = (
-        '__device__ unsigned lane() {\n#ifdef PTX\n  unsigned r;\n  asm("mov.u32 %0, %%laneid;" : "=r"(r));\n'
+        '__device__ unsigned lane() {\n#ifdef PTX\n  unsigned r;\n  asm("mov.u32 %0, %%smid;" : "=r"(r));\n'
         "  return r;\n#else\n  return threadIdx.x % warpSize;\n#endif\n}\n"
     )
     assert "HPY117" not in codes(tx(src))
     guarded = "#ifndef LANE_H\n#define LANE_H\n" + src.replace("#ifdef PTX\n", "").split("#else")[0] + "}\n#endif\n"
     assert "HPY117" in codes(tx(guarded))  # an include guard is no choice
+
+
+# --- #pragma weak --------------------------------------------------------------------------
+
+
+def test_pragma_weak_is_kept_out_of_the_device_pass(tx) -> None:
+    src = "int f(int x) { return x; }\n#pragma weak g = f\n#pragma weak h\nint k;\n#pragma weak k2 = k\n"
+    result = tx(src, path="a.cu")
+    guard = "#if !defined(__HIP_DEVICE_COMPILE__)"
+    assert result.text == (
+        f"int f(int x) {{ return x; }}\n{guard}\n#pragma weak g = f\n#pragma weak h\n#endif\nint k;\n"
+        f"{guard}\n#pragma weak k2 = k\n#endif\n"
+    )
+    assert tx(result.text, path="a.cu").text == result.text  # already kept out
+    assert tx(src, path="a.cpp").text == src  # a host compiler's file: one pass
+    assert tx("#pragma once\n#pragma weakly\n", path="a.cu").text == "#pragma once\n#pragma weakly\n"
