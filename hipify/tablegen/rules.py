@@ -105,6 +105,8 @@ def hip_candidates(api: str, name: str, kind: str) -> list[str]:
         out = _swap(name, (("cub::", "hipcub::"), ("CUB_", "HIPCUB_"), ("CubDebug", "HipcubDebug")))
     elif api == "nvtx":  # ROCm's profiler annotations (roctx.h) name NVTX's calls with roctx
         out = _swap(name, (("nvtx", "roctx"), ("NVTX_", "ROCTX_")))
+    elif api == "nccl":  # RCCL declares NCCL's API under NCCL's own names
+        out = [name]
     else:
         out = []
     return _dedupe(out)
