@@ -435,3 +435,22 @@ target_link_libraries(legacy kern ${CUDA_LIBRARIES} ${CUDA_curand_LIBRARY})
         done = _build(tree, root, cxx)
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
         assert (tree / "build" / "legacy").is_file()
+
+
+def test_a_cuda_librarys_own_find_module_becomes_the_rocm_package() -> None:
+    text = (
+        "find_package(NCCL REQUIRED)\n"
+        "target_include_directories(app PRIVATE ${NCCL_INCLUDE_DIRS})\n"
+        "target_link_libraries(app PRIVATE ${NCCL_LIBRARIES})\n"
+    )
+    assert _translated(text) == (
+        "find_package(rccl REQUIRED)\n"
+        "target_include_directories(app PRIVATE ${RCCL_INCLUDE_DIRS})\n"
+        "target_link_libraries(app PRIVATE roc::rccl)\n"
+    )
+    # a plain name in a link list, as other CUDA libraries
+    assert "roc::rccl" in _translated("target_link_libraries(app PRIVATE nccl)\n")
+    # a package that is no CUDA library is the project's
+    assert _translated("find_package(MPI REQUIRED)\nfind_package(CUDAToolkit)\n").startswith(
+        "find_package(MPI REQUIRED)"
+    )

@@ -258,13 +258,25 @@ def test_continuation_lines_and_dropped_words() -> None:
     ("text", "expected"),
     [
         # the variable reaches the link through -l$(X) / -l${X}: the runtime stays named (HIP's)
-        ("CUDARTLIB ?= cudart\nLDFLAGS := -l${CUDARTLIB} -lrt\n", "CUDARTLIB ?= amdhip64\nLDFLAGS := -l${CUDARTLIB} -lrt\n"),
-        ("LIBRARIES += cublas\nLDFLAGS += $(LIBRARIES:%=-l%)\n", "LIBRARIES += hipblas\nLDFLAGS += $(LIBRARIES:%=-l%)\n"),
-        ("LIBS := cublas curand\nL = $(addprefix -l,$(LIBS))\n", "LIBS := hipblas hiprand\nL = $(addprefix -l,$(LIBS))\n"),
+        (
+            "CUDARTLIB ?= cudart\nLDFLAGS := -l${CUDARTLIB} -lrt\n",
+            "CUDARTLIB ?= amdhip64\nLDFLAGS := -l${CUDARTLIB} -lrt\n",
+        ),
+        (
+            "LIBRARIES += cublas\nLDFLAGS += $(LIBRARIES:%=-l%)\n",
+            "LIBRARIES += hipblas\nLDFLAGS += $(LIBRARIES:%=-l%)\n",
+        ),
+        (
+            "LIBS := cublas curand\nL = $(addprefix -l,$(LIBS))\n",
+            "LIBS := hipblas hiprand\nL = $(addprefix -l,$(LIBS))\n",
+        ),
         ("LIBS := cufft m\nL = $(patsubst %,-l%,$(LIBS))\n", "LIBS := hipfft m\nL = $(patsubst %,-l%,$(LIBS))\n"),
         ("LIBS := curand\nL = $(foreach l,$(LIBS),-l$(l))\n", "LIBS := hiprand\nL = $(foreach l,$(LIBS),-l$(l))\n"),
         # followed through a variable that only names others
-        ("A := cublas\nLIBS := $(A) pthread\nL = $(LIBS:%=-l%)\n", "A := hipblas\nLIBS := $(A) pthread\nL = $(LIBS:%=-l%)\n"),
+        (
+            "A := cublas\nLIBS := $(A) pthread\nL = $(LIBS:%=-l%)\n",
+            "A := hipblas\nLIBS := $(A) pthread\nL = $(LIBS:%=-l%)\n",
+        ),
         # in a recipe command
         ("LIB = cufft\napp: a.o\n\t$(CXX) $^ -l$(LIB) -o $@\n", "LIB = hipfft\napp: a.o\n\t$(CXX) $^ -l$(LIB) -o $@\n"),
     ],
@@ -277,7 +289,7 @@ def test_library_named_through_a_variable(text: str, expected: str) -> None:
 def test_library_words_elsewhere_stay() -> None:
     # a variable that never reaches -l: its words are not libraries
     text = "NAME = cudart\nSRC = cublas.cu\nall:\n\techo $(NAME) $(SRC)\n"
-    out, diagnostics = run(text)
+    out, _ = run(text)
     assert out == text
 
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from ..model import Diagnostic, Edit, LineIndex, Severity
 from . import BuildContext, BuildResult
 from .cmake_reader import BRACKET, QUOTED, UNQUOTED, Argument, Command, read, split_list
-from .libraries import cmake_target, library_change
+from .libraries import cmake_target, find_module, library_change
 from .nvcc_options import KIND_DROPPED, KIND_HAND, KIND_RDC, RDC_FLAG, is_nvcc, translate_words
 
 EDIT = "HPY016"
@@ -41,7 +41,9 @@ INTERNAL = "HPY204"
 
 # A file none of whose text says CUDA, nvcc, a .cu file or a word like a CUDA library (cublas, -lnvrtc) gets
 # no edit: the quick way out.
-_ANY_CUDA = re.compile(r"cuda|nvcc|ptxas|fatbinary|bin2c|\.cu\b|(?<![A-Za-z0-9_])(?:-l)?(?:cu|nv)[a-z]", re.IGNORECASE)
+_ANY_CUDA = re.compile(
+    r"cuda|nvcc|ptxas|fatbinary|bin2c|nccl|\.cu\b|(?<![A-Za-z0-9_])(?:-l)?(?:cu|nv)[a-z]", re.IGNORECASE
+)
 
 # CMAKE_CUDA_<X> variables with no CMAKE_HIP_<X>: CMake's HIP language has no host compiler, separable
 # compilation or runtime choice (cmake-variables(7)); they are handled where set, or left.
@@ -71,6 +73,10 @@ _INCLUDE_VARIABLES = frozenset(
 _FOUND_VARIABLES = frozenset(("CUDAToolkit_FOUND", "CUDA_FOUND"))
 # FindCUDA's library variables: CUDA_LIBRARIES, CUDA_CUBLAS_LIBRARIES, CUDA_cublas_LIBRARY, ...
 _LIBRARY_VARIABLE = re.compile(r"^CUDA_(?:(?P<lib>[A-Za-z0-9_]+?)_)?LIBRAR(?:Y|IES)$")
+# A find module's variables (FindNCCL.cmake: NCCL_LIBRARIES, NCCL_INCLUDE_DIRS), for a CUDA library's name.
+_FIND_MODULE_VARIABLE = re.compile(
+    r"^(?P<lib>(?!CUDA_)[A-Za-z][A-Za-z0-9]*)_(?P<what>LIBRARIES|LIBRARY|INCLUDE_DIRS|INCLUDE_DIR)$"
+)
 _CUDA_TARGET = re.compile(r"^CUDA::[A-Za-z0-9_]+$")
 _REFERENCE = re.compile(r"\$\{([A-Za-z0-9_]+)\}")
 _LANGUAGE_GENEX = re.compile(r"\$<(COMPILE_LANGUAGE|LINK_LANGUAGE|COMPILE_LANG_AND_ID|LINK_LANG_AND_ID):([A-Za-z_,]*)")
@@ -275,7 +281,14 @@ def _variable(state: _State, name: str, at: int, whole: bool) -> str | None:
 
 
 def _library_variable(state: _State, name: str, at: int) -> str | None:
-    """``${CUDA_LIBRARIES}``, ``${CUDA_CUBLAS_LIBRARIES}``, ``${CUDA_cufft_LIBRARY}`` -> ROCm's target."""
+    """``${CUDA_LIBRARIES}``, ``${CUDA_CUBLAS_LIBRARIES}``, ``${CUDA_cufft_LIBRARY}`` -> ROCm's target; a find
+    module's ``${NCCL_LIBRARIES}`` -> RCCL's target, its ``${NCCL_INCLUDE_DIRS}`` -> RCCL's variable."""
+    module = _FIND_MODULE_VARIABLE.match(name)
+    found = find_module(module.group("lib"), state.context) if module is not None else None
+    if module is not None and found is not None:
+        if module.group("what").startswith("INCLUDE"):
+            return "${" + found.include_variable + "}" if found.include_variable else None
+        return found.target
     m = _LIBRARY_VARIABLE.match(name)
     if not m:
         return None
@@ -606,6 +619,11 @@ def _link_libraries(state: _State, command: Command) -> None:
 def _find_package(state: _State, command: Command) -> None:
     if command.args and command.args[0].value in ("CUDAToolkit", "CUDA"):
         state.find_cuda.append(command)
+        return
+    module = find_module(command.args[0].value, state.context) if command.args else None
+    if module is not None:  # a project's FindNCCL.cmake -> RCCL's package config
+        first = command.args[0]
+        state.replace(first.start, first.end, module.package, first.value)
         return
     for arg in command.args:
         _rewrite(state, arg)

@@ -487,12 +487,23 @@ def _ref(group: str) -> str:
 
 
 _LIBRARY_REFERENCE = re.compile(
-    r"(?:^|(?<=[\s,]))-l" + _ref("name")
-    + "|" + _OPEN + r"(?P<name2>[A-Za-z_][A-Za-z0-9_]*):%=-l%" + _CLOSE
-    + "|" + _OPEN + r"addprefix\s+-l\s*,\s*" + _ref("name3") + r"\s*" + _CLOSE
-    + "|" + _OPEN + r"patsubst\s+%\s*,\s*-l%\s*,\s*" + _ref("name4") + r"\s*" + _CLOSE
-    + "|" + _OPEN + r"foreach\s+(?P<loop>\w+)\s*,\s*" + _ref("name5") + r"\s*,\s*-l" + _OPEN + "(?P=loop)" + _CLOSE
-    + r"\s*" + _CLOSE
+    "|".join(
+        (
+            r"(?:^|(?<=[\s,]))-l" + _ref("name"),
+            _OPEN + r"(?P<name2>[A-Za-z_][A-Za-z0-9_]*):%=-l%" + _CLOSE,
+            _OPEN + r"addprefix\s+-l\s*,\s*" + _ref("name3") + r"\s*" + _CLOSE,
+            _OPEN + r"patsubst\s+%\s*,\s*-l%\s*,\s*" + _ref("name4") + r"\s*" + _CLOSE,
+            _OPEN
+            + r"foreach\s+(?P<loop>\w+)\s*,\s*"
+            + _ref("name5")
+            + r"\s*,\s*-l"
+            + _OPEN
+            + "(?P=loop)"
+            + _CLOSE
+            + r"\s*"
+            + _CLOSE,
+        )
+    )
 )
 _NAME_GROUPS = ("name", "name2", "name3", "name4", "name5")
 _LIBRARY_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_+.\-]*")

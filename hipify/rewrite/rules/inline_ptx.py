@@ -104,7 +104,9 @@ def _ptx_instruction(template: str) -> str:
 # One instruction, HIP's exact counterpart: (template pattern, the HIP expression of its operands)
 _RED_ADD = re.compile(r"red(?:\.relaxed)?(?:\.gpu)?(?:\.global)?\.add\.(u32|s32|u64|f32|f64)\s+\[%(\d+)\]\s*,\s*%(\d+)")
 _RED_TYPES = {"u32": "unsigned int", "s32": "int", "u64": "unsigned long long", "f32": "float", "f64": "double"}
-_READ = re.compile(r"(?:mov\.(?:u32|b32|u64|b64|s32|s64)\s+%(\d+)\s*,\s*%%(laneid|clock64|clock)|activemask\.b32\s+%(\d+))")
+_READ = re.compile(
+    r"(?:mov\.(?:u32|b32|u64|b64|s32|s64)\s+%(\d+)\s*,\s*%%(laneid|clock64|clock)|activemask\.b32\s+%(\d+))"
+)
 _READS = {"laneid": "__lane_id()", "clock": "clock()", "clock64": "clock64()", "activemask": "__ballot(1)"}
 _OPERAND = re.compile(r'\s*(?:\[\w+\]\s*)?"([^"]*)"\s*\((.*)\)\s*', re.DOTALL)
 _SIMPLE_LVALUE = re.compile(r"[A-Za-z_]\w*(?:(?:\.|->)[A-Za-z_]\w*|\[[^\[\]]*\])*")
@@ -140,7 +142,9 @@ def _translation(text: str, masked: str, start: int, paren: int, template: str) 
         if int(read.group(1) or read.group(3)) != 0:
             return None
         target = outputs[0] if _SIMPLE_LVALUE.fullmatch(outputs[0]) else f"({outputs[0]})"
-        return Edit(start, close + 1, f"{target} = {_READS[register]}", "HPY023", Origin.TEXT, subject=f"asm {register}")
+        return Edit(
+            start, close + 1, f"{target} = {_READS[register]}", "HPY023", Origin.TEXT, subject=f"asm {register}"
+        )
     return None
 
 
