@@ -92,7 +92,7 @@ HIP_PACKAGES: tuple[str, ...] = (
     "librocprim-dev",
     "librocthrust-dev",
     "libroctx-dev",  # roctracer/roctx.h: ROCm's profiler annotations (NVTX's counterpart)
-    "librccl-dev",  # rccl/rccl.h: ROCm's collectives, NCCL's API under NCCL's names
+    "librccl-dev",  # rccl/rccl.h: ROCm's collectives, NCCL's API under NCCL's names; sid has RCCL 5.4.3 (older than ROCm 6.4's own): its view is conservative
 )
 
 
