@@ -688,3 +688,18 @@ def test_pragma_weak_is_kept_out_of_the_device_pass(tx) -> None:
     assert tx(result.text, path="a.cu").text == result.text  # already kept out
     assert tx(src, path="a.cpp").text == src  # a host compiler's file: one pass
     assert tx("#pragma once\n#pragma weakly\n", path="a.cu").text == "#pragma once\n#pragma weakly\n"
+
+
+# --- library version macros ----------------------------------------------------------------
+
+
+def test_library_version_macros_in_conditions_are_reported() -> None:
+    src = "#if CUBLAS_VER_MAJOR >= 11 && CUSPARSE_VER_MAJOR > 10\nint a;\n#endif\nint v = CUBLAS_VER_MINOR;\n"
+    result = translate(src, path="a.cu", options=Options(engine="regex", use_cache=False))
+    assert "#if hipblasVersionMajor >= 11 && hipsparseVersionMajor > 10\n" in result.text
+    assert "int v = hipblasVersionMinor;" in result.text
+    found = [d for d in result.diagnostics if d.code == "HPY122"]
+    assert [d.subject for d in found] == ["CUBLAS_VER_MAJOR", "CUSPARSE_VER_MAJOR"]  # conditions only, not values
+    assert "hipblas's version" in found[0].message and "cublas's numbers" in found[0].message
+    # the toolkit's own versions are decided as a CUDA build (HPY019), not reported so
+    assert "HPY122" not in {d.code for d in translate("#if CUDART_VERSION >= 11000\n#endif\n", path="a.cu").diagnostics}

@@ -203,6 +203,10 @@ CODES: dict[str, Code] = {c.code: c for c in (
          "A warp-size constant of 32 (#define WARP_SIZE 32, constexpr int kWarpSize = 32) drives lanes: shuffle offsets and widths, lane indices (threadIdx.x % WARP_SIZE), masks, warps per block.",
          "AMD wavefronts have 64 lanes on CDNA GPUs (gfx9: MI100 to MI300) and 32 on RDNA. With 32 written in, the code compiles and splits each 64-wide wavefront in two: shuffles read the wrong lanes, ballots miss half the wavefront, per-warp results are computed twice or not at all.",
          "Use warpSize in device code (HIP's is the wavefront size of the GPU compiled for; on ROCm 7 a value read at run time, not a constant: it cannot size an array or be a template argument) and size per-warp storage for 64; or build only for wave32 GPUs (RDNA). A constant that only sizes block primitives is changed automatically (HPY020)."),
+    Code("HPY122", "library-version", "report", "review",
+         "A CUDA library's version macro in an #if or #elif (#if CUBLAS_VER_MAJOR >= 11) became the ROCm library's (hipblasVersionMajor): the condition now compares the ROCm library's version with numbers written for the CUDA library's.",
+         "The translation maps the name so that a version printed or logged says which library the program runs on; in a condition, hipBLAS 2.x compared with cuBLAS's 11 or 12 takes the branch written for the oldest library, the one needing the fewest APIs. That compiles, but may leave out what HIP has.",
+         "Read the branches: keep the one whose APIs the ROCm library has, deciding with its own numbers (hipblasVersionMajor, MIOPEN_VERSION_MAJOR) or with HIP_VERSION_MAJOR."),
     # Engine and input problems (HPY2xx)
     Code("HPY201", "engine-fallback", "report", "engine",
          "The clang engine was unavailable or failed; the regex engine was used.",
