@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ...lexing.brackets import Brackets
 from ...model import Diagnostic, Edit, Origin, Severity
 from ..context import Context
 from ..layout import unconditional
@@ -117,9 +118,10 @@ def _translation(text: str, masked: str, start: int, paren: int, template: str) 
     body = template.replace("\\n", "").replace("\\t", " ").strip().rstrip(";").strip()
     if ";" in body or "{" in body:
         return None  # more than one instruction
-    close = _closing(masked, paren)
-    if close < 0:
+    brackets = Brackets(masked)
+    if brackets.args(paren, len(masked)) is None:
         return None
+    close = brackets.close_of(paren)
     parts = _split(masked, text, paren + 1, close, ":")
     if len(parts) < 2 or _LITERAL.fullmatch(text[parts[0][0] : parts[0][1]].strip()) is None:
         return None
@@ -176,17 +178,3 @@ def _operands(masked: str, text: str, section: tuple[int, int]) -> list[str] | N
             return None
         found.append(m.group(2).strip())
     return found
-
-
-def _closing(masked: str, paren: int) -> int:
-    """The offset of the parenthesis closing the one at ``paren`` (-1: none)."""
-    depth = 0
-    for i in range(paren, len(masked)):
-        char = masked[i]
-        if char == "(":
-            depth += 1
-        elif char == ")":
-            depth -= 1
-            if depth == 0:
-                return i
-    return -1
