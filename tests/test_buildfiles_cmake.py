@@ -581,3 +581,22 @@ def test_a_language_marking_in_another_branch_does_not_count() -> None:
     after = _translated(text)
     assert after.startswith("if(BUILD_CUDA)\n  list(APPEND SRC k.cu)\n  set_source_files_properties(k.cu PROPERTIES")
     assert after.count("set_source_files_properties") == 2 and _translated(after) == after
+
+
+def test_a_cuda_librarys_own_find_module_becomes_the_rocm_package() -> None:
+    text = (
+        "find_package(NCCL REQUIRED)\n"
+        "target_include_directories(app PRIVATE ${NCCL_INCLUDE_DIRS})\n"
+        "target_link_libraries(app PRIVATE ${NCCL_LIBRARIES})\n"
+    )
+    assert _translated(text) == (
+        "find_package(rccl REQUIRED)\n"
+        "target_include_directories(app PRIVATE ${RCCL_INCLUDE_DIRS})\n"
+        "target_link_libraries(app PRIVATE roc::rccl)\n"
+    )
+    # a plain name in a link list, as other CUDA libraries
+    assert "roc::rccl" in _translated("target_link_libraries(app PRIVATE nccl)\n")
+    # a package that is no CUDA library is the project's
+    assert _translated("find_package(MPI REQUIRED)\nfind_package(CUDAToolkit)\n").startswith(
+        "find_package(MPI REQUIRED)"
+    )

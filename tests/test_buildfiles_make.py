@@ -395,3 +395,48 @@ def test_c_sources_that_include_hip_compiled_by_hipcc_get_the_platform_define() 
     out, _ = run(text, BuildContext(hip_sources=("main.c",)))
     assert "%.o: %.c\n\t$(CC) --offload-arch=$(HIP_ARCH) -D__HIP_PLATFORM_AMD__ -c $< -o $@\n" in out
     assert "\t$(CC) -arch" not in out and "CPPFLAGS" not in out  # the pattern rule compiles main.c
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        # the variable reaches the link through -l$(X) / -l${X}: the runtime stays named (HIP's)
+        (
+            "CUDARTLIB ?= cudart\nLDFLAGS := -l${CUDARTLIB} -lrt\n",
+            "CUDARTLIB ?= amdhip64\nLDFLAGS := -l${CUDARTLIB} -lrt\n",
+        ),
+        (
+            "LIBRARIES += cublas\nLDFLAGS += $(LIBRARIES:%=-l%)\n",
+            "LIBRARIES += hipblas\nLDFLAGS += $(LIBRARIES:%=-l%)\n",
+        ),
+        (
+            "LIBS := cublas curand\nL = $(addprefix -l,$(LIBS))\n",
+            "LIBS := hipblas hiprand\nL = $(addprefix -l,$(LIBS))\n",
+        ),
+        ("LIBS := cufft m\nL = $(patsubst %,-l%,$(LIBS))\n", "LIBS := hipfft m\nL = $(patsubst %,-l%,$(LIBS))\n"),
+        ("LIBS := curand\nL = $(foreach l,$(LIBS),-l$(l))\n", "LIBS := hiprand\nL = $(foreach l,$(LIBS),-l$(l))\n"),
+        # followed through a variable that only names others
+        (
+            "A := cublas\nLIBS := $(A) pthread\nL = $(LIBS:%=-l%)\n",
+            "A := hipblas\nLIBS := $(A) pthread\nL = $(LIBS:%=-l%)\n",
+        ),
+        # in a recipe command
+        ("LIB = cufft\napp: a.o\n\t$(CXX) $^ -l$(LIB) -o $@\n", "LIB = hipfft\napp: a.o\n\t$(CXX) $^ -l$(LIB) -o $@\n"),
+    ],
+)
+def test_library_named_through_a_variable(text: str, expected: str) -> None:
+    out, _ = run(text)
+    assert out == expected
+
+
+def test_library_words_elsewhere_stay() -> None:
+    # a variable that never reaches -l: its words are not libraries
+    text = "NAME = cudart\nSRC = cublas.cu\nall:\n\techo $(NAME) $(SRC)\n"
+    out, _ = run(text)
+    assert out == text
+
+
+def test_library_through_a_variable_without_counterpart_is_reported() -> None:
+    out, diagnostics = run("LIBS := nvidia-ml\nL = $(LIBS:%=-l%)\n")
+    assert out == "LIBS := nvidia-ml\nL = $(LIBS:%=-l%)\n"
+    assert codes(diagnostics) == ["HPY119"]

@@ -601,7 +601,7 @@ def test_cuda_version_comparisons_are_decided_for_a_build_whose_branches_hip_com
 @pytest.mark.parametrize(
     ("src", "message"),
     [
-        ('__device__ int lane() { int id; asm volatile("mov.u32 %0, %%laneid;" : "=r"(id)); return id; }',
+        ('__device__ int lane() { int id; asm volatile("{ mov.u32 %0, %%laneid; }" : "=r"(id)); return id; }',
          "inline PTX assembly (laneid): AMD GPUs do not run PTX; HIP has __lane_id()"),
         ('__device__ float r(float x) { float y; asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x)); return y; }',
          "inline PTX assembly (rcp.approx.ftz.f32): AMD GPUs do not run PTX; HIP has __frcp_rn()"),
@@ -629,9 +629,44 @@ def test_host_assembly_barriers_comments_and_strings_are_not_ptx(tx, src: str) -
     assert "HPY117" not in codes(tx(src))
 
 
+@pytest.mark.parametrize(
+    ("statement", "expected"),
+    [
+        ('asm volatile("red.global.add.u64 [%0], %1;" :: "l"(p), "l"(n) : "memory");',
+         "atomicAdd((unsigned long long*)(p), (unsigned long long)(n));"),
+        ('asm("red.relaxed.gpu.global.add.u32 [%0], %1;\\n" : : "l"(&c[i]), "r"(1u));',
+         "atomicAdd((unsigned int*)(&c[i]), (unsigned int)(1u));"),
+        ('asm volatile("mov.u32 %0, %%laneid;" : "=r"(s.lane));', "s.lane = __lane_id();"),
+        ('asm volatile("activemask.b32 %0;" : "=r"(m));', "m = __ballot(1);"),
+        ('asm volatile("mov.u64 %0, %%clock64;" : "=l"(*t));', "(*t) = clock64();"),
+        ('asm volatile("mov.u32 %0, %%clock;" : "=r"(t[0]));', "t[0] = clock();"),
+    ],
+)  # fmt: skip
+def test_single_instruction_ptx_with_an_exact_hip_counterpart_is_translated(tx, statement: str, expected: str) -> None:
+    src = f"__device__ void f(unsigned long long *p, unsigned long long n, unsigned *c, int i, unsigned m, S s) {{ {statement} }}"
+    result = tx(src)
+    assert result.text == src.replace(statement, expected)
+    assert "HPY117" not in codes(result) and [e.code for e in result.edits] == ["HPY025"]
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        'asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));',  # nanoseconds: HIP's wall clock ticks otherwise
+        'asm volatile("red.global.add.u64 [%0], %1; membar.gl;" :: "l"(p), "l"(n));',  # two instructions
+        'asm volatile("atom.global.add.u64 %0, [%1], %2;" : "=l"(r) : "l"(p), "l"(n));',  # not a reduction
+        'asm volatile("red.global.add.u64 [%0], %2;" :: "l"(p), "l"(n));',  # no such operand
+    ],
+)
+def test_other_ptx_stays_reported(tx, statement: str) -> None:
+    src = f"__device__ void f() {{ {statement} }}"
+    result = tx(src)
+    assert result.text == src and "HPY117" in codes(result)
+
+
 def test_inline_ptx_inside_an_if_branch_is_the_builds_choice(tx) -> None:
     src = (
-        '__device__ unsigned lane() {\n#ifdef PTX\n  unsigned r;\n  asm("mov.u32 %0, %%laneid;" : "=r"(r));\n'
+        '__device__ unsigned lane() {\n#ifdef PTX\n  unsigned r;\n  asm("mov.u32 %0, %%smid;" : "=r"(r));\n'
         "  return r;\n#else\n  return threadIdx.x % warpSize;\n#endif\n}\n"
     )
     assert "HPY117" not in codes(tx(src))
@@ -659,3 +694,34 @@ def test_device_launches(tx, src: str, lines: list[int]) -> None:
     result = tx(src, path="k.cu")
     assert [d.line for d in result.diagnostics if d.code == "HPY124"] == lines
     assert result.text == src
+
+
+# --- #pragma weak --------------------------------------------------------------------------
+
+
+def test_pragma_weak_is_kept_out_of_the_device_pass(tx) -> None:
+    src = "int f(int x) { return x; }\n#pragma weak g = f\n#pragma weak h\nint k;\n#pragma weak k2 = k\n"
+    result = tx(src, path="a.cu")
+    guard = "#if !defined(__HIP_DEVICE_COMPILE__)"
+    assert result.text == (
+        f"int f(int x) {{ return x; }}\n{guard}\n#pragma weak g = f\n#pragma weak h\n#endif\nint k;\n"
+        f"{guard}\n#pragma weak k2 = k\n#endif\n"
+    )
+    assert tx(result.text, path="a.cu").text == result.text  # already kept out
+    assert tx(src, path="a.cpp").text == src  # a host compiler's file: one pass
+    assert tx("#pragma once\n#pragma weakly\n", path="a.cu").text == "#pragma once\n#pragma weakly\n"
+
+
+# --- library version macros ----------------------------------------------------------------
+
+
+def test_library_version_macros_in_conditions_are_reported() -> None:
+    src = "#if CUBLAS_VER_MAJOR >= 11 && CUSPARSE_VER_MAJOR > 10\nint a;\n#endif\nint v = CUBLAS_VER_MINOR;\n"
+    result = translate(src, path="a.cu", options=Options(engine="regex", use_cache=False))
+    assert "#if hipblasVersionMajor >= 11 && hipsparseVersionMajor > 10\n" in result.text
+    assert "int v = hipblasVersionMinor;" in result.text
+    found = [d for d in result.diagnostics if d.code == "HPY126"]
+    assert [d.subject for d in found] == ["CUBLAS_VER_MAJOR", "CUSPARSE_VER_MAJOR"]  # conditions only, not values
+    assert "hipblas's version" in found[0].message and "cublas's numbers" in found[0].message
+    # the toolkit's own versions are decided as a CUDA build (HPY019), not reported so
+    assert "HPY126" not in {d.code for d in translate("#if CUDART_VERSION >= 11000\n#endif\n", path="a.cu").diagnostics}

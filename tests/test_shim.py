@@ -192,7 +192,7 @@ def test_what_no_header_can_stand_for_is_named_at_its_place(tmp_path: Path) -> N
     source = (
         "#include <cuda_runtime.h>\n"
         "__global__ void k(float* p) {\n"
-        '  asm volatile("mov.u32 %0, %%laneid;" : "=r"(*(unsigned*)p));\n'
+        '  asm volatile("mov.u32 %0, %%smid;" : "=r"(*(unsigned*)p));\n'
         "}\n"
         "__device__ float atomicMin(float* a, float v) { return v; }\n"
         "void f(cudaArray_t a) { cudaArrayGetPlane(0, a, 0); }\n"

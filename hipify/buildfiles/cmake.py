@@ -33,7 +33,7 @@ from ..knowledge.table import load_table
 from ..model import Diagnostic, Edit, LineIndex, Severity
 from . import BuildContext, BuildResult
 from .cmake_reader import BRACKET, QUOTED, UNQUOTED, Argument, Command, read, split_list
-from .libraries import cmake_target, library_change
+from .libraries import cmake_target, find_module, library_change
 from .nvcc_options import (
     KIND_ARCH,
     KIND_DEVICE,
@@ -53,7 +53,9 @@ INTERNAL = "HPY204"
 
 # A file none of whose text says CUDA, nvcc, a .cu file or a word like a CUDA library (cublas, -lnvrtc) gets
 # no edit: the quick way out.
-_ANY_CUDA = re.compile(r"cuda|nvcc|ptxas|fatbinary|bin2c|\.cu\b|(?<![A-Za-z0-9_])(?:-l)?(?:cu|nv)[a-z]", re.IGNORECASE)
+_ANY_CUDA = re.compile(
+    r"cuda|nvcc|ptxas|fatbinary|bin2c|nccl|\.cu\b|(?<![A-Za-z0-9_])(?:-l)?(?:cu|nv)[a-z]", re.IGNORECASE
+)
 
 # CMAKE_CUDA_<X> variables with no CMAKE_HIP_<X>: CMake's HIP language has no host compiler, separable
 # compilation or runtime choice (cmake-variables(7)); they are handled where set, or left.
@@ -106,6 +108,10 @@ _FOLDER_VARIABLES = {"CUDAToolkit_LIBRARY_DIR": "hip_LIB_INSTALL_DIR", "CUDATool
 _INCLUDE_PATH = re.compile(r"\$\{(" + "|".join(sorted(_INCLUDE_VARIABLES)) + r")\}/([^;\s\"$]+)")
 # FindCUDA's library variables: CUDA_LIBRARIES, CUDA_CUBLAS_LIBRARIES, CUDA_cublas_LIBRARY, ...
 _LIBRARY_VARIABLE = re.compile(r"^CUDA_(?:(?P<lib>[A-Za-z0-9_]+?)_)?LIBRAR(?:Y|IES)$")
+# A find module's variables (FindNCCL.cmake: NCCL_LIBRARIES, NCCL_INCLUDE_DIRS), for a CUDA library's name.
+_FIND_MODULE_VARIABLE = re.compile(
+    r"^(?P<lib>(?!CUDA_)[A-Za-z][A-Za-z0-9]*)_(?P<what>LIBRARIES|LIBRARY|INCLUDE_DIRS|INCLUDE_DIR)$"
+)
 _CUDA_TARGET = re.compile(r"^CUDA::[A-Za-z0-9_]+$")
 _REFERENCE = re.compile(r"\$\{([A-Za-z0-9_]+)\}")
 _LANGUAGE_GENEX = re.compile(r"\$<(COMPILE_LANGUAGE|LINK_LANGUAGE|COMPILE_LANG_AND_ID|LINK_LANG_AND_ID):([A-Za-z_,]*)")
@@ -433,7 +439,14 @@ def _variable(state: _State, name: str, at: int, whole: bool) -> str | None:
 
 
 def _library_variable(state: _State, name: str, at: int) -> str | None:
-    """``${CUDA_LIBRARIES}``, ``${CUDA_CUBLAS_LIBRARIES}``, ``${CUDA_cufft_LIBRARY}`` -> ROCm's target."""
+    """``${CUDA_LIBRARIES}``, ``${CUDA_CUBLAS_LIBRARIES}``, ``${CUDA_cufft_LIBRARY}`` -> ROCm's target; a find
+    module's ``${NCCL_LIBRARIES}`` -> RCCL's target, its ``${NCCL_INCLUDE_DIRS}`` -> RCCL's variable."""
+    module = _FIND_MODULE_VARIABLE.match(name)
+    found = find_module(module.group("lib"), state.context) if module is not None else None
+    if module is not None and found is not None:
+        if module.group("what").startswith("INCLUDE"):
+            return "${" + found.include_variable + "}" if found.include_variable else None
+        return found.target
     m = _LIBRARY_VARIABLE.match(name)
     if not m:
         return None
@@ -475,7 +488,10 @@ def _value(state: _State, arg: Argument, link: bool = False) -> str:
         if name in _VERSION_VARIABLES:
             return _VERSION_VARIABLES[name]
         # A library variable is a library only in a link list: elsewhere it is a path (IMPORTED_LOCATION, a copy).
-        library = _library_variable(state, name, at) if link else None
+        # A find module's include folders (${NCCL_INCLUDE_DIRS}) are folders wherever they stand.
+        module = _FIND_MODULE_VARIABLE.match(name)
+        folders = module is not None and module.group("what").startswith("INCLUDE")
+        library = _library_variable(state, name, at) if link or folders else None
         if library is not None:
             return library
         if name in _INCLUDE_VARIABLES and value.startswith("/", m.end()):
@@ -843,6 +859,11 @@ def _link_libraries(state: _State, command: Command) -> None:
 def _find_package(state: _State, command: Command) -> None:
     if command.args and command.args[0].value in ("CUDAToolkit", "CUDA"):
         state.find_cuda.append(command)
+        return
+    module = find_module(command.args[0].value, state.context) if command.args else None
+    if module is not None:  # a project's FindNCCL.cmake -> RCCL's package config
+        first = command.args[0]
+        state.replace(first.start, first.end, module.package, first.value)
         return
     for arg in command.args:
         _rewrite(state, arg)

@@ -45,6 +45,8 @@ _EXTRA_CUDA_LIBRARIES: dict[str, str] = {
     "cublaslt_static": "blaslt",
     "nvtoolsext": "nvtx",
     "nvtx3interop": "nvtx",
+    "nccl": "nccl",  # the family is named after its library (no cu/nv prefix to find it by)
+    "nccl_static": "nccl",
 }
 # NVIDIA libraries with no HIP counterpart in the table: reported as hand work when linked.
 _NO_COUNTERPART = ("nvidia-ml", "cupti", "nvjpeg", "nvjitlink", "cufile", "nvblas", "cusolvermg", "nppc")
@@ -193,8 +195,35 @@ _CMAKE_TARGETS = {
     "rocrand": "roc::rocrand",
     "MIOpen": "MIOpen",
     "roctx64": "",
+    "rccl": "roc::rccl",
 }
 _CMAKE_PACKAGES = {"MIOpen": "miopen", "hiprtc": "hiprtc"}
+
+
+# What ROCm's package configs set besides their target (rccl-config.cmake: RCCL_INCLUDE_DIRS, rccl_INCLUDE_DIRS).
+_CMAKE_INCLUDE_VARIABLES = {"rccl": "RCCL_INCLUDE_DIRS"}
+
+
+@dataclass(frozen=True)
+class FindModule:
+    """A CUDA library's own find module (a project's FindNCCL.cmake) -> the ROCm library's package config."""
+
+    package: str  # find_package(<package>) instead
+    target: str  # what <X>_LIBRARIES / <X>_LIBRARY become
+    include_variable: str  # what <X>_INCLUDE_DIRS / <X>_INCLUDE_DIR become ("" = left, reported)
+
+
+def find_module(name: str, context: BuildContext) -> FindModule | None:
+    """``find_package(NCCL)`` (``name``: NCCL) -> RCCL's package; None when ``name`` is not a CUDA library or its
+    ROCm library has no CMake package. The toolkit's own packages (CUDA, CUDAToolkit) are not libraries here."""
+    if name.lower() in ("cuda", "cudatoolkit", "cudart"):
+        return None
+    change = library_change(name, context)
+    target = _CMAKE_TARGETS.get(change.name, "") if change is not None and not change.hand_work else ""
+    if change is None or not target:
+        return None
+    package = _CMAKE_PACKAGES.get(change.name, change.name)
+    return FindModule(package, target, _CMAKE_INCLUDE_VARIABLES.get(change.name, ""))
 
 
 def cmake_target(name: str, context: BuildContext) -> CMakeTarget | None:

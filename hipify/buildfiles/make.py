@@ -42,6 +42,7 @@ from dataclasses import dataclass, field, replace
 from ..knowledge.codes import CODES
 from ..model import Diagnostic, Edit, LineIndex, Origin, Severity
 from . import BuildContext, BuildResult
+from .libraries import library_change
 from .make_reader import (
     ASSIGN,
     CONDITIONAL,
@@ -390,6 +391,7 @@ class _Makefile:
                 if command.words[0].start not in hand:
                     self._rdc_at_link(command, rdc_vars)
         self._insertions()
+        self._library_variables()
         self._shell_functions()
         self._renames()
         self._preamble()
@@ -687,6 +689,35 @@ class _Makefile:
         self._after(command.words[0], RDC_FLAG)
         self.after_compiler[command.words[0].end].sort(key=lambda w: w != RDC_FLAG)  # -fgpu-rdc first
 
+    def _library_variables(self) -> None:
+        """Libraries named through a variable that reaches a link as ``-l<word>`` (``-l$(CUDARTLIB)``,
+        ``$(LIBRARIES:%=-l%)``, ``$(addprefix -l,$(LIBS))``): each word of its value that is a CUDA library becomes
+        the ROCm one, as a literal ``-l`` would (the HIP runtime is named, since ``-l`` must stay followed by a
+        name). Only variables in such a position: the word ``cudart`` anywhere else is left alone."""
+        names: list[str] = []
+        for st in self.statements:
+            for word in (*st.words, *st.targets, *st.recipe):
+                names += [next(filter(None, m.group(*_NAME_GROUPS))) for m in _LIBRARY_REFERENCE.finditer(word.text)]
+        for name in sorted(self._closure(names)):
+            for st in self.values.get(name, ()):
+                for word in st.words:
+                    if word.start in self.out.taken or not _LIBRARY_WORD.fullmatch(word.text):
+                        continue
+                    change = library_change(word.text, self.context)
+                    if change is None:
+                        continue
+                    if change.hand_work:
+                        self.out.taken.add(word.start)
+                        self.out.report(
+                            HAND_WORK,
+                            f"{word.text} (a library linked through $({name})): {change.reason}",
+                            word.start,
+                            Severity.WARNING,
+                            word.text,
+                        )
+                        continue
+                    self.out.replace_words([word], [change.name or _HIP_RUNTIME_LIBRARY], word.text)
+
     def _shell_functions(self) -> None:
         """``$(shell nvidia-smi ...)``, ``$(shell nvcc --version)`` in any statement: hand work."""
         for st in self.statements:
@@ -742,6 +773,40 @@ class _Makefile:
         elif self.text and not self.text.endswith("\n"):
             text = "\n" + text
         self.out.insert(offset, text, ARCH_VARIABLE)
+
+
+# A variable whose words are library names at a link: -l$(X), $(X:%=-l%), $(addprefix -l,$(X)),
+# $(patsubst %,-l%,$(X)), $(foreach v,$(X),-l$(v)).
+_OPEN, _CLOSE = r"\$[({]", r"[)}]"
+
+
+def _ref(group: str) -> str:
+    return _OPEN + f"(?P<{group}>[A-Za-z_][A-Za-z0-9_]*)" + _CLOSE
+
+
+_LIBRARY_REFERENCE = re.compile(
+    "|".join(
+        (
+            r"(?:^|(?<=[\s,]))-l" + _ref("name"),
+            _OPEN + r"(?P<name2>[A-Za-z_][A-Za-z0-9_]*):%=-l%" + _CLOSE,
+            _OPEN + r"addprefix\s+-l\s*,\s*" + _ref("name3") + r"\s*" + _CLOSE,
+            _OPEN + r"patsubst\s+%\s*,\s*-l%\s*,\s*" + _ref("name4") + r"\s*" + _CLOSE,
+            _OPEN
+            + r"foreach\s+(?P<loop>\w+)\s*,\s*"
+            + _ref("name5")
+            + r"\s*,\s*-l"
+            + _OPEN
+            + "(?P=loop)"
+            + _CLOSE
+            + r"\s*"
+            + _CLOSE,
+        )
+    )
+)
+_NAME_GROUPS = ("name", "name2", "name3", "name4", "name5")
+_LIBRARY_WORD = re.compile(r"[A-Za-z][A-Za-z0-9_+.\-]*")
+# What the CUDA runtime's library becomes where a name must stay (-l$(CUDARTLIB)): HIP's runtime library.
+_HIP_RUNTIME_LIBRARY = "amdhip64"
 
 
 def _suffix_renames(renamed: Sequence[tuple[str, str]]) -> dict[str, str]:

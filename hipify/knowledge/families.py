@@ -21,6 +21,7 @@ ALIASES: dict[str, tuple[str, ...]] = {
     "rtc": ("nvrtc",),
     "cub": ("hipcub",),
     "complex": ("cucomplex",),
+    "nccl": ("rccl",),
     "device": ("cuda_device", "device_functions"),
     "compiler": ("nvcc",),
     "headers": ("includes",),

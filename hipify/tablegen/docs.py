@@ -23,6 +23,7 @@ TITLES = {
     "rtc": "NVRTC",
     "cub": "CUB",
     "nvtx": "NVTX (ROCm's roctx)",
+    "nccl": "NCCL (ROCm's RCCL)",
     "headers": "Headers",
 }
 _KIND_ORDER = ("header", "namespace", "function", "device_function", "type", "enum", "enum_constant", "macro")

@@ -39,6 +39,7 @@ WHEELS: tuple[tuple[str, str, str], ...] = (
     ("cu13", "nvrtc", "nvidia-cuda-nvrtc==13.5.37"),
     ("cu13", "cccl", "nvidia-cuda-cccl==13.3.5.0.6"),
     ("cu13", "nvtx", "nvidia-nvtx==13.5.25"),
+    ("cu13", "nccl", "nvidia-nccl-cu13==2.32.6"),
     # crt/ (host_defines.h & co.), which the runtime headers include: the toolkit has it, the runtime wheel not.
     # Kept out of cu13/, whose folders are include paths for nvcc builds (a newer crt/ than nvcc's breaks them).
     ("crt", "cu13", "nvidia-cuda-crt==13.5.37"),
@@ -91,6 +92,7 @@ HIP_PACKAGES: tuple[str, ...] = (
     "librocprim-dev",
     "librocthrust-dev",
     "libroctx-dev",  # roctracer/roctx.h: ROCm's profiler annotations (NVTX's counterpart)
+    "librccl-dev",  # rccl/rccl.h: ROCm's collectives, NCCL's API under NCCL's names; sid has RCCL 5.4.3 (older than ROCm 6.4's own): its view is conservative
 )
 
 

@@ -31,6 +31,7 @@ CUDA_HEADER_SOURCES: tuple[tuple[str, str], ...] = (
     ("cudnn/*.h", "dnn"),
     ("nvrtc/*.h", "rtc"),
     ("nvtx/nvtx3/*.h", "nvtx"),
+    ("nccl/*.h", "nccl"),
     ("toolkit/cccl/cub/*.cuh", "cub"),
     ("toolkit/cccl/cub/block/*.cuh", "cub"),
     ("toolkit/cccl/cub/device/*.cuh", "cub"),
@@ -65,6 +66,7 @@ _SPECIAL: dict[str, tuple[str, str]] = {
     "cufft.h": ("hipfft/hipfft.h", ""),
     "cufftXt.h": ("hipfft/hipfftXt.h", ""),
     "cub/cub.cuh": ("hipcub/hipcub.hpp", ""),
+    "nccl.h": ("rccl/rccl.h", ""),
     "nvtx3/nvToolsExt.h": ("roctracer/roctx.h", ""),
     # NVTX's CUDA naming extensions include nvToolsExt.h: code including them uses its ranges and marks
     "nvtx3/nvToolsExtCuda.h": ("roctracer/roctx.h", ""),

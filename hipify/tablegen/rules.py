@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from ..knowledge.versions import version_part_candidates
+
 _VERSION_SUFFIX = re.compile(r"_v\d+$")
 _CAMEL_SPLIT = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
@@ -75,14 +77,17 @@ def hip_candidates(api: str, name: str, kind: str) -> list[str]:
     elif api == "blas":
         out = _with_unversioned(_swap(name, (("cublas", "hipblas"), ("CUBLAS_", "HIPBLAS_"))))
         out += [n.replace("_v2_64", "_64") for n in out if "_v2_64" in n]  # ILP64 twins: cublasSscal_v2_64
+        out += version_part_candidates(name, "CUBLAS", "hipblas")
     elif api == "blaslt":
         out = _swap(name, (("cublasLt", "hipblasLt"), ("CUBLASLT_", "HIPBLASLT_")))
     elif api == "rand":
         out = _swap(name, (("curand", "hiprand"), ("CURAND", "HIPRAND"))) + ([name] if name.startswith("skip") else [])
     elif api == "fft":
         out = _swap(name, (("cufft", "hipfft"), ("CUFFT_", "HIPFFT_"), ("cuda", "hip"), ("CUDA_", "HIP_")))
+        out += version_part_candidates(name, "CUFFT", "hipfft")
     elif api == "sparse":
         out = _with_unversioned(_swap(name, (("cusparse", "hipsparse"), ("CUSPARSE_", "HIPSPARSE_"))))
+        out += version_part_candidates(name, "CUSPARSE", "hipsparse")
     elif api == "solver":
         out = _swap(
             name,
@@ -95,6 +100,7 @@ def hip_candidates(api: str, name: str, kind: str) -> list[str]:
             ),
         )
         out += _swap(name, (("cusolverDn", "hipsolver"),))
+        out += version_part_candidates(name, "CUSOLVER", "hipsolver")
         if not name.startswith(("cusolver", "CUSOLVER")):  # syevjInfo_t -> hipsolverSyevjInfo_t
             out.append("hipsolver" + name[:1].upper() + name[1:])
     elif api == "dnn":
@@ -105,6 +111,8 @@ def hip_candidates(api: str, name: str, kind: str) -> list[str]:
         out = _swap(name, (("cub::", "hipcub::"), ("CUB_", "HIPCUB_"), ("CubDebug", "HipcubDebug")))
     elif api == "nvtx":  # ROCm's profiler annotations (roctx.h) name NVTX's calls with roctx
         out = _swap(name, (("nvtx", "roctx"), ("NVTX_", "ROCTX_")))
+    elif api == "nccl":  # RCCL declares NCCL's API under NCCL's own names
+        out = [name]
     else:
         out = []
     return _dedupe(out)
@@ -122,8 +130,8 @@ def roc_candidates(api: str, name: str, kind: str) -> list[str]:
         return _roc_snake(name, "cusparse", "rocsparse", kind)
     if api == "solver":
         return _roc_snake(name, "cusolverDn", "rocsolver", kind)
-    if api == "dnn":
-        return _dedupe(_swap(name, (("cudnn", "miopen"), ("CUDNN_", "MIOPEN_"))))
+    if api == "dnn":  # CUDNN_MAJOR -> MIOPEN_VERSION_MAJOR too
+        return _dedupe(_swap(name, (("cudnn", "miopen"), ("CUDNN_", "MIOPEN_"), ("CUDNN_", "MIOPEN_VERSION_"))))
     return []
 
 

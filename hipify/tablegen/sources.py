@@ -25,6 +25,7 @@ API_ORDER = (
     "rtc",
     "cub",
     "nvtx",
+    "nccl",
 )
 
 # ROCm release labels of the cache (hip/<label>/...), oldest first.
@@ -146,6 +147,9 @@ SPECS: tuple[ApiSpec, ...] = (
     ApiSpec("rtc", ("nvrtc/nvrtc.h",), keep=r"^(nvrtc|NVRTC)\w*$"),
     # NVTX 3 (header-only; the nvidia-nvtx wheel): its core API, the part ROCm's roctx.h mirrors
     ApiSpec("nvtx", ("nvtx/nvtx3/nvToolsExt.h",), keep=r"^(nvtx|NVTX)\w*$"),
+    # NCCL (the nvidia-nccl wheel): RCCL keeps its API under NCCL's names; its version macros too
+    # (NCCL_VERSION_CODE, NCCL_VERSION(X,Y,Z) for the NCCL version RCCL implements)
+    ApiSpec("nccl", ("nccl/nccl.h",), keep=r"^(nccl|NCCL_)\w*$"),
     ApiSpec(
         "cub",
         (

@@ -25,6 +25,7 @@ Debian system stays, and the steps add what it lacks.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import shlex
@@ -67,8 +68,8 @@ INSTALL = (
 )
 # Build parts only (headers, CMake files, link stubs; see debparts): installed normally these cost ~8 GB
 # more of GPU kernels (rocBLAS 3.9 GB, rocSOLVER 1.9 GB, rocSPARSE 1.6 GB, hipBLASLt 0.7 GB). The runtime
-# packages they depend on come along the same way; librccl-dev wants a HIP 5 runtime in sid, so RCCL
-# gets its headers only.
+# packages they depend on come along the same way; librccl-dev wants a HIP 5 runtime in sid, which apt cannot
+# install next to HIP 6: its shared object (librccl1) is named too, and its stub keeps only what it defines.
 HEADERS_ONLY = (
     "libhipblas-dev",
     "libhipblaslt-dev",
@@ -76,6 +77,7 @@ HEADERS_ONLY = (
     "libhipsolver-dev",
     "libmiopen-dev",
     "librccl-dev",
+    "librccl1",  # -lrccl: librccl-dev's dependencies cannot be installed, so its library does not come with it
     "librocblas-dev",
     "librocsolver-dev",
     "librocsparse-dev",
@@ -311,10 +313,10 @@ def available(plan: Plan, packages: Sequence[str]) -> list[str]:
     return found
 
 
-def package_closure(plan: Plan, packages: Sequence[str], say: Say) -> list[str]:
+def package_closure(plan: Plan, packages: Sequence[str], say: Say, alone: set[str] | None = None) -> list[str]:
     """``packages`` and every package apt would install with them (their runtime libraries and what those
     need), from ``apt-get install --simulate`` run for each: one whose dependencies cannot be met in the
-    suite (RCCL's) comes alone."""
+    suite (RCCL's) comes alone, and is added to ``alone``."""
     found: dict[str, None] = {}
     for package in packages:
         proc = subprocess.run(
@@ -325,7 +327,9 @@ def package_closure(plan: Plan, packages: Sequence[str], say: Say) -> list[str]:
         )
         names = parse_simulated_installs(proc.stdout) if proc.returncode == 0 else []
         if proc.returncode != 0:
-            say(f"  ({package}: its dependencies cannot be installed in {plan.suite}; its headers only)")
+            say(f"  ({package}: its dependencies cannot be installed in {plan.suite}; its build parts alone)")
+            if alone is not None:
+                alone.add(package)
         found.update(dict.fromkeys(names or [package]))
     return list(found)
 
@@ -372,7 +376,8 @@ def extract_build_parts_step(plan: Plan, say: Say) -> None:
     optional = available(plan, plan.optional_headers_only)
     for name in sorted(set(plan.optional_headers_only) - set(optional)):
         say(f"  ({name} is not packaged in {plan.suite}: skipped)")
-    packages = package_closure(plan, [*plan.headers_only, *optional], say)
+    alone: set[str] = set()
+    packages = package_closure(plan, [*plan.headers_only, *optional], say, alone)
     say(f"- build parts (headers, CMake files, link stubs of the shared objects) of: {' '.join(packages)}")
     debs = _download(plan, packages, say)
     ifs = _llvm_ifs(plan)
@@ -381,10 +386,16 @@ def extract_build_parts_step(plan: Plan, say: Say) -> None:
     # a stub of ours that a package has since installed for real (apt-get install librocblas4) is the package's
     ours = written - dpkg_owned(plan.root)
 
-    def make_stub(path: Path) -> None:
+    def make_stub(path: Path, self_contained: bool = False) -> None:
         inner = "/" + path.relative_to(plan.root).as_posix()
+        # a library whose dependencies are not here: its stub names none and needs nothing, or every link against
+        # it would fail on their symbols (RCCL's on librocm_smi64's)
+        strip = ["--strip-needed", "--strip-undefined"] if self_contained else []
         proc = subprocess.run(
-            in_chroot(plan, ifs, f"--output-elf={inner}.stub", inner), check=False, capture_output=True, text=True
+            in_chroot(plan, ifs, *strip, f"--output-elf={inner}.stub", inner),
+            check=False,
+            capture_output=True,
+            text=True,
         )
         if proc.returncode != 0:
             raise OSError(f"llvm-ifs failed on {inner}: {proc.stderr.strip()[:500]}")
@@ -395,7 +406,8 @@ def extract_build_parts_step(plan: Plan, say: Say) -> None:
         tar = subprocess.Popen(["dpkg-deb", "--fsys-tarfile", str(deb)], stdout=subprocess.PIPE)
         assert tar.stdout is not None
         try:
-            parts = extract_build_parts(tar.stdout, plan.root, make_stub, ours)
+            stub = functools.partial(make_stub, self_contained=deb.name.split("_")[0] in alone)
+            parts = extract_build_parts(tar.stdout, plan.root, stub, ours)
         finally:
             tar.stdout.close()
             tar.wait()

@@ -22,6 +22,7 @@ LIB_HEADERS: dict[str, tuple[str, ...]] = {
     "hipcub": ("hipcub/hipcub.hpp",),
     "hiprtc": ("hip/hiprtc.h",),
     "hipsolver": ("hipsolver/hipsolver.h", "hipsolver.h"),
+    "rccl": ("rccl/rccl.h", "rccl.h"),
 }
 LIB_PACKAGES = {
     "hipblas": "libhipblas-dev",
@@ -32,6 +33,7 @@ LIB_PACKAGES = {
     "hipcub": "libhipcub-dev",
     "hiprtc": "libamdhip64-dev",
     "hipsolver": "libhipsolver-dev",
+    "rccl": "librccl-dev",
 }
 
 

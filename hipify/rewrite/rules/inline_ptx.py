@@ -7,6 +7,13 @@ same, that builtin. An ``asm`` statement is taken for PTX when its template star
 (``rdtsc``) and an empty compiler barrier (``asm volatile("" ::: "memory")``) are left alone, and so is PTX inside an
 ``#if`` branch (``#ifdef PTX`` with a plain fallback, ``#if __CUDA_ARCH__ >= 800``): which branch a HIP build takes is
 the build's choice (HPY110 reports the comparisons of ``__CUDA_ARCH__``).
+
+A statement of one instruction that HIP has exactly (HPY025) is translated instead, wherever it stands:
+``red.global.add.{u32,s32,u64,f32,f64}`` (an atomic add whose result is unused) becomes ``atomicAdd`` on the asm's
+operands, ``activemask.b32`` ``__ballot(1)`` (what HIP's ``__activemask()`` is, declared on ROCm 6 only with the warp-sync
+builtins), a read of ``%laneid`` ``__lane_id()`` and of ``%clock``/``%clock64``
+``clock()``/``clock64()``. ``%globaltimer`` stays reported: HIP's ``wall_clock64()`` counts at the device's wall-clock
+rate, not in nanoseconds, so a duration computed from it would be silently wrong.
 """
 
 from __future__ import annotations
@@ -14,7 +21,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ...model import Diagnostic, Severity
+from ...lexing.brackets import Brackets
+from ...model import Diagnostic, Edit, Origin, Severity
 from ..context import Context
 from ..layout import unconditional
 from ..registry import Finding, register
@@ -52,6 +60,11 @@ def inline_ptx(ctx: Context) -> Iterator[Finding]:
         literal = _LITERAL.match(text, opening.end()) if opening else None
         if literal is None or not ctx.allowed(start):
             continue
+        assert opening is not None
+        translated = _translation(text, masked, start, opening.end() - 1, literal.group(1))
+        if translated is not None:
+            yield translated
+            continue
         if not unconditional(text, ctx.facts.directives, ctx.facts.comments, start):
             continue  # behind #ifdef PTX, with a fallback, or a macro only CUDA's newer GPUs define: the build decides
         instruction = _ptx_instruction(literal.group(1))
@@ -87,3 +100,81 @@ def _ptx_instruction(template: str) -> str:
         return register.group(1)
     opcode = _PTX_OPCODE.match(template)
     return opcode.group(1) if opcode is not None else ""
+
+
+# One instruction, HIP's exact counterpart: (template pattern, the HIP expression of its operands)
+_RED_ADD = re.compile(r"red(?:\.relaxed)?(?:\.gpu)?(?:\.global)?\.add\.(u32|s32|u64|f32|f64)\s+\[%(\d+)\]\s*,\s*%(\d+)")
+_RED_TYPES = {"u32": "unsigned int", "s32": "int", "u64": "unsigned long long", "f32": "float", "f64": "double"}
+_READ = re.compile(
+    r"(?:mov\.(?:u32|b32|u64|b64|s32|s64)\s+%(\d+)\s*,\s*%%(laneid|clock64|clock)|activemask\.b32\s+%(\d+))"
+)
+_READS = {"laneid": "__lane_id()", "clock": "clock()", "clock64": "clock64()", "activemask": "__ballot(1)"}
+_OPERAND = re.compile(r'\s*(?:\[\w+\]\s*)?"([^"]*)"\s*\((.*)\)\s*', re.DOTALL)
+_SIMPLE_LVALUE = re.compile(r"[A-Za-z_]\w*(?:(?:\.|->)[A-Za-z_]\w*|\[[^\[\]]*\])*")
+
+
+def _translation(text: str, masked: str, start: int, paren: int, template: str) -> Edit | None:
+    """The asm statement ``asm volatile(...)`` at ``start`` as the HIP call doing the same (None: no exact one)."""
+    body = template.replace("\\n", "").replace("\\t", " ").strip().rstrip(";").strip()
+    if ";" in body or "{" in body:
+        return None  # more than one instruction
+    brackets = Brackets(masked)
+    if brackets.args(paren, len(masked)) is None:
+        return None
+    close = brackets.close_of(paren)
+    parts = _split(masked, text, paren + 1, close, ":")
+    if len(parts) < 2 or _LITERAL.fullmatch(text[parts[0][0] : parts[0][1]].strip()) is None:
+        return None
+    outputs = _operands(masked, text, parts[1])
+    inputs = _operands(masked, text, parts[2]) if len(parts) > 2 else []
+    if outputs is None or inputs is None:
+        return None
+    operands = [*outputs, *inputs]
+    red = _RED_ADD.fullmatch(body)
+    if red is not None and not outputs:
+        kind, address, value = red.group(1), int(red.group(2)), int(red.group(3))
+        if max(address, value) >= len(operands):
+            return None
+        c_type = _RED_TYPES[kind]
+        call = f"atomicAdd(({c_type}*)({operands[address]}), ({c_type})({operands[value]}))"
+        return Edit(start, close + 1, call, "HPY025", Origin.TEXT, subject=f"asm red.add.{kind}")
+    read = _READ.fullmatch(body)
+    if read is not None and len(outputs) == 1 and not inputs:
+        register = read.group(2) or "activemask"
+        if int(read.group(1) or read.group(3)) != 0:
+            return None
+        target = outputs[0] if _SIMPLE_LVALUE.fullmatch(outputs[0]) else f"({outputs[0]})"
+        return Edit(
+            start, close + 1, f"{target} = {_READS[register]}", "HPY025", Origin.TEXT, subject=f"asm {register}"
+        )
+    return None
+
+
+def _split(masked: str, text: str, start: int, end: int, separator: str) -> list[tuple[int, int]]:
+    """Spans of ``[start, end)`` between the ``separator`` characters outside brackets (masked: not in literals)."""
+    spans: list[tuple[int, int]] = []
+    depth, begin = 0, start
+    for i in range(start, end):
+        char = masked[i]
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == separator and depth == 0:  # '::' (no outputs) is two separators
+            spans.append((begin, i))
+            begin = i + 1
+    spans.append((begin, end))
+    return spans
+
+
+def _operands(masked: str, text: str, section: tuple[int, int]) -> list[str] | None:
+    """The expressions of an asm operand list (``"=r"(x), "l"(p)``); None when one is not of that shape."""
+    if not text[section[0] : section[1]].strip():
+        return []
+    found: list[str] = []
+    for start, end in _split(masked, text, *section, ","):
+        m = _OPERAND.fullmatch(text[start:end])
+        if m is None:
+            return None
+        found.append(m.group(2).strip())
+    return found
