@@ -37,7 +37,7 @@ exactly one row of one file (duplicates fail generation).
 | `hip_signature_diff`, `roc_signature_diff` | for `differs`: how the target's declaration differs, parameter by parameter |
 | `hip_definitions` | device-function rows: the parameter lists HIP's AMD headers define the target for (`(float*, float) (double*, double)`); a `__device__` definition of one of them in the translated code would redefine HIP's, so it is kept off AMD GPUs (HPY014) |
 | `by_rocm` | where an older release the table is generated for (ROCm 6.4) has the row otherwise: that release's values of the target fields (`{"6.4": {"hip": "hipMemAdvise", "hip_since": "5.2", ...}}`); absent when every release has it the same (see "Releases" below) |
-| `transform` | rewrite: `{"kind": "wrap_arg", "arg": N, "wrapper": W}` (argument N becomes `W(arg)`; W is `HIP_SYMBOL` or `reinterpret_cast<const void*>`), `{"kind": "by_arity", "arity": {"N": "name"}}` (target chosen by argument count), or `{"kind": "remove"}` (the identifier is deleted: `hip` is empty and `hip_status` supported) |
+| `transform` | rewrite: `{"kind": "wrap_arg", "arg": N, "wrapper": W}` (argument N becomes `W(arg)`; W is `HIP_SYMBOL` or `reinterpret_cast<const void*>`), `{"kind": "by_arity", "arity": {"N": "name"}}` (target chosen by argument count), `{"kind": "remove"}` (the identifier is deleted: `hip` is empty and `hip_status` supported), or `{"kind": "migrate_arg", "arg": N, "values": {"OLD": "NEW"}}` (in argument N, each OLD enumerator is translated as NEW) |
 | `source` | how the pair was found (see below) |
 | `note` | reason of an override, or a remark |
 
@@ -126,7 +126,11 @@ Transforms are derived too: `wrap_arg` HIP_SYMBOL where both CUDA and HIP take t
 position (cudaMemcpyToSymbol & co.); `wrap_arg` `reinterpret_cast<const void*>` where a CUDA function template takes
 the kernel itself (cudaFuncSetAttribute(T* entry, ...)) and HIP declares only the `const void*` form (a HIP template
 overload at that position, as for hipOccupancyMaxActiveBlocksPerMultiprocessor, needs nothing); `by_arity` where a CUDA overload with a flags argument has no HIP overload of
-that arity but HIP's `...WithFlags` variant has (cudaEventCreate(e, flags) -> hipEventCreateWithFlags).
+that arity but HIP's `...WithFlags` variant has (cudaEventCreate(e, flags) -> hipEventCreateWithFlags); `migrate_arg`
+where CUDA's C++ overload takes an older enum at one position and converts it through a switch before calling the
+C function (cublasGemmEx's compute type given as `CUDA_R_32F`: `case CUDA_R_32F: *computeType = pedantic ?
+CUBLAS_COMPUTE_32F_PEDANTIC : CUBLAS_COMPUTE_32F;`, the conditional's last branch being the default math mode's)
+and HIP's target (or its `_v2` sibling) takes another type there than at the old type's other positions.
 
 `hip_requires` is the macro whose plain `#ifdef X` / `#if defined X` true branch encloses every HIP declaration of
 the target, unless X is reserved (`__cplusplus`, `__HIP_PLATFORM_AMD__`) or defined by the HIP headers themselves,

@@ -4,7 +4,9 @@ Also applies a row's transform: ``by_arity`` picks the target by the call's argu
 count, ``wrap_arg`` wraps one argument (``HIP_SYMBOL(sym)``,
 ``reinterpret_cast<const void*>(kernel)``) with two insertions, so renames inside that
 argument never overlap the wrap, and ``remove`` deletes the name (``CUDART_CB``: a
-calling-convention macro HIP lacks, empty on Linux). A row HIP marks deprecated is
+calling-convention macro HIP lacks, empty on Linux); ``migrate_arg`` translates the older
+enum's values in one argument as the values CUDA's C++ overload converts them to
+(``cublasGemmEx(..., CUDA_R_32F, algo)`` -> ``HIPBLAS_COMPUTE_32F``). A row HIP marks deprecated is
 translated and reported (HPY102).
 """
 
@@ -85,7 +87,10 @@ def renames(ctx: Context) -> list[Finding]:
     plans = _plans_for(ctx.table, ctx.options, ctx.flavour.kept_hip)  # what a row's plan depends on
     compat_names = ctx.compat_names  # kept as written: the compatibility header provides them
     decided = condition_plan(ctx).handled  # version and architecture macros the build decided (HPY019)
+    migrated = ctx.memo(_migrated_values)
     for ident, row in ctx.resolved:
+        if migrated and ident.start in migrated:
+            row = migrated[ident.start]
         if ident.user_declared or _names_a_macro(ident) or row.cuda in compat_names:
             continue
         if decided and ident.start in decided:
@@ -123,6 +128,27 @@ def renames(ctx: Context) -> list[Finding]:
             append(Edit(ident.start, ident.end, target, "HPY001", ident.origin, row.cuda))
         if mode == _TRANSFORM:
             out.extend(_wrap_argument(ctx, ident, row))
+    return out
+
+
+def _migrated_values(ctx: Context) -> dict[int, Row]:
+    """The rows that the old enum values in a ``migrate_arg`` argument are translated as, by their offsets."""
+    spans: list[tuple[Span, dict[str, str]]] = []
+    for ident, row in ctx.resolved:
+        transform = row.transform
+        if transform is None or transform.kind != "migrate_arg" or ident.call_args is None:
+            continue
+        if 0 <= transform.arg < len(ident.call_args):
+            spans.append((ident.call_args[transform.arg], dict(transform.values)))
+    if not spans:
+        return {}
+    out: dict[int, Row] = {}
+    for ident, _ in ctx.resolved:
+        for (start, end), values in spans:
+            if start <= ident.start < end and ident.name in values:
+                new = ctx.table.lookup(values[ident.name])
+                if new is not None:
+                    out[ident.start] = new
     return out
 
 

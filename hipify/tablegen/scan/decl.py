@@ -36,3 +36,4 @@ class HeaderScan:
     decls: tuple[Decl, ...] = ()
     case_pairs: tuple[tuple[str, str], ...] = ()  # `case A: return B;`
     include_guard: str = ""
+    migration_pairs: tuple[tuple[str, str], ...] = ()  # `case A: *out = c ? X : B;`
