@@ -43,6 +43,8 @@ class Transform:
     kind ``migrate_arg``: argument ``arg`` may be spelled in an older enum that CUDA's C++ overload converts and
     HIP's function does not accept (cublasGemmEx's compute type given as ``CUDA_R_32F``): each of the
     ``values`` pairs' old names in it is translated as its new name (``CUBLAS_COMPUTE_32F``).
+    kind ``default_args``: ``values`` pairs (position, CUDA's default argument) of trailing parameters HIP's
+    declaration requires; a call leaving them out gets them written in (``cudaMalloc3DArray``'s flags ``0``).
     """
 
     kind: str
@@ -114,6 +116,9 @@ class Row:
     transform: Transform | None = None
     source: str = ""  # how the pair was found: nvidia_detail, naming, override, ...
     note: str = ""
+    # Header rows HIP has no counterpart of: the names it (and the implementation headers it includes) declares, its
+    # C++ names by their outermost namespace, space-separated: a compiled file using none of them loses the include.
+    declares: str = ""
     # The row as the other ROCm releases the table was generated for have it, where they differ: (release, row)
     # pairs. In the shipped table the fields above are the newest release's and these the older ones'; a table as
     # an older release reads it (``MappingTable.at_rocm``) has that release's fields, and the others here.
