@@ -90,13 +90,57 @@ def _hip_keeps_apart(hip: HeaderIndex, target: str, plain: Decl, pos: int, old: 
     )
 
 
+VOID_PTR_CAST = "reinterpret_cast<void**>"
+
+
+def _typed_pointer_arg(cur: HeaderIndex, hip: HeaderIndex, cuda: str, target: str) -> int:
+    """The position where CUDA's template overload takes a typed pointer's address (``T** pDevice``:
+    cudaHostGetDevicePointer(&floatPtr, ...)) but HIP has only the ``void**`` form and no template there (a
+    ``float**`` does not convert to ``void**``): the argument needs the cast. -1 otherwise."""
+    typed = {
+        k
+        for d in _functions(cur, cuda)
+        if d.template_params
+        for k, t in enumerate(d.param_types)
+        if t.endswith("**") and t[:-2] in d.template_params
+    }
+    hip_functions = _functions(hip, target)
+    hip_typed = {k for d in hip_functions if d.template_params for k, t in enumerate(d.param_types) if t.endswith("**")}
+    void = {k for d in hip_functions if not d.template_params for k, t in enumerate(d.param_types) if t == "void**"}
+    hits = sorted((typed & void) - hip_typed)
+    return hits[0] if len(hits) == 1 else -1
+
+
+def _default_args(cur: HeaderIndex, hip: HeaderIndex, cuda: str, target: str) -> Transform | None:
+    """Trailing parameters CUDA declares with default arguments (cudaMalloc3DArray's ``flags __dv(0)``) that every
+    HIP declaration of the target with that many parameters requires: a call that leaves them out gets CUDA's
+    defaults written in."""
+    hip_functions = _functions(hip, target)
+    for d in _functions(cur, cuda):
+        if d.template_params or not d.param_defaults or d.params < 1:
+            continue
+        same = [h for h in hip_functions if h.params == d.params]
+        if not same or len(same) != len(hip_functions) or any(h.param_defaults for h in same):
+            continue
+        trailing = []
+        for k in range(d.params - 1, -1, -1):
+            if not d.param_defaults[k]:
+                break
+            trailing.append((str(k), d.param_defaults[k]))
+        if trailing:
+            return Transform(kind="default_args", values=tuple(sorted(trailing)))
+    return None
+
+
 def derive_transform(cur: HeaderIndex, hip: HeaderIndex, cuda: str, target: str) -> Transform | None:
     """Argument rewrites the two sets of declarations imply.
 
     wrap_arg: CUDA and HIP both take the device symbol at the same position, named ``symbol`` (HIP on AMD
     needs it wrapped in HIP_SYMBOL). by_arity: a CUDA overload whose argument count the HIP function lacks,
     served by HIP's ``...WithFlags`` variant (cudaEventCreate(e, flags) -> hipEventCreateWithFlags). migrate_arg:
-    an argument CUDA's C++ wrapper converts from an older enum (``_migrated_arg``).
+    an argument CUDA's C++ wrapper converts from an older enum (``_migrated_arg``). wrap_arg
+    ``reinterpret_cast<void**>``: a typed pointer's address where HIP takes only ``void**`` (``_typed_pointer_arg``).
+    default_args: CUDA's default arguments that HIP's declaration lacks (``_default_args``).
     """
     if not target:
         return None
@@ -118,6 +162,12 @@ def derive_transform(cur: HeaderIndex, hip: HeaderIndex, cuda: str, target: str)
     kernel = _kernel_arg(cur, hip, cuda, target)
     if kernel >= 0:
         return Transform(kind="wrap_arg", arg=kernel, wrapper=KERNEL_CAST)
+    typed = _typed_pointer_arg(cur, hip, cuda, target)
+    if typed >= 0:
+        return Transform(kind="wrap_arg", arg=typed, wrapper=VOID_PTR_CAST)
+    defaults = _default_args(cur, hip, cuda, target)
+    if defaults is not None:
+        return defaults
     hip_ar = _arities(hip, target)
     if hip_ar:
         variant = target + "WithFlags"

@@ -2,8 +2,9 @@
 
 Also applies a row's transform: ``by_arity`` picks the target by the call's argument
 count, ``wrap_arg`` wraps one argument (``HIP_SYMBOL(sym)``,
-``reinterpret_cast<const void*>(kernel)``) with two insertions, so renames inside that
-argument never overlap the wrap, and ``remove`` deletes the name (``CUDART_CB``: a
+``reinterpret_cast<const void*>(kernel)``, ``reinterpret_cast<void**>(&typed)``) with two
+insertions, so renames inside that argument never overlap the wrap, ``default_args`` writes
+CUDA's default arguments HIP's declaration lacks, and ``remove`` deletes the name (``CUDART_CB``: a
 calling-convention macro HIP lacks, empty on Linux); ``migrate_arg`` translates the older
 enum's values in one argument as the values CUDA's C++ overload converts them to
 (``cublasGemmEx(..., CUDA_R_32F, algo)`` -> ``HIPBLAS_COMPUTE_32F``). A row HIP marks deprecated is
@@ -128,6 +129,7 @@ def renames(ctx: Context) -> list[Finding]:
             append(Edit(ident.start, ident.end, target, "HPY001", ident.origin, row.cuda))
         if mode == _TRANSFORM:
             out.extend(_wrap_argument(ctx, ident, row))
+            out.extend(_default_arguments(ctx, ident, row))
     return out
 
 
@@ -274,8 +276,12 @@ def _wrap_argument(ctx: Context, ident: Identifier, row: Row) -> Iterator[Edit]:
         if transform.arg >= len(args):
             return
     start, end = args[transform.arg]
-    if start == end or _squeeze(ctx.text[start:end]).startswith(_squeeze(transform.wrapper) + "("):
+    written = _squeeze(ctx.text[start:end])
+    if start == end or written.startswith(_squeeze(transform.wrapper) + "("):
         return  # already wrapped (idempotence)
+    cast_to = _squeeze(transform.wrapper).removeprefix("reinterpret_cast<").removesuffix(">")
+    if cast_to != _squeeze(transform.wrapper) and written.startswith(f"({cast_to})"):
+        return  # already cast to that type, C style: `(void**)&p`
     if not _closes_in_code(ctx.text, start, end):
         return  # the argument ends in a // comment or a literal left open: a ')' there would be part of it
     if any(start <= s < end for s, _ in ctx.code_directives):
@@ -283,6 +289,31 @@ def _wrap_argument(ctx: Context, ident: Identifier, row: Row) -> Iterator[Edit]:
     subject = f"{row.cuda}:{start}"
     yield Edit(start, start, transform.wrapper + "(", "HPY005", Origin.TEXT, subject=subject)
     yield Edit(end, end, ")", "HPY005", Origin.TEXT, subject=subject)
+
+
+def _default_arguments(ctx: Context, ident: Identifier, row: Row) -> Iterator[Edit]:
+    """CUDA's default arguments HIP's declaration lacks (``default_args``), written after the call's last argument
+    (``cudaMalloc3DArray(&a, &desc, extent)`` -> ``hipMalloc3DArray(&a, &desc, extent, 0)``); a name in a default
+    is translated like any other."""
+    transform = row.transform
+    args = ident.call_args
+    if transform is None or transform.kind != "default_args" or not args or args[-1][0] == args[-1][1]:
+        return
+    defaults = {int(k): v for k, v in transform.values}
+    missing = range(len(args), max(defaults) + 1)
+    if not missing or any(k not in defaults for k in missing):
+        return
+    if not _closes_in_code(ctx.text, *args[-1]):
+        return  # the last argument ends in a // comment
+    texts = [_WORD.sub(lambda m: _translated_word(ctx, m.group()), defaults[k]) for k in missing]
+    end = args[-1][1]
+    yield Edit(end, end, "".join(", " + t for t in texts), "HPY005", Origin.TEXT, subject=f"{row.cuda}:{end}")
+
+
+def _translated_word(ctx: Context, word: str) -> str:
+    row = ctx.table.lookup(word)
+    target = ctx.decide(row).target if row is not None else ""
+    return target or word
 
 
 def _closes_in_code(text: str, start: int, end: int) -> bool:
