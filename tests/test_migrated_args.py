@@ -87,3 +87,10 @@ def test_compute_type_argument_is_translated_as_a_compute_type(engine: str, rocm
     out = translate(SOURCE, "gemm.cu", Options(engine=engine, rocm_version=rocm)).text
     assert name in out
     assert "HIP_R_8I, 4, a, c, HIP_R_32F, 4,\n                 i8 ? HIPBLAS_COMPUTE_32I : HIPBLAS_COMPUTE_32F," in out
+
+
+def test_an_enumerator_hip_lacks_is_reported_with_what_hip_offers() -> None:
+    source = "#include <cublasLt.h>\ncublasLtPointerMode_t m = CUBLASLT_POINTER_MODE_ALPHA_DEVICE_VECTOR_BETA_ZERO;\n"
+    result = translate(source, "lt.cu", Options(engine="regex"))
+    (message,) = [d.message for d in result.diagnostics if d.code == "HPY101"]
+    assert "HIP's hipblasLtPointerMode_t has " in message and "HIPBLASLT_POINTER_MODE_HOST" in message

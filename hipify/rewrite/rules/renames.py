@@ -116,9 +116,10 @@ def renames(ctx: Context) -> list[Finding]:
                         Origin.TEXT, subject=row.cuda))  # fmt: skip
             continue
         if decision.code:  # not emitted, or emitted with a warning (HPY102 deprecated)
-            append(
-                Diagnostic(decision.code, decision.message, ident.start, severity=Severity.WARNING, subject=row.cuda)
-            )
+            message = decision.message
+            if decision.code == "HPY101" and row.kind == "enum_constant" and row.parent:
+                message += _what_hip_offers(ctx, row.parent)
+            append(Diagnostic(decision.code, message, ident.start, severity=Severity.WARNING, subject=row.cuda))
             if not plan.target:
                 continue
         if mode == _TRANSFORM and not _tests_definition(ident, row):
@@ -131,6 +132,32 @@ def renames(ctx: Context) -> list[Finding]:
             out.extend(_wrap_argument(ctx, ident, row))
             out.extend(_default_arguments(ctx, ident, row))
     return out
+
+
+_OFFERS_SHOWN = 8  # a long enum's values are for the tables command (`hipify-py tables`), not one message
+
+
+@lru_cache(maxsize=4)
+def _enumerators(table: MappingTable) -> dict[str, tuple[Row, ...]]:
+    """The table's enum constants by their CUDA enum."""
+    out: dict[str, list[Row]] = {}
+    for row in table:
+        if row.kind == "enum_constant" and row.parent:
+            out.setdefault(row.parent, []).append(row)
+    return {parent: tuple(rows) for parent, rows in out.items()}
+
+
+def _what_hip_offers(ctx: Context, parent: str) -> str:
+    """For a CUDA enumerator HIP lacks: the values HIP's counterpart of its enum has (what a port can choose from:
+    CUBLASLT_POINTER_MODE_ALPHA_DEVICE_VECTOR_BETA_ZERO -> HIPBLASLT_POINTER_MODE_HOST, ...)."""
+    enum = ctx.table.lookup(parent)
+    hip_enum = ctx.decide(enum).target if enum is not None else ""
+    offered = sorted({t for r in _enumerators(ctx.table).get(parent, ()) if (t := ctx.decide(r).target)})
+    if not hip_enum or not offered:
+        return ""
+    shown = ", ".join(offered[:_OFFERS_SHOWN])
+    more = f" and {len(offered) - _OFFERS_SHOWN} more" if len(offered) > _OFFERS_SHOWN else ""
+    return f"; HIP's {hip_enum} has {shown}{more}"
 
 
 def _migrated_values(ctx: Context) -> dict[int, Row]:
