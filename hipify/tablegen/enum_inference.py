@@ -8,7 +8,7 @@ from collections import Counter, defaultdict
 
 from . import rules
 from .entries import Entry
-from .matcher import Matcher
+from .matcher import Matcher, common_suffix
 from .target import Target
 
 
@@ -68,7 +68,7 @@ def infer_constants_by_prefix(entries: dict[str, Entry], targets: dict[str, Targ
         for c in consts:
             h = targets[c].name
             if h in known:
-                k = _common_suffix(c, h)
+                k = common_suffix(c, h)
                 if k:
                     votes[(c[: len(c) - k], h[: len(h) - k])] += 1
         if not votes:
@@ -88,10 +88,3 @@ def infer_constants_by_prefix(entries: dict[str, Entry], targets: dict[str, Targ
                 if t.name:
                     targets[c] = t
                     taken.add(spelled)
-
-
-def _common_suffix(a: str, b: str) -> int:
-    n = 0
-    while n < min(len(a), len(b)) and a[-1 - n] == b[-1 - n]:
-        n += 1
-    return n
