@@ -40,6 +40,7 @@ exactly one row of one file (duplicates fail generation).
 | `transform` | rewrite: `{"kind": "wrap_arg", "arg": N, "wrapper": W}` (argument N becomes `W(arg)`; W is `HIP_SYMBOL` or `reinterpret_cast<const void*>`), `{"kind": "by_arity", "arity": {"N": "name"}}` (target chosen by argument count), `{"kind": "remove"}` (the identifier is deleted: `hip` is empty and `hip_status` supported), `{"kind": "migrate_arg", "arg": N, "values": {"OLD": "NEW"}}` (in argument N, each OLD enumerator is translated as NEW), or `{"kind": "default_args", "values": {"N": "DEFAULT"}}` (a call without argument N gets CUDA's default written in) |
 | `source` | how the pair was found (see below) |
 | `note` | reason of an override, or a remark |
+| `declares` | header rows HIP has no counterpart of: the names the header declares, with those of the headers it includes that HIP lacks too (C++ names by their outermost namespace), space-separated; a compiled file that uses none of them gets the include as a comment (HPY025). Absent on other rows |
 
 A target counts as supported only if the HIP (or ROC) headers of the release it is verified for declare it;
 `tests/test_table_headers.py` re-checks that against the fetched headers of each release.
