@@ -94,3 +94,13 @@ def test_an_enumerator_hip_lacks_is_reported_with_what_hip_offers() -> None:
     result = translate(source, "lt.cu", Options(engine="regex"))
     (message,) = [d.message for d in result.diagnostics if d.code == "HPY101"]
     assert "HIP's hipblasLtPointerMode_t has " in message and "HIPBLASLT_POINTER_MODE_HOST" in message
+
+
+def test_a_compute_type_the_text_cannot_tell_is_reported() -> None:
+    source = SOURCE.replace("i8 ? CUDA_R_32I : CUDA_R_32F", "computeType").replace(
+        "bool i8", "cudaDataType_t computeType"
+    )
+    result = translate(source, "gemm.cu", Options(engine="regex"))
+    (message,) = [d.message for d in result.diagnostics if d.code == "HPY109"]
+    assert "(computeType) may be a cudaDataType" in message and "hipblasComputeType_t" in message
+    assert not [d for d in translate(SOURCE, "gemm.cu", Options(engine="regex")).diagnostics if d.code == "HPY109"]

@@ -131,6 +131,7 @@ def renames(ctx: Context) -> list[Finding]:
         if mode == _TRANSFORM:
             out.extend(_wrap_argument(ctx, ident, row))
             out.extend(_default_arguments(ctx, ident, row))
+            out.extend(_unmigrated_argument(ctx, ident, row, target))
     return out
 
 
@@ -158,6 +159,37 @@ def _what_hip_offers(ctx: Context, parent: str) -> str:
     shown = ", ".join(offered[:_OFFERS_SHOWN])
     more = f" and {len(offered) - _OFFERS_SHOWN} more" if len(offered) > _OFFERS_SHOWN else ""
     return f"; HIP's {hip_enum} has {shown}{more}"
+
+
+def _unmigrated_argument(ctx: Context, ident: Identifier, row: Row, target: str) -> Iterator[Diagnostic]:
+    """A ``migrate_arg`` argument that names neither an old nor a new value (a variable, a call): CUDA accepts
+    either type there, HIP only the new one, and the text cannot tell which it is (HPY109)."""
+    transform = row.transform
+    args = ident.call_args
+    if transform is None or transform.kind != "migrate_arg" or args is None or transform.arg >= len(args):
+        return
+    start, end = args[transform.arg]
+    words = set(_WORD.findall(ctx.masked[start:end]))
+    old, new = {a for a, _ in transform.values}, {b for _, b in transform.values}
+    new_enum = {r.parent for name in new if (r := ctx.table.lookup(name)) is not None}
+    if (
+        start == end
+        or words & old
+        or any((r := ctx.table.lookup(w)) is not None and r.parent in new_enum for w in words)
+    ):
+        return
+    old_enum = next((r.parent for name in sorted(old) if (r := ctx.table.lookup(name)) is not None), "an older type")
+    new_type = next(iter(sorted(new_enum)), "")
+    new_row = ctx.table.lookup(new_type)
+    hip_type = (ctx.decide(new_row).target if new_row is not None else "") or new_type
+    yield Diagnostic(
+        "HPY109",
+        f"{row.cuda}'s argument {transform.arg + 1} ({ctx.text[start:end].strip()}) may be a {old_enum}, which "
+        f"CUDA's C++ overload converts; {target} takes only a {hip_type}: check which it is",
+        start,
+        severity=Severity.WARNING,
+        subject=row.cuda,
+    )
 
 
 def _migrated_values(ctx: Context) -> dict[int, Row]:
