@@ -42,6 +42,12 @@ def test_names_and_families(generated) -> None:
             "__CUDA_RUNTIME_H__",
             "__DRIVER_TYPES_H__",
             "cudaBrandNew",
+            "cudaDevAttrClockRate",
+            "cudaDevAttrMaxThreadsPerBlock",
+            "cudaDevAttrOnlyCuda",
+            "cudaDevAttrPoolHandleTypes",
+            "cudaDevAttrWarpSize",
+            "cudaDeviceAttr",
             "cudaDeviceProp",
             "cudaError",
             "cudaErrorInvalidValue",
@@ -365,7 +371,7 @@ def test_attribute_macro_row(rows) -> None:
         ("int f();", 0, (), ()),
         ("int f(const char *fmt, ...);", -1, ("fmt", ""), ("const char*", "")),
         ("int f(std::map<int, int> m, float **out = 0);", 2, ("m", "out"), ("", "float**")),
-        ("int f(unsigned flags __dv(0));", 1, ("flags",), ("",)),
+        ("int f(unsigned flags __dv(0));", 1, ("flags",), ("unsigned",)),
     ],
 )
 def test_scanner_parameters(source: str, count: int, names: tuple[str, ...], types: tuple[str, ...]) -> None:
@@ -392,3 +398,18 @@ def test_compiler_macros_become_rows_checked_against_hipcc(tmp_path: Path) -> No
     bad.write_text('[[macro]]\ncuda = "__NVCC__"\nreason = "r"\n')
     with pytest.raises(CompilerMacroError, match="needs cuda, hip and reason"):
         load_macros(bad)
+
+
+def test_enum_constant_spelled_by_its_enums_naming_scheme(rows) -> None:
+    # three constants paired by the backend's switch agree on cudaDevAttr -> hipDeviceAttribute; the fourth, which
+    # neither the backend nor a value pairs, is spelled by that scheme; a constant HIP lacks stays unsupported
+    assert rows["cudaDevAttrWarpSize"].hip == "hipDeviceAttributeWarpSize"
+    row = rows["cudaDevAttrPoolHandleTypes"]
+    assert (row.hip, row.source) == ("hipDeviceAttributePoolHandleTypes", "enum-prefix")
+    assert rows["cudaDevAttrOnlyCuda"].hip == ""
+
+
+def test_scanner_default_arguments() -> None:
+    decl = scan_text("int f(int a, unsigned int flags __dv(0), void* s = nullptr);").decls[0]
+    assert decl.param_types == ("int", "int", "void*") and decl.param_defaults == ("", "0", "nullptr")
+    assert scan_text("int g(int a, int b);").decls[0].param_defaults == ()

@@ -126,6 +126,12 @@ def describe(row: Row) -> str:
         elif t.kind == "by_arity":
             choices = ", ".join(f"{n} arguments -> {name}" for n, name in t.arity)
             lines.append(f"  transform:     target chosen by argument count: {choices}")
+        elif t.kind == "default_args":
+            values = ", ".join(f"argument {k} = {v}" for k, v in t.values)
+            lines.append(f"  transform:     CUDA's default arguments written where a call leaves them out: {values}")
+        elif t.kind == "migrate_arg":
+            values = ", ".join(f"{a} -> {b}" for a, b in t.values)
+            lines.append(f"  transform:     in argument {t.arg}, older values as CUDA converts them: {values}")
         else:
             lines.append(f"  transform:     {t.kind}")
     lines += _other_releases(row)

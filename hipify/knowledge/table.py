@@ -40,24 +40,32 @@ class Transform:
     kind ``defined_only``: rename only where the preprocessor tests whether the name is defined
     (``#ifdef X``, ``defined(X)``, a bare ``#if X``); any use of its value is reported, not
     translated (``__CUDA_ARCH__`` -> ``__HIP_DEVICE_COMPILE__``).
+    kind ``migrate_arg``: argument ``arg`` may be spelled in an older enum that CUDA's C++ overload converts and
+    HIP's function does not accept (cublasGemmEx's compute type given as ``CUDA_R_32F``): each of the
+    ``values`` pairs' old names in it is translated as its new name (``CUBLAS_COMPUTE_32F``).
+    kind ``default_args``: ``values`` pairs (position, CUDA's default argument) of trailing parameters HIP's
+    declaration requires; a call leaving them out gets them written in (``cudaMalloc3DArray``'s flags ``0``).
     """
 
     kind: str
     arg: int = -1
     wrapper: str = ""
     arity: tuple[tuple[int, str], ...] = ()
+    values: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def from_json(cls, data: Mapping[str, object] | None) -> Transform | None:
         if not data:
             return None
         arity = data.get("arity") or {}
-        assert isinstance(arity, Mapping)
+        values = data.get("values") or {}
+        assert isinstance(arity, Mapping) and isinstance(values, Mapping)
         return cls(
             kind=str(data["kind"]),
             arg=int(str(data.get("arg", -1))),
             wrapper=str(data.get("wrapper", "")),
             arity=tuple(sorted((int(k), str(v)) for k, v in arity.items())),
+            values=tuple(sorted((str(k), str(v)) for k, v in values.items())),
         )
 
     def to_json(self) -> dict[str, object]:
@@ -68,6 +76,8 @@ class Transform:
             out["wrapper"] = self.wrapper
         if self.arity:
             out["arity"] = {str(k): v for k, v in self.arity}
+        if self.values:
+            out["values"] = dict(self.values)
         return out
 
 
@@ -106,6 +116,9 @@ class Row:
     transform: Transform | None = None
     source: str = ""  # how the pair was found: nvidia_detail, naming, override, ...
     note: str = ""
+    # Header rows HIP has no counterpart of: the names it (and the implementation headers it includes) declares, its
+    # C++ names by their outermost namespace, space-separated: a compiled file using none of them loses the include.
+    declares: str = ""
     # The row as the other ROCm releases the table was generated for have it, where they differ: (release, row)
     # pairs. In the shipped table the fields above are the newest release's and these the older ones'; a table as
     # an older release reads it (``MappingTable.at_rocm``) has that release's fields, and the others here.

@@ -9,7 +9,7 @@ from pathlib import Path
 from ..knowledge.table import Row
 from . import rules
 from .entries import Entry, FamilyNames, family_names
-from .enum_inference import infer_enums_from_members
+from .enum_inference import infer_constants_by_prefix, infer_enums_from_members
 from .matcher import Matcher, Query
 from .plumbing import attribute_macro_row
 from .requires import preincluded_guard, required_macro
@@ -29,6 +29,7 @@ def api_rows(cache: Path, spec: ApiSpec, matcher: Matcher, library_version: str 
     hip_targets = _hip_targets(spec, names.entries, order, matcher)
     _macro_aliases(names, hip_targets, matcher)
     infer_enums_from_members(names.entries, hip_targets, matcher)
+    infer_constants_by_prefix(names.entries, hip_targets, matcher)
     roc_targets = _roc_targets(spec, names.entries, order, matcher)
     _versioned_types(names.entries, hip_targets, roc_targets)
     for name, standard in standard_typedefs(cache / "cuda" / "cu13", spec.cuda).items():

@@ -142,13 +142,52 @@ def _cuda_headers(cache: Path) -> list[tuple[str, Path, str]]:
     return [out[k] for k in sorted(out)]
 
 
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"\n]+)[>"]', re.MULTILINE)
+
+
+def declared_words(path: Path, rel: str, translated: frozenset[str]) -> str:
+    """The names a header declares, with those of the headers it includes that HIP has no counterpart of either
+    (crt/mma.h behind mma.h, cudnn_ops.h behind cudnn.h; a ``translated`` one is included in its own right where
+    the file does): C++ names by their outermost namespace, not its include guard. Space-separated, sorted."""
+    root = Path(str(path)[: -len(rel)]) if str(path).endswith(rel) else path.parent
+    words: set[str] = set()
+    seen: set[Path] = set()
+    todo = [path]
+    while todo:
+        file = todo.pop()
+        if file in seen or not file.is_file():
+            continue
+        seen.add(file)
+        text = file.read_text(errors="replace")
+        scan = scan_text(text)
+        for decl in scan.decls:
+            word = decl.namespace.split("::", 1)[0] if decl.namespace else decl.name
+            if word and word != scan.include_guard:
+                words.add(word)
+        for name in _INCLUDE.findall(text):
+            if name in translated:
+                continue
+            for base in (file.parent, root):
+                if (base / name).is_file():
+                    todo.append(base / name)
+                    break
+    return " ".join(sorted(words))
+
+
+def _targets(hip: HipSide, rel: str) -> tuple[tuple[str, str, str], tuple[str, str, str]]:
+    """(target, status, since) of a CUDA header on the HIP and the ROC side."""
+    hip_cands, roc_cands = _candidates(rel)
+    return _pick(hip, hip_cands), (_pick(hip, roc_cands) if roc_cands else ("", "unsupported", ""))
+
+
 def header_rows(cache: Path, matcher: Matcher, claimed: dict[str, Row]) -> Iterator[Row]:
     hip = matcher.hip
     guards_hip = hip.current.guards
-    for rel, path, api in _cuda_headers(cache):
-        hip_cands, roc_cands = _candidates(rel)
-        target, status, since = _pick(hip, hip_cands)
-        roc, roc_status, roc_since = _pick(hip, roc_cands) if roc_cands else ("", "unsupported", "")
+    headers = _cuda_headers(cache)
+    picked = {rel: _targets(hip, rel) for rel, _, _ in headers}
+    translated = frozenset(rel for rel, (hip_t, roc_t) in picked.items() if hip_t[0] or roc_t[0])
+    for rel, path, api in headers:
+        (target, status, since), (roc, roc_status, roc_since) = picked[rel]
         yield Row(
             cuda=rel,
             hip=target,
@@ -163,6 +202,7 @@ def header_rows(cache: Path, matcher: Matcher, claimed: dict[str, Row]) -> Itera
             hip_since=since,
             roc_since=roc_since,
             source="header-naming",
+            declares="" if target or roc else declared_words(path, rel, translated),
         )
         guard = scan_text(path.read_text(errors="replace")).include_guard
         hip_guard = guards_hip.get(target or roc, "")

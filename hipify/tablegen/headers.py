@@ -28,6 +28,7 @@ class HeaderIndex:
     names: dict[str, list[Hit]] = field(default_factory=dict)
     guards: dict[str, str] = field(default_factory=dict)  # header -> include-guard macro
     case_pairs: list[tuple[str, str]] = field(default_factory=list)
+    migration_pairs: list[tuple[str, str]] = field(default_factory=list)  # (old enum value, new enum value)
     wrappers: list[tuple[str, Decl, str]] = field(default_factory=list)  # (header, decl, file) of defined fns
     files: list[str] = field(default_factory=list)
     rank: dict[str, int] = field(default_factory=dict)  # header -> position in input order
@@ -123,6 +124,7 @@ def build_index(files: Iterable[tuple[str, Path]], namespace_prefix: dict[str, s
         if scan.include_guard:
             index.guards[rel] = scan.include_guard
         index.case_pairs.extend(scan.case_pairs)
+        index.migration_pairs.extend(scan.migration_pairs)
         prefix = ""
         for start, ns in (namespace_prefix or {}).items():
             if rel.startswith(start):

@@ -141,7 +141,7 @@ class Matcher:
         if len(names) > 1:
             # spellings that differ in case only (ROCm 7 added hipDeviceAttributePciDomainId and kept
             # hipDeviceAttributePciDomainID as an alias): the one ending the longest as the CUDA name does
-            ends = {n: _common_suffix(n, q.cuda) for n in names}
+            ends = {n: common_suffix(n, q.cuda) for n in names}
             best = [n for n in names if ends[n] == max(ends.values())]
             names = best if len(best) == 1 else names
         return self.target(names[0], "naming-enum") if len(names) == 1 else Target()
@@ -172,7 +172,7 @@ class Matcher:
         return Target()
 
 
-def _common_suffix(a: str, b: str) -> int:
+def common_suffix(a: str, b: str) -> int:
     n = 0
     while n < min(len(a), len(b)) and a[-1 - n] == b[-1 - n]:
         n += 1

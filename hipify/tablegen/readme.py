@@ -37,9 +37,10 @@ exactly one row of one file (duplicates fail generation).
 | `hip_signature_diff`, `roc_signature_diff` | for `differs`: how the target's declaration differs, parameter by parameter |
 | `hip_definitions` | device-function rows: the parameter lists HIP's AMD headers define the target for (`(float*, float) (double*, double)`); a `__device__` definition of one of them in the translated code would redefine HIP's, so it is kept off AMD GPUs (HPY014) |
 | `by_rocm` | where an older release the table is generated for (ROCm 6.4) has the row otherwise: that release's values of the target fields (`{"6.4": {"hip": "hipMemAdvise", "hip_since": "5.2", ...}}`); absent when every release has it the same (see "Releases" below) |
-| `transform` | rewrite: `{"kind": "wrap_arg", "arg": N, "wrapper": W}` (argument N becomes `W(arg)`; W is `HIP_SYMBOL` or `reinterpret_cast<const void*>`), `{"kind": "by_arity", "arity": {"N": "name"}}` (target chosen by argument count), or `{"kind": "remove"}` (the identifier is deleted: `hip` is empty and `hip_status` supported) |
+| `transform` | rewrite: `{"kind": "wrap_arg", "arg": N, "wrapper": W}` (argument N becomes `W(arg)`; W is `HIP_SYMBOL` or `reinterpret_cast<const void*>`), `{"kind": "by_arity", "arity": {"N": "name"}}` (target chosen by argument count), `{"kind": "remove"}` (the identifier is deleted: `hip` is empty and `hip_status` supported), `{"kind": "migrate_arg", "arg": N, "values": {"OLD": "NEW"}}` (in argument N, each OLD enumerator is translated as NEW), or `{"kind": "default_args", "values": {"N": "DEFAULT"}}` (a call without argument N gets CUDA's default written in) |
 | `source` | how the pair was found (see below) |
 | `note` | reason of an override, or a remark |
+| `declares` | header rows HIP has no counterpart of: the names the header declares, with those of the headers it includes that HIP lacks too (C++ names by their outermost namespace), space-separated; a compiled file that uses none of them gets the include as a comment (HPY027). Absent on other rows |
 
 A target counts as supported only if the HIP (or ROC) headers of the release it is verified for declare it;
 `tests/test_table_headers.py` re-checks that against the fetched headers of each release.
@@ -71,6 +72,10 @@ functions take `hipComplex` under their plain names in 7.x (`cublasCgemm` -> `hi
 4. `same-value`: CUDA's runtime and driver enums share values (cudaDevAttrX == CU_DEVICE_ATTRIBUTE_X); a constant
    takes the target of an already-mapped constant with the same value in the same HIP enum.
 5. `enum-members`: an unmapped CUDA enum whose mapped constants all live in one HIP enum maps to that enum.
+   `enum-prefix`, after it: an unmapped constant of a mapped enum takes the HIP constant its enum's naming scheme
+   spells, the prefix rewrite at least 3 of its paired constants agree on (`cudaDevAttr` -> `hipDeviceAttribute`:
+   cudaDevAttrMemoryPoolSupportedHandleTypes -> hipDeviceAttributeMemoryPoolSupportedHandleTypes, which no backend
+   pair or value gives), where that constant is in the HIP enum and no other CUDA constant maps to it.
 6. `runtime-twin`: a driver constant or macro named like a mapped runtime one, case- and underscore-insensitively
    (CU_EVENT_DISABLE_TIMING ~ cudaEventDisableTiming -> hipEventDisableTiming).
 7. `naming-type`: runtime/driver types matched case- and underscore-insensitively (CUmemorytype -> hipMemoryType),
@@ -126,7 +131,14 @@ Transforms are derived too: `wrap_arg` HIP_SYMBOL where both CUDA and HIP take t
 position (cudaMemcpyToSymbol & co.); `wrap_arg` `reinterpret_cast<const void*>` where a CUDA function template takes
 the kernel itself (cudaFuncSetAttribute(T* entry, ...)) and HIP declares only the `const void*` form (a HIP template
 overload at that position, as for hipOccupancyMaxActiveBlocksPerMultiprocessor, needs nothing); `by_arity` where a CUDA overload with a flags argument has no HIP overload of
-that arity but HIP's `...WithFlags` variant has (cudaEventCreate(e, flags) -> hipEventCreateWithFlags).
+that arity but HIP's `...WithFlags` variant has (cudaEventCreate(e, flags) -> hipEventCreateWithFlags); `migrate_arg`
+where CUDA's C++ overload takes an older enum at one position and converts it through a switch before calling the
+C function (cublasGemmEx's compute type given as `CUDA_R_32F`: `case CUDA_R_32F: *computeType = pedantic ?
+CUBLAS_COMPUTE_32F_PEDANTIC : CUBLAS_COMPUTE_32F;`, the conditional's last branch being the default math mode's)
+and HIP's target (or its `_v2` sibling) takes another type there than at the old type's other positions; `wrap_arg`
+`reinterpret_cast<void**>` where a CUDA function template takes a typed pointer's address (`T** pDevice`:
+cudaHostGetDevicePointer) and HIP only `void**` there; `default_args` where CUDA declares trailing parameters with
+default arguments (`unsigned int flags __dv(0)`) that HIP's declarations of the target require (cudaMalloc3DArray).
 
 `hip_requires` is the macro whose plain `#ifdef X` / `#if defined X` true branch encloses every HIP declaration of
 the target, unless X is reserved (`__cplusplus`, `__HIP_PLATFORM_AMD__`) or defined by the HIP headers themselves,

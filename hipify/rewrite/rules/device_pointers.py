@@ -58,8 +58,8 @@ def device_pointers(ctx: Context) -> Iterator[Finding]:
     types = _pointer_types(ctx.table)
     if not types or not any(t in ctx.masked for t in types):
         return
-    code = _code_only(ctx)
-    names = _pointer_names(code, types)
+    code = code_only(ctx)
+    names = declared_names(code, types)
     if not names:
         return
     pattern = re.compile(r"(?<![\w$.>:])(?:" + "|".join(sorted(map(re.escape, names))) + r")(?![\w$])|"
@@ -82,7 +82,7 @@ def device_pointers(ctx: Context) -> Iterator[Finding]:
             )
 
 
-def _code_only(ctx: Context) -> str:
+def code_only(ctx: Context) -> str:
     """The masked text with directive lines blanked: macros' bodies are left alone."""
     chars = list(ctx.masked)
     for start, end in ctx.code_directives:
@@ -90,8 +90,9 @@ def _code_only(ctx: Context) -> str:
     return "".join(chars)
 
 
-def _pointer_names(code: str, types: frozenset[str]) -> frozenset[str]:
-    """Names the file declares as device pointers, less those it also declares with another type."""
+def declared_names(code: str, types: frozenset[str]) -> frozenset[str]:
+    """Names the file declares with one of ``types`` (device pointers; ``dim3`` for rules/dim3_vectors.py), less
+    those it also declares with another type."""
     declared: set[str] = set()
     for t in types:
         for m in re.finditer(whole_word(t), code):

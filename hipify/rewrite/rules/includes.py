@@ -70,6 +70,9 @@ def _plan(ctx: Context) -> IncludePlan:
             continue  # the compatibility header stands for it (rules/compat.py)
         if row is not None and row.kind == "header" and allowed:
             decision = ctx.decide(row)
+            if not decision.target and _unused(ctx, row):
+                findings.append(_commented_out(text, inc, row.cuda))
+                continue
             if decision.code:
                 findings.append(
                     Diagnostic(
@@ -97,6 +100,30 @@ def _plan(ctx: Context) -> IncludePlan:
             if runtime_line == (top.offset if top is not None else -1):
                 top = None  # the runtime already comes first
     return IncludePlan(tuple(findings), runtime_line, top)
+
+
+_HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc", ".tcc")
+_WORD = re.compile(r"[A-Za-z_]\w*", re.ASCII)
+
+
+def _unused(ctx: Context, row: Row) -> bool:
+    """Does this compiled file use none of the names a CUDA header HIP lacks declares (``Row.declares``)? A
+    header's include stays: the files including it may use them."""
+    if not row.declares or ctx.source.path.lower().endswith(_HEADER_SUFFIXES):
+        return False
+    return ctx.memo(_words_used).isdisjoint(row.declares.split())
+
+
+def _words_used(ctx: Context) -> frozenset[str]:
+    """Every word of the file outside comments and literals, directives included (``#ifdef __CUDA_IMMA__``)."""
+    return frozenset(_WORD.findall(ctx.masked))
+
+
+def _commented_out(text: str, inc: Include, header: str) -> Edit:
+    """The include directive as a comment, saying why (the line stays: line numbers hold)."""
+    directive = text[inc.start : inc.end].rstrip()
+    note = f"/* hipify-py: HIP has no {header} and nothing here uses it: {directive.replace('*/', '* /')} */"
+    return Edit(inc.start, inc.start + len(directive), note, "HPY027", Origin.TEXT, subject=header)
 
 
 def _translation_unit_top(ctx: Context) -> Anchor | None:

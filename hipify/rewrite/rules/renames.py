@@ -2,9 +2,12 @@
 
 Also applies a row's transform: ``by_arity`` picks the target by the call's argument
 count, ``wrap_arg`` wraps one argument (``HIP_SYMBOL(sym)``,
-``reinterpret_cast<const void*>(kernel)``) with two insertions, so renames inside that
-argument never overlap the wrap, and ``remove`` deletes the name (``CUDART_CB``: a
-calling-convention macro HIP lacks, empty on Linux). A row HIP marks deprecated is
+``reinterpret_cast<const void*>(kernel)``, ``reinterpret_cast<void**>(&typed)``) with two
+insertions, so renames inside that argument never overlap the wrap, ``default_args`` writes
+CUDA's default arguments HIP's declaration lacks, and ``remove`` deletes the name (``CUDART_CB``: a
+calling-convention macro HIP lacks, empty on Linux); ``migrate_arg`` translates the older
+enum's values in one argument as the values CUDA's C++ overload converts them to
+(``cublasGemmEx(..., CUDA_R_32F, algo)`` -> ``HIPBLAS_COMPUTE_32F``). A row HIP marks deprecated is
 translated and reported (HPY102).
 """
 
@@ -85,7 +88,10 @@ def renames(ctx: Context) -> list[Finding]:
     plans = _plans_for(ctx.table, ctx.options, ctx.flavour.kept_hip)  # what a row's plan depends on
     compat_names = ctx.compat_names  # kept as written: the compatibility header provides them
     decided = condition_plan(ctx).handled  # version and architecture macros the build decided (HPY019)
+    migrated = ctx.memo(_migrated_values)
     for ident, row in ctx.resolved:
+        if migrated and ident.start in migrated:
+            row = migrated[ident.start]
         if ident.user_declared or _names_a_macro(ident) or row.cuda in compat_names:
             continue
         if decided and ident.start in decided:
@@ -110,9 +116,10 @@ def renames(ctx: Context) -> list[Finding]:
                         Origin.TEXT, subject=row.cuda))  # fmt: skip
             continue
         if decision.code:  # not emitted, or emitted with a warning (HPY102 deprecated)
-            append(
-                Diagnostic(decision.code, decision.message, ident.start, severity=Severity.WARNING, subject=row.cuda)
-            )
+            message = decision.message
+            if decision.code == "HPY101" and row.kind == "enum_constant" and row.parent:
+                message += _what_hip_offers(ctx, row.parent)
+            append(Diagnostic(decision.code, message, ident.start, severity=Severity.WARNING, subject=row.cuda))
             if not plan.target:
                 continue
         if mode == _TRANSFORM and not _tests_definition(ident, row):
@@ -123,6 +130,86 @@ def renames(ctx: Context) -> list[Finding]:
             append(Edit(ident.start, ident.end, target, "HPY001", ident.origin, row.cuda))
         if mode == _TRANSFORM:
             out.extend(_wrap_argument(ctx, ident, row))
+            out.extend(_default_arguments(ctx, ident, row))
+            out.extend(_unmigrated_argument(ctx, ident, row, target))
+    return out
+
+
+_OFFERS_SHOWN = 8  # a long enum's values are for the tables command (`hipify-py tables`), not one message
+
+
+@lru_cache(maxsize=4)
+def _enumerators(table: MappingTable) -> dict[str, tuple[Row, ...]]:
+    """The table's enum constants by their CUDA enum."""
+    out: dict[str, list[Row]] = {}
+    for row in table:
+        if row.kind == "enum_constant" and row.parent:
+            out.setdefault(row.parent, []).append(row)
+    return {parent: tuple(rows) for parent, rows in out.items()}
+
+
+def _what_hip_offers(ctx: Context, parent: str) -> str:
+    """For a CUDA enumerator HIP lacks: the values HIP's counterpart of its enum has (what a port can choose from:
+    CUBLASLT_POINTER_MODE_ALPHA_DEVICE_VECTOR_BETA_ZERO -> HIPBLASLT_POINTER_MODE_HOST, ...)."""
+    enum = ctx.table.lookup(parent)
+    hip_enum = ctx.decide(enum).target if enum is not None else ""
+    offered = sorted({t for r in _enumerators(ctx.table).get(parent, ()) if (t := ctx.decide(r).target)})
+    if not hip_enum or not offered:
+        return ""
+    shown = ", ".join(offered[:_OFFERS_SHOWN])
+    more = f" and {len(offered) - _OFFERS_SHOWN} more" if len(offered) > _OFFERS_SHOWN else ""
+    return f"; HIP's {hip_enum} has {shown}{more}"
+
+
+def _unmigrated_argument(ctx: Context, ident: Identifier, row: Row, target: str) -> Iterator[Diagnostic]:
+    """A ``migrate_arg`` argument that names neither an old nor a new value (a variable, a call): CUDA accepts
+    either type there, HIP only the new one, and the text cannot tell which it is (HPY109)."""
+    transform = row.transform
+    args = ident.call_args
+    if transform is None or transform.kind != "migrate_arg" or args is None or transform.arg >= len(args):
+        return
+    start, end = args[transform.arg]
+    words = set(_WORD.findall(ctx.masked[start:end]))
+    old, new = {a for a, _ in transform.values}, {b for _, b in transform.values}
+    new_enum = {r.parent for name in new if (r := ctx.table.lookup(name)) is not None}
+    if (
+        start == end
+        or words & old
+        or any((r := ctx.table.lookup(w)) is not None and r.parent in new_enum for w in words)
+    ):
+        return
+    old_enum = next((r.parent for name in sorted(old) if (r := ctx.table.lookup(name)) is not None), "an older type")
+    new_type = next(iter(sorted(new_enum)), "")
+    new_row = ctx.table.lookup(new_type)
+    hip_type = (ctx.decide(new_row).target if new_row is not None else "") or new_type
+    yield Diagnostic(
+        "HPY109",
+        f"{row.cuda}'s argument {transform.arg + 1} ({ctx.text[start:end].strip()}) may be a {old_enum}, which "
+        f"CUDA's C++ overload converts; {target} takes only a {hip_type}: check which it is",
+        start,
+        severity=Severity.WARNING,
+        subject=row.cuda,
+    )
+
+
+def _migrated_values(ctx: Context) -> dict[int, Row]:
+    """The rows that the old enum values in a ``migrate_arg`` argument are translated as, by their offsets."""
+    spans: list[tuple[Span, dict[str, str]]] = []
+    for ident, row in ctx.resolved:
+        transform = row.transform
+        if transform is None or transform.kind != "migrate_arg" or ident.call_args is None:
+            continue
+        if 0 <= transform.arg < len(ident.call_args):
+            spans.append((ident.call_args[transform.arg], dict(transform.values)))
+    if not spans:
+        return {}
+    out: dict[int, Row] = {}
+    for ident, _ in ctx.resolved:
+        for (start, end), values in spans:
+            if start <= ident.start < end and ident.name in values:
+                new = ctx.table.lookup(values[ident.name])
+                if new is not None:
+                    out[ident.start] = new
     return out
 
 
@@ -248,8 +335,12 @@ def _wrap_argument(ctx: Context, ident: Identifier, row: Row) -> Iterator[Edit]:
         if transform.arg >= len(args):
             return
     start, end = args[transform.arg]
-    if start == end or _squeeze(ctx.text[start:end]).startswith(_squeeze(transform.wrapper) + "("):
+    written = _squeeze(ctx.text[start:end])
+    if start == end or written.startswith(_squeeze(transform.wrapper) + "("):
         return  # already wrapped (idempotence)
+    cast_to = _squeeze(transform.wrapper).removeprefix("reinterpret_cast<").removesuffix(">")
+    if cast_to != _squeeze(transform.wrapper) and written.startswith(f"({cast_to})"):
+        return  # already cast to that type, C style: `(void**)&p`
     if not _closes_in_code(ctx.text, start, end):
         return  # the argument ends in a // comment or a literal left open: a ')' there would be part of it
     if any(start <= s < end for s, _ in ctx.code_directives):
@@ -257,6 +348,31 @@ def _wrap_argument(ctx: Context, ident: Identifier, row: Row) -> Iterator[Edit]:
     subject = f"{row.cuda}:{start}"
     yield Edit(start, start, transform.wrapper + "(", "HPY005", Origin.TEXT, subject=subject)
     yield Edit(end, end, ")", "HPY005", Origin.TEXT, subject=subject)
+
+
+def _default_arguments(ctx: Context, ident: Identifier, row: Row) -> Iterator[Edit]:
+    """CUDA's default arguments HIP's declaration lacks (``default_args``), written after the call's last argument
+    (``cudaMalloc3DArray(&a, &desc, extent)`` -> ``hipMalloc3DArray(&a, &desc, extent, 0)``); a name in a default
+    is translated like any other."""
+    transform = row.transform
+    args = ident.call_args
+    if transform is None or transform.kind != "default_args" or not args or args[-1][0] == args[-1][1]:
+        return
+    defaults = {int(k): v for k, v in transform.values}
+    missing = range(len(args), max(defaults) + 1)
+    if not missing or any(k not in defaults for k in missing):
+        return
+    if not _closes_in_code(ctx.text, *args[-1]):
+        return  # the last argument ends in a // comment
+    texts = [_WORD.sub(lambda m: _translated_word(ctx, m.group()), defaults[k]) for k in missing]
+    end = args[-1][1]
+    yield Edit(end, end, "".join(", " + t for t in texts), "HPY005", Origin.TEXT, subject=f"{row.cuda}:{end}")
+
+
+def _translated_word(ctx: Context, word: str) -> str:
+    row = ctx.table.lookup(word)
+    target = ctx.decide(row).target if row is not None else ""
+    return target or word
 
 
 def _closes_in_code(text: str, start: int, end: int) -> bool:

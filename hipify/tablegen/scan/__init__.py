@@ -6,14 +6,14 @@ the headers declare (and the plain shape of function parameters), so a token sca
 module each: ``tokens`` lexes every #if branch (the union of all configurations); ``macros`` reads #define lines
 and the include guard; ``statements`` splits the code into top-level statements, treating extern "C" and
 namespace blocks as transparent; ``classify`` says what each statement declares (function, typedef, enum with
-its constants, struct/class, alias, variable); ``cases`` collects conversion-switch pairs.
+its constants, struct/class, alias, variable); ``cases`` collects conversion- and migration-switch pairs.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from .cases import case_pairs
+from .cases import case_pairs, migration_pairs
 from .classify import declared
 from .decl import Decl, HeaderScan
 from .macros import declaring_macros, expand, include_guard, macro_decls
@@ -35,7 +35,12 @@ def scan_text(text: str) -> HeaderScan:
         if st.guards:
             found = [replace(d, guards=st.guards) for d in found]
         decls += found
-    return HeaderScan(tuple(decls), tuple(case_pairs(lexed.tokens)), include_guard(lexed.directives))
+    return HeaderScan(
+        tuple(decls),
+        tuple(case_pairs(lexed.tokens)),
+        include_guard(lexed.directives),
+        tuple(migration_pairs(lexed.tokens)),
+    )
 
 
 def _expanded(text: str, namespace: str) -> list[Decl]:

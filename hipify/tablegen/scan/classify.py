@@ -16,7 +16,7 @@ from .marks import (
     has_deprecation_mark,
     named_successor,
 )
-from .params import forwarded_to, param_count, param_names, param_types, split_params
+from .params import forwarded_to, param_count, param_defaults, param_names, param_types, split_params
 from .statements import Group, Statement, Word
 from .tokens import Token
 from .vocabulary import AGGREGATE, IDENT, MACROISH, NOT_A_NAME, TYPE_WORDS
@@ -217,6 +217,7 @@ def _function(
             defined=st.is_definition,
             param_names=names,
             param_types=param_types(params),
+            param_defaults=param_defaults(params),
             exact_param_types=parameter_types(",".join(" ".join(t.text for t in p) for p in params)),
         )
     return None

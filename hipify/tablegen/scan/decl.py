@@ -20,6 +20,7 @@ class Decl:
     params: int = -1  # parameter count of a function (-1 unknown / variadic)
     param_names: tuple[str, ...] = ()
     param_types: tuple[str, ...] = ()  # base type and pointer depth of each parameter ('' when not plain)
+    param_defaults: tuple[str, ...] = ()  # each parameter's default argument ('' for none); () when none has one
     # The parameter types spelled as lexing.parameters spells them (None when one is not a plain type).
     exact_param_types: tuple[str, ...] | None = None
     defined: bool = False  # function with a body
@@ -36,3 +37,4 @@ class HeaderScan:
     decls: tuple[Decl, ...] = ()
     case_pairs: tuple[tuple[str, str], ...] = ()  # `case A: return B;`
     include_guard: str = ""
+    migration_pairs: tuple[tuple[str, str], ...] = ()  # `case A: *out = c ? X : B;`

@@ -54,12 +54,39 @@ def param_names(params: list[list[Token]]) -> tuple[str, ...]:
     return tuple(names) if any(p for p in params) else ()
 
 
+def param_defaults(params: list[list[Token]]) -> tuple[str, ...]:
+    """Each parameter's default argument as written (`int flags = 0`, or through a macro as CUDA's headers give it:
+    `unsigned int flags __dv(0)`); '' where it has none."""
+    out: list[str] = []
+    for p in params:
+        cut = len(_declarator(p))
+        if cut < len(p):
+            out.append(" ".join(t.text for t in p[cut + 1 :]))
+            continue
+        # the macro's call after the name: `flags __dv(0)` (at least a type and a name before it)
+        call = next(
+            (
+                k
+                for k in range(2, len(p))
+                if p[k].text == "("
+                and p[k - 1].kind == "ident"
+                and sum(1 for t in p[: k - 1] if t.kind == "ident") >= 2
+                and p[-1].text == ")"
+            ),
+            -1,
+        )
+        out.append(" ".join(t.text for t in p[call + 1 : -1]) if call > 0 else "")
+    return tuple(out) if any(out) else ()
+
+
 def param_types(params: list[list[Token]]) -> tuple[str, ...]:
     """Base type of each parameter with its pointer depth and pointee const ('cudaPointerAttributes*',
     'const void*'); '' where not a plain named type (templates, function pointers, arrays)."""
     out: list[str] = []
-    for p in params:
+    for p, default in zip(params, param_defaults(params) or ("",) * len(params), strict=True):
         head = _declarator(p)
+        if default and len(head) == len(p) and p[-1].text == ")":
+            head = _before_default_macro(head)
         if any(t.text in _NOT_PLAIN for t in head):
             out.append("")
             continue
@@ -71,6 +98,14 @@ def param_types(params: list[list[Token]]) -> tuple[str, ...]:
         const = "const " if any(t.text == "const" for t in head[:first_star]) else ""
         out.append(const + base + "*" * stars if base else "")
     return tuple(out) if any(p for p in params) else ()
+
+
+def _before_default_macro(param: list[Token]) -> list[Token]:
+    """`unsigned int flags __dv(0)` -> `unsigned int flags`."""
+    for k in range(2, len(param)):
+        if param[k].text == "(" and param[k - 1].kind == "ident":
+            return param[: k - 1]
+    return param
 
 
 def forwarded_to(body: list[Token], names: tuple[str, ...], params: int) -> str:
