@@ -135,12 +135,10 @@ class ProjectFacts:
     dependencies: str = ""
     # This file's declarations that need APIs HIP lacks (a header's, not a translation unit's own): each
     # statement or function body using such an API is left out and stops the program where it is reached
-    # (the declaration stays, for every file that uses it); one no smaller unit holds is disabled whole
-    # where nothing in the project uses it (``kept`` otherwise).
+    # (the declaration stays, for every file that uses it); one no smaller unit holds (a parameter or member of
+    # a type HIP lacks) cannot compile under HIP at all and is disabled whole: left as written it would stop every
+    # file including its header, disabled only the files using it, which need what HIP lacks themselves.
     disabled: tuple[str, ...] = ()
-    # Of ``disabled``, those that no smaller unit holds and that some code of the project uses: left as
-    # written (disabled, each user would stop compiling instead).
-    kept: tuple[str, ...] = ()
     # Names this file uses whose declaration needs APIs HIP lacks: (name, the missing APIs).
     blocked_uses: tuple[tuple[str, str], ...] = ()
     # How this file includes the compatibility header (a path relative to the file's output).

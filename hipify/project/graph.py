@@ -54,7 +54,6 @@ class ProjectModel:
     # --roc: families some project file cannot write with ROC-side names -> why (the first file's reason, by path)
     hip_families: dict[str, str] = field(default_factory=dict)
     # Blocked declarations some code of the project uses: never disabled (each user would stop compiling).
-    kept: frozenset[str] = frozenset()
     # Macros whose definition enables code of some project file that HIP cannot compile (``FileScan.lacking_guards``).
     lacking_guards: frozenset[str] = frozenset()
     # How every include resolved: a later run that finds the same answers (and the same files) has the same model.
@@ -162,7 +161,6 @@ class ProjectModel:
             include_dirs=dirs,
             dependencies=_digest(self.scans[k] for k in closure[1:] if k in self.scans),
             disabled=disabled,
-            kept=tuple(sorted(set(disabled) & self.kept)) if self.kept else (),
             blocked_uses=blocked_uses,
             not_regular=tuple(sorted({p for k in closure if k in self.not_regular for p in self.not_regular[k]})),
             hip_families=tuple(sorted(self.hip_families.items())),
@@ -293,10 +291,6 @@ class ModelBuilder:
             for s in rescan(vague):
                 if s.readable:
                     model.scans[model.key_of(s.path)] = s
-        if model.blocked:
-            model.kept = frozenset(
-                name for k, s in model.scans.items() for name in (s.uses & model.blocked.keys()) - _never_used(k)
-            )
         model.lacking_guards = frozenset().union(*(s.lacking_guards for s in model.scans.values()))
         model.not_regular = {key: tuple(sorted(paths)) for key, paths in resolver.not_regular.items()}
         for key in sorted(model.scans):

@@ -141,11 +141,10 @@ def _left_out_already(ctx: Context) -> list[Span]:
 def quiet_spans(ctx: Context) -> list[Span]:
     """Spans whose unconverted-API findings are summed up in HPY010 findings: each unit left out."""
     spans: list[Span] = []
-    kept = frozenset(ctx.source.project.kept)
     for decl, _, units in left_out(ctx):
         if units is not None:
             spans.extend(unit.span for unit in units)
-        elif decl.name not in kept:
+        else:
             spans.append(decl.span)
     return spans
 
@@ -159,9 +158,8 @@ def traps_used(ctx: Context) -> bool:
     project = ctx.source.project
     if not project.disabled:
         return False
-    kept = frozenset(project.kept)
     return any(
-        units or (units is None and decl.name not in kept and _stopping_definition(ctx, decl, missing))
+        units or (units is None and _stopping_definition(ctx, decl, missing))
         for decl, missing, units in left_out(ctx)
     )
 
@@ -171,12 +169,11 @@ def unavailable(ctx: Context) -> Iterator[Finding]:
     project = ctx.source.project
     if not project.disabled and not project.blocked_uses:
         return
-    kept = frozenset(project.kept)
     for decl, missing, units in left_out(ctx):
         if units is not None:
             for unit in units:
                 yield from _leave_out(ctx, decl, unit)
-        elif decl.name not in kept:
+        else:
             yield from _disable(ctx, decl, missing)
     yield from _blocked_uses(ctx)
 
