@@ -36,7 +36,7 @@ _BYTES = "(char*)"
 _BYTES_LVALUE = "(char*&)"
 _INTEGER = "(unsigned long long)"
 # Tokens after which an operand starts an expression of its own (a cast put before it covers just that operand).
-_OPERAND_STARTS = frozenset(
+OPERAND_STARTS = frozenset(
     ("(", ",", "=", "{", ";", "?", ":", "[", "return", "+", "-", "==", "!=", "<", ">", "<=", ">=", "&&", "||",
      "+=", "-=", "|", "^")
 )  # fmt: skip
@@ -163,7 +163,7 @@ def _declared_otherwise(code: str, at: int, types: frozenset[str]) -> bool:
 
 
 def _edit_for(code: str, start: int, end: int, name: str) -> Edit | None:
-    operand = _operand_start(code, start)
+    operand = operand_start(code, start)
     if operand < 0:
         return None
     before, _ = prev_token(code, operand)
@@ -173,7 +173,7 @@ def _edit_for(code: str, start: int, end: int, name: str) -> Edit | None:
         return None  # not the whole operand, or an increment
     if after in ("+", "-") and second == "=":
         cast = _BYTES_LVALUE if before in _STATEMENT_STARTS else ""
-    elif before not in _OPERAND_STARTS or (before in ("+", "-") and not _binary(code, operand)):
+    elif before not in OPERAND_STARTS or (before in ("+", "-") and not binary_operator_before(code, operand)):
         return None
     elif after in ("+", "-") or before in ("+", "-"):
         cast = _BYTES
@@ -188,7 +188,7 @@ def _edit_for(code: str, start: int, end: int, name: str) -> Edit | None:
     return Edit(operand, operand, cast, "HPY018", Origin.TEXT, subject=name) if cast else None
 
 
-def _operand_start(code: str, start: int) -> int:
+def operand_start(code: str, start: int) -> int:
     """Where the postfix expression ending in the name at ``start`` begins (``s.ptr``, ``bufs[i]->ptr``)."""
     at = start
     while True:
@@ -206,7 +206,7 @@ def _operand_start(code: str, start: int) -> int:
         at = o_at
 
 
-def _binary(code: str, operand: int) -> bool:
+def binary_operator_before(code: str, operand: int) -> bool:
     """Is the ``+``/``-`` before ``operand`` a binary operator (an operand ends before it)?"""
     _, at = prev_token(code, operand)
     left, _ = prev_token(code, at)
