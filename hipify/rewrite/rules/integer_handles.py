@@ -114,11 +114,14 @@ def _edits_for(
         return integer()
     if before == "[" and after == "]":
         return integer()
-    if before in ("==", "!=") and not _zero_or_handle(prev_token(code, b_at)[0], names):
-        return integer()
+    if before in ("==", "!="):
+        other, o_at = prev_token(code, b_at)
+        alone = prev_token(code, o_at)[0] not in (".", "->", "::")
+        return integer() if alone and _integer_operand(other, names) else []
     if after in ("==", "!="):
-        other, _ = next_token(code, after_at + 2)
-        return [] if _zero_or_handle(other, names) or before not in OPERAND_STARTS else integer()
+        other, o_at = next_token(code, after_at + 2)
+        alone = _op(code, next_token(code, o_at + len(other))[1]) in _CHAIN_STOPS
+        return integer() if alone and before in OPERAND_STARTS and _integer_operand(other, names) else []
     if after in ("%", "/", "^", "&", "|", "<<", ">>") and before in OPERAND_STARTS:
         return integer()
     if after in ("+", "-") and before in OPERAND_STARTS and before not in ("+", "-"):
@@ -133,9 +136,12 @@ def _integer_type(pattern: re.Pattern[str], text: str) -> bool:
     return m is not None and all(w in _INTEGER_WORDS for w in re.findall(r"\w+", m.group(1)))
 
 
-def _zero_or_handle(token: str, names: frozenset[str]) -> bool:
-    """Does a comparison with this operand compile on HIP's pointer as it is (a null constant, another handle)?"""
-    return bool(_NULLS.fullmatch(token)) or token in names
+def _integer_operand(token: str, names: frozenset[str]) -> bool:
+    """Is the other side of a comparison, a lone token, an integer: a literal other than a null constant, or a name
+    that is not a handle? (A member or a call may be a handle declared elsewhere: left alone.)"""
+    if _NULLS.fullmatch(token) or token in names:
+        return False
+    return bool(token) and (token[0].isdigit() or token[0].isalpha() or token[0] == "_")
 
 
 def _additive(

@@ -24,3 +24,6 @@ int lookup(const Bank& bank, hipTextureObject_t tex) {
 // The same name declared with another type: which one a use means is not for the text to say.
 static int offset(int handle) { return handle + 1; }
 int shifted(hipTextureObject_t handle) { return handle % 2; }
+
+// A member or a call on the other side may be a handle declared elsewhere: left alone.
+bool matches(hipTextureObject_t tex, const Bank& bank) { return tex == bank.first || (unsigned long long)tex != 7; }
