@@ -239,6 +239,10 @@ CODES: dict[str, Code] = {c.code: c for c in (
          "A CUDA library's version macro in an #if or #elif (#if CUBLAS_VER_MAJOR >= 11) became the ROCm library's (hipblasVersionMajor): the condition now compares the ROCm library's version with numbers written for the CUDA library's.",
          "The translation maps the name so that a version printed or logged says which library the program runs on; in a condition, hipBLAS 2.x compared with cuBLAS's 11 or 12 takes the branch written for the oldest library, the one needing the fewest APIs. That compiles, but may leave out what HIP has.",
          "Read the branches: keep the one whose APIs the ROCm library has, deciding with its own numbers (hipblasVersionMajor, MIOPEN_VERSION_MAJOR) or with HIP_VERSION_MAJOR."),
+    Code("HPY127", "struct-member-missing", "report", "review",
+         "A member of a CUDA struct that HIP's counterpart struct lacks (cudaMemPoolProps::usage, cudaDeviceProp::mpsEnabled, cudaResourceDesc::flags) is used: read or set on a variable, pointer or parameter of that struct.",
+         "The table records, for each struct it maps, the members of CUDA's body that HIP's body does not declare (from both vendors' headers). The struct is renamed, the member is not: the access does not compile under HIP.",
+         "Drop the access where the value is a hint HIP does not take (a reserved field, a usage flag), or read what HIP offers instead (a device attribute, another member)."),
     # Engine and input problems (HPY2xx)
     Code("HPY201", "engine-fallback", "report", "engine",
          "The clang engine was unavailable or failed; the regex engine was used.",

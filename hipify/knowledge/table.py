@@ -123,6 +123,8 @@ class Row:
     # include, each with the HIP header declaring it (``thrust::counting_iterator=thrust/iterator/counting_iterator.h``),
     # space-separated: a file using one gets that include too.
     brings: str = ""
+    # Struct rows: the members of CUDA's struct that HIP's lacks, space-separated (a use is reported: HPY127).
+    hip_missing_members: str = ""
     # The row as the other ROCm releases the table was generated for have it, where they differ: (release, row)
     # pairs. In the shipped table the fields above are the newest release's and these the older ones'; a table as
     # an older release reads it (``MappingTable.at_rocm``) has that release's fields, and the others here.
@@ -224,6 +226,7 @@ TARGET_FIELDS = (
     "roc_signature_diff",
     "hip_definitions",
     "brings",
+    "hip_missing_members",
     "transform",
     "source",
     "note",
