@@ -55,16 +55,11 @@ def _pointer_types(table: MappingTable) -> frozenset[str]:
 
 @register("device_pointers")
 def device_pointers(ctx: Context) -> Iterator[Finding]:
-    types = _pointer_types(ctx.table)
-    if not types or not any(t in ctx.masked for t in types):
+    found = typed_names(ctx, _pointer_types(ctx.table))
+    if found is None:
         return
-    code = code_only(ctx)
-    names = declared_names(code, types)
-    if not names:
-        return
-    pattern = re.compile(r"(?<![\w$.>:])(?:" + "|".join(sorted(map(re.escape, names))) + r")(?![\w$])|"
-                         r"(?<=[.>])\s*(?:" + "|".join(sorted(map(re.escape, names))) + r")(?![\w$])")  # fmt: skip
-    for m in pattern.finditer(code):
+    code, names = found
+    for m in name_uses(names).finditer(code):
         start = m.start() + len(m.group()) - len(m.group().lstrip())
         end = m.end()
         if not ctx.allowed(start):
@@ -80,6 +75,21 @@ def device_pointers(ctx: Context) -> Iterator[Finding]:
                 severity=Severity.INFO,
                 subject=m.group().strip(),
             )
+
+
+def typed_names(ctx: Context, types: frozenset[str]) -> tuple[str, frozenset[str]] | None:
+    """The file's code (:func:`code_only`) and the names it declares with one of ``types``; None when none."""
+    if not types or not any(t in ctx.masked for t in types):
+        return None
+    code = code_only(ctx)
+    names = declared_names(code, types)
+    return (code, names) if names else None
+
+
+def name_uses(names: frozenset[str]) -> re.Pattern[str]:
+    """Uses of ``names`` as a whole operand or as a member (``s.ptr``, ``p->ptr``: the name after the spaces)."""
+    alternatives = "|".join(sorted(map(re.escape, names)))
+    return re.compile(rf"(?<![\w$.>:])(?:{alternatives})(?![\w$])|(?<=[.>])\s*(?:{alternatives})(?![\w$])")
 
 
 def code_only(ctx: Context) -> str:

@@ -28,7 +28,14 @@ from ...lexing.text_facts import next_token, prev_token
 from ...model import Diagnostic, Edit, Origin, Severity
 from ..context import Context
 from ..registry import Finding, register
-from .device_pointers import OPERAND_STARTS, binary_operator_before, code_only, declared_names, operand_start
+from .device_pointers import (
+    OPERAND_STARTS,
+    binary_operator_before,
+    declared_names,
+    name_uses,
+    operand_start,
+    typed_names,
+)
 
 # HIP's handle types that are pointers where CUDA's are integers (hip/texture_types.h, hip/surface_types.h).
 HIP_POINTER_HANDLES = frozenset(("hipTextureObject_t", "hipSurfaceObject_t"))
@@ -57,17 +64,13 @@ def _handle_types(table: MappingTable) -> dict[str, str]:
 @register("integer_handles")
 def integer_handles(ctx: Context) -> Iterator[Finding]:
     types = _handle_types(ctx.table)
-    if not types or not any(t in ctx.masked for t in types):
+    found = typed_names(ctx, frozenset(types))
+    if found is None:
         return
-    code = code_only(ctx)
-    names = declared_names(code, frozenset(types))
-    if not names:
-        return
+    code, names = found
     hip_of = {name: hip for cuda, hip in types.items() for name in declared_names(code, frozenset((cuda,)))}
-    pattern = re.compile(r"(?<![\w$.>:])(?:" + "|".join(sorted(map(re.escape, names))) + r")(?![\w$])|"
-                         r"(?<=[.>])\s*(?:" + "|".join(sorted(map(re.escape, names))) + r")(?![\w$])")  # fmt: skip
     done: set[int] = set()
-    for m in pattern.finditer(code):
+    for m in name_uses(names).finditer(code):
         name = m.group().strip()
         start = m.end() - len(name)
         if start in done or not ctx.allowed(start):
