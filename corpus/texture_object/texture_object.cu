@@ -1,6 +1,7 @@
 // texture_object: cudaMallocArray + cudaCreateChannelDesc<float>, cudaMemcpy2DToArray,
 // cudaResourceDesc/cudaTextureDesc, cudaCreateTextureObject, tex2D<float> with point filtering and
-// clamp addressing, tex1Dfetch<int> on a linear buffer, cudaDestroyTextureObject.
+// clamp addressing, tex1Dfetch<int> on a linear buffer, cudaDestroyTextureObject; texture objects as the integers
+// CUDA makes them: the kernel finds the second object at the first one's handle plus their distance.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -17,7 +18,8 @@
     }                                                                                 \
   } while (0)
 
-__global__ void sample(cudaTextureObject_t tex2d, cudaTextureObject_t tex1d, float* out, int w, int h) {
+__global__ void sample(cudaTextureObject_t tex2d, long long distance, float* out, int w, int h) {
+  cudaTextureObject_t tex1d = tex2d + distance;
   int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
   if (x >= w || y >= h) return;
   // neighbours with clamped addressing (coordinates at texel centres)
@@ -82,7 +84,8 @@ int main() {
 
   float* d_out;
   CHECK(cudaMalloc(&d_out, w * h * sizeof(float)));
-  sample<<<dim3(w / 16, h / 16), dim3(16, 16)>>>(tex2d, tex1d, d_out, w, h);
+  long long distance = tex1d - tex2d;
+  sample<<<dim3(w / 16, h / 16), dim3(16, 16)>>>(tex2d, distance, d_out, w, h);
   CHECK(cudaGetLastError());
   CHECK(cudaMemcpy(out.data(), d_out, w * h * sizeof(float), cudaMemcpyDeviceToHost));
   double sum = 0;

@@ -119,6 +119,12 @@ class Row:
     # Header rows HIP has no counterpart of: the names it (and the implementation headers it includes) declares, its
     # C++ names by their outermost namespace, space-separated: a compiled file using none of them loses the include.
     declares: str = ""
+    # Header rows: C++ names the CUDA header makes visible through headers it includes that the HIP target does not
+    # include, each with the HIP header declaring it (``thrust::counting_iterator=thrust/iterator/counting_iterator.h``),
+    # space-separated: a file using one gets that include too.
+    brings: str = ""
+    # Struct rows: the members of CUDA's struct that HIP's lacks, space-separated (a use is reported: HPY127).
+    hip_missing_members: str = ""
     # The row as the other ROCm releases the table was generated for have it, where they differ: (release, row)
     # pairs. In the shipped table the fields above are the newest release's and these the older ones'; a table as
     # an older release reads it (``MappingTable.at_rocm``) has that release's fields, and the others here.
@@ -219,6 +225,8 @@ TARGET_FIELDS = (
     "roc_signature",
     "roc_signature_diff",
     "hip_definitions",
+    "brings",
+    "hip_missing_members",
     "transform",
     "source",
     "note",

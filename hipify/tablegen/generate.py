@@ -18,6 +18,7 @@ from .fetch import log
 from .headermap import header_rows
 from .libcudacxx import libcudacxx_header_rows, libcudacxx_name_rows, libcudacxx_namespace_rows
 from .matcher import Matcher
+from .members import with_missing_members
 from .overrides import apply_overrides, load_overrides
 from .releases import merge_releases
 from .removed_mirrors import mirrored_rows
@@ -132,6 +133,7 @@ def _generate_for(
     claimed = same_value_aliases(claimed, cache, specs)
     claimed = other_spellings(claimed, cuda_facts(cache, specs), hip_alias_root(hip.current))
     claimed = with_hip_definitions(claimed, hip.current)
+    claimed = with_missing_members(claimed, cache, hip.release)
     if signatures:
         claimed = verify_signatures(claimed, cache, hip, matcher)
     return claimed, collisions

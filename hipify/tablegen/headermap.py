@@ -17,6 +17,7 @@ from .headers import header_files
 from .matcher import Matcher
 from .scan import scan_text
 from .sides import HipSide
+from .transitive import brought_names
 
 # CUDA headers that become header rows: (globs under cuda/cu13/, api)
 CUDA_HEADER_SOURCES: tuple[tuple[str, str], ...] = (
@@ -149,7 +150,7 @@ def declared_words(path: Path, rel: str, translated: frozenset[str]) -> str:
     """The names a header declares, with those of the headers it includes that HIP has no counterpart of either
     (crt/mma.h behind mma.h, cudnn_ops.h behind cudnn.h; a ``translated`` one is included in its own right where
     the file does): C++ names by their outermost namespace, not its include guard. Space-separated, sorted."""
-    root = Path(str(path)[: -len(rel)]) if str(path).endswith(rel) else path.parent
+    root = _root_of(path, rel)
     words: set[str] = set()
     seen: set[Path] = set()
     todo = [path]
@@ -174,6 +175,11 @@ def declared_words(path: Path, rel: str, translated: frozenset[str]) -> str:
     return " ".join(sorted(words))
 
 
+def _root_of(path: Path, rel: str) -> Path:
+    """The include folder a header is found in under its relative name."""
+    return Path(str(path)[: -len(rel)]) if str(path).endswith(rel) else path.parent
+
+
 def _targets(hip: HipSide, rel: str) -> tuple[tuple[str, str, str], tuple[str, str, str]]:
     """(target, status, since) of a CUDA header on the HIP and the ROC side."""
     hip_cands, roc_cands = _candidates(rel)
@@ -186,6 +192,9 @@ def header_rows(cache: Path, matcher: Matcher, claimed: dict[str, Row]) -> Itera
     headers = _cuda_headers(cache)
     picked = {rel: _targets(hip, rel) for rel, _, _ in headers}
     translated = frozenset(rel for rel, (hip_t, roc_t) in picked.items() if hip_t[0] or roc_t[0])
+    release = cache / "hip" / hip.release
+    hip_roots = tuple(sorted(p for p in release.iterdir() if p.is_dir())) if release.is_dir() else ()
+    toolkit = cache / "cuda" / "cu13" / "toolkit"
     for rel, path, api in headers:
         (target, status, since), (roc, roc_status, roc_since) = picked[rel]
         yield Row(
@@ -203,6 +212,9 @@ def header_rows(cache: Path, matcher: Matcher, claimed: dict[str, Row]) -> Itera
             roc_since=roc_since,
             source="header-naming",
             declares="" if target or roc else declared_words(path, rel, translated),
+            brings=brought_names(rel, (_root_of(path, rel), toolkit / "cccl", toolkit), target, hip_roots)
+            if status == "supported"
+            else "",
         )
         guard = scan_text(path.read_text(errors="replace")).include_guard
         hip_guard = guards_hip.get(target or roc, "")

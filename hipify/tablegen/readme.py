@@ -41,6 +41,8 @@ exactly one row of one file (duplicates fail generation).
 | `source` | how the pair was found (see below) |
 | `note` | reason of an override, or a remark |
 | `declares` | header rows HIP has no counterpart of: the names the header declares, with those of the headers it includes that HIP lacks too (C++ names by their outermost namespace), space-separated; a compiled file that uses none of them gets the include as a comment (HPY027). Absent on other rows |
+| `hip_missing_members` | struct rows of the runtime and driver: the members of CUDA's struct that the HIP struct lacks (read from both struct bodies), space-separated; a use of one (`props.usage`) is reported (HPY127). Absent on other rows |
+| `brings` | header rows whose CUDA header makes C++ names visible through headers it includes that the HIP target does not include (CUDA 13's `cub/cub.cuh` brings Thrust's iterators; hipCUB's header does not bring rocThrust's): `name=header` pairs, space-separated, each with the HIP header of the same path that declares it; a file that uses the name and includes no such header gets that include after the translated one (HPY002). Absent on other rows |
 
 A target counts as supported only if the HIP (or ROC) headers of the release it is verified for declare it;
 `tests/test_table_headers.py` re-checks that against the fetched headers of each release.

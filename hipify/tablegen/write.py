@@ -14,6 +14,10 @@ def _row_json(row: Row) -> dict[str, object]:
         del data["by_rocm"]  # most rows are the same in every release: the key is left out (the loader's default)
     if not data["declares"]:
         del data["declares"]  # only the header rows HIP has no counterpart of have it
+    if not data["hip_missing_members"]:
+        del data["hip_missing_members"]  # only struct rows whose HIP struct lacks members have it
+    if not data["brings"]:
+        del data["brings"]  # only the header rows whose CUDA header includes more than HIP's have it
     return data
 
 

@@ -36,7 +36,7 @@ _BYTES = "(char*)"
 _BYTES_LVALUE = "(char*&)"
 _INTEGER = "(unsigned long long)"
 # Tokens after which an operand starts an expression of its own (a cast put before it covers just that operand).
-_OPERAND_STARTS = frozenset(
+OPERAND_STARTS = frozenset(
     ("(", ",", "=", "{", ";", "?", ":", "[", "return", "+", "-", "==", "!=", "<", ">", "<=", ">=", "&&", "||",
      "+=", "-=", "|", "^")
 )  # fmt: skip
@@ -55,16 +55,11 @@ def _pointer_types(table: MappingTable) -> frozenset[str]:
 
 @register("device_pointers")
 def device_pointers(ctx: Context) -> Iterator[Finding]:
-    types = _pointer_types(ctx.table)
-    if not types or not any(t in ctx.masked for t in types):
+    found = typed_names(ctx, _pointer_types(ctx.table))
+    if found is None:
         return
-    code = code_only(ctx)
-    names = declared_names(code, types)
-    if not names:
-        return
-    pattern = re.compile(r"(?<![\w$.>:])(?:" + "|".join(sorted(map(re.escape, names))) + r")(?![\w$])|"
-                         r"(?<=[.>])\s*(?:" + "|".join(sorted(map(re.escape, names))) + r")(?![\w$])")  # fmt: skip
-    for m in pattern.finditer(code):
+    code, names = found
+    for m in name_uses(names).finditer(code):
         start = m.start() + len(m.group()) - len(m.group().lstrip())
         end = m.end()
         if not ctx.allowed(start):
@@ -80,6 +75,21 @@ def device_pointers(ctx: Context) -> Iterator[Finding]:
                 severity=Severity.INFO,
                 subject=m.group().strip(),
             )
+
+
+def typed_names(ctx: Context, types: frozenset[str]) -> tuple[str, frozenset[str]] | None:
+    """The file's code (:func:`code_only`) and the names it declares with one of ``types``; None when none."""
+    if not types or not any(t in ctx.masked for t in types):
+        return None
+    code = code_only(ctx)
+    names = declared_names(code, types)
+    return (code, names) if names else None
+
+
+def name_uses(names: frozenset[str]) -> re.Pattern[str]:
+    """Uses of ``names`` as a whole operand or as a member (``s.ptr``, ``p->ptr``: the name after the spaces)."""
+    alternatives = "|".join(sorted(map(re.escape, names)))
+    return re.compile(rf"(?<![\w$.>:])(?:{alternatives})(?![\w$])|(?<=[.>])\s*(?:{alternatives})(?![\w$])")
 
 
 def code_only(ctx: Context) -> str:
@@ -163,7 +173,7 @@ def _declared_otherwise(code: str, at: int, types: frozenset[str]) -> bool:
 
 
 def _edit_for(code: str, start: int, end: int, name: str) -> Edit | None:
-    operand = _operand_start(code, start)
+    operand = operand_start(code, start)
     if operand < 0:
         return None
     before, _ = prev_token(code, operand)
@@ -173,7 +183,7 @@ def _edit_for(code: str, start: int, end: int, name: str) -> Edit | None:
         return None  # not the whole operand, or an increment
     if after in ("+", "-") and second == "=":
         cast = _BYTES_LVALUE if before in _STATEMENT_STARTS else ""
-    elif before not in _OPERAND_STARTS or (before in ("+", "-") and not _binary(code, operand)):
+    elif before not in OPERAND_STARTS or (before in ("+", "-") and not binary_operator_before(code, operand)):
         return None
     elif after in ("+", "-") or before in ("+", "-"):
         cast = _BYTES
@@ -188,7 +198,7 @@ def _edit_for(code: str, start: int, end: int, name: str) -> Edit | None:
     return Edit(operand, operand, cast, "HPY018", Origin.TEXT, subject=name) if cast else None
 
 
-def _operand_start(code: str, start: int) -> int:
+def operand_start(code: str, start: int) -> int:
     """Where the postfix expression ending in the name at ``start`` begins (``s.ptr``, ``bufs[i]->ptr``)."""
     at = start
     while True:
@@ -206,7 +216,7 @@ def _operand_start(code: str, start: int) -> int:
         at = o_at
 
 
-def _binary(code: str, operand: int) -> bool:
+def binary_operator_before(code: str, operand: int) -> bool:
     """Is the ``+``/``-`` before ``operand`` a binary operator (an operand ends before it)?"""
     _, at = prev_token(code, operand)
     left, _ = prev_token(code, at)

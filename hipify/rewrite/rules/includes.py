@@ -9,6 +9,11 @@ includes the CUDA runtime before the first line, so nothing of the project prece
 the CUDA runtime itself further down, outside any ``#if`` (``#include <cstdio>`` then ``#include <cuda.h>``),
 that include moves to the top rather than being repeated there: its line is deleted (the second inclusion would
 be a no-op behind HIP's include guard, so nothing else changes).
+
+A CUDA header may make names visible through headers it includes that its HIP counterpart does not include
+(CUDA 13's ``cub/cub.cuh`` brings Thrust's iterators, hipCUB's header does not bring rocThrust's: the table's
+``Row.brings``, found from both vendors' headers): a file using such a name qualified, and not including the
+header that declares it, gets that include after the translated one.
 """
 
 from __future__ import annotations
@@ -61,6 +66,7 @@ def _plan(ctx: Context) -> IncludePlan:
     findings: list[Finding] = []
     runtime_line = -1
     top = _translation_unit_top(ctx)
+    added: set[str] = {inc.header for inc in ctx.facts.includes}  # headers the file includes, or gets included
     for inc in ctx.facts.includes:
         path = paths.get(inc.start, ())
         allowed = ctx.allowed(inc.start, inc.region)
@@ -91,6 +97,7 @@ def _plan(ctx: Context) -> IncludePlan:
                     continue
                 if result != inc.header:
                     findings.append(Edit(inc.name[0], inc.name[1], result, "HPY002", Origin.TEXT, subject=row.cuda))
+                findings.extend(_brought_includes(ctx, row, inc, added))
         seen.setdefault(result, []).append(path)
         # (not one in a branch the decided conditions rewrite: the next translation, which reads them as written
         # then, might not count it, and would add another)
@@ -100,6 +107,38 @@ def _plan(ctx: Context) -> IncludePlan:
             if runtime_line == (top.offset if top is not None else -1):
                 top = None  # the runtime already comes first
     return IncludePlan(tuple(findings), runtime_line, top)
+
+
+def _brought_includes(ctx: Context, row: Row, inc: Include, added: set[str]) -> Iterator[Edit]:
+    """Includes of the HIP headers declaring the names the CUDA header makes visible and its HIP target does not
+    (``Row.brings``: CUDA 13's cub.cuh brings Thrust's iterators), for those the file uses qualified
+    (``thrust::counting_iterator``), each once, after the translated include."""
+    if not row.brings:
+        return
+    used = ctx.memo(_qualified_used)
+    headers: list[str] = []
+    for pair in row.brings.split():
+        name, _, header = pair.partition("=")
+        if name in used and header not in added:
+            added.add(header)
+            headers.append(header)
+    if headers:
+        text = "".join(f"\n#include <{header}>" for header in headers)
+        yield Edit(inc.end, inc.end, text, "HPY002", Origin.TEXT, subject=row.cuda)
+
+
+_QUALIFIED = re.compile(r"\b[A-Za-z_]\w*(?:\s*::\s*[A-Za-z_]\w*)+", re.ASCII)
+_SPACE = re.compile(r"\s+")
+
+
+def _qualified_used(ctx: Context) -> frozenset[str]:
+    """The qualified names of the file's code (``thrust::counting_iterator``, spaces taken out), with each of
+    their leading parts (``a::b`` of ``a::b::c``)."""
+    out: set[str] = set()
+    for match in _QUALIFIED.finditer(ctx.masked):
+        parts = _SPACE.sub("", match.group()).split("::")
+        out.update("::".join(parts[:n]) for n in range(2, len(parts) + 1))
+    return frozenset(out)
 
 
 _HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc", ".tcc")
