@@ -159,8 +159,7 @@ def traps_used(ctx: Context) -> bool:
     if not project.disabled:
         return False
     return any(
-        units or (units is None and _stopping_definition(ctx, decl, missing))
-        for decl, missing, units in left_out(ctx)
+        units or (units is None and _stopping_definition(ctx, decl, missing)) for decl, missing, units in left_out(ctx)
     )
 
 
