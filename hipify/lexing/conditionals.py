@@ -21,7 +21,7 @@ _NUMBER = re.compile(r"^\(?\s*(\d+)[uUlL]*\s*\)?$")
 
 
 class Conditional(Protocol):
-    """A directive line as :func:`bodies_after` reads it (a ``CondDirective``, or the text facts' ``Directive``)."""
+    """A directive line as the lexing layer reads it (a ``CondDirective``, or the text facts' ``Directive``)."""
 
     @property
     def start(self) -> int: ...

@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 from .condition_expr import Node, parse
+from .conditionals import Conditional
 
 Span = tuple[int, int]
 
@@ -29,22 +29,6 @@ _OPENS = frozenset(("if", "ifdef", "ifndef"))
 _BRANCHES = frozenset(("elif", "else", "elifdef", "elifndef"))
 
 
-class DirectiveLine(Protocol):
-    """A directive line as the lexing layer describes it (``CondDirective``, ``Directive``)."""
-
-    @property
-    def start(self) -> int: ...
-
-    @property
-    def end(self) -> int: ...
-
-    @property
-    def keyword(self) -> str: ...
-
-    @property
-    def argument(self) -> str: ...
-
-
 @dataclass(frozen=True)
 class Branch:
     keyword: str  # if, ifdef, ifndef, elif, else
@@ -52,7 +36,7 @@ class Branch:
     body: Span  # from the end of its directive line to the start of the next directive of the chain
 
 
-def numeric_constants(directives: Iterable[DirectiveLine]) -> dict[str, int]:
+def numeric_constants(directives: Iterable[Conditional]) -> dict[str, int]:
     """Object-like macros defined once as a number and never undefined (``#define CC_PASCAL 600``), as conditions
     compare the architecture with them (``__CUDA_ARCH__ >= CC_PASCAL``)."""
     values: dict[str, int] = {}
@@ -71,11 +55,11 @@ def numeric_constants(directives: Iterable[DirectiveLine]) -> dict[str, int]:
     return values
 
 
-def branches(directives: Sequence[DirectiveLine]) -> list[list[Branch]]:
+def branches(directives: Sequence[Conditional]) -> list[list[Branch]]:
     """The file's ``#if`` chains, each as its branches with their bodies, in file order of their openings."""
     chains: list[list[Branch]] = []
     stack: list[list[Branch]] = []
-    pending: list[tuple[list[Branch], DirectiveLine]] = []  # the branch of each open chain whose body is running
+    pending: list[tuple[list[Branch], Conditional]] = []  # the branch of each open chain whose body is running
     for d in directives:
         keyword = d.keyword
         if keyword in _OPENS:
@@ -125,7 +109,7 @@ def _positive(node: Node, positive: bool, found: set[str]) -> None:
         _positive(child, positive, found)
 
 
-def guards_of(directives: Sequence[DirectiveLine], lacks: Callable[[Span], bool]) -> frozenset[str]:
+def guards_of(directives: Sequence[Conditional], lacks: Callable[[Span], bool]) -> frozenset[str]:
     """The macros whose definition enables a branch of this file that holds code HIP cannot compile (``lacks``:
     inline PTX, an API HIP lacks): defining them where HIP compiles is what a build must not do."""
     found: set[str] = set()
@@ -137,7 +121,7 @@ def guards_of(directives: Sequence[DirectiveLine], lacks: Callable[[Span], bool]
     return frozenset(found)
 
 
-def condition_words(directives: Iterable[DirectiveLine], about: frozenset[str]) -> frozenset[str]:
+def condition_words(directives: Iterable[Conditional], about: frozenset[str]) -> frozenset[str]:
     """The words of the ``#if``/``#elif`` conditions that name one of ``about`` (``__CUDA_ARCH__ >= CC_AMPERE``
     gives ``CC_AMPERE``): the constants such conditions compare with."""
     found: set[str] = set()

@@ -168,53 +168,53 @@ def _nan_variant(o: Overload, can: Have, returns: Returns) -> Derived | None:
     return Derived(o, _function(o, body), (base, "__hisnan"))
 
 
-def _sat_variant(o: Overload, can: Have, returns: Returns) -> Derived | None:
+def _clamped_variant(
+    o: Overload,
+    can: Have,
+    returns: Returns,
+    suffix: str,
+    compares: tuple[str, ...],
+    result: Callable[[str], str],
+) -> Derived | None:
+    """``<base><suffix>`` as ``<base>`` followed by a clamp of its result ``r``: ``compares`` are the comparisons the
+    clamp calls, ``result(zero_of)`` its expression (``zero_of``: the type's conversion from float)."""
     lanes = LANES.get(SCALARS.get(o.returns, ""))
-    if not o.name.endswith("_sat") or lanes is None or any(p != o.returns for p in o.params):
+    if not o.name.endswith(suffix) or lanes is None or any(p != o.returns for p in o.params):
         return None
-    base = o.name[: -len("_sat")]
+    base = o.name[: -len(suffix)]
     if returns(base, o.params) != o.returns:
         return None
     two = (o.returns, o.returns)
     needed = [
         (base, o.params),
         ("__hisnan", (o.returns,)),
-        ("__hmin", two),
-        ("__hmax", two),
+        *((c, two) for c in compares),
         (lanes.from_float, ("float",)),
     ]
     if not all(can(n, p) for n, p in needed):
         return None
     args = ", ".join(_names(len(o.params)))
-    body = (
-        f"const {o.returns} r = {base}({args});\n"
-        f"  return __hisnan(r) ? {lanes.from_float}(0.0f) "
-        f": __hmin(__hmax(r, {lanes.from_float}(0.0f)), {lanes.from_float}(1.0f));"
-    )
+    body = f"const {o.returns} r = {base}({args});\n  return {result(lanes.from_float)};"
     return Derived(o, _function(o, body), tuple(n for n, _ in needed))
+
+
+def _sat_variant(o: Overload, can: Have, returns: Returns) -> Derived | None:
+    """Saturated to [0, 1], NaN to 0 (CUDA's _sat)."""
+    return _clamped_variant(
+        o,
+        can,
+        returns,
+        "_sat",
+        ("__hmin", "__hmax"),
+        lambda f: f"__hisnan(r) ? {f}(0.0f) : __hmin(__hmax(r, {f}(0.0f)), {f}(1.0f))",
+    )
 
 
 def _relu_variant(o: Overload, can: Have, returns: Returns) -> Derived | None:
-    lanes = LANES.get(SCALARS.get(o.returns, ""))
-    if not o.name.endswith("_relu") or lanes is None or any(p != o.returns for p in o.params):
-        return None
-    base = o.name[: -len("_relu")]
-    if returns(base, o.params) != o.returns:
-        return None
-    needed = [
-        (base, o.params),
-        ("__hisnan", (o.returns,)),
-        ("__hlt", (o.returns, o.returns)),
-        (lanes.from_float, ("float",)),
-    ]
-    if not all(can(n, p) for n, p in needed):
-        return None
-    args = ", ".join(_names(len(o.params)))
-    body = (
-        f"const {o.returns} r = {base}({args});\n"
-        f"  return (!__hisnan(r) && __hlt(r, {lanes.from_float}(0.0f))) ? {lanes.from_float}(0.0f) : r;"
+    """Negative results to 0, NaN kept (CUDA's _relu)."""
+    return _clamped_variant(
+        o, can, returns, "_relu", ("__hlt",), lambda f: f"(!__hisnan(r) && __hlt(r, {f}(0.0f))) ? {f}(0.0f) : r"
     )
-    return Derived(o, _function(o, body), tuple(n for n, _ in needed))
 
 
 def _packing(o: Overload, can: Have, returns: Returns) -> Derived | None:
