@@ -204,15 +204,16 @@ def test_unused_helper_needing_a_missing_api_is_disabled_visibly(tmp_path: Path)
     assert "HIPIFY_ENABLE_precision_info" not in text
 
 
-def test_a_used_helper_no_smaller_unit_holds_is_left_as_written_and_reported_at_the_use(
+def test_a_used_helper_no_smaller_unit_holds_is_disabled_and_reported_at_the_use(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    # workspace_bytes takes a type HIP lacks (no statement or body holds it) and emulation.cu uses it: disabled, it
-    # would break emulation.cu's use instead, so it stays as written; its uses are reported
+    # workspace_bytes takes a type HIP lacks (no statement or body holds it) and emulation.cu uses it: as written it
+    # would stop every file including utils.h (main.cu too), so it is disabled, and its uses are reported
     out, _ = _translate(tmp_path, {"utils.h": UTILS_H, "main.cu": MAIN_CU, "emulation.cu": EMULATION_CU})
     text = (out / "utils.h").read_text()
-    assert "HIPIFY_ENABLE_workspace_bytes" not in text
-    assert "size_t workspace_bytes(int m, cudaEmulationMantissaControl control) {" in text
+    assert (
+        "#if defined(HIPIFY_ENABLE_workspace_bytes)\nsize_t workspace_bytes(int m, cudaEmulationMantissaControl" in text
+    )
     assert main([str(tmp_path / "src"), "--check", "--engine", "regex"]) == 1
     err = capsys.readouterr().err
     assert "emulation.cu:2:" in err and "warning: workspace_bytes needs" in err and "[HPY111]" in err

@@ -76,40 +76,6 @@ def _translate(root: Path, files: dict[str, str], engine: str, *flags: str) -> t
     return out, main([str(src), "--out-dir", str(out), "--engine", engine, "-q", *flags])
 
 
-UTILS_H = """\
-#pragma once
-#include <cuda_runtime.h>
-inline size_t workspace(int n, cudaEmulationMantissaControl control) {
-  return control == CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC ? 2 * n : n;
-}
-inline int ceildiv(int a, int b) { return (a + b - 1) / b; }
-"""
-
-
-@pytest.mark.parametrize("engine", ENGINES)
-def test_a_declaration_no_smaller_unit_holds_is_disabled_though_a_file_uses_it(tmp_path: Path, engine: str) -> None:
-    """Its parameter's type HIP lacks: kept, the helper would stop every file including the header; disabled, only
-    the one that calls it (and passes a value of that type itself)."""
-    files = {
-        "utils.h": UTILS_H,
-        "emulation.cu": '#include "utils.h"\nsize_t f() { return workspace(4, CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC); }\n',
-        "plain.cu": '#include "utils.h"\nint g() { return ceildiv(7, 2); }\n',
-    }
-    out, _ = _translate(tmp_path, files, engine)
-    utils = (out / "utils.h").read_text()
-    disabled = "#if defined(HIPIFY_ENABLE_workspace)\ninline size_t workspace("
-    assert disabled in utils
-    assert utils.endswith(  # what follows stays
-        "#endif  // defined(HIPIFY_ENABLE_workspace)\ninline int ceildiv(int a, int b) { return (a + b - 1) / b; }\n"
-    )
-    report = tmp_path / "r.json"
-    main(
-        [str(tmp_path / "src"), "--out-dir", str(tmp_path / "out2"), "--engine", engine, "-q", "--report", str(report)]
-    )
-    text = report.read_text()
-    assert "HPY111" in text and "emulation.cu" in text
-
-
 @pytest.mark.parametrize("engine", ENGINES)
 def test_a_statement_needing_a_missing_api_is_left_out_and_the_struct_stays(tmp_path: Path, engine: str) -> None:
     out, code = _translate(tmp_path, {"context.h": CONTEXT_H, "op.cu": OP_CU, "main.cu": MAIN_CU}, engine)
