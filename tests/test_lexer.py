@@ -143,6 +143,7 @@ CLANG_READS = [
     ("n = 1''; m = 1'000'000;", [], ["''"]),
     ("n = 0x1'f; m = 1.5e+1'0;", [], []),
     ("n = 1'u8'x' ;", [], ["' ;"]),  # u8 continues the number: no prefix
+    ("n = 1'\\\nR\"x\"; c = 'd';", [], ['"x"', "'d'"]),  # across a splice too: R is the number's, no raw string
     # a name goes on across a line splice: the letters after it are the name's, not a literal's prefix
     ('x = blockIdx\\\r\nu8"s"; y = a\\ \nL"t"; z = (\\\nu8"v");', [], ['"s"', '"t"', 'u8"v"']),
     ("n = x.1'2;", [], []),  # .1'2 is a number after the name x

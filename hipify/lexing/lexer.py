@@ -173,7 +173,7 @@ def lex(text: str) -> Lexed:
             m = search(text, end)
             continue
         lit_start, raw = _prefix_start(text, start) if start and is_name_char(text[start - 1]) else (start, False)
-        if lit_start - 1 == separator:  # 1'u8'x': the letters continue the number, they are no prefix
+        if _before_splices(text, lit_start) - 1 == separator:  # 1'u8'x', 1'\<newline>R"x: the number goes on
             lit_start, raw = start, False
         if first == "'" and lit_start == start and _in_number(text, start, separator):
             # A digit separator (1'000), not a char literal. Masked as '_', so that every scan of the masked text
