@@ -211,19 +211,9 @@ def validate_program(
     ``builds`` is a list, also build it with them (translated) and append the outcome. What the toolchain lacks
     (a library's headers, a build's tools and link files) makes the verdict "not judged", with the reason."""
     base = {"program": program.name, "engine": engine, "toolchain": tc.describe()}
-
-    def not_judged(reason: str) -> list[Result]:
-        return [Result(arch=a, result=NOT_JUDGED, reason=reason, **base) for a in archs]  # type: ignore[arg-type]
-
-    reason = _missing_headers(tc, program.hip_libs)
-    if reason:
-        return not_judged(reason)
-    if program.min_rocm and tc.rocm_version < parse_rocm_version(program.min_rocm):
-        reason = (
-            f"uses APIs of ROCm {program.min_rocm} that {tc.describe()} lacks "
-            "(translated for it, they are reported: HPY106)"
-        )
-        return [Result(arch=a, result=SKIPPED, reason=reason, **base) for a in archs]  # type: ignore[arg-type]
+    early = before_compiling(program, tc, archs, base)
+    if early is not None:
+        return early
     # the translated build files target the archs validated
     opts = options or Options(rocm_version=tc.rocm_version, offload_arch=archs)
     with _TRANSLATE_LOCK:
@@ -245,7 +235,7 @@ def validate_program(
                 )
             )
         if headers:
-            return not_judged(headers)
+            return [Result(arch=a, result=NOT_JUDGED, reason=headers, **base) for a in archs]  # type: ignore[arg-type]
         results = compile_translation(tr, tc, archs)
         used = ",".join(sorted(tr.engine_used))
         if used and used != engine:  # e.g. the clang engine fell back to regex on a file
@@ -255,6 +245,23 @@ def validate_program(
     finally:
         if not keep:
             shutil.rmtree(tr.tree, ignore_errors=True)
+
+
+def before_compiling(
+    program: Program, tc: Toolchain, archs: tuple[str, ...], base: dict[str, str]
+) -> list[Result] | None:
+    """The verdicts of a program ``tc`` cannot judge, or None: "not judged" where the toolchain lacks a library's
+    headers, skipped where the program needs a newer ROCm (translated for ``tc``'s, such APIs are reported)."""
+    reason = _missing_headers(tc, program.hip_libs)
+    if reason:
+        return [Result(arch=a, result=NOT_JUDGED, reason=reason, **base) for a in archs]  # type: ignore[arg-type]
+    if program.min_rocm and tc.rocm_version < parse_rocm_version(program.min_rocm):
+        reason = (
+            f"uses APIs of ROCm {program.min_rocm} that {tc.describe()} lacks "
+            "(translated for it, they are reported: HPY106)"
+        )
+        return [Result(arch=a, result=SKIPPED, reason=reason, **base) for a in archs]  # type: ignore[arg-type]
+    return None
 
 
 def _missing_headers(tc: Toolchain, libs: Iterable[str]) -> str:

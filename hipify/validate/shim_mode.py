@@ -18,7 +18,7 @@ from ..shim import plan_shim, render_include_dir
 from ..sources.fileio import read_source
 from .corpus import Program
 from .mapping import FileTranslation
-from .runner import _TRANSLATE_LOCK, ERROR, FAIL, SKIPPED, Result, Translated, compile_translation
+from .runner import _TRANSLATE_LOCK, ERROR, FAIL, Result, Translated, before_compiling, compile_translation
 from .toolchain import Toolchain
 
 NAMED = "NAMED"  # did not compile, at a place the shim named (it needs a HIP branch)
@@ -50,10 +50,9 @@ def validate_shim_program(
 ) -> list[Result]:
     """Compile ``program`` unmodified with its include folder for ``archs``."""
     base = {"program": program.name, "engine": engine, "toolchain": tc.describe()}
-    for lib in program.hip_libs:
-        reason = tc.missing_lib(lib)
-        if reason:
-            return [Result(arch=a, result=SKIPPED, reason=reason, **base) for a in archs]  # type: ignore[arg-type]
+    early = before_compiling(program, tc, archs, base)
+    if early is not None:
+        return early
     options = Options(rocm_version=tc.rocm_version, offload_arch=archs)
     try:
         with _TRANSLATE_LOCK:
