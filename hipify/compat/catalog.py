@@ -21,8 +21,8 @@ from ..options import parse_rocm_version
 RocmVersion = tuple[int, int]
 
 _REQUIRED = ("name", "provides", "code", "note", "example", "checked_by")
-_OPTIONAL = ("headers", "hip_includes", "needs", "rocm_until", "rocm_since", "defines", "host")
-_LISTS = ("provides", "headers", "hip_includes", "needs", "defines")
+_OPTIONAL = ("headers", "hip_includes", "needs", "rocm_until", "rocm_since", "defines", "host", "device_uses")
+_LISTS = ("provides", "headers", "hip_includes", "needs", "defines", "device_uses")
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
 
@@ -50,6 +50,9 @@ class CompatEntry:
     # Also compiled as plain C++ (a translation unit built by the host compiler against the HIP runtime): the
     # header puts it before its device code.
     host: bool = False
+    # CUDA functions whose calls need the entry only in device code: CUDA declares them for the device as well, HIP
+    # for the host alone. Translated as usual (unlike ``provides``); the entry adds their device overloads.
+    device_uses: tuple[str, ...] = ()
 
     def applies_to(self, rocm: RocmVersion) -> bool:
         """Whether ROCm ``rocm`` lacks the feature, so that translations for it need this entry."""
@@ -75,6 +78,7 @@ class CompatCatalog:
     by_entry_name: Mapping[str, CompatEntry]
     by_provided_name: Mapping[str, CompatEntry]
     by_header: Mapping[str, CompatEntry]
+    by_device_use: Mapping[str, CompatEntry]
 
     @classmethod
     def from_entries(cls, entries: Iterable[CompatEntry], digest: str = "") -> CompatCatalog:
@@ -85,11 +89,18 @@ class CompatCatalog:
             by_entry_name=MappingProxyType({e.name: e for e in entries}),
             by_provided_name=MappingProxyType({n: e for e in entries for n in e.provides}),
             by_header=MappingProxyType({h: e for e in entries for h in e.headers}),
+            by_device_use=MappingProxyType({n: e for e in entries for n in e.device_uses}),
         )
 
     def for_name(self, name: str, rocm: RocmVersion) -> CompatEntry | None:
         """The entry providing CUDA identifier ``name`` (as qualified in ``provides``) if ROCm ``rocm`` lacks it."""
         entry = self.by_provided_name.get(name)
+        return entry if entry is not None and entry.applies_to(rocm) else None
+
+    def for_device_use(self, name: str, rocm: RocmVersion) -> CompatEntry | None:
+        """The entry whose device overloads a call of CUDA function ``name`` in device code needs under ROCm
+        ``rocm``."""
+        entry = self.by_device_use.get(name)
         return entry if entry is not None and entry.applies_to(rocm) else None
 
     def qualified_uses(self, rocm: RocmVersion) -> Mapping[str, tuple[QualifiedName, ...]]:
@@ -213,6 +224,7 @@ def _entry(raw: object, index: int, source: str) -> CompatEntry:
         defines=tuple(raw.get("defines", [])),
         rocm_since=versions["rocm_since"],
         host=raw.get("host", False),
+        device_uses=tuple(raw.get("device_uses", [])),
     )
 
 
@@ -224,7 +236,7 @@ def _check_references(entries: tuple[CompatEntry, ...], source: str) -> None:
         if entry.name in by_name:
             raise CompatCatalogError(f"{source}: entry '{entry.name}': defined twice")
         by_name[entry.name] = entry
-        for key in (*entry.provides, *(f"#include <{h}>" for h in entry.headers)):
+        for key in (*entry.provides, *(f"#include <{h}>" for h in entry.headers), *entry.device_uses):
             if key in owner_of:
                 raise CompatCatalogError(
                     f"{source}: entry '{entry.name}': {key} is already provided by entry '{owner_of[key]}'"
@@ -237,7 +249,7 @@ def _check_references(entries: tuple[CompatEntry, ...], source: str) -> None:
                 raise CompatCatalogError(f"{source}: entry '{entry.name}': needs unknown entry '{need}'")
             needed.add(need)
     for entry in entries:
-        if not entry.provides and entry.name not in needed:
+        if not entry.provides and not entry.device_uses and entry.name not in needed:
             raise CompatCatalogError(f"{source}: entry '{entry.name}': provides nothing and no entry needs it")
     _check_acyclic(by_name, source)
 

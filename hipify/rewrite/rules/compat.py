@@ -19,6 +19,7 @@ from ...lexing.facts import Identifier, Region
 from ...lexing.text_facts import declares, next_token, prev_token, whole_word
 from ...model import Edit, Origin
 from ..context import Context
+from ..device_bodies import device_body_around, device_keywords
 from ..index import macro_needed
 from ..layout import branch_paths, same_branch
 from ..registry import Finding, register
@@ -50,11 +51,14 @@ def compat_use(ctx: Context) -> CompatUse:
 
 def _find(ctx: Context) -> CompatUse:
     names, headers = ctx.compat_names, ctx.compat_headers
-    if _c_source(ctx) or (not names and not headers and not ctx.source.project.disabled and TRAP not in ctx.masked):
+    device_calls = _device_calls(ctx)
+    if _c_source(ctx) or (
+        not names and not headers and not device_calls and not ctx.source.project.disabled and TRAP not in ctx.masked
+    ):
         return CompatUse((), (), False)
     catalog, rocm = load_catalog(), ctx.options.rocm_version
-    entries: set[str] = set()
-    by_name = False
+    entries: set[str] = {e.name for e in device_calls}
+    by_name = bool(entries)
     for qualified in _qualified_uses(ctx):
         entries.add(qualified.name)
         by_name = True
@@ -105,6 +109,32 @@ def _find(ctx: Context) -> CompatUse:
         edits.append(Edit(inc.name[0] - 1, inc.name[1] + 1, f'"{spelled}"', "HPY012", Origin.TEXT, inc.header))
     defines = {d for name in entries for d in catalog.by_entry_name[name].defines if macro_needed(d, rocm)}
     return CompatUse(tuple(sorted(entries)), tuple(edits), by_name and not included, tuple(sorted(defines)))
+
+
+def _device_calls(ctx: Context) -> set[CompatEntry]:
+    """Entries whose device overloads the file's device code calls (``cudaGetErrorString`` in a ``__device__``
+    function: CUDA's runtime declares it for the device too, HIP's for the host alone). A ``__host__ __device__``
+    body counts: its device pass needs the overload as much."""
+    if not ctx.options.compat_header:
+        return set()
+    catalog, rocm = load_catalog(), ctx.options.rocm_version
+    occurrences = ctx.identifiers_by_name
+    called = [n for n in catalog.by_device_use if n in occurrences and catalog.for_device_use(n, rocm) is not None]
+    if not called:
+        return set()
+    keywords = device_keywords(ctx.masked)
+    out: set[CompatEntry] = set()
+    for name in called:
+        entry = catalog.by_device_use[name]
+        for ident in occurrences[name]:
+            if ident.prev_token in _MEMBER or ident.qualifier or ident.user_declared or ident.next_token != "(":
+                continue
+            if ident.region is Region.INACTIVE and not ctx.options.translate_inactive:
+                continue
+            if device_body_around(ctx.masked, keywords, ident.start) is not None:
+                out.add(entry)
+                break
+    return out
 
 
 def _qualified_uses(ctx: Context) -> set[CompatEntry]:

@@ -13,14 +13,9 @@ from collections.abc import Iterator
 
 from ...model import Diagnostic, Severity
 from ..context import Context
+from ..device_bodies import device_body_around, device_keywords
 from ..registry import Finding, register
 
-_DEVICE_ONLY = re.compile(r"__(?:global|device)__")  # a word of its own: checked by _is_word (a leading
-# lookbehind would be tried at every offset of the file)
-_HOST = re.compile(r"(?<![\w$])__host__(?![\w$])")
-_BODY_OR_END = re.compile(r"[{;]")
-_BRACE = re.compile(r"[{}]")
-_NAME_BEFORE_PARAMETERS = re.compile(r"([A-Za-z_]\w*)\s*\(")
 # The kernel's name before the chevrons: ``ns::child``, ``child<T, 4>`` (its template arguments, if any, skipped).
 _KERNEL_BEFORE = re.compile(r"([A-Za-z_][\w:]*)\s*(?:<[^<>;{}]*>)?\s*\Z")
 
@@ -30,13 +25,14 @@ def device_launches(ctx: Context) -> Iterator[Finding]:
     masked = ctx.masked
     if "<<<" not in masked:
         return
-    keywords = [m.start() for m in _DEVICE_ONLY.finditer(masked) if _is_word(masked, m.start(), m.end())]
+    keywords = device_keywords(masked)
     if not keywords:
         return
     at = masked.find("<<<")
     while at >= 0:
-        function = _device_function_around(masked, keywords, at)
-        if function is not None and ctx.allowed(at):
+        body = device_body_around(masked, keywords, at)
+        if body is not None and not body.host_too and ctx.allowed(at):  # __host__ __device__: the host can launch
+            function = body.name
             kernel = _KERNEL_BEFORE.search(masked, max(0, at - 200), at)
             name = kernel.group(1) if kernel else "a kernel"
             yield Diagnostic(
@@ -48,42 +44,3 @@ def device_launches(ctx: Context) -> Iterator[Finding]:
                 subject=name,
             )
         at = masked.find("<<<", at + 3)
-
-
-def _device_function_around(masked: str, keywords: list[int], at: int) -> str | None:
-    """The name of the device-only function whose body holds offset ``at`` ("" when unnamed), or None. Functions do
-    not nest, so only the nearest device keyword before ``at`` that opens a body can be it: if that body closes
-    before ``at``, the launch is host code."""
-    for keyword in reversed([k for k in keywords if k < at]):
-        m = _BODY_OR_END.search(masked, keyword, at)
-        if m is None:
-            return None  # the launch is in the declaration's own head
-        if m.group() == ";":
-            continue  # a __device__ variable or a prototype: not a body
-        head_start = max(masked.rfind(";", 0, keyword), masked.rfind("}", 0, keyword)) + 1
-        head = masked[head_start : m.start()]
-        if _HOST.search(head):
-            return None  # __host__ __device__: the host can launch
-        if _closes_before(masked, m.start(), at):
-            return None
-        names = _NAME_BEFORE_PARAMETERS.findall(head)
-        return names[0] if names else ""
-    return None
-
-
-def _is_word(text: str, start: int, end: int) -> bool:
-    return not (start and _word_char(text[start - 1])) and not (end < len(text) and _word_char(text[end]))
-
-
-def _word_char(char: str) -> bool:
-    return char.isalnum() or char in "_$"
-
-
-def _closes_before(masked: str, opening: int, at: int) -> bool:
-    """Does the brace at ``opening`` close before offset ``at``?"""
-    depth = 0
-    for m in _BRACE.finditer(masked, opening, at):
-        depth += 1 if m.group() == "{" else -1
-        if depth == 0:
-            return True
-    return False

@@ -1,0 +1,66 @@
+"""Which function body an offset of the code stands in: device-only, host-and-device, or neither.
+
+A body is one opened after a ``__global__`` or ``__device__`` keyword and not closed before the offset; its head (the
+text since the last ``;`` or ``}`` before the keyword) may also say ``__host__``. Read from the masked text (comments
+and literal interiors blanked), so a keyword in a comment or a string counts for nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_DEVICE_KEYWORD = re.compile(r"__(?:global|device)__")  # a word of its own: checked by _is_word (a leading
+# lookbehind would be tried at every offset of the file)
+_HOST = re.compile(r"(?<![\w$])__host__(?![\w$])")
+_BODY_OR_END = re.compile(r"[{;]")
+_BRACE = re.compile(r"[{}]")
+_NAME_BEFORE_PARAMETERS = re.compile(r"([A-Za-z_]\w*)\s*\(")
+
+
+@dataclass(frozen=True)
+class DeviceBody:
+    name: str  # the function's name ("" when unnamed)
+    host_too: bool  # declared __host__ __device__: compiled for the host as well
+
+
+def device_keywords(masked: str) -> list[int]:
+    """Offsets of the ``__global__``/``__device__`` keywords of the code, in order."""
+    return [m.start() for m in _DEVICE_KEYWORD.finditer(masked) if _is_word(masked, m.start(), m.end())]
+
+
+def device_body_around(masked: str, keywords: list[int], at: int) -> DeviceBody | None:
+    """The device function whose body holds offset ``at``, or None. Functions do not nest, so only the nearest
+    device keyword before ``at`` that opens a body can be it: if that body closes before ``at``, ``at`` is host
+    code."""
+    for keyword in reversed([k for k in keywords if k < at]):
+        m = _BODY_OR_END.search(masked, keyword, at)
+        if m is None:
+            return None  # ``at`` is in the declaration's own head
+        if m.group() == ";":
+            continue  # a __device__ variable or a prototype: not a body
+        head_start = max(masked.rfind(";", 0, keyword), masked.rfind("}", 0, keyword)) + 1
+        head = masked[head_start : m.start()]
+        if _closes_before(masked, m.start(), at):
+            return None
+        names = _NAME_BEFORE_PARAMETERS.findall(head)
+        return DeviceBody(names[0] if names else "", _HOST.search(head) is not None)
+    return None
+
+
+def _is_word(text: str, start: int, end: int) -> bool:
+    return not (start and _word_char(text[start - 1])) and not (end < len(text) and _word_char(text[end]))
+
+
+def _word_char(char: str) -> bool:
+    return char.isalnum() or char in "_$"
+
+
+def _closes_before(masked: str, opening: int, at: int) -> bool:
+    """Does the brace at ``opening`` close before offset ``at``?"""
+    depth = 0
+    for m in _BRACE.finditer(masked, opening, at):
+        depth += 1 if m.group() == "{" else -1
+        if depth == 0:
+            return True
+    return False
