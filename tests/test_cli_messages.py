@@ -75,34 +75,46 @@ def test_findings_are_gcc_style_relative_and_once_per_api(tmp_path: Path, capsys
     assert code == 1
     lines = _findings(err)
     assert [m.group(0) for m in lines] == [
-        "src/a.cu:2:5: warning: cudaArrayGetPlane is not supported by HIP; left as written (3 uses in 2 files) [HPY101]",
+        # a translation unit's own statement is left out (it stops the program where reached), not the function
+        "src/a.cu:2:5: warning: a statement of a needs cudaArrayGetPlane, which HIP lacks: left out, it stops the "
+        "program where it is reached; a and the files using it compile (define HIPIFY_ENABLE_cudaArrayGetPlane to "
+        "compile it) (3 uses in 2 files) [HPY010]",
         "src/b.cu:1:40: warning: cudaMyOwnHelper looks like a CUDA API but is not in the mapping table [HPY104]",
     ]
     # the same from another directory: paths stay relative to where the command runs
     os.chdir(tmp_path / "src")
     _, _, err = _run(["--engine", "regex", "--check", "."], capsys)
-    assert "a.cu:2:5: warning: cudaArrayGetPlane" in err and str(tmp_path) not in err
+    assert "a.cu:2:5: warning: a statement of a needs cudaArrayGetPlane" in err and str(tmp_path) not in err
 
 
 def test_summary_line_of_every_mode(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     _write(tmp_path, API_TREE)
     findings = "0 errors, 2 warnings, 0 notes"
+    # the statements left out (HPY010) stop the program through the compatibility header's trap: it is written too
+    header = "compatibility header: {}hipify_compat.h (1 entry)"
     _, _, err = _run(["--engine", "regex", "--out-dir", "../mirror", "."], capsys)
     assert err.splitlines()[-1] == (
-        f"hipify-py: 3 files scanned, 2 translated into ../mirror/ (1 unchanged), 1 other file mirrored; {findings}"
+        f"hipify-py: 3 files scanned, 2 translated into ../mirror/ (1 unchanged), 1 other file mirrored; {findings}; "
+        + header.format("../mirror/")
     )
     _, _, err = _run(["--engine", "regex", "--diff", "src"], capsys)
-    assert err.splitlines()[-1] == f"hipify-py: 3 files scanned, 2 would change (nothing written); {findings}"
+    assert err.splitlines()[-1] == (
+        f"hipify-py: 3 files scanned, 2 would change (nothing written); {findings}; " + header.format("src/")
+    )
     _, _, err = _run(["--engine", "regex", "--out-dir", "hip", "src", "--report", "r.json"], capsys)
-    assert (
-        err.splitlines()[-1]
-        == f"hipify-py: 3 files scanned, 2 translated into hip/ (1 unchanged); {findings}; report: r.json"
+    assert err.splitlines()[-1] == (
+        f"hipify-py: 3 files scanned, 2 translated into hip/ (1 unchanged); {findings}; report: r.json; "
+        + header.format("hip/")
     )
     _, out, err = _run(["--engine", "regex", "src/a.cu"], capsys)
     assert "hipFree(0)" in out
-    assert err.splitlines()[-1] == "hipify-py: 1 file scanned, 1 translated (on stdout); 0 errors, 1 warning, 0 notes"
+    assert err.splitlines()[-1] == (
+        "hipify-py: 1 file scanned, 1 translated (on stdout); 0 errors, 1 warning, 0 notes; " + header.format("src/")
+    )
     _, _, err = _run(["--engine", "regex", "--in-place", "src"], capsys)
-    assert err.splitlines()[-1] == f"hipify-py: 3 files scanned, 2 translated in place; {findings}"
+    assert err.splitlines()[-1] == f"hipify-py: 3 files scanned, 2 translated in place; {findings}; " + header.format(
+        "src/"
+    )
     _, _, err = _run(["--engine", "regex", "-q", "--in-place", "src"], capsys)
     assert err == ""  # -q: errors only, no summary
 
@@ -139,7 +151,10 @@ def test_check_says_what_would_change_why_it_fails_and_the_fix(
     )
     assert tail[1].startswith("  nothing left that hipify-py can translate: port these by hand")
     assert "would translate" not in err and "fix:" not in err
-    assert tail[2] == "hipify-py: 4 files scanned, 0 would change (nothing written); 0 errors, 2 warnings, 0 notes"
+    assert tail[2] == (
+        "hipify-py: 4 files scanned, 0 would change (nothing written); 0 errors, 2 warnings, 0 notes; "
+        "compatibility header: src/hipify_compat.h (1 entry)"
+    )
 
 
 def test_check_passes_quietly_when_nothing_is_left(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -154,7 +154,7 @@ int main() {
 """
 EMULATION_CU = """\
 #include "utils.h"
-int main() { return (int)workspace_bytes(4, CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC); }
+int main(int argc, char**) { return (int)workspace_bytes(argc, {}); }
 """
 
 # A host-only source of the same program: it includes a header that defines a one-letter macro, then one with

@@ -108,6 +108,56 @@ def test_every_file_using_the_struct_compiles(tmp_path: Path, rocm: RocmCompiler
         assert proc.returncode == 0, proc.stderr[-3000:]
 
 
+# A library's own source (its exported API): one function needs a cuBLASLt pointer mode HIP lacks in a variable
+# later code reads; another calls a cuDNN function, which --miopen translates.
+LIBRARY_CU = """\
+#include <cstdio>
+#include <cublasLt.h>
+int set_mode(cublasLtMatmulDesc_t desc) {
+  cublasLtPointerMode_t mode = CUBLASLT_POINTER_MODE_ALPHA_DEVICE_VECTOR_BETA_ZERO;
+  return (int)cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_POINTER_MODE, &mode, sizeof(mode));
+}
+int create(cublasLtHandle_t* handle) { return (int)cublasLtCreate(handle); }
+void report(cudaError_t e) {
+  std::printf("%s\\n", cudaGetErrorString(e));
+  cudaArrayGetPlane(nullptr, nullptr, 0);
+}
+"""
+DNN_CU = """\
+#include <cudnn.h>
+int dnn() { cudnnHandle_t h; return (int)cudnnCreate(&h); }
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_translation_units_own_code_loses_a_statement_or_a_body_never_a_declaration(
+    tmp_path: Path, engine: str
+) -> None:
+    out, code = _translate(tmp_path, {"library.cu": LIBRARY_CU, "dnn.cu": DNN_CU}, engine)
+    assert code == 0
+    text = (out / "library.cu").read_text()
+    # the variable later code reads: the body goes, the signature stays
+    body = text[text.index("int set_mode(hipblasLtMatmulDesc_t desc) {") : text.index("int create(")]
+    assert body.index("#if defined(HIPIFY_ENABLE_CUBLASLT_POINTER_MODE_ALPHA_DEVICE_VECTOR_BETA_ZERO)") < body.index(
+        '#else\n  hipify_unavailable("CUBLASLT_POINTER_MODE_ALPHA_DEVICE_VECTOR_BETA_ZERO");'
+    )
+    assert "int create(hipblasLtHandle_t* handle) { return (int)hipblasLtCreate(handle); }" in text
+    # an expression statement: only it
+    assert '  std::printf("%s\\n", hipGetErrorString(e));\n#if defined(HIPIFY_ENABLE_cudaArrayGetPlane)\n' in text
+    # what --miopen translates is left as written, its finding naming the option
+    dnn = (out / "dnn.cu").read_text()
+    assert "int dnn() { cudnnHandle_t h; return (int)cudnnCreate(&h); }" in dnn and "HIPIFY_ENABLE" not in dnn
+    assert main([str(out), "--out-dir", str(tmp_path / "again"), "--engine", engine, "-q"]) == 0
+    assert (tmp_path / "again" / "library.cu").read_text() == text
+
+
+@pytest.mark.hipcc
+def test_a_translation_units_own_code_left_out_compiles(tmp_path: Path, rocm: RocmCompiler) -> None:
+    out, _ = _translate(rocm.work, {"library.cu": LIBRARY_CU}, "regex")
+    proc = rocm.compile(out / "library.cu", archs=("gfx90a",))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+
+
 def test_a_branch_hip_never_compiles_holds_nothing_to_leave_out(tmp_path: Path) -> None:
     header = (
         "#pragma once\n#include <cublas_v2.h>\n"

@@ -23,7 +23,7 @@ from ..model import ProjectFacts
 from ..options import Options
 
 if TYPE_CHECKING:  # the scan's imports (lexer, planner) are not needed to use a model
-    from .scan import FileScan, IncludeRef
+    from .scan import BlockedDeclaration, FileScan, IncludeRef
 
 # Files a compiler is given (translation units), as opposed to headers they include.
 ROOT_SUFFIXES = (".cu", ".cpp", ".cc", ".cxx", ".c", ".hip", ".cpp2")
@@ -137,10 +137,11 @@ class ProjectModel:
         renames = tuple(
             sorted({(name, self.renames[name]) for name in _basenames(scan.includes) if name in self.renames})
         )
-        # Only shared code is disabled: a header's helpers (used or not: the files that use one cannot compile
-        # either way, and every other file that includes the header then can); a translation unit's own functions
-        # are its program (or a library's exported API), which needs porting, not hiding.
-        disabled = () if root else tuple(sorted({b.name for b in scan.blocked if b.name}))
+        # A header's declarations are left out at the smallest unit, or whole (used or not: the files that use one
+        # cannot compile either way, and every other file that includes the header then can). A translation unit's
+        # own functions are its program (or a library's exported API): only statements or bodies of them, never a
+        # declaration, so that the program compiles and stops where it reaches what HIP lacks.
+        disabled = tuple(sorted({b.name for b in scan.blocked if b.name and _left_out(b, root)}))
         blocked_uses: tuple[tuple[str, str], ...] = ()
         if self.blocked:  # (a file's uses are a set made when first asked about: only then)
             uses = scan.uses.union(*(b.uses for b in scan.blocked)) if root else scan.uses
@@ -271,9 +272,10 @@ class ModelBuilder:
         missing: dict[str, set[str]] = {}
         for k, s in model.scans.items():
             for b in s.blocked:
-                # A header's declaration whose uses of what HIP lacks can be left out alone stays, and so do its
-                # users; a translation unit's own is never left out (rules/unavailable.py).
-                if b.name and not (b.trappable and not model.is_root(k)):
+                # A declaration whose uses of what HIP lacks can be left out alone stays, and so do its users; one
+                # that cannot is disabled whole in a header, and left as written in a translation unit (its uses
+                # are reported: rules/unavailable.py).
+                if b.name and not (b.trappable and _left_out(b, model.is_root(k))):
                     missing.setdefault(b.name, set()).update(b.missing)
         model.blocked = {name: tuple(sorted(apis)) for name, apis in missing.items()}
         # An approximate scan's uses include the names it only declares: exact where it meets no blocked
@@ -364,6 +366,12 @@ class _Resolver:
 
 
 _MAIN = frozenset(("main",))
+
+
+def _left_out(b: BlockedDeclaration, root: bool) -> bool:
+    """Is code of blocked declaration ``b`` left out: in a header, always (at the smallest unit, else whole); in a
+    translation unit's own code, only statements or bodies, and not where an option would translate it."""
+    return not root or (b.trappable and not b.by_option)
 
 
 def _never_used(key: str) -> frozenset[str]:

@@ -61,6 +61,9 @@ class BlockedDeclaration:
     # Every use of those names is in a statement or function body that can be left out alone
     # (``lexing.statements.smallest_units``): the declaration itself stays, for every file that uses it.
     trappable: bool = False
+    # Some of those names are translated with an option this run lacks (cuDNN with --miopen): in a translation
+    # unit's own code the finding says which option, nothing is left out.
+    by_option: bool = False
 
 
 @dataclass(frozen=True)
@@ -172,7 +175,8 @@ def scan_text(
     missing = _missing_names(known, table, options)
     if missing or exact:
         skipped = skipped_without(directives, index.undefined_macros, index.never_defined) if missing else []
-        blocked, used = _blocked_and_uses(code_text, lexed.directives, skipped, missing, words, table)
+        gated = {n for n in missing if _needs_option(table, n, options)}
+        blocked, used = _blocked_and_uses(code_text, lexed.directives, skipped, missing, words, table, gated)
         approximate = False
     else:
         blocked, used, approximate = (), words, True
@@ -266,6 +270,8 @@ def text_digest(text: str) -> str:
 
 
 _CUDA_INITIALS = ("c", "C")
+# Findings of names translated only under an option (--miopen, --experimental): the fix is the option.
+_OPTION_CODES = frozenset(("HPY108", "HPY103"))
 
 
 @lru_cache(maxsize=8)
@@ -368,6 +374,12 @@ def _missing_names(known: set[str], table: MappingTable, options: Options) -> se
     return missing - compat_provided(options) if missing else missing
 
 
+def _needs_option(table: MappingTable, name: str, options: Options) -> bool:
+    """Is ``name`` translated under an option this run lacks (``--miopen``, ``--experimental``)?"""
+    row = table.lookup(name)
+    return row is not None and decide(row, options).code in _OPTION_CODES
+
+
 @lru_cache(maxsize=8)
 def _missing_verdicts(table: MappingTable, options: Options) -> dict[str, bool]:
     """Each name's :func:`is_missing` verdict under ``options``, filled as names are met (a run asks about the
@@ -382,6 +394,7 @@ def _blocked_and_uses(
     missing_names: set[str],
     words: set[str],
     table: MappingTable,
+    gated: frozenset[str] | set[str] = frozenset(),  # of missing_names: translated under an option this run lacks
 ) -> tuple[tuple[BlockedDeclaration, ...], set[str]]:
     """The declarations that use ``missing_names`` (APIs HIP lacks), and the names used outside them and outside
     declared-name positions (``words``: every word of ``code``)."""
@@ -405,7 +418,11 @@ def _blocked_and_uses(
         if missing:
             uses = [at for at, name in found[first : bisect.bisect_left(hits, d.end)] if name in missing]
             trappable = smallest_units(code, d, uses, list(directives)) is not None
-            blocked.append(BlockedDeclaration(d.name, tuple(missing), frozenset(inside - {d.name}), trappable))
+            blocked.append(
+                BlockedDeclaration(
+                    d.name, tuple(missing), frozenset(inside - {d.name}), trappable, not gated.isdisjoint(missing)
+                )
+            )
             if not trappable:  # left out whole where nothing else uses it: its own uses do not count
                 unused.append((d.start, d.end))
     if not unused:

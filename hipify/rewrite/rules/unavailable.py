@@ -10,12 +10,13 @@ statement breaks every file that includes the header. The project model knows wh
   function's body is left out the same way. The declaration, its signature and every other member stay: the files
   that use them compile, and a program stops only where it reaches what HIP lacks (HPY010, one finding per unit);
 - a declaration no smaller unit holds (a parameter or data member of a type HIP lacks) is disabled whole, behind
-  ``#if defined(HIPIFY_ENABLE_<name>)``, where nothing in the project uses it; a function keeps its signature in an
-  ``#else`` branch with a body that stops the program. Where some code uses it, it is left as written (disabling it
-  would break each user instead): its findings say what needs porting;
+  ``#if defined(HIPIFY_ENABLE_<name>)``, used or not (as written it would stop every file including its header;
+  disabled, only the files using it, which need what HIP lacks themselves); a function keeps its signature in an
+  ``#else`` branch with a body that stops the program;
 - each use of a declaration disabled whole is reported at the use (HPY111).
-A translation unit's own functions are its program (or a library's exported API), which needs porting, not hiding:
-only shared code is left out this way.
+A translation unit's own functions (its program, or a library's exported API) lose statements or bodies the same way,
+never a declaration, and not for names an option would translate (``--miopen``): the program compiles and stops
+where it reaches what HIP lacks.
 """
 
 from __future__ import annotations
