@@ -55,7 +55,16 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent))  # this checkout's hipify, as the translation uses
 import realcode_build_report as build_report
-from realcode_build import BuildCache, BuildResult, BuildUnit, build_key, build_unit, cmake_units, make_units
+from realcode_build import (
+    BuildCache,
+    BuildResult,
+    BuildUnit,
+    build_key,
+    build_unit,
+    cmake_units,
+    library_unit,
+    make_units,
+)
 from realcode_compile import (
     CompileSettings,
     ProgramResult,
@@ -96,6 +105,7 @@ CORPUS_TITLES = {
     "bitsandbytes": "bitsandbytes (one source for CUDA and HIP), per source file",
     "bitsandbytes-hipport": "bitsandbytes (the tree with a hand-written HIP port beside it), per source file",
 }
+BNB_BACKEND = "COMPUTE_BACKEND"  # bitsandbytes' CMake option choosing the backend (cuda, hip, cpu, ...)
 BITSANDBYTES = ("bitsandbytes", "bitsandbytes-hipport")  # two trees of one archive, each translated on its own
 
 
@@ -467,6 +477,10 @@ def build_tasks(prepared: list[Corpus]) -> list[BuildTask]:
             tasks += [(u, c.original, "ported") for u in make_units(c.ports, c.original)]
         elif c.name == "samples":
             tasks += [(u, c.translated, "translated") for u in cmake_units(c.programs, c.translated)]
+        elif c.name in BITSANDBYTES and c.programs and c.ports:
+            # the library's own CMakeLists.txt: the translated CUDA backend; the project's own HIP backend, the ceiling
+            tasks.append((library_unit(c.programs, c.name, (f"-D{BNB_BACKEND}=cuda",)), c.translated, "translated"))
+            tasks.append((library_unit(c.ports, c.name, (f"-D{BNB_BACKEND}=hip",)), c.original, "ported"))
     return tasks
 
 
@@ -513,6 +527,9 @@ def report_builds(
     sample_notes: dict[str, str] = {}
     if "hecbench" in corpora:
         shares.append(build_report.hecbench_share(builds))
+    for corpus in (c for c in corpora if c in BITSANDBYTES):
+        shares.append(build_report.ported_share(builds, corpus, f"{CORPUS_TITLES[corpus]}: the CUDA backend built "
+                                                "where the project's own HIP backend builds"))  # fmt: skip
     if "samples" in corpora:
         by_folder: dict[str, list[ProgramResult]] = {}
         for r in compiled:
@@ -529,20 +546,20 @@ def report_builds(
         *build_report.share_markdown(shares),
         "",
     ]
-    ported_ok = {b.name for b in builds if b.corpus == "hecbench" and b.kind == "ported" and b.built}
+    ported_ok = {b.name for b in builds if b.corpus in ("hecbench", *BITSANDBYTES) and b.kind == "ported" and b.built}
     for corpus in corpora:
         title = CORPUS_TITLES[corpus]
         md += [f"### {title}: stages", "", *build_report.stages_markdown(builds, corpus), ""]
-        counted = ported_ok if corpus == "hecbench" else {n for n, why in sample_notes.items() if not why}
+        counted = ported_ok if corpus != "samples" else {n for n, why in sample_notes.items() if not why}
         md += [f"### {title}: translated programs that do not build, grouped by first error", ""]
         md += build_report.groups_markdown(builds, corpus, "translated", counted) + [""]
-        if corpus == "hecbench":
+        if corpus != "samples":
             note: Callable[[str], str] = lambda n: "port builds" if n in ported_ok else "port does not build"  # noqa: E731
         else:
             note = lambda n: sample_notes.get(n, "") or "counted"  # noqa: E731
         md += [f"### {title}: every translated program that does not build, with its first error", ""]
         md += build_report.failures_markdown(builds, corpus, "translated", note) + [""]
-        if corpus == "hecbench":
+        if corpus != "samples":
             md += [f"### {title}: hand-written ports that do not build (the ceiling)", ""]
             md += build_report.failures_markdown(builds, corpus, "ported", lambda n: "") + [""]
     return build_report.console_summary(shares), md
@@ -752,7 +769,7 @@ def main(argv: list[str] | None = None) -> int:
         print("\n".join(console) + "\n")
         sections += md
         if builds:
-            built = [c.name for c in prepared if c.name in ("hecbench", "samples")]
+            built = [c.name for c in prepared if c.name in ("hecbench", "samples", *BITSANDBYTES)]
             console, md = report_builds(built, builds, results, hip_library_exists(tc))
             print("\n".join(console) + "\n")
             sections += md

@@ -64,6 +64,7 @@ class BuildUnit:
     program: Program  # the program (the first one, for a CMake project with several targets)
     system: str
     folder: str  # where make or cmake runs, tree-relative
+    options: tuple[str, ...] = ()  # cmake's configure options (a library's backend: -DCOMPUTE_BACKEND=cuda)
 
     @property
     def name(self) -> str:
@@ -103,9 +104,17 @@ def cmake_units(programs: list[Program], root: Path) -> list[BuildUnit]:
     return list(units.values())
 
 
+def library_unit(programs: list[Program], folder: str, options: tuple[str, ...]) -> BuildUnit:
+    """One CMake build of a library's whole tree (``folder``) with ``options``, covering every source of
+    ``programs`` (one program per source)."""
+    whole = replace(programs[0], name=folder, sources=tuple(dict.fromkeys(s for p in programs for s in p.sources)))
+    return BuildUnit(whole, CMAKE, folder, options)
+
+
 def build_key(settings: CompileSettings, unit: BuildUnit, root: Path, shared: str) -> str:
     """The compile key of the program (compiler, its files, the shared files) plus how it is built."""
-    h = hashlib.sha256(f"build {BUILD_SCHEMA} {unit.system} {unit.folder}\n".encode())
+    options = " ".join(unit.options)
+    h = hashlib.sha256(f"build {BUILD_SCHEMA} {unit.system} {unit.folder}{' ' if options else ''}{options}\n".encode())
     h.update(program_key(settings, unit.program, root, shared).encode())
     return h.hexdigest()
 
@@ -158,7 +167,7 @@ def build_unit(
     else:
         build = build_root / re.sub(r"[^A-Za-z0-9_.-]", "_", f"{kind}-{unit.folder}")
         inner_build = tc.inner_path(str(build))
-        rc, out = _run(_in_env(settings, "cmake", "-S", folder, "-B", inner_build), settings, timeout)
+        rc, out = _run(_in_env(settings, "cmake", "-S", folder, "-B", inner_build, *unit.options), settings, timeout)
         configured = rc == 0
         if not configured:
             _, error = build_error(out, inner_root, root, configuring=True)

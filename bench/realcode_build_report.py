@@ -35,11 +35,16 @@ def _mine(results: list[BuildResult], corpus: str, kind: str) -> dict[str, Build
 
 
 def hecbench_share(results: list[BuildResult]) -> BuildShare:
-    translated = _mine(results, "hecbench", "translated")
-    ported_ok = {n for n, r in _mine(results, "hecbench", "ported").items() if r.built}
+    return ported_share(results, "hecbench", "HeCBench: translated builds where the port builds")
+
+
+def ported_share(results: list[BuildResult], corpus: str, label: str) -> BuildShare:
+    """The translated programs of ``corpus`` that build, of those whose hand-written port builds."""
+    translated = _mine(results, corpus, "translated")
+    ported_ok = {n for n, r in _mine(results, corpus, "ported").items() if r.built}
     eligible = [n for n in translated if n in ported_ok]
     return BuildShare(
-        "HeCBench: translated builds where the port builds",
+        label,
         len(translated),
         sum(r.built for r in translated.values()),
         len(eligible),
