@@ -89,6 +89,7 @@ from realcode_shim import SHIM_FOLDER, shim_tree
 
 from hipify import __version__
 from hipify.options import DEFAULT_ROCM
+from hipify.rewrite.rules.unavailable import TRAP
 from hipify.validate.parts import build_parts, lacking
 from hipify.validate.toolchain import Toolchain, detect
 
@@ -631,30 +632,59 @@ def report_corpus(corpus: str, results: list[ProgramResult], how: str = "") -> t
     return console, md
 
 
-def report_disabled(prepared: list[Corpus], compared: Path | None) -> tuple[list[str], list[str]]:
-    """(console lines, Markdown lines): what each translation left out where HIP lacks an API, and the uses in other
-    files of what it disabled whole (none, where every unit is as small as it can be)."""
+def stopping_programs(corpus: Corpus, results: list[ProgramResult]) -> tuple[int, int]:
+    """(translated programs that compile, those of them whose own sources hold code left out where HIP lacks an
+    API: they compile, and stop if they reach it)."""
+    ok = [r for r in results if r.corpus == corpus.name and r.kind == "translated" and r.ok]
+    by_name = {p.name: p for p in corpus.programs}
+    stopping = 0
+    for r in ok:
+        program = by_name.get(r.name) or by_name.get(r.name.split(":", 1)[0])
+        sources = program.sources if program else ()
+        if any(_holds_trap(corpus.translated / s) for s in sources):
+            stopping += 1
+    return len(ok), stopping
+
+
+def _holds_trap(path: Path) -> bool:
+    try:
+        return f'{TRAP}("' in path.read_text(errors="replace")
+    except OSError:
+        return False
+
+
+def report_disabled(
+    prepared: list[Corpus], compared: Path | None, results: list[ProgramResult] | None = None
+) -> tuple[list[str], list[str]]:
+    """(console lines, Markdown lines): what each translation left out where HIP lacks an API, the uses in other
+    files of what it disabled whole (none, where every unit is as small as it can be), and how many of the programs
+    that compile hold such code in their own sources."""
     kinds = list(next((c.disabled for c in prepared if c.disabled), {}))
     if not kinds:
         return [], []
-    head = ["corpus", *kinds]
+    stopping = {c.name: stopping_programs(c, results) for c in prepared} if results is not None else {}
+    head = ["corpus", *kinds, *(["programs compiled", "of those, stopping at code left out in their own sources"]
+                                if stopping else [])]  # fmt: skip
     rows = [[CORPUS_TITLES[c.name].split(" (")[0] + ("" if c.name != "bitsandbytes-hipport" else " (hand-port tree)"),
-             *(str(c.disabled.get(k, 0)) for k in kinds)] for c in prepared]  # fmt: skip
+             *(str(c.disabled.get(k, 0)) for k in kinds),
+             *((str(stopping[c.name][0]), str(stopping[c.name][1])) if stopping else ())] for c in prepared]  # fmt: skip
     md = [
         "## Code left out where HIP lacks an API (HPY010)",
         "",
-        "Counted from each translation's report: statements and function bodies of shared headers left out (the "
-        "program stops there, naming the API), declarations disabled whole (only where no smaller unit holds the "
-        "API and nothing uses them), and the uses, in the project, of what was disabled whole (HPY111).",
+        "Counted from each translation's report: statements and function bodies left out (the program stops there, "
+        "naming the API; a header's, and a translation unit's own), declarations of headers disabled whole (only "
+        "where no smaller unit holds the API), and the uses, in the project, of what was disabled whole (HPY111). "
+        "The last columns: the translated programs that compile, and how many of them hold code left out in their "
+        "own sources (they compile and stop where they reach it: a port needs that code written for HIP).",
         "",
         "| " + " | ".join(head) + " |",
-        "|---|" + "---:|" * len(kinds),
+        "|---|" + "---:|" * (len(head) - 1),
         *("| " + " | ".join(r) + " |" for r in rows),
         "",
     ]
     if compared is not None:
         md += [f"The same trees translated by the translator at `{compared.name}` (before):", ""]
-        md += ["| " + " | ".join(head) + " |", "|---|" + "---:|" * len(kinds)]
+        md += ["| " + " | ".join(head[: len(kinds) + 1]) + " |", "|---|" + "---:|" * len(kinds)]
         md += ["| " + " | ".join([r[0], *(str(c.disabled_before.get(k, 0)) for k in kinds)]) + " |"
                for r, c in zip(rows, prepared, strict=True)]  # fmt: skip
         md += [""]
@@ -765,7 +795,7 @@ def main(argv: list[str] | None = None) -> int:
             "timings": timings,
         }
         sections: list[str] = []
-        console, md = report_disabled(prepared, args.compare_translator)
+        console, md = report_disabled(prepared, args.compare_translator, results)
         print("\n".join(console) + "\n")
         sections += md
         if builds:
