@@ -21,7 +21,7 @@ from ..options import parse_rocm_version
 RocmVersion = tuple[int, int]
 
 _REQUIRED = ("name", "provides", "code", "note", "example", "checked_by")
-_OPTIONAL = ("headers", "hip_includes", "needs", "rocm_until", "rocm_since", "defines", "host", "device_uses", "c_code")
+_OPTIONAL = ("headers", "hip_includes", "needs", "rocm_until", "rocm_since", "defines", "host", "device_uses")
 _LISTS = ("provides", "headers", "hip_includes", "needs", "defines", "device_uses")
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
@@ -53,8 +53,6 @@ class CompatEntry:
     # CUDA functions whose calls need the entry only in device code: CUDA declares them for the device as well, HIP
     # for the host alone. Translated as usual (unlike ``provides``); the entry adds their device overloads.
     device_uses: tuple[str, ...] = ()
-    # The entry written in C, for a C translation unit (which gets only such entries); "" = none.
-    c_code: str = ""
 
     def applies_to(self, rocm: RocmVersion) -> bool:
         """Whether ROCm ``rocm`` lacks the feature, so that translations for it need this entry."""
@@ -192,7 +190,7 @@ def _entry(raw: object, index: int, source: str) -> CompatEntry:
             raise CompatCatalogError(f"{label}: '{key}' must be a list of non-empty strings")
         if len(set(value)) != len(value):
             raise CompatCatalogError(f"{label}: '{key}' lists a name twice")
-    for key in ("name", "code", "note", "example", "checked_by", "rocm_until", "rocm_since", "c_code"):
+    for key in ("name", "code", "note", "example", "checked_by", "rocm_until", "rocm_since"):
         if key in raw and not isinstance(raw[key], str):
             raise CompatCatalogError(f"{label}: '{key}' must be a string")
     for key in ("name", "code", "note", "example"):
@@ -227,7 +225,6 @@ def _entry(raw: object, index: int, source: str) -> CompatEntry:
         rocm_since=versions["rocm_since"],
         host=raw.get("host", False),
         device_uses=tuple(raw.get("device_uses", [])),
-        c_code=raw.get("c_code", "").strip("\n") + "\n" if raw.get("c_code", "").strip() else "",
     )
 
 

@@ -28,12 +28,6 @@ def render(entries: Iterable[CompatEntry], rocm: RocmVersion, catalog: CompatCat
         provides = ", ".join(entry.provides) or "building block of the others"
         lines += textwrap.wrap(f"{entry.name}: {provides}", _WIDTH, initial_indent="//   ", subsequent_indent="//     ")
     lines += ["", f"#ifndef {INCLUDE_GUARD}", f"#define {INCLUDE_GUARD}", ""]
-    in_c = [e for e in chosen if e.c_code]
-    if in_c:  # a C translation unit gets the entries written in C, and nothing of the C++ and device code
-        lines += ["#if !defined(__cplusplus)"]
-        for entry in in_c:
-            lines += ["", *_comment(f"{entry.name}, in C"), entry.c_code.rstrip("\n")]
-        lines += ["", "#else  // C++", ""]
     # A translation unit compiled as plain C++ against the HIP headers sees only the runtime: the rest is
     # device code, and some of ROCm's device headers (hip_bf16.h) do not compile as plain C++.
     lines += [f"#include <{RUNTIME_HEADER}>"]
@@ -49,10 +43,7 @@ def render(entries: Iterable[CompatEntry], rocm: RocmVersion, catalog: CompatCat
     lines += [f"#include <{h}>" for h in includes]
     for entry in device:
         lines += ["", *_comment(f"{entry.name}: {entry.note}"), entry.code.rstrip("\n")]
-    lines += ["", "#endif  // defined(__HIP__)"]
-    if in_c:
-        lines += ["", "#endif  // C++"]
-    lines += ["", f"#endif  // {INCLUDE_GUARD}", ""]
+    lines += ["", "#endif  // defined(__HIP__)", "", f"#endif  // {INCLUDE_GUARD}", ""]
     return "\n".join(lines)
 
 

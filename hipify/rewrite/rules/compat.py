@@ -50,11 +50,11 @@ def compat_use(ctx: Context) -> CompatUse:
 
 
 def _find(ctx: Context) -> CompatUse:
-    if _c_source(ctx):
-        return _c_use(ctx)
     names, headers = ctx.compat_names, ctx.compat_headers
     device_calls = _device_calls(ctx)
-    if not names and not headers and not device_calls and not ctx.source.project.disabled and TRAP not in ctx.masked:
+    if _c_source(ctx) or (
+        not names and not headers and not device_calls and not ctx.source.project.disabled and TRAP not in ctx.masked
+    ):
         return CompatUse((), (), False)
     catalog, rocm = load_catalog(), ctx.options.rocm_version
     entries: set[str] = {e.name for e in device_calls}
@@ -109,17 +109,6 @@ def _find(ctx: Context) -> CompatUse:
         edits.append(Edit(inc.name[0] - 1, inc.name[1] + 1, f'"{spelled}"', "HPY012", Origin.TEXT, inc.header))
     defines = {d for name in entries for d in catalog.by_entry_name[name].defines if macro_needed(d, rocm)}
     return CompatUse(tuple(sorted(entries)), tuple(edits), by_name and not included, tuple(sorted(defines)))
-
-
-def _c_use(ctx: Context) -> CompatUse:
-    """A C source gets only the entries written in C: the stop where code was left out."""
-    if not (ctx.options.compat_header and (TRAP in ctx.masked or traps_used(ctx))):
-        return CompatUse((), (), False)
-    entry = load_catalog().by_entry_name[TRAP_ENTRY]
-    if not entry.c_code:
-        return CompatUse((), (), False)
-    included = any(inc.header.rsplit("/", 1)[-1] == HEADER_NAME for inc in ctx.facts.includes)
-    return CompatUse((entry.name,), (), not included)
 
 
 def _device_calls(ctx: Context) -> set[CompatEntry]:
