@@ -158,6 +158,30 @@ def test_a_translation_units_own_code_left_out_compiles(tmp_path: Path, rocm: Ro
     assert proc.returncode == 0, proc.stderr[-3000:]
 
 
+SPARSE_C = """\
+#include <stdio.h>
+#include <cusparse.h>
+int main(void) {
+    cusparseHandle_t handle = NULL;
+    cusparseCreate(&handle);
+    cusparseCreateSlicedEll(NULL, 0, 0, 0, 0, 0, NULL, NULL, NULL, CUSPARSE_INDEX_32I, CUSPARSE_INDEX_32I,
+                            CUSPARSE_INDEX_BASE_ZERO, CUDA_R_32F);
+    printf("done\\n");
+    return 0;
+}
+"""
+
+
+def test_a_c_sources_own_code_is_left_as_written_and_reported(tmp_path: Path) -> None:
+    # the stop a program calls where code was left out is C++ (the compatibility header has nothing for C)
+    out, code = _translate(tmp_path, {"sparse.c": SPARSE_C, "library.cu": LIBRARY_CU}, "regex")
+    assert code == 0
+    text = (out / "sparse.c").read_text()
+    assert "HIPIFY_ENABLE" not in text and "hipify_compat.h" not in text
+    assert "    cusparseCreateSlicedEll(NULL," in text and "hipsparseCreate(&handle);" in text
+    assert "HIPIFY_ENABLE" in (out / "library.cu").read_text()
+
+
 def test_a_branch_hip_never_compiles_holds_nothing_to_leave_out(tmp_path: Path) -> None:
     header = (
         "#pragma once\n#include <cublas_v2.h>\n"

@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # the scan's imports (lexer, planner) are not needed to use a
 
 # Files a compiler is given (translation units), as opposed to headers they include.
 ROOT_SUFFIXES = (".cu", ".cpp", ".cc", ".cxx", ".c", ".hip", ".cpp2")
+C_SUFFIX = ".c"
 
 ADJACENT = "<adjacent>"  # resolve(): found next to the includer, though included with <...>
 ScanMore = Callable[[Sequence[str]], Sequence["FileScan"]]
@@ -141,7 +142,7 @@ class ProjectModel:
         # cannot compile either way, and every other file that includes the header then can). A translation unit's
         # own functions are its program (or a library's exported API): only statements or bodies of them, never a
         # declaration, so that the program compiles and stops where it reaches what HIP lacks.
-        disabled = tuple(sorted({b.name for b in scan.blocked if b.name and _left_out(b, root)}))
+        disabled = tuple(sorted({b.name for b in scan.blocked if b.name and _left_out(b, root, key)}))
         blocked_uses: tuple[tuple[str, str], ...] = ()
         if self.blocked:  # (a file's uses are a set made when first asked about: only then)
             uses = scan.uses.union(*(b.uses for b in scan.blocked)) if root else scan.uses
@@ -275,7 +276,7 @@ class ModelBuilder:
                 # A declaration whose uses of what HIP lacks can be left out alone stays, and so do its users; one
                 # that cannot is disabled whole in a header, and left as written in a translation unit (its uses
                 # are reported: rules/unavailable.py).
-                if b.name and not (b.trappable and _left_out(b, model.is_root(k))):
+                if b.name and not (b.trappable and _left_out(b, model.is_root(k), k)):
                     missing.setdefault(b.name, set()).update(b.missing)
         model.blocked = {name: tuple(sorted(apis)) for name, apis in missing.items()}
         # An approximate scan's uses include the names it only declares: exact where it meets no blocked
@@ -368,10 +369,11 @@ class _Resolver:
 _MAIN = frozenset(("main",))
 
 
-def _left_out(b: BlockedDeclaration, root: bool) -> bool:
+def _left_out(b: BlockedDeclaration, root: bool, key: str) -> bool:
     """Is code of blocked declaration ``b`` left out: in a header, always (at the smallest unit, else whole); in a
-    translation unit's own code, only statements or bodies, and not where an option would translate it."""
-    return not root or (b.trappable and not b.by_option)
+    translation unit's own code, only statements or bodies, not where an option would translate it, and not in C
+    (the stop the program calls there is C++: the compatibility header has nothing for C)."""
+    return not root or (b.trappable and not b.by_option and not key.endswith(C_SUFFIX))
 
 
 def _never_used(key: str) -> frozenset[str]:
