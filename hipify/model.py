@@ -95,6 +95,9 @@ class BuildContext:
     # C/C++ sources (paths relative to the build file's directory) whose translation units include the HIP
     # runtime: a host compiler needs HIP's platform define and headers to compile them.
     hip_sources: tuple[str, ...] = ()
+    # Of those, the sources whose translation units use types whose HIP headers only the HIP compiler compiles
+    # (hip_bf16.h, unlike CUDA's cuda_bf16.h, is no plain C++): compiled as HIP.
+    hip_compiled_sources: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -412,6 +412,51 @@ def test_host_sources_that_include_hip_link_hip_host() -> None:
     assert _translated(after, BuildContext(hip_sources=("util.cpp", "main.cpp"))) == after
 
 
+def test_host_sources_using_bfloat16_are_compiled_as_hip_where_hip_is_enabled() -> None:
+    # hip_bf16.h is no plain C++ (CUDA's cuda_bf16.h is): the project's own LANGUAGE CXX is overridden after the
+    # target, under a guard, so that a build of another backend that enables no HIP still configures
+    text = (
+        "project(p LANGUAGES CXX)\n"
+        "set(CPP_FILES csrc/bindings.cpp csrc/cpu.cpp)\n"
+        "if(BUILD_CUDA)\n  enable_language(CUDA)\nendif()\n"
+        "set_source_files_properties(${CPP_FILES} PROPERTIES LANGUAGE CXX)\n"
+        "add_library(lib SHARED ${CPP_FILES} csrc/kernels.cu)\n"
+    )
+    context = BuildContext(hip_sources=("csrc/bindings.cpp",), hip_compiled_sources=("csrc/bindings.cpp",))
+    after = _translated(text, context)
+    assert (
+        "add_library(lib SHARED ${CPP_FILES} csrc/kernels.cu)\n"
+        "set_source_files_properties(csrc/kernels.cu PROPERTIES LANGUAGE HIP)\n"
+        "target_link_libraries(lib hip::host)\n"
+        "if(CMAKE_HIP_COMPILER_LOADED)\n  set_source_files_properties(csrc/bindings.cpp PROPERTIES LANGUAGE HIP)\n"
+        "endif()\n"
+    ) in after
+    assert "csrc/cpu.cpp PROPERTIES LANGUAGE HIP" not in after
+    assert _translated(after, context) == after
+    # a file that enables no GPU language gets nothing: HIP is not there to compile with
+    plain = "project(p LANGUAGES CXX)\nadd_library(lib SHARED csrc/bindings.cpp)\n"
+    assert "LANGUAGE HIP" not in _translated(plain, context)
+
+
+def test_the_project_finds_the_host_sources_that_use_bfloat16(tmp_path: Path) -> None:
+    from hipify.cli.cli import main
+
+    src = tmp_path / "src"
+    (src / "csrc").mkdir(parents=True)
+    (src / "CMakeLists.txt").write_text(
+        "project(p LANGUAGES CXX CUDA)\nadd_library(lib SHARED csrc/bindings.cpp csrc/cpu.cpp csrc/kernels.cu)\n"
+    )
+    (src / "csrc" / "ops.h").write_text("#include <cuda_bf16.h>\nvoid scale(__nv_bfloat16* x, int n);\n")
+    (src / "csrc" / "bindings.cpp").write_text('#include "ops.h"\nvoid run(__nv_bfloat16* x) { scale(x, 1); }\n')
+    (src / "csrc" / "cpu.cpp").write_text("#include <cuda_runtime.h>\nvoid cpu() { cudaDeviceSynchronize(); }\n")
+    (src / "csrc" / "kernels.cu").write_text('#include "ops.h"\nvoid scale(__nv_bfloat16* x, int n) {}\n')
+    out = tmp_path / "out"
+    assert main([str(src), "--out-dir", str(out), "--engine", "regex", "-q"]) == 0
+    text = (out / "CMakeLists.txt").read_text()
+    assert "set_source_files_properties(csrc/bindings.cpp PROPERTIES LANGUAGE HIP)" in text
+    assert "csrc/cpu.cpp PROPERTIES LANGUAGE HIP" not in text
+
+
 # --- real builds ----------------------------------------------------------------------------------------
 
 

@@ -48,6 +48,7 @@ def build_facts(
     hip_families: Sequence[tuple[str, str]],
     options: Options,
     hip_sources: Sequence[str] = (),
+    hip_compiled_sources: Sequence[str] = (),
 ) -> dict[str, ProjectFacts]:
     """Each build file's facts. ``source_families``: each source's path -> the families it uses; a build file
     is told the families of the sources in its directory and below (all of them when none lies there), and
@@ -78,11 +79,13 @@ def build_facts(
             families=tuple(sorted(families)),
             renamed=tuple(sorted(renamed)),
             hip_families=keep_hip if options.roc else (),
-            hip_sources=tuple(
-                sorted(
-                    os.path.relpath(s, directory).replace(os.sep, "/") for s in hip_sources if s.startswith(directory)
-                )
-            ),
+            hip_sources=_below(hip_sources, directory),
+            hip_compiled_sources=_below(hip_compiled_sources, directory),
         )
         facts[path] = ProjectFacts(build=context)
     return facts
+
+
+def _below(sources: Sequence[str], directory: str) -> tuple[str, ...]:
+    """The ``sources`` (absolute paths) under ``directory``, relative to it."""
+    return tuple(sorted(os.path.relpath(s, directory).replace(os.sep, "/") for s in sources if s.startswith(directory)))

@@ -691,6 +691,35 @@ def _command(state: _State, command: Command) -> None:
         _mark_sources(state, command)
     if key in ("add_executable", "add_library", "target_sources") and state.context.hip_sources:
         _link_hip_host(state, command)
+    if key in ("add_executable", "add_library", "target_sources") and state.context.hip_compiled_sources:
+        _compile_as_hip(state, command)
+
+
+def _compile_as_hip(state: _State, command: Command) -> None:
+    """A target's C++ source whose translation unit uses a type only the HIP compiler compiles (hip_bf16.h's
+    ``__hip_bfloat16``; CUDA's ``__nv_bfloat16`` is plain C++ too) -> ``LANGUAGE HIP`` after the command, which
+    overrides an earlier ``LANGUAGE CXX`` of the project's own."""
+    if not state.enables_cuda:
+        return  # the file enables no GPU language: HIP is not there to compile with
+    values = [a.value for a in command.args]
+    wanted = {s.rsplit("/", 1)[-1] for s in state.context.hip_compiled_sources}
+    words = [v[s:e] for v in values[1:] if v not in _TARGET_KEYWORDS for s, e in split_list(v)]
+    sources = [w for w in dict.fromkeys(_expanded(state, words)) if w.rsplit("/", 1)[-1] in wanted]
+    if not sources:
+        return
+    listed = " ".join(sources)
+    # only where the file enabled HIP when the target is made (a project's CPU-only build enables none)
+    _append_after(
+        state,
+        command,
+        f"if(CMAKE_HIP_COMPILER_LOADED)\n  set_source_files_properties({listed} PROPERTIES LANGUAGE HIP)\nendif()",
+    )
+    state.report(
+        REVIEW,
+        f"{listed} compiled as HIP: its translation uses bfloat16 types, whose HIP header only the HIP compiler "
+        "compiles",
+        command.start,
+    )
 
 
 def _link_hip_host(state: _State, command: Command) -> None:

@@ -407,13 +407,42 @@ def build_file_facts(
 ) -> dict[str, ProjectFacts]:
     """Each build file's facts (``buildfiles.build_phase.build_facts``), from the model the sources' scans made."""
     families = {scan.path: scan.families for scan in model.scans.values()}
+    host = hip_host_sources(model)
     return build_facts(
-        build_paths, families, renamed, tuple(model.hip_families.items()), options, hip_host_sources(model)
+        build_paths, families, renamed, tuple(model.hip_families.items()), options, host, hip_compiled(model, host)
     )
 
 
 # Sources a host compiler may compile (a .cu file is the CUDA compiler's, a header is never compiled alone).
 HOST_SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".c++", ".cp")
+
+
+def hip_compiled(model: ProjectModel, host_sources: Sequence[str]) -> tuple[str, ...]:
+    """Of ``host_sources``, those whose translation unit uses a type whose HIP header only the HIP compiler compiles
+    (``__nv_bfloat16`` -> ``__hip_bfloat16`` of hip_bf16.h, which plain C++ cannot compile)."""
+    from ..knowledge.table import load_table  # the table is needed only where host sources include the runtime
+
+    if not host_sources:
+        return ()
+    table = load_table()
+    found = []
+    for path in host_sources:
+        key = model.key_of(path)
+        for k in model.closure(key):
+            scan = model.scans.get(k)
+            if scan is not None and any(_hip_compiler_only(table.lookup(name)) for name in scan.uses):
+                found.append(path)
+                break
+    return tuple(found)
+
+
+def _hip_compiler_only(row: object) -> bool:
+    header = getattr(row, "hip_header", "") or ""
+    return getattr(row, "kind", "") == "type" and header.rsplit("/", 1)[-1] in HIP_COMPILER_ONLY_HEADERS
+
+
+# HIP headers of value types that plain C++ cannot compile (checked with g++ against ROCm 6.4's and 7.2's).
+HIP_COMPILER_ONLY_HEADERS = frozenset(("hip_bf16.h", "amd_hip_bf16.h"))
 
 
 def hip_host_sources(model: ProjectModel) -> tuple[str, ...]:
