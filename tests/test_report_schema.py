@@ -29,6 +29,8 @@ def tree(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
                 target.write_bytes(path.read_bytes())
     (root / "dnn.cu").write_text("#include <cudnn.h>\nvoid f() { cudnnHandle_t h; cudnnCreate(&h); }\n")
     (root / "blob.h").write_bytes(b"\0\1cuda")
+    # an API HIP lacks: its statement is left out, work by hand
+    (root / "plane.cu").write_text("#include <cuda_runtime.h>\nvoid g(cudaArray_t a) { cudaArrayGetPlane(0, a, 0); }\n")
     return root
 
 

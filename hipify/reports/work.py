@@ -50,6 +50,8 @@ _TOOL_CODES = frozenset(("HPY202", "HPY204"))
 
 # Support codes that leave work behind: code left out where HIP lacks an API stops the program there (HPY010).
 _LEFT_OUT_CODES = frozenset(("HPY010",))
+# Findings whose subject is a CUDA API HIP lacks: their hint says what HIP offers for it.
+_API_HINTED = frozenset(("HPY101", "HPY010"))
 
 
 def work_kind(code: str) -> str:
@@ -116,9 +118,15 @@ class Advisor:
                 "not in the table: a newer CUDA API, a typo, or the project's own name "
                 "(list it under project-names in [tool.hipify-py] to silence it)"
             )
-        if diag.code != "HPY101" or row is None:  # the finding's own words are the most specific
+        if diag.code not in _API_HINTED or row is None:  # the finding's own words are the most specific
             todo = CODES[diag.code].todo if diag.code in CODES else ""
             return f"{diag.message}. {todo}".strip() if diag.subject else todo
+        hint = self._api_hint(row)
+        # code left out where it needs the API: the program stops there until it is ported
+        return hint if diag.code == "HPY101" else f"left out where it is used (the program stops there): {hint}"
+
+    def _api_hint(self, row: Row) -> str:
+        """What to do about a CUDA API HIP lacks: the table's note, or what HIP offers near it."""
         if row.note:
             return row.note
         if row.parent:
