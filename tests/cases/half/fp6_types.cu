@@ -1,0 +1,8 @@
+// CUDA 12.8's 6-bit float types (cuda_fp6.h) and ROCm 7.2's hip/hip_fp6.h.
+#include <cuda_fp6.h>
+
+__nv_fp6x2_e3m2 pack(float2 v) { return __nv_fp6x2_e3m2(v); }
+
+__nv_fp6_storage_t raw(float f) {
+  return __nv_cvt_float_to_fp6(f, __NV_E2M3, cudaRoundNearest);
+}
