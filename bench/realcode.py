@@ -470,6 +470,11 @@ def build_all(
     return [results[i] for i in range(len(tasks))], timing
 
 
+def _build_title(corpus: str) -> str:
+    """The corpus's title for whole builds (bitsandbytes' per-file wording does not apply to a whole build)."""
+    return CORPUS_TITLES[corpus].replace(", per source file", "")
+
+
 def build_tasks(prepared: list[Corpus]) -> list[BuildTask]:
     tasks: list[BuildTask] = []
     for c in prepared:
@@ -529,7 +534,7 @@ def report_builds(
     if "hecbench" in corpora:
         shares.append(build_report.hecbench_share(builds))
     for corpus in (c for c in corpora if c in BITSANDBYTES):
-        shares.append(build_report.ported_share(builds, corpus, f"{CORPUS_TITLES[corpus]}: the CUDA backend built "
+        shares.append(build_report.ported_share(builds, corpus, f"{_build_title(corpus)}: the CUDA backend built "
                                                 "where the project's own HIP backend builds"))  # fmt: skip
     if "samples" in corpora:
         by_folder: dict[str, list[ProgramResult]] = {}
@@ -541,7 +546,9 @@ def report_builds(
     md += [
         "`make` in each benchmark's folder with no variables on the command line (the translated `*-cuda` "
         "folder; the hand-written `*-hip` port as it is, the ceiling); `cmake -S <sample> -B <build>` and "
-        "`cmake --build <build>` for each library sample's CMake project. Built = compiled and linked. "
+        "`cmake --build <build>` for each library sample's CMake project; bitsandbytes' CMakeLists.txt with "
+        f"`-D{BNB_BACKEND}=cuda` (translated) and `-D{BNB_BACKEND}=hip` (the project's own HIP backend, the "
+        "ceiling). Built = compiled and linked. "
         "Linking needs the HIP libraries' shared objects or their link stubs (what `hipify-py validate --setup` installs).",
         "",
         *build_report.share_markdown(shares),
@@ -549,7 +556,7 @@ def report_builds(
     ]
     ported_ok = {b.name for b in builds if b.corpus in ("hecbench", *BITSANDBYTES) and b.kind == "ported" and b.built}
     for corpus in corpora:
-        title = CORPUS_TITLES[corpus]
+        title = _build_title(corpus)
         md += [f"### {title}: stages", "", *build_report.stages_markdown(builds, corpus), ""]
         counted = ported_ok if corpus != "samples" else {n for n, why in sample_notes.items() if not why}
         md += [f"### {title}: translated programs that do not build, grouped by first error", ""]
