@@ -33,6 +33,7 @@ KERNEL = "__global__ void k(float *x) { x[threadIdx.x] = 1.0f; }\nint main() { c
 @pytest.fixture(autouse=True)
 def _no_user_cache(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("HIPIFY_PY_CACHE_DIR", raising=False)  # a user's own cache folder would be shared by tests
 
 
 @pytest.fixture()
