@@ -11,6 +11,7 @@ at its top, the one place that always precedes every include.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -420,29 +421,34 @@ HOST_SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".c++", ".cp")
 def hip_compiled(model: ProjectModel, host_sources: Sequence[str]) -> tuple[str, ...]:
     """Of ``host_sources``, those whose translation unit uses a type whose HIP header only the HIP compiler compiles
     (``__nv_bfloat16`` -> ``__hip_bfloat16`` of hip_bf16.h, which plain C++ cannot compile)."""
-    from ..knowledge.table import load_table  # the table is needed only where host sources include the runtime
-
     if not host_sources:
         return ()
-    table = load_table()
-    found = []
-    for path in host_sources:
-        key = model.key_of(path)
-        for k in model.closure(key):
-            scan = model.scans.get(k)
-            if scan is not None and any(_hip_compiler_only(table.lookup(name)) for name in scan.uses):
-                found.append(path)
-                break
-    return tuple(found)
-
-
-def _hip_compiler_only(row: object) -> bool:
-    header = getattr(row, "hip_header", "") or ""
-    return getattr(row, "kind", "") == "type" and header.rsplit("/", 1)[-1] in HIP_COMPILER_ONLY_HEADERS
+    names = _hip_compiler_only_types()
+    return tuple(
+        path
+        for path in host_sources
+        if any(
+            not names.isdisjoint(scan.uses)
+            for k in model.closure(model.key_of(path))
+            if (scan := model.scans.get(k)) is not None
+        )
+    )
 
 
 # HIP headers of value types that plain C++ cannot compile (checked with g++ against ROCm 6.4's and 7.2's).
 HIP_COMPILER_ONLY_HEADERS = frozenset(("hip_bf16.h", "amd_hip_bf16.h"))
+
+
+@functools.cache
+def _hip_compiler_only_types() -> frozenset[str]:
+    """The CUDA type names the table maps into :data:`HIP_COMPILER_ONLY_HEADERS` (read once per process)."""
+    from ..knowledge.table import load_table  # the table is needed only where host sources include the runtime
+
+    return frozenset(
+        row.cuda
+        for row in load_table().rows
+        if row.kind == "type" and row.hip_header.rsplit("/", 1)[-1] in HIP_COMPILER_ONLY_HEADERS
+    )
 
 
 def hip_host_sources(model: ProjectModel) -> tuple[str, ...]:

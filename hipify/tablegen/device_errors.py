@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from .headers import HeaderIndex
+from .scan import Decl
 
 ERROR_TYPE = "hipError_t"
 ENTRY_NAME = "device_error_strings"
@@ -25,19 +26,17 @@ _FALLBACK = "hipErrorUnknown"
 
 def error_enumerators(indexes: Mapping[str, HeaderIndex], newest: str) -> list[str]:
     """The ``hipError_t`` enumerators every release declares, not deprecated, in ``newest``'s order."""
-    per_release = [
-        [n for n, hits in idx.names.items() if any(_enumerator(h.decl) for h in hits)] for idx in indexes.values()
-    ]
-    common = set.intersection(*(set(names) for names in per_release)) if per_release else set()
-    return [n for n, hits in indexes[newest].names.items() if n in common and any(_enumerator(h.decl) for h in hits)]
+    others = [_enumerators(idx) for release, idx in indexes.items() if release != newest]
+    return [n for n in _enumerators(indexes[newest]) if all(n in found for found in others)]
 
 
-def _enumerator(decl: object) -> bool:
-    return (
-        getattr(decl, "kind", "") == "enum_constant"
-        and getattr(decl, "parent", "") == ERROR_TYPE
-        and not getattr(decl, "deprecated", False)
-    )
+def _enumerators(index: HeaderIndex) -> dict[str, None]:
+    """One release's ``hipError_t`` enumerators, not deprecated, in declaration order."""
+    return dict.fromkeys(n for n, hits in index.names.items() if any(_enumerator(h.decl) for h in hits))
+
+
+def _enumerator(decl: Decl) -> bool:
+    return decl.kind == "enum_constant" and decl.parent == ERROR_TYPE and not decl.deprecated
 
 
 def entry_text(enumerators: list[str]) -> str:

@@ -50,11 +50,11 @@ def compat_use(ctx: Context) -> CompatUse:
 
 
 def _find(ctx: Context) -> CompatUse:
+    if _c_source(ctx):
+        return CompatUse((), (), False)
     names, headers = ctx.compat_names, ctx.compat_headers
     device_calls = _device_calls(ctx)
-    if _c_source(ctx) or (
-        not names and not headers and not device_calls and not ctx.source.project.disabled and TRAP not in ctx.masked
-    ):
+    if not names and not headers and not device_calls and not ctx.source.project.disabled and TRAP not in ctx.masked:
         return CompatUse((), (), False)
     catalog, rocm = load_catalog(), ctx.options.rocm_version
     entries: set[str] = {e.name for e in device_calls}
