@@ -440,3 +440,33 @@ def test_library_through_a_variable_without_counterpart_is_reported() -> None:
     out, diagnostics = run("LIBS := nvidia-ml\nL = $(LIBS:%=-l%)\n")
     assert out == "LIBS := nvidia-ml\nL = $(LIBS:%=-l%)\n"
     assert codes(diagnostics) == ["HPY119"]
+
+
+def test_a_host_compile_of_a_source_using_bfloat16_runs_hipcc() -> None:
+    # hip_bf16.h is no plain C++ (g++ stops in its device builtins): hipcc compiles the .cpp as HIP, with the targets
+    text = "CXX = g++\napp: main.o k.o\n\tnvcc -arch=sm_80 $^ -o $@\nmain.o: main.cpp\n\t$(CXX) -O2 -c $< -o $@\n"
+    context = BuildContext(hip_sources=("main.cpp",), hip_compiled_sources=("main.cpp",))
+    out, diagnostics = run(text, context)
+    assert "main.o: main.cpp\n\thipcc --offload-arch=$(HIP_ARCH) -O2 -c $< -o $@\n" in out
+    assert "__HIP_PLATFORM_AMD__" not in out  # hipcc defines it itself
+    assert any(d.code == "HPY118" and "main.cpp compiled by hipcc instead of $(CXX)" in d.message for d in diagnostics)
+
+
+def test_a_host_compile_of_sources_without_bfloat16_keeps_its_compiler() -> None:
+    text = "CXX = g++\nmain.o: main.cpp\n\t$(CXX) -O2 -c $< -o $@\nutil.o: util.c\n\tgcc -c util.c\n"
+    context = BuildContext(hip_sources=("main.cpp", "util.c"), hip_compiled_sources=("util.c",))
+    out, _ = run(text, context)
+    assert "\t$(CXX) -D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include -O2 -c $< -o $@\n" in out
+    # a C source is never compiled as HIP: it keeps its compiler and gets the platform define
+    assert "\tgcc -D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include -c util.c\n" in out
+
+
+def test_make_built_in_rule_for_a_source_using_bfloat16_gets_hipcc_for_its_object() -> None:
+    text = "app: main.o sum.o k.o\n\tnvcc -arch=sm_80 $^ -o $@\nk.o: k.cu\n\tnvcc -arch=sm_80 -c k.cu\n"
+    context = BuildContext(hip_sources=("main.cpp", "sum.cpp"), hip_compiled_sources=("sum.cpp",))
+    out, diagnostics = run(text, context)
+    assert "CPPFLAGS += -D__HIP_PLATFORM_AMD__ -I$(ROCM_PATH)/include\n" in out
+    assert out.endswith("sum.o: CXX = hipcc --offload-arch=$(HIP_ARCH)\n")
+    assert "main.o: CXX" not in out
+    assert out.startswith("# AMD GPU targets") and "HIP_ARCH ?= gfx90a\n" in out
+    assert any(d.code == "HPY118" and d.message.startswith("sum.cpp compiled by hipcc") for d in diagnostics)

@@ -57,6 +57,7 @@ REQUIRED_TOPICS = {
     "cuda_only_cmake",
     "host_objects_make",
     "fatbin_module",
+    "bf16_host_make",
 }
 
 

@@ -115,6 +115,7 @@ _HOST_COMPILER = re.compile(r"(?:[\w.+]+-)?(?:gcc|g\+\+|cc|c\+\+|clang|clang\+\+
 # make's built-in compiler variables (cc, g++ when the file does not set them).
 _DEFAULT_HOST_VARIABLES = frozenset(("CC", "CXX"))
 _HOST_SOURCE_SUFFIXES = (".c", ".cc", ".cpp", ".cxx", ".c++", ".cp", ".C", ".CPP")
+_CXX_SOURCE_SUFFIXES = tuple(s for s in _HOST_SOURCE_SUFFIXES if s != ".c")
 _AUTOMATIC_INPUTS = ("$<", "$^", "$?", "$+", "$(<)", "$(^)", "${<}", "${^}")
 HIP_PLATFORM_DEFINE = "-D__HIP_PLATFORM_AMD__"
 # C++ standards that clang refuses for a C source (nvcc's host compiler only warned).
@@ -622,6 +623,7 @@ class _Makefile:
         if not sources:
             return
         names = {s.rsplit("/", 1)[-1] for s in sources}
+        as_hip = {s.rsplit("/", 1)[-1] for s in self.context.hip_compiled_sources}
         compiled: set[str] = set()
         for command in commands:
             is_cuda = command.words[0].start in cuda
@@ -636,6 +638,8 @@ class _Makefile:
                 hits = {n for n in hits if n.endswith(".c")}
             if not hits:
                 continue
+            if not is_cuda and self._compile_as_hip(command, hits & as_hip):
+                continue  # hipcc defines the platform and finds the headers itself
             if any(
                 w == HIP_PLATFORM_DEFINE or w.startswith(HIP_PLATFORM_DEFINE + "=") for w in self._reaching(command)
             ):
@@ -645,22 +649,75 @@ class _Makefile:
             else:
                 self.used_rocm_var = True
                 self._after(command.words[0], HIP_PLATFORM_DEFINE, f"-I$({ROCM_VARIABLE})/include")
-        self._built_in_compiles(names - compiled)
+        self._built_in_compiles(names - compiled, as_hip)
 
-    def _built_in_compiles(self, names: set[str]) -> None:
+    def _compile_as_hip(self, command: _Command, sources: set[str]) -> bool:
+        """A host compile of a source whose translation uses bfloat16 types (hip_bf16.h is no plain C++: g++
+        stops in its device builtins; CUDA's cuda_bf16.h is) -> hipcc, which compiles a .cpp as HIP. A pattern
+        rule's other sources are compiled by hipcc too, which compiles any C++ a host compiler does."""
+        word = command.words[0]
+        if not sources or word.start in self.out.taken or any(not s.endswith(_CXX_SOURCE_SUFFIXES) for s in sources):
+            return False
+        self.out.taken.add(word.start)
+        text = word.text[command.prefix :]
+        self.out.edits.append(Edit(word.start + command.prefix, word.end, HIPCC, TRANSLATE, Origin.TEXT, text))
+        self._targets_for(command)
+        self.out.report(
+            DROPPED,
+            f"{' '.join(sorted(sources))} compiled by {HIPCC} instead of {text}: its translation uses bfloat16 "
+            "types, whose HIP header only the HIP compiler compiles",
+            word.start + command.prefix,
+            Severity.INFO,
+            text,
+        )
+        return True
+
+    def _built_in_compiles(self, names: set[str], as_hip: set[str]) -> None:
         """Sources no command here compiles whose object the makefile names (``app: main.o``): make's built-in
         rule compiles them with ``$(CPPFLAGS)``, so the flags go there (appended at the end of the file, after
-        any assignment of its own)."""
+        any assignment of its own); one using bfloat16 types is compiled by hipcc (``main.o: CXX = hipcc``, a
+        variable of that object's rule alone)."""
         objects = {w.text.rsplit("/", 1)[-1] for st in self.statements for w in (*st.words, *st.targets)}
         wanted = sorted(n for n in names if n.rsplit(".", 1)[0] + ".o" in objects)
-        if not wanted or self.open_at_end or any(HIP_PLATFORM_DEFINE in w for w in self._values_of(["CPPFLAGS"])):
+        if not wanted or self.open_at_end:
             return
-        self.used_rocm_var = True
+        by_hipcc = [
+            n
+            for n in wanted
+            if n in as_hip and n.endswith(_CXX_SOURCE_SUFFIXES) and not self._sets_cxx_for(n.rsplit(".", 1)[0] + ".o")
+        ]
+        flagged = any(HIP_PLATFORM_DEFINE in w for w in self._values_of(["CPPFLAGS"]))
+        if flagged and not by_hipcc:
+            return
         text = self.text
         lead = "" if not text or text.endswith("\n") else "\n"
-        line = f"{lead}\n# make's built-in rules compile {' '.join(wanted)}, which include the HIP runtime\n"
-        line += f"CPPFLAGS += {HIP_PLATFORM_DEFINE} -I$({ROCM_VARIABLE})/include\n"
+        line = lead
+        if not flagged:
+            self.used_rocm_var = True
+            line += f"\n# make's built-in rules compile {' '.join(wanted)}, which include the HIP runtime\n"
+            line += f"CPPFLAGS += {HIP_PLATFORM_DEFINE} -I$({ROCM_VARIABLE})/include\n"
+        if by_hipcc:
+            verb = "uses" if len(by_hipcc) == 1 else "use"
+            line += f"\n# {' '.join(by_hipcc)} {verb} bfloat16 types, whose HIP header only the HIP compiler compiles\n"
+            self.used_arch = True
+            compiler = f"{HIPCC} --offload-arch=$({ARCH_VARIABLE})"
+            line += "".join(f"{n.rsplit('.', 1)[0]}.o: CXX = {compiler}\n" for n in by_hipcc)
+            self.out.report(
+                DROPPED,
+                f"{' '.join(by_hipcc)} compiled by {HIPCC} (make's built-in rule, CXX set for its object): its "
+                "translation uses bfloat16 types, whose HIP header only the HIP compiler compiles",
+                len(text),
+                Severity.INFO,
+                "CXX",
+            )
         self.out.insert(len(text), line, "CPPFLAGS")
+
+    def _sets_cxx_for(self, target: str) -> bool:
+        """The file already sets ``CXX`` for ``target`` alone (``sum.o: CXX = hipcc``)."""
+        return (
+            re.search(rf"^{re.escape(target)}[ \t]*:[ \t]*(?:override[ \t]+)?CXX[ \t]*[:+?]?=", self.text, re.M)
+            is not None
+        )
 
     def _is_host_compiler(self, command: _Command) -> bool:
         first = command.words[0].text[command.prefix :]
