@@ -113,10 +113,109 @@ def build_facts(parsed: Parsed, text: str, table: MappingTable, options: Options
     launches = tuple(_refine_launch(launch, positions, regions) for launch in base.launches)
     includes = tuple(replace(inc, region=regions.of_directive(inc.start)) for inc in base.includes)
     directives = tuple(replace(d, region=regions.of_directive(d.start)) for d in base.directives)
-    diagnostics += _parse_error_diagnostics(parsed, text, to_char, identifiers, launches, table)
+    dependent: tuple[int, ...] = ()
+    if not any(e.spelling.endswith("file not found") for e in parsed.errors):
+        # (with a header missing, a type it declares is unknown, and a call through it looks dependent)
+        dependent = _dependent_templates(
+            base.masked or lexed.masked, positions, regions, _missing_template_keywords(parsed, to_char)
+        )
+    diagnostics += _parse_error_diagnostics(parsed, text, to_char, identifiers, launches, table, dependent)
     return FileFacts(
-        identifiers, launches, includes, directives, base.comments, tuple(diagnostics) + base.diagnostics, base.masked
+        identifiers,
+        launches,
+        includes,
+        directives,
+        base.comments,
+        tuple(diagnostics) + base.diagnostics,
+        base.masked,
+        dependent,
     )
+
+
+# --------------------------------------------------------------------------- dependent member templates
+
+# A name after ``::``, ``.`` or ``->`` followed by ``<``: where a member template may be named.
+_MEMBER_THEN_ANGLE = re.compile(r"(?:::|\.|->)[ \t\r\n]*([A-Za-z_]\w*)[ \t\r\n]*<(?![<=])")
+_DEPENDENT_NAMES = (ci.CursorKind.DECL_REF_EXPR, ci.CursorKind.MEMBER_REF_EXPR)
+_BINARY = ci.CursorKind.BINARY_OPERATOR
+_MISSING_TEMPLATE = "missing 'template' keyword prior to dependent template name"
+_OPENERS = (b"(", b"[", b"{")
+_CLOSERS = (b")", b"]", b"}")
+
+
+def _missing_template_keywords(parsed: Parsed, to_char: ByteToChar) -> list[int]:
+    """Where clang said so while parsing (``W<T>::get<N>()``, whose empty parentheses no comparison takes): the
+    offsets of the names, in the main file."""
+    return [
+        to_char(e.location.offset)
+        for e in parsed.errors
+        if e.spelling.startswith(_MISSING_TEMPLATE)
+        and e.location.file is not None
+        and e.location.file.name == parsed.path
+    ]
+
+
+def _dependent_templates(
+    masked: str, positions: _TokenPositions, regions: RegionMap, reported: Sequence[int] = ()
+) -> tuple[int, ...]:
+    """Offsets of names that need ``template`` before them: ``vec_cast<T, S>::cast<N>(d, s)`` in a template, where
+    ``vec_cast<T, S>`` depends on its parameters. nvcc takes ``cast`` for the member template it is; clang, as the
+    standard says, reads ``(vec_cast<T, S>::cast < N) > (d, s)`` and fails when the template is instantiated. The
+    AST shows that reading: the name is a dependent reference (no declaration behind it, no spelling), the ``<``
+    and the ``>`` closing its arguments are binary operators, and a parenthesized expression follows, which no one
+    writes as a comparison."""
+    found = [offset for offset in reported if regions.of(offset) is Region.CODE]
+    for m in _MEMBER_THEN_ANGLE.finditer(masked):
+        start = m.start(1)
+        if regions.of(start) is not Region.CODE:
+            continue
+        name = positions.at(start)
+        if name < 0:
+            continue
+        cursor = positions.cursor(name)
+        if cursor.kind not in _DEPENDENT_NAMES or cursor.spelling:
+            continue
+        opening = positions.next_significant(name)
+        if opening < 0 or not positions.is_punct(opening, b"<") or not _comparison(positions.cursor(opening), "<"):
+            continue
+        closing = _closing_angle(positions, opening)
+        if closing < 0 or not _comparison(positions.cursor(closing), ">"):
+            continue
+        after = positions.next_significant(closing)
+        if after >= 0 and positions.is_punct(after, b"("):
+            found.append(start)
+    return tuple(sorted(set(found)))
+
+
+def _comparison(cursor: ci.Cursor, operator: str) -> bool:
+    """Is an angle bracket's token read as a comparison: a built-in one, or a call of ``operator<`` (an overloaded
+    operator in scope makes the comparison an unresolved call, whose token names the operator)?"""
+    return cursor.kind == _BINARY or cursor.spelling == "operator" + operator
+
+
+def _closing_angle(positions: _TokenPositions, opening: int) -> int:
+    """The ``>`` token closing the angle bracket at token ``opening`` (outside parentheses), or -1."""
+    angles = 1
+    depth = 0
+    index = opening
+    while True:
+        index = positions.next_significant(index)
+        if index < 0 or positions.is_punct(index, b";"):
+            return -1
+        if any(positions.is_punct(index, p) for p in _OPENERS):
+            depth += 1
+        elif any(positions.is_punct(index, p) for p in _CLOSERS):
+            depth -= 1
+            if depth < 0:
+                return -1
+        elif depth == 0 and positions.is_punct(index, b"<"):
+            angles += 1
+        elif depth == 0 and positions.is_punct(index, b">"):
+            angles -= 1
+            if angles == 0:
+                return index
+        elif depth == 0 and positions.is_punct(index, b">>"):
+            return -1  # a shift, or two templates closing: not the shape read here
 
 
 # --------------------------------------------------------------------------- regions
@@ -455,21 +554,31 @@ def _parse_error_diagnostics(
     identifiers: tuple[Identifier, ...],
     launches: tuple[Launch, ...],
     table: MappingTable,
+    dependent: Sequence[int] = (),
 ) -> list[Diagnostic]:
     """HPY203 once per file with parse errors; HPY109 on each line whose edits deserve review:
     names the parser could not resolve, launches it did not confirm, and table names on a
-    line where it reported an error."""
-    if not parsed.errors:
+    line where it reported an error. A missing 'template' is no error of the translation (HPY030 adds it at
+    ``dependent``), nor is what clang says of that line when it instantiates the template."""
+    index = LineIndex.of(text)
+    fixed = {index.line_col(offset)[0] for offset in dependent}
+    errors = [
+        e
+        for e in parsed.errors
+        if not e.spelling.startswith(_MISSING_TEMPLATE)
+        and not (e.location.file is not None and e.location.file.name == parsed.path and e.location.line in fixed)
+    ]
+    if not errors:
         return []
     # A missing include explains the errors after it: name it first.
-    first = next((e for e in parsed.errors if e.spelling.endswith("file not found")), parsed.errors[0])
+    first = next((e for e in errors if e.spelling.endswith("file not found")), errors[0])
     where = first.location
     in_main = where.file is not None and where.file.name == parsed.path
     cause: tuple[str, int, int] | None = None
     if not in_main and where.file is not None:  # a header's error: one root cause for every file that includes it
         header = os.path.abspath(where.file.name)
         cause = (os.path.relpath(header, os.path.dirname(os.path.abspath(parsed.path))), where.line, where.column)
-    count = f"{len(parsed.errors)} parse errors, among them: " if len(parsed.errors) > 1 else "parse error: "
+    count = f"{len(errors)} parse errors, among them: " if len(errors) > 1 else "parse error: "
     out = [
         Diagnostic(
             "HPY203",
@@ -480,10 +589,9 @@ def _parse_error_diagnostics(
             cause=cause,
         )
     ]
-    index = LineIndex.of(text)
     error_lines = {
         e.location.line: e.spelling
-        for e in parsed.errors
+        for e in errors
         if e.location.file is not None and e.location.file.name == parsed.path
     }
     seen: set[int] = set()

@@ -9,13 +9,18 @@ the text cannot know, and for most files the text shows there is nothing to ask:
 - a CUDA namespace brought in unqualified (``using namespace cub``): which names are CUB's;
 - a call whose arguments the text could not split, to a row that rewrites its arguments;
 - inactive ``#if`` branches when they are to be skipped: which ones the real macros select;
-- kernel launches rewritten to ``hipLaunchKernelGGL``: which kernels are (deduced) templates.
+- kernel launches rewritten to ``hipLaunchKernelGGL``: which kernels are (deduced) templates;
+- in a file with templates, a member template called with explicit arguments through a template-id or a member
+  access (``vec_cast<T, S>::cast<N>(p)``, ``obj.get<N>(q)``): whether the scope depends on a template parameter,
+  so that the call needs ``template`` (``ast_facts._dependent_templates``).
 
 ``parse_reason`` says which applies ("" when none does); the clang engine then plans from the
 text facts, with the same result the AST would have given.
 """
 
 from __future__ import annotations
+
+import re
 
 from ..knowledge.table import MappingTable
 from ..lexing.facts import FileFacts
@@ -24,6 +29,8 @@ from ..options import Options
 from ..rewrite.index import TableIndex
 
 _CONDITIONALS = frozenset(("if", "ifdef", "ifndef", "elif", "elifdef", "elifndef"))
+# ``X<T>::name<...>(`` or ``obj.name<...>(``: a call of a member template that may sit in a dependent scope.
+_MEMBER_TEMPLATE_CALL = re.compile(r"(?:>\s*::|\.|->)\s*[A-Za-z_]\w*\s*<[^;{}()<>]*>\s*\(")
 
 
 def parse_reason(source: SourceFile, facts: FileFacts, table: MappingTable, index: TableIndex, options: Options) -> str:
@@ -34,6 +41,9 @@ def parse_reason(source: SourceFile, facts: FileFacts, table: MappingTable, inde
         return "inactive #if branches are skipped: the real macro values decide which"
     if options.hip_kernel_syntax and facts.launches:
         return "launches are rewritten: template kernels need the AST"
+    masked = facts.masked
+    if "template" in masked and _MEMBER_TEMPLATE_CALL.search(masked):
+        return "a member template is called with explicit arguments: a dependent scope needs 'template'"
     transformed = index.transformed
     for ident in facts.identifiers:
         name = ident.name

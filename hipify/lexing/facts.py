@@ -87,6 +87,9 @@ class FileFacts:
     # The text with comments and literal interiors blanked (the lexer's view), for rules that read
     # code structure; "" when an engine did not provide it (rules then lex the text themselves).
     masked: str = ""
+    # Offsets of member templates named in a dependent scope without ``template`` (``X<T>::cast<N>(p)``), which
+    # nvcc accepts and clang reads as comparisons: only an AST tells (the clang engine's facts).
+    dependent_templates: tuple[int, ...] = ()
 
 
 def rejoin_template_commas(text: str, spans: tuple[Span, ...]) -> tuple[Span, ...]:
