@@ -470,3 +470,10 @@ def test_make_built_in_rule_for_a_source_using_bfloat16_gets_hipcc_for_its_objec
     assert "main.o: CXX" not in out
     assert out.startswith("# AMD GPU targets") and "HIP_ARCH ?= gfx90a\n" in out
     assert any(d.code == "HPY118" and d.message.startswith("sum.cpp compiled by hipcc") for d in diagnostics)
+
+
+def test_a_rule_compiling_c_and_bfloat16_cxx_by_hipcc_defines_the_platform_for_the_c() -> None:
+    text = "OBJ = a.o b.o\napp: $(OBJ) k.o\n\tnvcc -arch=sm_80 $^ -o $@\n%.o: %.c %.cpp\n\tg++ -c $< -o $@\n"
+    context = BuildContext(hip_sources=("a.c", "b.cpp"), hip_compiled_sources=("b.cpp",))
+    out, _ = run(text, context)
+    assert "\thipcc --offload-arch=$(HIP_ARCH) -D__HIP_PLATFORM_AMD__ -c $< -o $@\n" in out

@@ -639,7 +639,10 @@ class _Makefile:
             if not hits:
                 continue
             if not is_cuda and self._compile_as_hip(command, hits & as_hip):
-                continue  # hipcc defines the platform and finds the headers itself
+                # hipcc defines the platform and finds the headers for HIP code; it compiles C as C, without them
+                if any(n.endswith(".c") for n in hits):
+                    self._after(command.words[0], HIP_PLATFORM_DEFINE)
+                continue
             if any(
                 w == HIP_PLATFORM_DEFINE or w.startswith(HIP_PLATFORM_DEFINE + "=") for w in self._reaching(command)
             ):
