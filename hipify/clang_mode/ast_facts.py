@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import bisect
 import os
-import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -42,54 +41,19 @@ from ..rewrite.index import index_of
 from .cindex_ext import (
     COMMENT,
     IDENTIFIER,
-    PUNCTUATION,
-    TokenStream,
     is_invalid_declaration,
     skipped_ranges,
     tokenize,
 )
+from .dependent_templates import MISSING_TEMPLATE, dependent_templates, missing_template_keywords
 from .parsing import Parsed
+from .token_positions import ByteToChar, TokenPositions
 
 CONFIG_CALLS = frozenset(("__cudaPushCallConfiguration", "cudaConfigureCall"))
-_NON_ASCII = re.compile(r"[^\x00-\x7f]")
 _MACRO_DEF = ci.CursorKind.MACRO_DEFINITION
 _CALL = ci.CursorKind.CALL_EXPR
 _OVERLOADED = ci.CursorKind.OVERLOADED_DECL_REF
 _FUNCTION_TEMPLATE = ci.CursorKind.FUNCTION_TEMPLATE
-
-
-class ByteToChar:
-    """libclang byte offsets -> character offsets (identity for ASCII text)."""
-
-    def __init__(self, text: str, data: bytes) -> None:
-        self._identity = len(text) == len(data)
-        self._bytes: list[int] = []
-        self._chars: list[int] = []
-        if not self._identity:
-            # Record, after each non-ASCII character, its byte and char position; between
-            # them the offsets advance together, so one bisect converts.
-            extra = 0
-            for m in _NON_ASCII.finditer(text):
-                extra += len(m.group().encode("utf-8", "surrogatepass")) - 1
-                self._bytes.append(m.end() + extra)
-                self._chars.append(m.end())
-
-    def __call__(self, offset: int) -> int:
-        if self._identity:
-            return offset
-        i = bisect.bisect_right(self._bytes, offset) - 1
-        if i < 0:
-            return offset
-        return self._chars[i] + (offset - self._bytes[i])
-
-    def to_byte(self, offset: int) -> int:
-        """The inverse: a character offset to libclang's byte offset."""
-        if self._identity:
-            return offset
-        i = bisect.bisect_right(self._chars, offset) - 1
-        if i < 0:
-            return offset
-        return self._bytes[i] + (offset - self._chars[i])
 
 
 def build_facts(parsed: Parsed, text: str, table: MappingTable, options: Options) -> FileFacts:
@@ -103,7 +67,7 @@ def build_facts(parsed: Parsed, text: str, table: MappingTable, options: Options
     inactive = _inactive_spans(parsed, text, to_char, _decided_bodies(text, lexed))
     regions = RegionMap(lexed.directives, inactive)
     resolver = _Resolver(parsed, table)
-    positions = _TokenPositions(stream, to_char, parsed.data, text)
+    positions = TokenPositions(stream, to_char, parsed.data, text)
     diagnostics: list[Diagnostic] = []
 
     identifiers = tuple(
@@ -116,8 +80,8 @@ def build_facts(parsed: Parsed, text: str, table: MappingTable, options: Options
     dependent: tuple[int, ...] = ()
     if not any(e.spelling.endswith("file not found") for e in parsed.errors):
         # (with a header missing, a type it declares is unknown, and a call through it looks dependent)
-        dependent = _dependent_templates(
-            base.masked or lexed.masked, positions, regions, _missing_template_keywords(parsed, to_char)
+        dependent = dependent_templates(
+            base.masked or lexed.masked, positions, regions, missing_template_keywords(parsed, to_char)
         )
     diagnostics += _parse_error_diagnostics(parsed, text, to_char, identifiers, launches, table, dependent)
     return FileFacts(
@@ -130,92 +94,6 @@ def build_facts(parsed: Parsed, text: str, table: MappingTable, options: Options
         base.masked,
         dependent,
     )
-
-
-# --------------------------------------------------------------------------- dependent member templates
-
-# A name after ``::``, ``.`` or ``->`` followed by ``<``: where a member template may be named.
-_MEMBER_THEN_ANGLE = re.compile(r"(?:::|\.|->)[ \t\r\n]*([A-Za-z_]\w*)[ \t\r\n]*<(?![<=])")
-_DEPENDENT_NAMES = (ci.CursorKind.DECL_REF_EXPR, ci.CursorKind.MEMBER_REF_EXPR)
-_BINARY = ci.CursorKind.BINARY_OPERATOR
-_MISSING_TEMPLATE = "missing 'template' keyword prior to dependent template name"
-_OPENERS = (b"(", b"[", b"{")
-_CLOSERS = (b")", b"]", b"}")
-
-
-def _missing_template_keywords(parsed: Parsed, to_char: ByteToChar) -> list[int]:
-    """Where clang said so while parsing (``W<T>::get<N>()``, whose empty parentheses no comparison takes): the
-    offsets of the names, in the main file."""
-    return [
-        to_char(e.location.offset)
-        for e in parsed.errors
-        if e.spelling.startswith(_MISSING_TEMPLATE)
-        and e.location.file is not None
-        and e.location.file.name == parsed.path
-    ]
-
-
-def _dependent_templates(
-    masked: str, positions: _TokenPositions, regions: RegionMap, reported: Sequence[int] = ()
-) -> tuple[int, ...]:
-    """Offsets of names that need ``template`` before them: ``vec_cast<T, S>::cast<N>(d, s)`` in a template, where
-    ``vec_cast<T, S>`` depends on its parameters. nvcc takes ``cast`` for the member template it is; clang, as the
-    standard says, reads ``(vec_cast<T, S>::cast < N) > (d, s)`` and fails when the template is instantiated. The
-    AST shows that reading: the name is a dependent reference (no declaration behind it, no spelling), the ``<``
-    and the ``>`` closing its arguments are binary operators, and a parenthesized expression follows, which no one
-    writes as a comparison."""
-    found = [offset for offset in reported if regions.of(offset) is Region.CODE]
-    for m in _MEMBER_THEN_ANGLE.finditer(masked):
-        start = m.start(1)
-        if regions.of(start) is not Region.CODE:
-            continue
-        name = positions.at(start)
-        if name < 0:
-            continue
-        cursor = positions.cursor(name)
-        if cursor.kind not in _DEPENDENT_NAMES or cursor.spelling:
-            continue
-        opening = positions.next_significant(name)
-        if opening < 0 or not positions.is_punct(opening, b"<") or not _comparison(positions.cursor(opening), "<"):
-            continue
-        closing = _closing_angle(positions, opening)
-        if closing < 0 or not _comparison(positions.cursor(closing), ">"):
-            continue
-        after = positions.next_significant(closing)
-        if after >= 0 and positions.is_punct(after, b"("):
-            found.append(start)
-    return tuple(sorted(set(found)))
-
-
-def _comparison(cursor: ci.Cursor, operator: str) -> bool:
-    """Is an angle bracket's token read as a comparison: a built-in one, or a call of ``operator<`` (an overloaded
-    operator in scope makes the comparison an unresolved call, whose token names the operator)?"""
-    return cursor.kind == _BINARY or cursor.spelling == "operator" + operator
-
-
-def _closing_angle(positions: _TokenPositions, opening: int) -> int:
-    """The ``>`` token closing the angle bracket at token ``opening`` (outside parentheses), or -1."""
-    angles = 1
-    depth = 0
-    index = opening
-    while True:
-        index = positions.next_significant(index)
-        if index < 0 or positions.is_punct(index, b";"):
-            return -1
-        if any(positions.is_punct(index, p) for p in _OPENERS):
-            depth += 1
-        elif any(positions.is_punct(index, p) for p in _CLOSERS):
-            depth -= 1
-            if depth < 0:
-                return -1
-        elif depth == 0 and positions.is_punct(index, b"<"):
-            angles += 1
-        elif depth == 0 and positions.is_punct(index, b">"):
-            angles -= 1
-            if angles == 0:
-                return index
-        elif depth == 0 and positions.is_punct(index, b">>"):
-            return -1  # a shift, or two templates closing: not the shape read here
 
 
 # --------------------------------------------------------------------------- regions
@@ -251,45 +129,6 @@ def _decided_bodies(text: str, lexed: Lexed) -> list[Span]:
         return node is not None and bool(names_used_for_value(node) & ASSUMED.keys())
 
     return bodies_after(directives_of(text, lexed), tests)
-
-
-# --------------------------------------------------------------------------- tokens
-
-
-class _TokenPositions:
-    """Find libclang tokens by character offset."""
-
-    def __init__(self, stream: TokenStream, to_char: ByteToChar, data: bytes, text: str = "") -> None:
-        self.text = text
-        self.stream = stream
-        self.data = data
-        self.to_char = to_char
-        # Keyed by byte offset: converting the few offsets we ask about is cheaper than
-        # converting every token's.
-        self.by_start = {start: i for i, start in enumerate(stream.starts)}
-
-    def at(self, char_offset: int) -> int:
-        """Index of the token starting at ``char_offset`` (-1 if none)."""
-        return self.by_start.get(self.to_char.to_byte(char_offset), -1)
-
-    def next_significant(self, index: int) -> int:
-        kinds = self.stream.kinds
-        j = index + 1
-        while j < len(kinds) and kinds[j] == COMMENT:
-            j += 1
-        return j if j < len(kinds) else -1
-
-    def is_punct(self, index: int, spelling: bytes) -> bool:
-        """Is token ``index`` the punctuator ``spelling`` (read from the file's bytes)?"""
-        start = self.stream.starts[index]
-        return (
-            self.stream.kinds[index] == PUNCTUATION
-            and self.stream.lengths[index] == len(spelling)
-            and self.data[start : start + len(spelling)] == spelling
-        )
-
-    def cursor(self, index: int) -> ci.Cursor:
-        return self.stream.cursor(index)
 
 
 class _Resolver:
@@ -361,7 +200,7 @@ def _with(ident: Identifier, region: Region, origin: Origin, user: bool | None =
 
 def _refine_identifier(
     ident: Identifier,
-    positions: _TokenPositions,
+    positions: TokenPositions,
     regions: RegionMap,
     resolver: _Resolver,
     diagnostics: list[Diagnostic],
@@ -429,7 +268,7 @@ def _overloaded_decls(cursor: ci.Cursor) -> list[ci.Cursor]:
     return [lib.clang_getOverloadedDecl(cursor, i) for i in range(lib.clang_getNumOverloadedDecls(cursor))]
 
 
-def _names_token(cursor: ci.Cursor, char_start: int, positions: _TokenPositions) -> bool:
+def _names_token(cursor: ci.Cursor, char_start: int, positions: TokenPositions) -> bool:
     """Is the declaration's own name at this token (not just some token inside its extent)?"""
     location = cursor.location
     if location.file is None:
@@ -439,7 +278,7 @@ def _names_token(cursor: ci.Cursor, char_start: int, positions: _TokenPositions)
 
 
 def _ast_call_args(
-    ident: Identifier, index: int, positions: _TokenPositions, diagnostics: list[Diagnostic]
+    ident: Identifier, index: int, positions: TokenPositions, diagnostics: list[Diagnostic]
 ) -> tuple[Span, ...] | None:
     """The text's argument spans, checked against the AST's count of written arguments.
 
@@ -510,7 +349,7 @@ def _spread_user_declarations(identifiers: tuple[Identifier, ...]) -> tuple[Iden
 # --------------------------------------------------------------------------- launches
 
 
-def _refine_launch(launch: Launch, positions: _TokenPositions, regions: RegionMap) -> Launch:
+def _refine_launch(launch: Launch, positions: TokenPositions, regions: RegionMap) -> Launch:
     region = regions.of(launch.start)
     if launch.region == Region.DIRECTIVE and region == Region.CODE:
         region = Region.DIRECTIVE
@@ -533,7 +372,7 @@ def _refine_launch(launch: Launch, positions: _TokenPositions, regions: RegionMa
     return replace(launch, region=region, origin=Origin.AST, template=template)
 
 
-def _chevron_token(launch: Launch, positions: _TokenPositions) -> int:
+def _chevron_token(launch: Launch, positions: TokenPositions) -> int:
     """The ``<<<`` token of a launch: the last token before the first config argument."""
     first = launch.config[0][0] if launch.config else launch.chevron_close[0]
     i = bisect.bisect_left(positions.stream.starts, positions.to_char.to_byte(first)) - 1
@@ -565,7 +404,7 @@ def _parse_error_diagnostics(
     errors = [
         e
         for e in parsed.errors
-        if not e.spelling.startswith(_MISSING_TEMPLATE)
+        if not e.spelling.startswith(MISSING_TEMPLATE)
         and not (e.location.file is not None and e.location.file.name == parsed.path and e.location.line in fixed)
     ]
     if not errors:
