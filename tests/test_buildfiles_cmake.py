@@ -645,3 +645,24 @@ def test_a_cuda_librarys_own_find_module_becomes_the_rocm_package() -> None:
     assert _translated("find_package(MPI REQUIRED)\nfind_package(CUDAToolkit)\n").startswith(
         "find_package(MPI REQUIRED)"
     )
+
+
+def test_comments_among_the_architectures_stay() -> None:
+    text = 'set(CMAKE_CUDA_ARCHITECTURES 75 80 # Turing, Ampere\n    86 90 # Ada, Hopper\n    CACHE STRING "archs")\n'
+    out = _translated(text)
+    assert (
+        out == 'set(CMAKE_HIP_ARCHITECTURES gfx90a  # Turing, Ampere\n      # Ada, Hopper\n    CACHE STRING "archs")\n'
+    )
+    assert _translated(out) == out
+
+
+def test_architectures_running_into_other_commands_are_left_as_written() -> None:
+    # a call left open: its arguments run on into the next commands, up to a CACHE of theirs
+    text = (
+        "set(CMAKE_CUDA_ARCHITECTURES 75 80\nproject(p LANGUAGES CXX CUDA)\n"
+        'set(CMAKE_BUILD_TYPE "Release" CACHE STRING "type" FORCE)\n)\n'
+    )
+    out = _translated(text)
+    assert "75 80\nproject(p LANGUAGES CXX CUDA)\nset(CMAKE_BUILD_TYPE" in out
+    assert any("parentheses among the values" in message for _, _, message in _codes(text))
+    assert _translated(out) == out

@@ -790,8 +790,7 @@ def _set(state: _State, command: Command) -> None:
         return
     if name not in _VERSION_VARIABLES:  # set(CUDAToolkit_VERSION ...): the project's own value stays its own
         _rewrite(state, args[0])
-    if name in ("CMAKE_CUDA_ARCHITECTURES",) and values:
-        _architectures(state, values)
+    if name in ("CMAKE_CUDA_ARCHITECTURES",) and values and _architectures(state, values):
         rest = args[1 + len(values) :]
     elif _FLAG_VARIABLE.match(name) or name in state.option_variables:
         _write_options(state, values, _options(state, values)[0])
@@ -802,18 +801,34 @@ def _set(state: _State, command: Command) -> None:
         _rewrite(state, arg, link=_link_variable(state, name))
 
 
-def _architectures(state: _State, values: list[Argument]) -> None:
+def _architectures(state: _State, values: list[Argument]) -> bool:
     """CUDA architectures (70 80-real sm_86 native) -> the AMD targets. A value computed elsewhere
     (``${ARCHS}``) holds CUDA architectures too (nothing else is valid there) and clang rejects them: it is
-    replaced as well, with a note saying what it was."""
+    replaced as well, with a note saying what it was. False where the values are no list (parentheses among them:
+    a call left open runs on into the commands after it), which the caller then translates as any other words."""
     words = [w for arg in values for s, e in split_list(arg.value) for w in (arg.value[s:e],)]
     targets = ";".join(state.context.offload_arch)
     first = values[0]
     new = f'"{targets}"' if first.kind == QUOTED or len(state.context.offload_arch) > 1 else targets
+    between = state.text[first.start : values[-1].end]
+    if "(" in between or ")" in between:
+        # parentheses among the values: no list of architectures (a call left open, its arguments running on into
+        # the commands after it); replacing them would change where the commands end
+        state.report(REVIEW, "CUDA architectures not read: parentheses among the values (a call left open?)",
+                     first.start, "CUDA_ARCHITECTURES")  # fmt: skip
+        return False
     if not all(_ARCH_WORD.match(w) for w in words):
-        was = state.text[first.start : values[-1].end]
-        state.report(REVIEW, f"CUDA architectures {was} replaced by the AMD targets {targets}", first.start, was)
-    state.replace(first.start, values[-1].end, new, "CUDA_ARCHITECTURES")
+        state.report(
+            REVIEW, f"CUDA architectures {between} replaced by the AMD targets {targets}", first.start, between
+        )
+    if "#" not in between:
+        state.replace(first.start, values[-1].end, new, "CUDA_ARCHITECTURES")
+        return True
+    # comments between the values (``75 # Turing``) stay: each value goes on its own
+    state.replace(first.start, first.end, new, "CUDA_ARCHITECTURES")
+    for arg in values[1:]:
+        state.replace(arg.start, arg.end, "", "CUDA_ARCHITECTURES")
+    return True
 
 
 def _global_rdc(state: _State, command: Command, values: list[Argument]) -> None:
@@ -930,9 +945,7 @@ def _properties(state: _State, command: Command) -> None:
         key = key_arg.value
         if key in _PROPERTY_RENAMES:
             state.replace(key_arg.start, key_arg.end, _PROPERTY_RENAMES[key], key)
-            if key == "CUDA_ARCHITECTURES" and value_args:
-                _architectures(state, list(value_args))
-            else:
+            if not (key == "CUDA_ARCHITECTURES" and value_args and _architectures(state, list(value_args))):
                 for arg in value_args:
                     _rewrite(state, arg)
             kept += 1
