@@ -149,12 +149,15 @@ def recombine(rng: random.Random, texts: Sequence[str], pieces: int = 6) -> str:
 
 
 def context(rng: random.Random) -> BuildContext:
+    hip_sources = tuple(rng.sample(("main.c", "main.cpp", "helper.cpp", "util.c"), rng.randrange(3)))
     return BuildContext(
         families=tuple(rng.sample(("blas", "fft", "rand", "sparse", "cub"), rng.randrange(3))),
         renamed=(("k.cu", "k.hip"),) if rng.random() < 0.2 else (),
         offload_arch=rng.choice((("gfx90a",), ("gfx90a", "gfx942"))),
         roc=rng.random() < 0.2,
-        hip_sources=tuple(rng.sample(("main.c", "main.cpp", "helper.cpp", "util.c"), rng.randrange(3))),
+        hip_sources=hip_sources,
+        # of those, the ones using bfloat16 (compiled as HIP: hipcc in make, LANGUAGE HIP in CMake)
+        hip_compiled_sources=tuple(s for s in hip_sources if rng.random() < 0.5),
     )
 
 

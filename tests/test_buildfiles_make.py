@@ -477,3 +477,11 @@ def test_a_rule_compiling_c_and_bfloat16_cxx_by_hipcc_defines_the_platform_for_t
     context = BuildContext(hip_sources=("a.c", "b.cpp"), hip_compiled_sources=("b.cpp",))
     out, _ = run(text, context)
     assert "\thipcc --offload-arch=$(HIP_ARCH) -D__HIP_PLATFORM_AMD__ -c $< -o $@\n" in out
+
+
+def test_a_flags_value_that_runs_on_into_a_command_word_is_no_compiler() -> None:
+    # the continuation carries a recipe-like line into CFLAGS: nvcc there is a word of a flag list, and joining
+    # --default-stream with its value must not make it the variable's command on a second translation
+    text = "CFLAGS += -DUSE_GPU --default-stream per-thread \\\n\tnvcc $(INC) x.c \\\n  -o x $(LIBS)\n"
+    out, _ = run(text)  # run() translates the output again and asserts nothing changes
+    assert "nvcc $(INC) x.c" in out

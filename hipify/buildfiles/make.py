@@ -910,8 +910,11 @@ def _nvcc_lookup(word: str) -> re.Match[str] | None:
 
 
 def _first_command_word(words: Sequence[Word]) -> int | None:
-    """The index of a value's first word that is not an option (what a command of it runs), None if none."""
-    return next((i for i, w in enumerate(words) if not w.text.startswith("-")), None)
+    """The index of what a command of a value runs: its first word, unless that is an option (``NVCC += -G``, a
+    list of flags: None). A word after options is no command (``CFLAGS += -D X --default-stream per-thread nvcc``:
+    an option's value, or a flag list that runs on); counting it would make a translation that joins an option
+    with its value (``-fgpu-default-stream=per-thread``) read the next word as the compiler."""
+    return 0 if words and not words[0].text.startswith("-") else None
 
 
 def _is_host_compiler(word: str) -> bool:
