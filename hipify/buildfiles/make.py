@@ -433,8 +433,7 @@ class _Makefile:
         if word.start in self.out.taken:
             return
         if is_nvcc(text):
-            self.out.taken.add(word.start)
-            self.out.edits.append(Edit(word.start + prefix, word.end, HIPCC, TRANSLATE, Origin.TEXT, text))
+            self._to_hipcc(word, prefix)
             return
         lookup = _nvcc_lookup(text)
         if lookup is not None:  # $(shell which nvcc): look for hipcc
@@ -442,6 +441,11 @@ class _Makefile:
             start = word.start + prefix + lookup.start("tool")
             end = word.start + prefix + lookup.end("tool")
             self.out.edits.append(Edit(start, end, HIPCC, TRANSLATE, Origin.TEXT, lookup.group("tool")))
+
+    def _to_hipcc(self, word: Word, prefix: int) -> None:
+        """The compiler word (after make's recipe prefixes) becomes hipcc."""
+        self.out.taken.add(word.start)
+        self.out.edits.append(Edit(word.start + prefix, word.end, HIPCC, TRANSLATE, Origin.TEXT, word.text[prefix:]))
 
     def _lookups_in_conditions(self) -> None:
         """``ifeq ($(shell which nvcc),)``: the test looks for the compiler the build now calls."""
@@ -661,9 +665,8 @@ class _Makefile:
         word = command.words[0]
         if not sources or word.start in self.out.taken or any(not s.endswith(_CXX_SOURCE_SUFFIXES) for s in sources):
             return False
-        self.out.taken.add(word.start)
         text = word.text[command.prefix :]
-        self.out.edits.append(Edit(word.start + command.prefix, word.end, HIPCC, TRANSLATE, Origin.TEXT, text))
+        self._to_hipcc(word, command.prefix)
         self._targets_for(command)
         self.out.report(
             DROPPED,

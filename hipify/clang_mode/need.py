@@ -12,7 +12,7 @@ the text cannot know, and for most files the text shows there is nothing to ask:
 - kernel launches rewritten to ``hipLaunchKernelGGL``: which kernels are (deduced) templates;
 - in a file with templates, a member template called with explicit arguments through a template-id or a member
   access (``vec_cast<T, S>::cast<N>(p)``, ``obj.get<N>(q)``): whether the scope depends on a template parameter,
-  so that the call needs ``template`` (``ast_facts._dependent_templates``).
+  so that the call needs ``template`` (``clang_mode.dependent_templates``).
 
 ``parse_reason`` says which applies ("" when none does); the clang engine then plans from the
 text facts, with the same result the AST would have given.
