@@ -276,6 +276,10 @@ CODES: dict[str, Code] = {c.code: c for c in (
          "The file is over a limit on the work one file may take (line length, nesting depth, macro expansion or size for the clang engine; nesting depth for any engine).",
          "Parsers are superlinear or recursive on such input: a libclang crash, minutes of work or gigabytes of memory for one file.",
          "Nothing if the regex engine's translation is right (the message says which engine was used); else split the file or simplify the construct."),
+    Code("HPY210", "unsound-left-out", "report", "engine",
+         "The translator's check of its own output failed: code left out where HIP lacks an API would have crossed a preprocessor branch or the function it belongs to, or a declaration of the original was missing from the translation. The file was left as it is; the run went on.",
+         "A left-out region that closes in the wrong place compiles and silently deletes the code in between; the check stops that from reaching the output.",
+         "Report it with the file (a bug in hipify-py); port the file by hand meanwhile."),
     # File problems (HPY3xx)
     Code("HPY301", "not-utf8", "report", "file",
          "The file is not valid UTF-8 (nor a declared encoding) and was left untouched.",
@@ -334,6 +338,7 @@ ENGINE_FALLBACK = "HPY201"
 INTERNAL_ERROR = "HPY204"
 TRANSLATION_FAILED = "HPY205"
 WORK_LIMIT = "HPY206"
+UNSOUND_LEFT_OUT = "HPY210"
 # Engine findings; one of them at error severity means the file failed (exit code 2).
 ENGINE_CODES = codes_of_kind("engine")
 

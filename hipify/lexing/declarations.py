@@ -11,6 +11,7 @@ or a second overload whose parameter types HIP's types made identical to the fir
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -58,6 +59,7 @@ def top_level_declarations(masked: str, directives: tuple[Span, ...] | list[Span
             gaps.append((cursor, ds))
         cursor = max(cursor, de)
     gaps.append((cursor, size))
+    conditionals = _Conditionals(masked, directives)
     scopes: list[bool] = []  # open transparent scopes: is each a namespace (else extern "C")
     skip_to = 0  # a definition's body may run past directive lines
     for gap_start, gap_end in gaps:
@@ -90,7 +92,7 @@ def top_level_declarations(masked: str, directives: tuple[Span, ...] | list[Span
                     start = -1
                     i += 1
                     continue
-                end = _matching_brace(masked, i) + 1
+                end = _matching_brace(masked, i, conditionals) + 1
                 after = _SEMICOLON_AFTER.match(masked, end)
                 if after and not _is_function_head(masked[start:i]):
                     end = after.end()
@@ -106,20 +108,74 @@ def top_level_declarations(masked: str, directives: tuple[Span, ...] | list[Span
     return out
 
 
-def _matching_brace(masked: str, open_at: int) -> int:
-    """The '}' closing the '{' at ``open_at`` (the last offset when none does): the first '}' with as many '{'
-    from ``open_at`` up to it as '}', found with str.find and str.count rather than a step per brace."""
-    opened = closed = 0
-    pos = open_at
-    while True:
-        close = masked.find("}", pos)
-        if close < 0:
-            return len(masked) - 1
-        opened += masked.count("{", pos, close)
-        closed += 1
-        if opened == closed:
-            return close
-        pos = close + 1
+class _Conditionals:
+    """The directive lines of a file with what each does to ``#if`` nesting: a body's braces are counted as the
+    preprocessor reads them, one branch of each ``#if``/``#elif``/``#else`` chain (the first), never the braces of
+    every branch at once (``if (i < I) {`` in one branch and ``{`` in the other open one block, not two)."""
+
+    def __init__(self, masked: str, directives: tuple[Span, ...] | list[Span]) -> None:
+        self.spans: list[Span] = []
+        self.effects: list[str] = []  # "open", "branch", "close" or "" (any other directive)
+        for start, end in directives:
+            m = _DIRECTIVE_KEYWORD.match(masked, start, end)
+            keyword = m.group(1) if m else ""
+            self.spans.append((start, end))
+            self.effects.append(_EFFECTS.get(keyword, ""))
+        self.starts = [s for s, _ in self.spans]
+
+
+_DIRECTIVE_KEYWORD = re.compile(r"\s*#\s*([A-Za-z_]+)")
+_EFFECTS = {
+    "if": "open",
+    "ifdef": "open",
+    "ifndef": "open",
+    "elif": "branch",
+    "elifdef": "branch",
+    "elifndef": "branch",
+    "else": "branch",
+    "endif": "close",
+}
+_BRACE = re.compile(r"[{}]")
+
+
+def _matching_brace(masked: str, open_at: int, conditionals: _Conditionals) -> int:
+    """The '}' closing the '{' at ``open_at`` (the last offset when none does). Braces on directive lines do not
+    count; where a conditional chain starts inside the body, the depth after its ``#endif`` is its first branch's;
+    a chain the body starts inside of (an ``#else`` with no ``#if`` after ``open_at``) is read the same way, its
+    first branch being the one holding ``open_at``."""
+    spans, effects = conditionals.spans, conditionals.effects
+    d = bisect.bisect_right(conditionals.starts, open_at)
+    depth = 0
+    frames: list[list[int]] = []  # per open chain: [depth at its #if, depth at the end of its first branch or -1]
+    for m in _BRACE.finditer(masked, open_at):
+        at = m.start()
+        inside_directive = False
+        while d < len(spans) and spans[d][0] <= at:
+            effect = effects[d]
+            if effect == "open":
+                frames.append([depth, -1])
+            elif effect == "branch":
+                if not frames:  # the chain began before the body: its first branch is the one holding open_at
+                    frames.append([0, depth])
+                frame = frames[-1]
+                if frame[1] < 0:
+                    frame[1] = depth
+                depth = frame[0]
+            elif effect == "close" and frames:
+                frame = frames.pop()
+                if frame[1] >= 0:
+                    depth = frame[1]
+            inside_directive = at < spans[d][1]
+            d += 1
+        if inside_directive or (d > 0 and at < spans[d - 1][1] and spans[d - 1][0] <= at):
+            continue  # a brace on a directive line (``#define BEGIN {``): no code of the body
+        if m.group() == "{":
+            depth += 1
+        else:
+            depth -= 1
+            if depth == 0:
+                return at
+    return len(masked) - 1
 
 
 _BRACKETS = re.compile(r"[()\[\];{}]")

@@ -10,14 +10,18 @@ from pathlib import Path
 from ..buildfiles.build_phase import default_context, split_build_files
 from ..buildfiles.dispatch import kind_of, translator
 from ..compat import HEADER_NAME, load_catalog, render
+from ..knowledge.codes import UNSOUND_LEFT_OUT
 from ..knowledge.table import MappingTable, table_for
 from ..lexing.shared import clear as forget_lexings
-from ..model import Diagnostic, Edit, LineIndex, ProjectFacts, SourceFile, located
+from ..model import Diagnostic, Edit, LineIndex, ProjectFacts, Severity, SourceFile, located
 from ..options import Options
 from ..project.graph import ProjectModel, build_file_facts, build_model
 from ..project.scan import FileScan, scan_file, scan_text
+from ..rewrite.soundness import check_left_out
 from .engines import run_engine
 from .splice import apply
+
+LEFT_OUT = "HPY010"  # the code of the edits that leave code out (rules/unavailable.py)
 
 
 @dataclass(frozen=True)
@@ -51,12 +55,26 @@ def translate(
     engine_result = run_engine(source, table, options)
     fixed = apply(text, engine_result.edits)
     all_diagnostics = engine_result.diagnostics + fixed.diagnostics
-    index = LineIndex.of(text) if any(not d.line for d in all_diagnostics) else LineIndex()
+    unsound = _unsound(text, fixed.text, fixed.applied)
+    index = LineIndex.of(text) if any(not d.line for d in all_diagnostics) or unsound else LineIndex()
+    if unsound:  # the file fails, not the run: left as it is, and said so
+        failure = Diagnostic(
+            UNSOUND_LEFT_OUT, f"internal check failed: {unsound}; left unchanged", severity=Severity.ERROR
+        )
+        diagnostics = tuple(located(d, index, path) for d in (failure, *all_diagnostics))
+        return Result(text, (), diagnostics, engine_result.engine)
     diagnostics = tuple(located(d, index, path) for d in all_diagnostics)
     diagnostics = tuple(sorted(diagnostics, key=lambda d: (d.line, d.col, d.code)))
     return Result(
         fixed.text, fixed.applied, diagnostics, engine_result.engine, engine_result.compat, engine_result.inputs
     )
+
+
+def _unsound(original: str, translated: str, applied: Sequence[Edit]) -> str:
+    """What the soundness check finds wrong with the code this translation left out ("" when it left none out)."""
+    if not any(e.code == LEFT_OUT for e in applied):
+        return ""
+    return check_left_out(original, translated, applied)
 
 
 def _translate_build(text: str, path: str, kind: str, options: Options, project: ProjectFacts | None) -> Result:
