@@ -163,6 +163,10 @@ class ProjectFacts:
     build: BuildContext | None = None
     # NVIDIA samples helper headers this file includes that the tree does not hold (helper_cuda.h, ...).
     missing_helpers: tuple[str, ...] = ()
+    # Table names this file #defines only where one of the project's platform options reaches (its own HIP build's
+    # ``#define __trap()``, another platform's ``#define cudaStream_t musaStream_t``): the translated build defines
+    # none of those options, so the names stay CUDA's here (project/platforms.py).
+    other_builds: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -58,6 +58,7 @@ REQUIRED_TOPICS = {
     "host_objects_make",
     "fatbin_module",
     "bf16_host_make",
+    "own_names",
 }
 
 

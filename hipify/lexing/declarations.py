@@ -216,9 +216,10 @@ def _declaration(masked: str, start: int, end: int, head_end: int, closer: str, 
     if head.lstrip().startswith("typedef"):
         names = [w for w in _IDENT.findall(masked, start, end) if w not in _SPECIFIERS]
         return make("typedef", names[-1] if names else "", (start, end))
-    paren = _top_level_paren(head)
+    paren = _top_level_paren(_without_attributes(head))
     if paren >= 0 and not re.match(r"\s*(?:template\s*<[^>]*>\s*)?(?:struct|class|union|enum)\b", head):
-        words = [w for w in _IDENT.findall(head, 0, paren) if w not in _SPECIFIERS and not w.startswith("__")]
+        # ``__hgt2_mask`` is a name; ``__launch_bounds__``, ``__restrict__`` and ``__declspec`` are not
+        words = [w for w in _IDENT.findall(head, 0, paren) if w not in _SPECIFIERS and not _ATTRIBUTE_WORD.match(w)]
         name = "operator" if "operator" in _IDENT.findall(head, 0, paren) else (words[-1] if words else "")
         if closer == "{":
             return make("function", name, (start, start + paren))
@@ -230,6 +231,32 @@ def _declaration(masked: str, start: int, end: int, head_end: int, closer: str, 
     declarator = re.split(r"[=\[;{(]", head, maxsplit=1)[0]
     names = [w for w in _IDENT.findall(declarator) if w not in _SPECIFIERS]
     return make("variable" if names else "other", names[-1] if names else "", (start, start + len(declarator)))
+
+
+_ATTRIBUTE_WORD = re.compile(r"__\w+__\Z|__declspec\Z|alignas\Z")
+# An attribute with arguments before a declarator (``__launch_bounds__(256)``, ``__attribute__((used))``): its
+# parentheses are no parameter list.
+_ATTRIBUTE_CALL = re.compile(r"\b(?:__\w+__|__declspec|alignas)\s*\(")
+
+
+def _without_attributes(head: str) -> str:
+    """``head`` with each attribute's parenthesized arguments blanked (same length)."""
+    if "(" not in head or _ATTRIBUTE_CALL.search(head) is None:
+        return head
+    out = list(head)
+    for m in _ATTRIBUTE_CALL.finditer(head):
+        depth, at = 0, m.end() - 1
+        while at < len(head):
+            if head[at] == "(":
+                depth += 1
+            elif head[at] == ")":
+                depth -= 1
+                if depth == 0:
+                    break
+            at += 1
+        for i in range(m.end() - 1, min(at + 1, len(head))):
+            out[i] = " "
+    return "".join(out)
 
 
 _OPERATOR_SYMBOL = re.compile(r"\boperator\s*(?:\(\s*\)|\[\s*\]|[-+*/%^&|~!=<>,]+)")

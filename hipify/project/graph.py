@@ -22,6 +22,7 @@ from ..buildfiles.build_phase import build_facts
 from ..knowledge.samples_helpers import helper_of
 from ..model import ProjectFacts
 from ..options import Options
+from .platforms import platform_options, reached_only_through
 
 if TYPE_CHECKING:  # the scan's imports (lexer, planner) are not needed to use a model
     from .scan import BlockedDeclaration, FileScan, IncludeRef
@@ -64,6 +65,13 @@ class ProjectModel:
     _keys: dict[str, str] = field(default_factory=dict)  # path -> file_key(path), each asked of the disk once
     _containing: dict[str, frozenset[str]] | None = None
     _shadowing: frozenset[str] | None = None  # files declaring a table name of their own (FileScan.shadows)
+    # The project's own platform options (``GGML_USE_HIP``): the translated build defines none (project/platforms)
+    platform_options: frozenset[str] = frozenset()
+    # Files only those options reach (its own HIP build's vendor header): nothing they define is the project's
+    other_builds: frozenset[str] = frozenset()
+    # Per file: the table names it declares itself where the translated build reads them (FileScan.shadows, with
+    # the guarded definitions no platform option hides; none for a file only other builds read)
+    own_shadows: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def closure(self, key: str) -> tuple[str, ...]:
         """The file and every project file it includes, directly or not, in first-seen order."""
@@ -86,9 +94,17 @@ class ProjectModel:
         if not self.shadows:
             return frozenset()
         if self._shadowing is None:  # the few files that declare one: asked of each file's translation units
-            self._shadowing = frozenset(k for k, s in self.scans.items() if s.shadows)
+            self._shadowing = frozenset(k for k in self.scans if self.shadows_of(k))
         around = self._shadowing & self.translation_units_of(key)
-        return frozenset().union(*(self.scans[k].shadows for k in around))
+        return frozenset().union(*(self.shadows_of(k) for k in around))
+
+    def shadows_of(self, key: str) -> frozenset[str]:
+        """The table names file ``key`` declares itself in the translated build."""
+        found = self.own_shadows.get(key)
+        if found is not None:
+            return found
+        scan = self.scans.get(key)
+        return scan.shadows if scan is not None else frozenset()
 
     def translation_units_of(self, key: str) -> frozenset[str]:
         """Every file compiled together with ``key``: the closures of the translation units that
@@ -160,7 +176,7 @@ class ProjectModel:
             tu_hip=root and hip,
             hip_prelude=prelude,
             project_names=tuple(sorted(scan.cuda_like & self.declared)),
-            shadowed=tuple(sorted((scan.uses | scan.shadows) & around)) if around else (),
+            shadowed=tuple(sorted((scan.uses | self.shadows_of(key)) & around)) if around else (),
             include_dirs=dirs,
             dependencies=_digest(self.scans[k] for k in closure[1:] if k in self.scans),
             disabled=disabled,
@@ -168,7 +184,18 @@ class ProjectModel:
             not_regular=tuple(sorted({p for k in closure if k in self.not_regular for p in self.not_regular[k]})),
             hip_families=tuple(sorted(self.hip_families.items())),
             missing_helpers=self._missing_helpers(key, scan),
+            other_builds=self._other_builds_names(key, scan),
         )
+
+    def _other_builds_names(self, key: str, scan: FileScan) -> tuple[str, ...]:
+        """``ProjectFacts.other_builds``: the table names ``key`` defines only for builds other than the
+        translated one."""
+        if not self.platform_options:
+            return ()
+        guarded = {name for name, _ in scan.guarded_shadows}
+        if key in self.other_builds:
+            return tuple(sorted(scan.shadows | guarded))
+        return tuple(sorted(guarded - self.shadows_of(key)))
 
     def _build_constants(self, scan: FileScan, closure: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
         """The numbers its conditions on the CUDA build compare with that its headers define (``CC_AMPERE``), where
@@ -270,7 +297,8 @@ class ModelBuilder:
         model.quoted = {k: tuple(sorted(v)) for k, v in resolver.adjacent.items()}
         model.resolved = dict(resolver.seen)
         model.declared = frozenset().union(*(s.declares for s in model.scans.values()))
-        model.shadows = frozenset().union(*(s.shadows for s in model.scans.values()))
+        self._read_platforms()
+        model.shadows = frozenset().union(*(model.shadows_of(k) for k in model.scans))
         missing: dict[str, set[str]] = {}
         for k, s in model.scans.items():
             for b in s.blocked:
@@ -301,6 +329,27 @@ class ModelBuilder:
             for family, why in model.scans[key].roc_gaps:
                 model.hip_families.setdefault(family, why)
         return model
+
+    def _read_platforms(self) -> None:
+        """The project's platform options, the files only they reach, and each file's own shadows under the
+        translated build (``project/platforms``)."""
+        model, resolver = self.model, self._resolver
+
+        def target(key: str, index: int) -> str:
+            include = model.scans[key].includes[index]
+            return resolver.resolve(os.path.dirname(key), include.name, include.angled)[0]
+
+        options = platform_options(model.scans, target)
+        if options:
+            roots = [k for k in model.scans if model.is_root(k)]
+            model.platform_options = options
+            model.other_builds = reached_only_through(options, roots, model.scans, model.edges, target)
+        for key, scan in model.scans.items():
+            if key in model.other_builds:
+                model.own_shadows[key] = frozenset()
+            elif scan.guarded_shadows:
+                kept = {name for name, requires in scan.guarded_shadows if not requires & options}
+                model.own_shadows[key] = scan.shadows | kept
 
 
 def resolutions_hold(resolved: Resolved, include_dirs: Sequence[str], translated: frozenset[str]) -> bool:

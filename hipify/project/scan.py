@@ -19,9 +19,11 @@ from ..compat import is_generated, load_catalog
 from ..knowledge.cxx import is_hip_spelling
 from ..knowledge.table import MappingTable
 from ..lexing.compiler_branches import host_skipped
+from ..lexing.compiler_branches import inside as inside_any
 from ..lexing.conditionals import CondDirective, skipped_without
 from ..lexing.declarations import top_level_declarations
 from ..lexing.lexer import Lexed
+from ..lexing.platform_branches import NO_GUARD, Guard, branch_macros, condition_macros, guards_at, hipcc_skipped
 from ..lexing.shared import lex_kept
 from ..lexing.statements import smallest_units
 from ..lexing.text_facts import INCLUDE, after_macro_name, declares, directives_of, next_token, prev_token
@@ -30,6 +32,7 @@ from ..model import Span
 from ..options import Options
 from ..rewrite.availability import compat_provided, is_missing
 from ..rewrite.build_target import BUILD_MACROS
+from ..rewrite.device_bodies import host_only_head
 from ..rewrite.flavour import roc_gap, wants_roc
 from ..rewrite.index import CUDA_LIKE, DEVICE_MARKERS, TableIndex, index_of, macro_needed, required_macros
 from ..rewrite.skipped_by_build import skipped_spans
@@ -106,6 +109,17 @@ class FileScan:
     # ``uses`` holds every word of the file, the names it only declares too (a scan with ``exact=False``);
     # exact for every name but the file's own top-level declarations.
     approximate: bool = False
+    # Where each of ``includes`` sits among the file's conditions (``lexing/platform_branches``): the project model
+    # finds the project's own platform options from them (``GGML_USE_HIP`` around ``#include "vendors/hip.h"``).
+    include_guards: tuple[Guard, ...] = ()
+    # Table names the file #defines only behind conditions, with the macros each definition needs defined: not
+    # the project's where one of them is a platform option the translated build does not define.
+    guarded_shadows: tuple[tuple[str, frozenset[str]], ...] = ()
+    # The indices of ``includes`` that name a CUDA header the table maps (``math_constants.h``, ``cuda_runtime.h``)
+    cuda_includes: frozenset[int] = frozenset()
+    # The branches of the conditional chains holding includes whose own conditions need macros defined, includes
+    # in them or not (``#ifdef USE_ROCM #define CUDART_NAN_F ... #else #include <math_constants.h> #endif``)
+    branch_guards: tuple[Guard, ...] = ()
 
 
 def scan_file(
@@ -136,16 +150,20 @@ def scan_text(
     hip_aliases: set[str] = set()  # ``#define cudaStream_t hipStream_t``: the project's HIP build, not its own name
     include_lines: list[tuple[int, int]] = []  # blanked in the code below: their words are not uses
     directives = directives_of(text, lexed)
+    include_at: list[int] = []
+    define_at: list[tuple[str, int]] = []  # each #define of a name, where it is
     for d in directives:
         if d.keyword in _INCLUDE_KEYWORDS:
             m = INCLUDE.match(text, d.start, d.end)
             if m is not None:
                 includes.append(IncludeRef(m.group(2), m.group(1) == "<"))
+                include_at.append(d.start)
             include_lines.append((d.start, d.end))
         elif d.keyword == "define":
             defined = _MACRO_NAME.match(d.argument)
             if defined is not None:
                 defines.add(defined.group())
+                define_at.append((defined.group(), d.start))
                 if _aliases_hip(d.argument, defined.end()):
                     hip_aliases.add(defined.group())
     code_text = _spaced(masked, include_lines)
@@ -167,16 +185,21 @@ def scan_text(
     telling = _telling(table)
     # A declaration in code a current CUDA build skips (an old toolkit's polyfill) is not the project's own: the
     # translation decides its condition (rules/build_conditions), and the name stays CUDA's.
-    build_skipped = skipped_spans(directives) if known & telling else []
+    # So is one in code hipcc skips (``#ifndef __HIPCC__``): the translated build never reads it.
+    build_skipped = (skipped_spans(directives) + hipcc_skipped(directives)) if known & telling else []
     declaring = _blanked(masked, build_skipped) if build_skipped else masked
-    shadows = ((defines - hip_aliases) & telling) | _declared_names(
+    shadowing_defines = (defines - hip_aliases) & telling
+    placed = _placed_defines(define_at, shadowing_defines, build_skipped, directives)
+    guarded_shadows = tuple(sorted((n, r) for n, r in placed if r))
+    shadows = {n for n, r in placed if not r} | _declared_names(
         declaring, known & telling, lexed.directives, split if declaring is masked else None
     )
     missing = _missing_names(known, table, options)
     if missing or exact:
         skipped = skipped_without(directives, index.undefined_macros, index.never_defined) if missing else []
         gated = {n for n in missing if _needs_option(table, n, options)}
-        blocked, used = _blocked_and_uses(code_text, lexed.directives, skipped, missing, words, table, gated)
+        own = missing & (shadows | declared)  # names the file declares itself, in any scope: its own
+        blocked, used = _blocked_and_uses(code_text, lexed.directives, skipped, missing - own, words, table, gated)
         approximate = False
     else:
         blocked, used, approximate = (), words, True
@@ -194,13 +217,49 @@ def scan_text(
         blocked,
         Words(used),
         frozenset(table.by_name[name].api for name in known if name in used) if known else frozenset(),
-        any((row := table.lookup(i.name)) is not None and row.kind == "header" for i in includes),
+        any((row := table.lookup(i.name)) is not None and row.kind == "header" for i in includes),  # uses_cuda_headers
         _uses_features(words, code_text, directives, table),
         any(i.name == HIP_RUNTIME_HEADER for i in includes),
         _switches(defines, table, options) if defines else frozenset(),
         *_tiers(masked, directives, known, missing),
         approximate=approximate,
+        include_guards=(include_guards := _include_guards(directives, include_at)),
+        branch_guards=_branch_guards(directives, include_guards),
+        guarded_shadows=guarded_shadows,
+        cuda_includes=frozenset(
+            n for n, i in enumerate(includes) if (row := table.lookup(i.name)) is not None and row.kind == "header"
+        ),
     )
+
+
+def _placed_defines(
+    define_at: list[tuple[str, int]], names: set[str], skipped: list[Span], directives: list[CondDirective]
+) -> list[tuple[str, frozenset[str]]]:
+    """Each #define of one of ``names`` that the translated build may read, with the macros it needs defined
+    (``lexing/platform_branches``); the definitions it never reads are left out."""
+    wanted = [(n, at) for n, at in define_at if n in names and not inside_any(skipped, at)]
+    if not wanted:
+        return []
+    macros = condition_macros(directives)
+    guards = guards_at(directives, [at for _, at in wanted], macros) if macros else [NO_GUARD] * len(wanted)
+    return [(n, g.requires) for (n, _), g in zip(wanted, guards, strict=True)]
+
+
+def _branch_guards(directives: list[CondDirective], include_guards: tuple[Guard, ...]) -> tuple[Guard, ...]:
+    """``FileScan.branch_guards``."""
+    chains = frozenset(g.chain for g in include_guards if g.chain >= 0)
+    return tuple(branch_macros(directives, chains, condition_macros(directives))) if chains else ()
+
+
+def _include_guards(directives: list[CondDirective], include_at: list[int]) -> tuple[Guard, ...]:
+    """The guard of each include (all :data:`NO_GUARD` in a file whose includes are all unconditional)."""
+    if not include_at or not directives:
+        return ()
+    macros = condition_macros(directives)
+    if not macros:
+        return ()
+    guards = guards_at(directives, include_at, macros)
+    return tuple(guards) if any(g.requires or g.own or g.chain >= 0 for g in guards) else ()
 
 
 def _tiers(
@@ -404,8 +463,11 @@ def _blocked_and_uses(
     # an undefined macro is 0 there, and the other branch is compiled.
     # Nor does one in a branch HIP skips (``#if CUDART_VERSION >= 11000``: no CUDA version macro is defined).
     statements = _blanked(code, [*directives, *skipped]) if missing_names else code
-    # Where the missing names occur: only the declarations holding one are read word by word.
-    found = sorted((at, name) for name, at in _word_occurrences(statements, missing_names))
+    # Where the missing names occur: only the declarations holding one are read word by word. A member
+    # (``pq.dsub``, ``p->dsub``) is the project's own name, never the API.
+    found = sorted(
+        (at, name) for name, at in _word_occurrences(statements, missing_names) if not _is_member(statements, at)
+    )
     hits = [at for at, _ in found]
     for d in top_level_declarations(code, directives):
         if d.name_at >= 0:  # declaring a name is not using it
@@ -413,9 +475,17 @@ def _blocked_and_uses(
         first = bisect.bisect_left(hits, d.start)
         if first == len(hits) or hits[first] >= d.end:
             continue
-        inside = _words(statements[d.start : d.end])
-        missing = sorted((missing_names & inside) - _only_case_labels(code[d.start : d.end], table))
+        named = {name for at, name in found[first : bisect.bisect_left(hits, d.end)]}
+        if (
+            d.kind == "function"
+            and host_only_head(code[d.start : d.head_end])
+            and "__device__" not in code[d.start : d.end]
+        ):
+            # a CUDA device function named in a function compiled for the host alone is the project's name
+            named = {n for n in named if table.by_name[n].kind != "device_function"}
+        missing = sorted(named - _only_case_labels(code[d.start : d.end], table))
         if missing:
+            inside = _words(statements[d.start : d.end])
             uses = [at for at, name in found[first : bisect.bisect_left(hits, d.end)] if name in missing]
             trappable = smallest_units(code, d, uses, list(directives)) is not None
             blocked.append(
@@ -428,6 +498,12 @@ def _blocked_and_uses(
     if not unused:
         return tuple(blocked), words
     return tuple(blocked), _words(_spaced(code, _merged(unused)))
+
+
+def _is_member(masked: str, at: int) -> bool:
+    """Is the name at ``at`` a member named after ``.`` or ``->``?"""
+    before = masked[max(0, at - _LOOK_BACK) : at].rstrip(_SKIPPED_BACK)
+    return before.endswith(".") or before.endswith("->")
 
 
 def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -499,9 +575,10 @@ def _declared_names(masked: str, names: set[str], directives: Sequence[Span], sp
     found: set[str] = set()
     lines = _Lines(directives)
     for name, start in _occurrences(masked, names, found, split):
-        # A declared name follows a word (a type, ``define``, ``struct``): after any other token
-        # (``(cudaMalloc``, ``= cudaMalloc``) it is a use, seen without reading the tokens around.
-        if _before(masked, start) not in _WORD_OR_UNSURE:
+        # A declared name follows a word (a type, ``struct``): after any other token (``(cudaMalloc``,
+        # ``= cudaMalloc``) it is a use, seen without reading the tokens around. A #define's name is read with its
+        # conditions (``_placed_defines``), and its body declares nothing.
+        if _before(masked, start) not in _WORD_OR_UNSURE or lines.in_directive(start):
             continue
         prev, prev_at = prev_token(masked, start)
         nxt, next_at = next_token(masked, start + len(name))
@@ -540,6 +617,10 @@ class _Lines:
     def __init__(self, directives: Sequence[Span]) -> None:
         self.directives = directives
         self.starts = [s for s, _ in directives]
+
+    def in_directive(self, at: int) -> bool:
+        i = bisect.bisect_right(self.starts, at) - 1
+        return i >= 0 and at < self.directives[i][1]
 
     def neighbours(self, at: int, prev: str, prev_at: int, nxt: str, next_at: int) -> tuple[str, str]:
         """``prev`` and ``nxt`` (the tokens around the name at ``at``), each "" where it lies beyond a boundary."""

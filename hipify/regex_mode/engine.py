@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ..knowledge.codes import INTERNAL_ERROR
 from ..knowledge.table import MappingTable
 from ..lexing.facts import FileFacts
@@ -26,7 +28,7 @@ def text_facts(source: SourceFile, table: MappingTable, options: Options) -> Fil
         or not source.path.lower().endswith(CUDA_SOURCE_SUFFIXES)
         or SPACED_CHEVRONS.search(source.text) is not None
     )
-    return extract_facts(
+    facts = extract_facts(
         source.text,
         options,
         lexed=take(source.text),  # the project scan's lexing of this text, if it kept one in this process
@@ -36,6 +38,14 @@ def text_facts(source: SourceFile, table: MappingTable, options: Options) -> Fil
         find_launches=find_launches,
         not_types=index.removed,
     )
+    other = frozenset(source.project.other_builds)
+    if not other:
+        return facts
+    # The file #defines these names only for the project's other builds: here they are CUDA's.
+    identifiers = tuple(
+        i._replace(user_declared=False) if i.user_declared and i.name in other else i for i in facts.identifiers
+    )
+    return replace(facts, identifiers=identifiers)
 
 
 def run(source: SourceFile, table: MappingTable, options: Options) -> EngineResult:

@@ -64,3 +64,13 @@ def _closes_before(masked: str, opening: int, at: int) -> bool:
         if depth == 0:
             return True
     return False
+
+
+_MACRO_WORD = re.compile(r"\b[A-Z][A-Z0-9_]*[A-Z0-9]\b")  # HOST_DEVICE, GGML_CUDA_INLINE: may expand to __device__
+
+
+def host_only_head(head: str) -> bool:
+    """Is a function with this head (its text before the body's brace) compiled for the host alone? No
+    ``__device__``/``__global__`` in it, and no all-capitals word that could be a macro standing for one: a CUDA
+    device function named in such a body is no CUDA call (nvcc would refuse it), but the project's own name."""
+    return _DEVICE_KEYWORD.search(head) is None and _MACRO_WORD.search(head) is None

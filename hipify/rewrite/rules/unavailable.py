@@ -25,18 +25,21 @@ import bisect
 from collections.abc import Iterator
 
 from ...knowledge.codes import UNCONVERTED_CODES
+from ...knowledge.table import Row
 from ...lexing.conditionals import LEFT_OUT_PREFIX, CondDirective, skipped_without
 from ...lexing.declarations import Declaration
-from ...lexing.facts import Region
+from ...lexing.facts import Identifier, Region
 from ...lexing.lines import line_end, line_start
 from ...lexing.statements import LeftOut, smallest_units
 from ...model import Diagnostic, Edit, Origin, Severity, Span
 from ..availability import is_missing
 from ..context import Context
+from ..device_bodies import host_only_head
 from ..registry import Finding, register
 from ..wrap import already_wrapped, wrap
 
 ENABLE_PREFIX = LEFT_OUT_PREFIX
+_MEMBER = (".", "->")
 # What the program calls where code was left out: prints the API's name and stops (the compatibility header's).
 TRAP = "hipify_unavailable"
 TRAP_ENTRY = "unavailable"
@@ -49,13 +52,41 @@ def _declarations(ctx: Context) -> list[Declaration]:
 def _missing_in(ctx: Context, span: Span) -> list[str]:
     starts = ctx.memo(_resolved_starts)
     resolved = ctx.resolved
+    inside: Iterator[tuple[Identifier, Row]]
     if starts is None:  # not in file order (never seen): every identifier is looked at
-        inside = (row for ident, row in resolved if span[0] <= ident.start < span[1] and not ident.user_declared)
+        inside = ((i, r) for i, r in resolved if span[0] <= i.start < span[1])
     else:  # a file may disable a declaration per blocked name: each reads its own identifiers, not all of them
         lo, hi = bisect.bisect_left(starts, span[0]), bisect.bisect_left(starts, span[1])
-        inside = (row for ident, row in resolved[lo:hi] if not ident.user_declared)
-    missing = {row.cuda for row in inside if is_missing(row, ctx.options, ctx.index.releases)}
+        inside = iter(resolved[lo:hi])
+    missing = {r.cuda for i, r in inside if names_api(ctx, i, r) and is_missing(r, ctx.options, ctx.index.releases)}
     return sorted(missing - ctx.compat_names)
+
+
+def names_api(ctx: Context, ident: Identifier, row: Row) -> bool:
+    """Does this identifier name the CUDA API of ``row``, rather than a name of the project's own: a member
+    (``pq.dsub``, ``p->dsub``; a class's ``::`` never resolves to a row), a name the project declares in any scope
+    (the AST says which use is whose; the text, the file's own declarations and the project's shadowing names), or
+    a CUDA device function named in a function compiled for the host alone?"""
+    if ident.user_declared or ident.name in ctx.source.project.shadowed:
+        return False
+    if (ident.prev_token in _MEMBER) != (row.kind == "field"):
+        return False
+    return not (row.kind == "device_function" and _in_host_function(ctx, ident.start))
+
+
+def _in_host_function(ctx: Context, offset: int) -> bool:
+    """Is ``offset`` in the body of a top-level function compiled for the host alone (``host_only_head``), with no
+    ``__device__`` lambda before it in that body?"""
+    for decl in ctx.declarations:
+        if decl.start > offset:
+            return False
+        if decl.kind == "function" and decl.head_end < offset < decl.end:
+            masked = ctx.masked
+            return (
+                host_only_head(masked[decl.start : decl.head_end])
+                and "__device__" not in masked[decl.head_end : offset]
+            )
+    return False
 
 
 def _resolved_starts(ctx: Context) -> list[int] | None:
@@ -104,7 +135,7 @@ def _missing_uses(ctx: Context, span: Span) -> list[tuple[int, str]]:
     compat = ctx.compat_names
     found = []
     for ident, row in ctx.resolved:
-        if not span[0] <= ident.start < span[1] or ident.user_declared or ident.directive:
+        if not span[0] <= ident.start < span[1] or ident.directive or not names_api(ctx, ident, row):
             continue
         if ident.region is Region.INACTIVE or any(s <= ident.start < e for s, e in out_already):
             continue

@@ -1,0 +1,3 @@
+#pragma once
+#include <cuda_runtime.h>
+#include <cuda_fp8.h>

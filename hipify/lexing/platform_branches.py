@@ -1,0 +1,181 @@
+"""Where a line of a file sits among its conditions: what the translated build must define for it to be read.
+
+A project that builds for several platforms picks one with macros of its own (``GGML_USE_HIP``, ``USE_ROCM``,
+``BUILD_HIP``) that its build system defines; its ROCm branch may define CUDA names for its own HIP build
+(``#define __trap() abort()``, ``#define CUDART_NAN_F ...``). The translated build is the CUDA build, translated and
+compiled by hipcc: it defines hipcc's own macros and none of the project's platform options, so a definition only
+such an option reaches is no definition of the project's there (``project/graph`` finds the options; this module
+reads one file's conditions for it).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ..model import Span
+from .condition_expr import evaluate, parse
+from .conditionals import CondDirective, inactive_spans
+
+# Macros hipcc defines for AMD GPUs in both passes, and the CUDA compiler's, which the translation renames to them.
+HIPCC_DEFINED = frozenset(("__HIPCC__", "__HIP__", "__HIP_PLATFORM_AMD__", "__CUDACC__"))
+# Macros hipcc for AMD GPUs never defines: HIP's NVIDIA platform's.
+HIPCC_UNDEFINED = frozenset(("__HIP_PLATFORM_NVIDIA__", "__HIP_PLATFORM_NVCC__"))
+_NAME = re.compile(r"[A-Za-z_]\w*")
+_NOT_MACROS = frozenset(("defined", "true", "false", "__has_include", "__has_include_next"))
+
+
+@dataclass(frozen=True)
+class Guard:
+    """The conditions around one offset of a file."""
+
+    requires: frozenset[str] = frozenset()  # macros each of which must be defined for the offset to be read
+    chain: int = -1  # the innermost conditional chain holding it, numbered in file order (-1: none)
+    branch: int = 0  # which branch of that chain (0: its #if)
+    # The macros the innermost branch's own condition needs defined (none for an #else)
+    own: frozenset[str] = frozenset()
+
+
+NO_GUARD = Guard()
+
+
+def condition_macros(directives: Sequence[CondDirective]) -> frozenset[str]:
+    """The macro names a file's conditions test, but hipcc's own."""
+    names: set[str] = set()
+    for d in directives:
+        if d.keyword in ("if", "elif", "ifdef", "ifndef"):
+            names.update(_NAME.findall(d.argument))
+    return frozenset(names - _NOT_MACROS - HIPCC_DEFINED - HIPCC_UNDEFINED)
+
+
+def hipcc_skipped(directives: Sequence[CondDirective]) -> list[Span]:
+    """Spans hipcc skips whatever else is defined: ``#ifndef __HIPCC__``, ``#if !defined(__HIP_PLATFORM_AMD__)``,
+    ``#ifdef __HIP_PLATFORM_NVIDIA__`` (an end of -1 runs to the end of the file)."""
+    if not any(m in d.argument for d in directives for m in HIPCC_DEFINED | HIPCC_UNDEFINED):
+        return []
+    return inactive_spans(directives, {}, _hipcc_decides)
+
+
+def guards_at(directives: Sequence[CondDirective], offsets: Sequence[int], macros: frozenset[str]) -> list[Guard]:
+    """The :class:`Guard` of each of ``offsets``, ``requires`` and ``own`` limited to ``macros``."""
+    if not offsets:
+        return []
+    without = {m: inactive_spans(directives, {}, _undefined_decides(m)) for m in sorted(macros)}
+    branches = _branches(directives)
+    out = []
+    for at in offsets:
+        requires = frozenset(m for m, spans in without.items() if _inside(spans, at))
+        holding = [b for b in branches if b.start <= at < b.end]
+        if not holding:
+            out.append(Guard(requires))
+            continue
+        inner = max(holding, key=lambda b: b.start)
+        own = frozenset(m for m in macros if inner.keyword != "else" and _needs(inner.keyword, inner.argument, m))
+        out.append(Guard(requires, inner.chain, inner.index, own))
+    return out
+
+
+def branch_macros(directives: Sequence[CondDirective], chains: frozenset[int], macros: frozenset[str]) -> list[Guard]:
+    """For each branch of ``chains`` (numbered as :class:`Guard` numbers them) whose own condition needs some of
+    ``macros`` defined: a :class:`Guard` with that chain, branch and those macros (``own``)."""
+    out = []
+    for b in _branches(directives):
+        if b.chain in chains and b.keyword != "else":
+            own = frozenset(m for m in macros if _needs(b.keyword, b.argument, m))
+            if own:
+                out.append(Guard(own, b.chain, b.index, own))
+    return sorted(out, key=lambda g: (g.chain, g.branch))
+
+
+@dataclass(frozen=True)
+class _Branch:
+    start: int  # end of its directive line
+    end: int  # start of the chain's next directive (the file's end when unterminated)
+    chain: int
+    index: int
+    keyword: str
+    argument: str
+
+
+@dataclass
+class _Open:
+    """A chain being read: its number, its current branch's index, start, keyword and condition."""
+
+    chain: int
+    index: int
+    start: int
+    keyword: str
+    argument: str
+
+    def closed_at(self, end: int) -> _Branch:
+        return _Branch(self.start, end, self.chain, self.index, self.keyword, self.argument)
+
+
+def _branches(directives: Sequence[CondDirective]) -> list[_Branch]:
+    out: list[_Branch] = []
+    stack: list[_Open] = []
+    chains = 0
+    for d in directives:
+        kw = d.keyword
+        if kw in ("if", "ifdef", "ifndef"):
+            stack.append(_Open(chains, 0, d.end, kw, d.argument))
+            chains += 1
+        elif kw in ("elif", "else", "elifdef", "elifndef", "endif") and stack:
+            out.append(stack[-1].closed_at(d.start))
+            if kw == "endif":
+                stack.pop()
+            else:
+                stack[-1] = _Open(stack[-1].chain, stack[-1].index + 1, d.end, kw, d.argument)
+    out += [frame.closed_at(1 << 62) for frame in stack]
+    return out
+
+
+def _inside(spans: Sequence[Span], at: int) -> bool:
+    return any(start <= at and (at < end or end < 0) for start, end in spans)
+
+
+def _needs(keyword: str, argument: str, macro: str) -> bool:
+    """Is a branch of this directive certainly not taken when ``macro`` is undefined?"""
+    return _undefined_decides(macro)("if" if keyword == "elif" else keyword, argument) is False
+
+
+def _undefined_decides(macro: str) -> Callable[[str, str], bool | None]:
+    def decide(keyword: str, argument: str) -> bool | None:
+        if keyword in ("ifdef", "ifndef"):
+            if argument.strip() != macro:
+                return None
+            return keyword == "ifndef"
+        node = parse(argument)
+        if node is None:
+            return None
+        value = evaluate(node, lambda n: 0 if n == macro else None, lambda n: False if n == macro else None)
+        return None if value is None else bool(value)
+
+    return decide
+
+
+def _hipcc_decides(keyword: str, argument: str) -> bool | None:
+    if keyword in ("ifdef", "ifndef"):
+        name = argument.strip()
+        if name in HIPCC_DEFINED:
+            return keyword == "ifdef"
+        if name in HIPCC_UNDEFINED:
+            return keyword == "ifndef"
+        return None
+    node = parse(argument)
+    if node is None:
+        return None
+
+    def value_of(name: str) -> int | None:
+        if name in HIPCC_DEFINED:
+            return 1
+        return 0 if name in HIPCC_UNDEFINED else None
+
+    def defined(name: str) -> bool | None:
+        if name in HIPCC_DEFINED:
+            return True
+        return False if name in HIPCC_UNDEFINED else None
+
+    value = evaluate(node, value_of, defined)
+    return None if value is None else bool(value)

@@ -1,0 +1,110 @@
+"""What the project defines is read under the build the translation produces (project/platforms.py).
+
+A project's own HIP build, or another platform's, is chosen by macros of its own that its build system defines; the
+translated build (the CUDA build, compiled by hipcc) defines none of them. A definition only they reach is not the
+project's there: the translation supplies the name as if the project had none. A definition hipcc does read
+(``#ifdef __HIPCC__``) stays the project's.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hipify.knowledge.table import table_for
+from hipify.options import Options
+from hipify.project.graph import build_model
+from hipify.project.scan import scan_file
+from hipify.translation.api import translate_project
+
+VENDOR_HIP = """\
+#pragma once
+#include <hip/hip_runtime.h>
+#define __trap() do { abort(); } while (0)
+#define cudaStream_t hipStream_t
+static __device__ __forceinline__ int __vsubss4(const int a, const int b) { return a - b; }
+typedef hipDeviceProp_t cudaDeviceProp;
+"""
+VENDOR_OTHER = """\
+#pragma once
+#include <other_runtime.h>
+#define cudaStream_t otherStream_t
+#define cudaMemcpyAsync otherMemcpyAsync
+"""
+VENDOR_CUDA = """\
+#pragma once
+#include <cuda_runtime.h>
+"""
+COMMON = """\
+#pragma once
+#if defined(MYPROJ_USE_HIP)
+#include "vendors/hip.h"
+#elif defined(MYPROJ_USE_OTHER)
+#include "vendors/other.h"
+#else
+#include "vendors/cuda.h"
+#endif
+#ifdef MYPROJ_USE_ROCM
+#define CUDART_INF_F __int_as_float(0x7f800000)
+#else
+#include <math_constants.h>
+#endif
+#ifdef __HIPCC__
+#define CUDART_PI_F 3.14159265f
+#endif
+static __device__ void stop_here() { __trap(); }
+static __device__ float infinity() { return CUDART_INF_F + CUDART_PI_F; }
+"""
+MAIN = """\
+#include "common.cuh"
+__global__ void k(float* out) { out[0] = infinity(); if (out[1] < 0) stop_here(); }
+int main() {
+  cudaStream_t s;
+  cudaStreamCreate(&s);
+  float* d = nullptr;
+  cudaMemcpyAsync(d, d, 0, cudaMemcpyDeviceToDevice, s);
+  k<<<1, 1, 0, s>>>(d);
+  return 0;
+}
+"""
+FILES = {
+    "vendors/hip.h": VENDOR_HIP,
+    "vendors/other.h": VENDOR_OTHER,
+    "vendors/cuda.h": VENDOR_CUDA,
+    "common.cuh": COMMON,
+    "main.cu": MAIN,
+}
+
+
+def _tree(tmp_path: Path) -> dict[str, str]:
+    for name, text in FILES.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    return {str(tmp_path / name): text for name, text in FILES.items()}
+
+
+def test_the_options_are_the_macros_around_other_builds(tmp_path: Path) -> None:
+    texts = _tree(tmp_path)
+    options = Options()
+    table = table_for(options)
+    scans = [scan_file(p, table, options) for p in texts]
+    model = build_model(scans, lambda ps: [scan_file(p, table, options) for p in ps])
+    # the HIP build's option (its branch includes HIP's runtime), the other platform's (an alternative to the branch
+    # that includes CUDA's), and a guard around a HIP include in the same file
+    assert model.platform_options == {"MYPROJ_USE_HIP", "MYPROJ_USE_OTHER", "MYPROJ_USE_ROCM"}
+    assert {Path(k).name for k in model.other_builds} == {"hip.h", "other.h"}
+    assert "__trap" not in model.shadows and "cudaStream_t" not in model.shadows
+    assert "CUDART_PI_F" in model.shadows  # hipcc reads that definition: the project's own
+
+
+@pytest.mark.parametrize("engine", ["regex", "clang"])
+def test_names_only_other_builds_define_are_translated(tmp_path: Path, engine: str) -> None:
+    texts = _tree(tmp_path)
+    results = translate_project(texts, Options(engine=engine)).results
+    main, common = results[str(tmp_path / "main.cu")], results[str(tmp_path / "common.cuh")]
+    assert "hipStream_t s;" in main.text and "hipMemcpyAsync(" in main.text  # not other.h's aliases
+    assert "trap" in common.compat  # the compatibility header's __trap, not vendors/hip.h's
+    assert "HIP_INF_F" in common.text  # the ROCm branch's own definition is not read by the translated build
+    assert "CUDART_PI_F" in common.text  # hipcc reads this one: the project's own, left as it is
+    assert not [d for d in common.diagnostics if d.code in ("HPY101", "HPY010") and "__trap" in d.message]
