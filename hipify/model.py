@@ -167,6 +167,12 @@ class ProjectFacts:
     # ``#define __trap()``, another platform's ``#define cudaStream_t musaStream_t``): the translated build defines
     # none of those options, so the names stay CUDA's here (project/platforms.py).
     other_builds: tuple[str, ...] = ()
+    # Where the file has a using-directive of a CUDA namespace (``using namespace cub;``): the CUDA headers its
+    # translation units include, whose HIP runtime headers must come before the directive (rules/using_directives).
+    unit_cuda_headers: tuple[str, ...] = ()
+    # Only the project's other builds read this file (its own HIP build's vendor header, another platform's): the
+    # translated build never includes it, so it is left as it is (project/platforms.py).
+    other_build_file: bool = False
 
 
 @dataclass(frozen=True)

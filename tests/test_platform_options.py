@@ -108,3 +108,46 @@ def test_names_only_other_builds_define_are_translated(tmp_path: Path, engine: s
     assert "HIP_INF_F" in common.text  # the ROCm branch's own definition is not read by the translated build
     assert "CUDART_PI_F" in common.text  # hipcc reads this one: the project's own, left as it is
     assert not [d for d in common.diagnostics if d.code in ("HPY101", "HPY010") and "__trap" in d.message]
+
+
+def test_files_only_other_builds_read_are_left_as_they_are(tmp_path: Path) -> None:
+    texts = _tree(tmp_path)
+    results = translate_project(texts, Options(engine="regex")).results
+    for name in ("vendors/hip.h", "vendors/other.h"):
+        result = results[str(tmp_path / name)]
+        assert result.text == FILES[name] and not result.edits
+        assert [d.code for d in result.diagnostics] == ["HPY032"]
+    assert results[str(tmp_path / "vendors/cuda.h")].text != VENDOR_CUDA  # the translated build's own: translated
+
+
+SCAN_FILE = """\
+#include <cub/cub.cuh>
+using namespace cub;
+#include "types.cuh"
+__global__ void k(float* x) { x[0] = 1.0f; }
+int main() { k<<<1, 1>>>(nullptr); return 0; }
+"""
+TYPES = """\
+#pragma once
+#include <cuda_fp16.h>
+#include <cuda_fp8.h>
+__device__ inline float widen(__half h) { return __half2float(h); }
+"""
+
+
+@pytest.mark.parametrize("engine", ["regex", "clang"])
+def test_hip_runtime_headers_come_before_a_vendor_using_directive(tmp_path: Path, engine: str) -> None:
+    """``using namespace hipcub;`` read before HIP's fp8 header makes its global ``internal`` ambiguous: the
+    translation unit's HIP runtime headers are included before the directive, and a second run adds nothing."""
+    (tmp_path / "scan.cu").write_text(SCAN_FILE)
+    (tmp_path / "types.cuh").write_text(TYPES)
+    texts = {str(tmp_path / n): (tmp_path / n).read_text() for n in ("scan.cu", "types.cuh")}
+    translated = translate_project(texts, Options(engine=engine)).results[str(tmp_path / "scan.cu")].text
+    before_using = translated[: translated.index("using namespace hipcub;")]
+    assert "#include <hip/hip_fp8.h>" in before_using and "#include <hip/hip_fp16.h>" in before_using
+    (tmp_path / "scan.cu").write_text(translated)
+    (tmp_path / "types.cuh").write_text(
+        translate_project(texts, Options(engine=engine)).results[str(tmp_path / "types.cuh")].text
+    )
+    again = {str(tmp_path / n): (tmp_path / n).read_text() for n in ("scan.cu", "types.cuh")}
+    assert translate_project(again, Options(engine=engine)).results[str(tmp_path / "scan.cu")].text == translated

@@ -147,6 +147,14 @@ CODES: dict[str, Code] = {c.code: c for c in (
          "A member template named in a dependent scope without the template keyword (X<T>::cast<N>(p), obj.get<N>(q) where obj's type depends on a template parameter) got it: X<T>::template cast<N>(p). Found by the clang engine only.",
          "nvcc accepts the name as the member template it is; clang follows the standard and reads the angle brackets as comparisons, which fail when the template is instantiated. The AST shows that reading, and a parenthesized expression after the closing bracket, which no one writes as a comparison.",
          "Nothing. The regex engine cannot tell a member template from a value and leaves such calls as written: add template where clang asks for it."),
+    Code("HPY031", "headers-before-using", "safe", "support",
+         "HIP's runtime headers were included right before a file-scope using-directive of a CUDA namespace (using namespace cub; becomes using namespace hipcub;).",
+         "HIP's headers keep implementation names at global scope (amd_hip_fp8.h's namespace internal) and name them unqualified: read after the directive they are ambiguous with the namespace's own; CUDA's headers have no such names.",
+         "Nothing."),
+    Code("HPY032", "other-build-file", "report", "file",
+         "Only the project's other builds include this file: its own HIP build's vendor header (behind GGML_USE_HIP, USE_ROCM, ...) or another platform's. It was left as it is.",
+         "The translated build is the CUDA build compiled by hipcc and defines none of the project's platform options, so it never reads the file; the CUDA names the file defines for those builds stay CUDA's in the translation.",
+         "Nothing; a project that wants one source for both vendors can replace that header with hipify-py shim."),
     Code("HPY101", "unsupported", "report", "unconverted",
          "A CUDA API has no HIP equivalent and was left as written.",
          "HIP does not provide it (the table row says unsupported).",
@@ -339,6 +347,7 @@ INTERNAL_ERROR = "HPY204"
 TRANSLATION_FAILED = "HPY205"
 WORK_LIMIT = "HPY206"
 UNSOUND_LEFT_OUT = "HPY210"
+OTHER_BUILD_FILE = "HPY032"
 # Engine findings; one of them at error severity means the file failed (exit code 2).
 ENGINE_CODES = codes_of_kind("engine")
 

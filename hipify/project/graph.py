@@ -185,7 +185,19 @@ class ProjectModel:
             hip_families=tuple(sorted(self.hip_families.items())),
             missing_helpers=self._missing_helpers(key, scan),
             other_builds=self._other_builds_names(key, scan),
+            unit_cuda_headers=self._unit_cuda_headers(key) if scan.uses_vendor_namespace else (),
+            other_build_file=key in self.other_builds,
         )
+
+    def _unit_cuda_headers(self, key: str) -> tuple[str, ...]:
+        """The CUDA headers the files compiled together with ``key`` include (``ProjectFacts.unit_cuda_headers``)."""
+        names = {
+            s.includes[i].name
+            for k in self.translation_units_of(key)
+            if (s := self.scans.get(k)) is not None
+            for i in s.cuda_includes
+        }
+        return tuple(sorted(names))
 
     def _other_builds_names(self, key: str, scan: FileScan) -> tuple[str, ...]:
         """``ProjectFacts.other_builds``: the table names ``key`` defines only for builds other than the

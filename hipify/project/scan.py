@@ -10,7 +10,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -117,6 +117,8 @@ class FileScan:
     guarded_shadows: tuple[tuple[str, frozenset[str]], ...] = ()
     # The indices of ``includes`` that name a CUDA header the table maps (``math_constants.h``, ``cuda_runtime.h``)
     cuda_includes: frozenset[int] = frozenset()
+    # It has a using-directive of a CUDA namespace the translation renames (``using namespace cub;``)
+    uses_vendor_namespace: bool = False
     # The branches of the conditional chains holding includes whose own conditions need macros defined, includes
     # in them or not (``#ifdef USE_ROCM #define CUDART_NAN_F ... #else #include <math_constants.h> #endif``)
     branch_guards: tuple[Guard, ...] = ()
@@ -225,6 +227,7 @@ def scan_text(
         approximate=approximate,
         include_guards=(include_guards := _include_guards(directives, include_at)),
         branch_guards=_branch_guards(directives, include_guards),
+        uses_vendor_namespace=_uses_vendor_namespace(masked, index.namespaces) if "namespace" in words else False,
         guarded_shadows=guarded_shadows,
         cuda_includes=frozenset(
             n for n, i in enumerate(includes) if (row := table.lookup(i.name)) is not None and row.kind == "header"
@@ -243,6 +246,14 @@ def _placed_defines(
     macros = condition_macros(directives)
     guards = guards_at(directives, [at for _, at in wanted], macros) if macros else [NO_GUARD] * len(wanted)
     return [(n, g.requires) for (n, _), g in zip(wanted, guards, strict=True)]
+
+
+_USING_NAMESPACE = re.compile(r"\busing\s+namespace\s+([A-Za-z_][\w:\s]*?)\s*;")
+
+
+def _uses_vendor_namespace(masked: str, namespaces: Mapping[str, tuple[str, str]]) -> bool:
+    """``FileScan.uses_vendor_namespace``."""
+    return any(re.sub(r"\s+", "", m.group(1)) in namespaces for m in _USING_NAMESPACE.finditer(masked))
 
 
 def _branch_guards(directives: list[CondDirective], include_guards: tuple[Guard, ...]) -> tuple[Guard, ...]:

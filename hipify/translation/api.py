@@ -10,7 +10,7 @@ from pathlib import Path
 from ..buildfiles.build_phase import default_context, split_build_files
 from ..buildfiles.dispatch import kind_of, translator
 from ..compat import HEADER_NAME, load_catalog, render
-from ..knowledge.codes import UNSOUND_LEFT_OUT
+from ..knowledge.codes import OTHER_BUILD_FILE, UNSOUND_LEFT_OUT
 from ..knowledge.table import MappingTable, table_for
 from ..lexing.shared import clear as forget_lexings
 from ..model import Diagnostic, Edit, LineIndex, ProjectFacts, Severity, SourceFile, located
@@ -52,6 +52,15 @@ def translate(
         return _translate_build(text, path, build, options, project)
     table = table_for(options) if table is None else table  # an empty table is falsy, and still the one asked for
     source = SourceFile(path, text, project or ProjectFacts())
+    if source.project.other_build_file:  # the translated build never reads it: left as the project wrote it
+        options_named = ", ".join(sorted(source.project.other_builds)) or "its platform options"
+        note = Diagnostic(
+            OTHER_BUILD_FILE,
+            "only the project's other builds include this file (behind its own platform options, which the "
+            f"translated build does not define); left as it is ({options_named} stay CUDA's elsewhere)",
+            severity=Severity.INFO,
+        )
+        return Result(text, (), (located(note, LineIndex.of(text), path),), "none")
     engine_result = run_engine(source, table, options)
     fixed = apply(text, engine_result.edits)
     all_diagnostics = engine_result.diagnostics + fixed.diagnostics
