@@ -74,7 +74,7 @@ from realcode_compile import (
     program_key,
     shared_digest,
 )
-from realcode_programs import Program, bitsandbytes_programs, hecbench_programs, samples_programs
+from realcode_programs import Program, bitsandbytes_programs, ggml_programs, hecbench_programs, samples_programs
 from realcode_report import (
     console_groups,
     failure_groups,
@@ -99,12 +99,14 @@ ARCHIVES = {
     "samples": "cuda-library-samples.tar.xz",
     "bitsandbytes": "bitsandbytes-csrc.tar.xz",
     "bitsandbytes-hipport": "bitsandbytes-csrc.tar.xz",
+    "ggml": "ggml.tar.xz",
 }
 CORPUS_TITLES = {
     "hecbench": "HeCBench (half)",
     "samples": "CUDA Library Samples",
     "bitsandbytes": "bitsandbytes (one source for CUDA and HIP), per source file",
     "bitsandbytes-hipport": "bitsandbytes (the tree with a hand-written HIP port beside it), per source file",
+    "ggml": "ggml's CUDA backend (its own HIP build through vendors/hip.h beside it), per top-level source",
 }
 BNB_BACKEND = "COMPUTE_BACKEND"  # bitsandbytes' CMake option choosing the backend (cuda, hip, cpu, ...)
 BITSANDBYTES = ("bitsandbytes", "bitsandbytes-hipport")  # two trees of one archive, each translated on its own
@@ -330,6 +332,9 @@ def prepare(name: str, args: argparse.Namespace, work: Path) -> Corpus:
     elif name in BITSANDBYTES:
         programs, ports = bitsandbytes_programs(root, name)
         whole = [name]
+    elif name == "ggml":
+        programs, ports = ggml_programs(root)
+        whole = ["ggml"]
     else:
         programs, ports, whole = samples_programs(root), [], ["."]
     selected = select(programs, args.only, args.limit, args.every)
@@ -347,7 +352,7 @@ def prepare(name: str, args: argparse.Namespace, work: Path) -> Corpus:
         log(f"{name}: include folders written in {corpus.seconds['shim']:.0f} s ({SHIM_FOLDER}/ in {corpus.shimmed})")
     if args.shim_only:
         return corpus
-    keep_whole = name == "samples" or name in BITSANDBYTES or not subset
+    keep_whole = name in ("samples", "ggml") or name in BITSANDBYTES or not subset
     tree = translation_input(root, selected, work / "input" / name, whole if keep_whole else None)
     log_file = work / f"translate-{name}.log"
     log(f"{name}: {len(selected)} programs; translating {tree} ...")

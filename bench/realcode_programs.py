@@ -481,3 +481,23 @@ def bitsandbytes_programs(root: Path, tree: str) -> tuple[list[Program], list[Pr
     translated = [program(s, cuda_defines) for s in dict.fromkeys([*cuda, *appended, *cpp])]
     ported = [program(s, BNB_HIP_DEFINES) for s in dict.fromkeys([*hip, *cpp])]
     return translated, ported
+
+
+GGML_HIP_DEFINES = ("GGML_USE_HIP",)  # ggml's own HIP build: the same sources through vendors/hip.h
+GGML_BACKEND = "ggml/src/ggml-cuda"
+
+
+def ggml_programs(root: Path) -> tuple[list[Program], list[Program]]:
+    """(the CUDA backend's top-level sources, the same sources as ggml's own HIP build compiles them) of ggml, one
+    program per source, named ``ggml/<stem>``, compiled as ggml's build does (``-I. -I.. -I../../include`` from the
+    backend's folder)."""
+    include = (GGML_BACKEND, "ggml/src", "ggml/include")
+    sources = sorted(p.name for p in (root / GGML_BACKEND).glob("*.cu"))
+
+    def program(source: str, defines: tuple[str, ...]) -> Program:
+        return Program(
+            corpus="ggml", name=f"ggml/{Path(source).stem}", folder="ggml", sources=(f"{GGML_BACKEND}/{source}",),
+            include_dirs=include, defines=defines,
+        )  # fmt: skip
+
+    return [program(s, ()) for s in sources], [program(s, GGML_HIP_DEFINES) for s in sources]

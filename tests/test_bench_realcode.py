@@ -11,7 +11,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
 
 from realcode_compile import CompileError, ProgramResult, SourceResult, first_error, shared_digest
-from realcode_programs import Program, hecbench_program, sample_programs
+from realcode_programs import Program, ggml_programs, hecbench_program, sample_programs
 from realcode_report import error_class, failure_groups, shared_quotes, summary
 
 
@@ -191,3 +191,15 @@ def test_shared_digest_covers_files_outside_program_folders(tmp_path: Path) -> N
     assert shared_digest(tmp_path, programs) == before
     (tmp_path / "hipify_compat.h").write_text("v2")
     assert shared_digest(tmp_path, programs) != before
+
+
+def test_ggml_programs_one_per_top_level_source_and_its_hip_build(tmp_path: Path) -> None:
+    backend = tmp_path / "ggml" / "src" / "ggml-cuda"
+    (backend / "vendors").mkdir(parents=True)
+    for name in ("acc.cu", "mmq.cu", "common.cuh", "vendors/hip.h"):
+        (backend / name).write_text("// test\n")
+    translated, ported = ggml_programs(tmp_path)
+    assert [p.name for p in translated] == ["ggml/acc", "ggml/mmq"] == [p.name for p in ported]
+    assert translated[0].sources == ("ggml/src/ggml-cuda/acc.cu",)
+    assert translated[0].include_dirs == ("ggml/src/ggml-cuda", "ggml/src", "ggml/include")
+    assert translated[0].defines == () and ported[0].defines == ("GGML_USE_HIP",)
