@@ -7,6 +7,8 @@ definition in between: the header compiled, and a file calling one of them did n
 
 from __future__ import annotations
 
+import random
+import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +18,9 @@ from hipify.lexing.declarations import top_level_declarations
 from hipify.lexing.lexer import lex
 from hipify.rewrite.soundness import check_left_out
 from hipify.translation.api import translate_files
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from soundness_fuzzing import failures, generate
 
 PER_BRANCH_BLOCKS = """\
 #pragma once
@@ -133,3 +138,12 @@ def test_a_lost_declaration_is_found() -> None:
     original = "int f() { return 1; }\nint g() { return 2; }\n"
     assert "g" in check_left_out(original, "int f() { return 1; }\n", [])
     assert check_left_out(original, original, []) == ""
+
+
+@pytest.mark.parametrize("engine, cases", [("regex", 40), ("clang", 8)])
+def test_generated_projects_leave_out_only_inside_their_bodies(tmp_path: Path, engine: str, cases: int) -> None:
+    """bench/fuzz_soundness.py's cases: with the reader of before, about half of them fail."""
+    rng = random.Random(20261207)
+    for n in range(cases):
+        case = generate(rng, rng.randrange(3, 12))
+        assert failures(case, tmp_path, engine) == [], f"case {n}:\n{case.header}"
