@@ -151,3 +151,25 @@ def test_hip_runtime_headers_come_before_a_vendor_using_directive(tmp_path: Path
     )
     again = {str(tmp_path / n): (tmp_path / n).read_text() for n in ("scan.cu", "types.cuh")}
     assert translate_project(again, Options(engine=engine)).results[str(tmp_path / "scan.cu")].text == translated
+
+
+def test_another_program_of_the_tree_is_no_evidence(tmp_path: Path) -> None:
+    """A tree holding a CUDA program and its HIP port (HeCBench's bmf-cuda and bmf-hip): the port's USE_GPU branch
+    includes HIP's runtime, which makes USE_GPU no option of the CUDA program, whose build defines it."""
+    main = '#ifdef USE_GPU\n#include "gpu.cuh"\n#else\n#include "cpu.h"\n#endif\nint main() { return run(); }\n'
+    files = {
+        "cuda/main.cu": main,
+        "cuda/gpu.cuh": "#pragma once\n#include <cuda_runtime.h>\ninline int run() { return cudaDeviceSynchronize(); }\n",
+        "cuda/cpu.h": "#pragma once\ninline int run() { return 0; }\n",
+        "hip/main.cpp": main,
+        "hip/gpu.cuh": "#pragma once\n#include <hip/hip_runtime.h>\ninline int run() { return hipDeviceSynchronize(); }\n",
+        "hip/cpu.h": "#pragma once\ninline int run() { return 0; }\n",
+    }
+    for name, text in files.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    texts = {str(tmp_path / name): text for name, text in files.items()}
+    translation = translate_project(texts, Options(engine="regex"))
+    assert translation.model.options_by_file  # the port's own conditions say it
+    assert not any("/cuda/" in k for k in translation.model.other_builds)
+    assert "hipDeviceSynchronize" in translation.results[str(tmp_path / "cuda/gpu.cuh")].text

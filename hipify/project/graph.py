@@ -22,7 +22,7 @@ from ..buildfiles.build_phase import build_facts
 from ..knowledge.samples_helpers import helper_of
 from ..model import ProjectFacts
 from ..options import Options
-from .platforms import platform_options, reached_only_through
+from .platforms import options_by_file, other_builds
 
 if TYPE_CHECKING:  # the scan's imports (lexer, planner) are not needed to use a model
     from .scan import BlockedDeclaration, FileScan, IncludeRef
@@ -72,6 +72,13 @@ class ProjectModel:
     # Per file: the table names it declares itself where the translated build reads them (FileScan.shadows, with
     # the guarded definitions no platform option hides; none for a file only other builds read)
     own_shadows: dict[str, frozenset[str]] = field(default_factory=dict)
+    options_by_file: dict[str, frozenset[str]] = field(default_factory=dict)  # the options each file reveals
+
+    def options_around(self, key: str) -> frozenset[str]:
+        """The platform options of the files compiled together with ``key`` (another program's are no evidence)."""
+        if not self.options_by_file:
+            return frozenset()
+        return frozenset().union(*(self.options_by_file.get(k, frozenset()) for k in self.translation_units_of(key)))
 
     def closure(self, key: str) -> tuple[str, ...]:
         """The file and every project file it includes, directly or not, in first-seen order."""
@@ -207,7 +214,7 @@ class ProjectModel:
         guarded = {name for name, _ in scan.guarded_shadows}
         if key in self.other_builds:
             return tuple(sorted(scan.shadows | guarded))
-        return tuple(sorted(guarded - self.shadows_of(key)))
+        return tuple(sorted(guarded - self.shadows_of(key)))  # the guarded ones options_around hides
 
     def _build_constants(self, scan: FileScan, closure: tuple[str, ...]) -> tuple[tuple[str, int], ...]:
         """The numbers its conditions on the CUDA build compare with that its headers define (``CC_AMPERE``), where
@@ -351,15 +358,17 @@ class ModelBuilder:
             include = model.scans[key].includes[index]
             return resolver.resolve(os.path.dirname(key), include.name, include.angled)[0]
 
-        options = platform_options(model.scans, target)
-        if options:
+        by_file = options_by_file(model.scans, target)
+        model.options_by_file = by_file
+        if by_file:
             roots = [k for k in model.scans if model.is_root(k)]
-            model.platform_options = options
-            model.other_builds = reached_only_through(options, roots, model.scans, model.edges, target)
+            model.platform_options = frozenset().union(*by_file.values())
+            model.other_builds = other_builds(by_file, roots, model.scans, model.edges, target)
         for key, scan in model.scans.items():
             if key in model.other_builds:
                 model.own_shadows[key] = frozenset()
             elif scan.guarded_shadows:
+                options = model.options_around(key)
                 kept = {name for name, requires in scan.guarded_shadows if not requires & options}
                 model.own_shadows[key] = scan.shadows | kept
 

@@ -34,18 +34,19 @@ _NOT_AN_OPTION = re.compile(r"_|cuda|CUDA|CU[A-Z_]|cu[A-Z]|hip|HIP|roc|ROC|NV|nv
 Target = Callable[[str, int], str]  # (file key, index of one of its includes) -> the project file it reaches, or ""
 
 
-def platform_options(scans: Mapping[str, FileScan], target: Target) -> frozenset[str]:
-    """The project's platform options (see the module doc)."""
+def options_by_file(scans: Mapping[str, FileScan], target: Target) -> dict[str, frozenset[str]]:
+    """The platform options each file's own conditions reveal (see the module doc); only files with some."""
     if not any(s.include_guards for s in scans.values()):
-        return frozenset()
+        return {}
     hip_side = {k for k, s in scans.items() if any(i.name in HIP_RUNTIME_HEADERS for i in s.includes)}
     cuda_side = {k for k, s in scans.items() if any(i.name in CUDA_RUNTIME_HEADERS for i in s.includes)}
     defined = frozenset().union(*(s.defines for s in scans.values()))
-    found: set[str] = set()
+    out: dict[str, frozenset[str]] = {}
     for key, scan in scans.items():
         if not scan.include_guards:
             continue
-        reaches_cuda: dict[int, dict[int, bool]] = {}  # chain -> branch -> does it include CUDA's runtime
+        found: set[str] = set()
+        reaches_cuda: dict[int, dict[int, bool]] = {}  # chain -> branch -> does it include a CUDA header
         own: dict[tuple[int, int], frozenset[str]] = {}
         for index, (include, guard) in enumerate(zip(scan.includes, scan.include_guards, strict=True)):
             reached = target(key, index)
@@ -62,34 +63,47 @@ def platform_options(scans: Mapping[str, FileScan], target: Target) -> frozenset
         for chain, branches in reaches_cuda.items():
             if any(branches.values()):
                 found.update(*(own.get((chain, b), frozenset()) for b, cuda in branches.items() if not cuda))
-    return frozenset(m for m in found if m not in defined and not _NOT_AN_OPTION.match(m))
+        options = frozenset(m for m in found if m not in defined and not _NOT_AN_OPTION.match(m))
+        if options:
+            out[key] = options
+    return out
 
 
-def reached_only_through(
-    options: frozenset[str],
+def other_builds(
+    by_file: Mapping[str, frozenset[str]],
     roots: Iterable[str],
     scans: Mapping[str, FileScan],
     edges: Mapping[str, Sequence[str]],
     target: Target,
 ) -> frozenset[str]:
-    """The files the translation units reach only through includes that a platform option guards: read by the
-    project's other builds, never by the translated one."""
-    if not options:
+    """The files every translation unit reaching them reaches only through includes that one of its own platform
+    options guards (the options found in its own include closure: another program of the tree is no evidence):
+    read by the project's other builds, never by the translated one."""
+    if not by_file:
         return frozenset()
-    everything = _reached(roots, lambda key: edges.get(key, ()))
+    reached_any: set[str] = set()
+    reached_taken: set[str] = set()
+    for root in roots:
+        everything = _reached([root], lambda key: edges.get(key, ()))
+        options = frozenset().union(*(by_file.get(k, frozenset()) for k in everything))
+        reached_any |= everything
+        if not options:
+            reached_taken |= everything
+            continue
 
-    def taken(key: str) -> Iterable[str]:
-        scan = scans.get(key)
-        if scan is None or not scan.include_guards:
-            return edges.get(key, ())
-        out = []
-        for index, guard in enumerate(scan.include_guards):
-            reached = target(key, index)
-            if reached and not (guard.requires & options):
-                out.append(reached)
-        return out
+        def taken(key: str, options: frozenset[str] = options) -> Iterable[str]:
+            scan = scans.get(key)
+            if scan is None or not scan.include_guards:
+                return edges.get(key, ())
+            out = []
+            for index, guard in enumerate(scan.include_guards):
+                reached = target(key, index)
+                if reached and not (guard.requires & options):
+                    out.append(reached)
+            return out
 
-    return frozenset(everything - _reached(roots, taken))
+        reached_taken |= _reached([root], taken)
+    return frozenset(reached_any - reached_taken)
 
 
 def _reached(roots: Iterable[str], following: Callable[[str], Iterable[str]]) -> set[str]:
