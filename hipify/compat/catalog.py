@@ -21,8 +21,18 @@ from ..options import parse_rocm_version
 RocmVersion = tuple[int, int]
 
 _REQUIRED = ("name", "provides", "code", "note", "example", "checked_by")
-_OPTIONAL = ("headers", "hip_includes", "needs", "rocm_until", "rocm_since", "defines", "host", "device_uses")
-_LISTS = ("provides", "headers", "hip_includes", "needs", "defines", "device_uses")
+_OPTIONAL = (
+    "headers",
+    "hip_includes",
+    "needs",
+    "rocm_until",
+    "rocm_since",
+    "defines",
+    "host",
+    "device_uses",
+    "device_uses_with",
+)
+_LISTS = ("provides", "headers", "hip_includes", "needs", "defines", "device_uses", "device_uses_with")
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
 
@@ -53,6 +63,9 @@ class CompatEntry:
     # CUDA functions whose calls need the entry only in device code: CUDA declares them for the device as well, HIP
     # for the host alone. Translated as usual (unlike ``provides``); the entry adds their device overloads.
     device_uses: tuple[str, ...] = ()
+    # Names (types) of which a file must use one for its device_uses calls to need the entry: the overloads are
+    # for those types (atomicAdd on __half2), and other calls of the function need nothing.
+    device_uses_with: tuple[str, ...] = ()
 
     def applies_to(self, rocm: RocmVersion) -> bool:
         """Whether ROCm ``rocm`` lacks the feature, so that translations for it need this entry."""
@@ -225,6 +238,7 @@ def _entry(raw: object, index: int, source: str) -> CompatEntry:
         rocm_since=versions["rocm_since"],
         host=raw.get("host", False),
         device_uses=tuple(raw.get("device_uses", [])),
+        device_uses_with=tuple(raw.get("device_uses_with", [])),
     )
 
 
