@@ -191,3 +191,17 @@ def test_a_declaration_a_current_build_compiles_stays_the_projects_own() -> None
     kept = POLYFILL.replace("(__CUDACC_VER_MAJOR__ < 12)", "(__CUDACC_VER_MAJOR__ >= 12)")
     result = translate(kept, "k.cu", Options(engine="regex", use_cache=False))
     assert "cache_hinted_loads" not in result.compat
+
+
+@pytest.mark.parametrize("engine", ["regex", "clang"])
+def test_overloads_for_some_types_come_only_with_those_types(engine: str) -> None:
+    """atomicAdd on __half2 needs the compatibility header's overload; atomicAdd on an int (also what inline PTX
+    becomes) needs nothing, so a second translation of the output adds nothing either."""
+    options = Options(engine=engine, use_cache=False)
+    plain = translate("__global__ void k(int* h) { atomicAdd(h, 1); }\n", "a.cu", options)
+    assert plain.compat == () and HEADER_NAME not in plain.text
+    half = "#include <cuda_fp16.h>\n__global__ void k(__half2* h) { atomicAdd(h, __float2half2_rn(1.0f)); }\n"
+    result = translate(half, "a.cu", options)
+    assert result.compat == ("half_atomic_add",) and f'#include "{HEADER_NAME}"' in result.text
+    again = translate(result.text, "a.hip", options)
+    assert again.text == result.text

@@ -122,6 +122,8 @@ def test_the_corpus_program_of_7x_apis_is_reported_for_6_4() -> None:
     text = path.read_text()
     _, six = _tx(text, SIX, str(path))
     missing = {s for c, s, _ in six if c == "HPY106"}
-    assert {"cublasSetWorkspace", "cudaLaunchKernelEx", "__reduce_add_sync", "__int2bfloat16_rn"} <= missing
+    assert {"cublasSetWorkspace", "cudaLaunchKernelEx", "__int2bfloat16_rn"} <= missing
+    # ROCm 6 lacks the warp reductions, which the compatibility header implements there
+    assert "__reduce_add_sync" not in missing
     _, seven = _tx(text, SEVEN, str(path))
     assert not [s for c, s, _ in seven if c in ("HPY101", "HPY106")]

@@ -2,7 +2,7 @@
 // cg::reduce on thread_block_tile<32/16/8> and on a coalesced_group of 11 threads with cg::plus/less/greater/
 // bit_and/bit_or/bit_xor and a user functor on a struct, the cache-hinted loads (__ldcs/__ldcg/__ldca/__ldlu/
 // __ldcv) and stores (__stcs/__stcg/__stwb/__stwt) on float, double, int4, float4, __half and __nv_bfloat16(2),
-// __syncwarp with and without a mask, umin/umax/llmin/llmax/ullmin/ullmax, __dp4a (packed and char4/uchar4),
+// __syncwarp with and without a mask, umin/umax/llmin/llmax/ullmin/ullmax and mixed-signedness min/max, __dp4a (packed and char4/uchar4),
 // the SIMD __vmax/__vmin on bytes and halfwords, __float2bfloat16_rn/__float2bfloat162_rn/
 // __floats2bfloat162_rn/make_bfloat162, __fmaf_ieee_rn and htanh/h2tanh(_approx) on __half and bfloat16. Every
 // result but tanh is exact, so the GPU's must equal the CPU reference bit for bit (tanh: within a tolerance);
@@ -38,7 +38,7 @@ const int kBlocks = 2;
 const int kN = kBlock * kBlocks;
 const int kTileSlots = 8;       // results per thread and tile size
 const int kCoalescedSlots = 4;  // results per thread of the coalesced-group kernel
-const int kIntSlots = 26;       // results per thread of the integer/bfloat16/fma kernel
+const int kIntSlots = 28;       // results per thread of the integer/bfloat16/fma kernel
 const int kTanhSlots = 12;      // tanh results per thread (half, then bfloat16)
 
 __host__ __device__ int int_input(int i) { return (i * 37) % 101 - 50; }
@@ -195,6 +195,10 @@ __global__ void integer_ops(const float* fma_products, u64* out) {
   o[23] = (u64)umin(a, 7u) + umax(b, 7u);
   o[24] = (u64)llmin(-(long long)i, 3ll);
   o[25] = ullmax((u64)i, 100ull);
+  // CUDA's mixed-signedness min/max compare as unsigned: min(-3, 7u) is 7u.
+  const int s = int_input(i);
+  o[26] = (u64)min(s, 7u) | ((u64)max(7u, s) << 32);
+  o[27] = min((long long)s * 1000000007ll, 5ull) ^ max(5ull, (long long)s);
 }
 
 // ---- half and bfloat16 tanh: approximate, so checked against tanh within a tolerance --------------------
@@ -378,6 +382,10 @@ static std::vector<u64> reference() {
     r.push_back((u64)(a < 7u ? a : 7u) + (b > 7u ? b : 7u));
     r.push_back((u64)(-(long long)i < 3 ? -(long long)i : 3ll));
     r.push_back((u64)i > 100ull ? (u64)i : 100ull);
+    const unsigned int us = (unsigned int)int_input(i);
+    r.push_back((u64)(us < 7u ? us : 7u) | ((u64)(us > 7u ? us : 7u) << 32));
+    const u64 wide = (u64)((long long)int_input(i) * 1000000007ll), narrow = (u64)(long long)int_input(i);
+    r.push_back((wide < 5ull ? wide : 5ull) ^ (narrow > 5ull ? narrow : 5ull));
   }
   for (int i = 0; i < kN * kTanhSlots; ++i) r.push_back(1);
   return r;

@@ -88,6 +88,13 @@ int main() {
   CUBLAS_CHECK(cublasIsamax(h, m * n, dC, 1, &amax));
   std::vector<float> Cout(m * n);
   CUBLAS_CHECK(cublasGetMatrix(m, n, sizeof(float), dC, m, Cout.data(), m));
+  // the same product through cublasSgemmEx (data types given, float compute), beta 0: Cref - 1
+  float* dCe;
+  CHECK(cudaMalloc(&dCe, m * n * sizeof(float)));
+  CUBLAS_CHECK(cublasSgemmEx(h, CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &alpha, dA, CUDA_R_32F, m, dB, CUDA_R_32F, k, &zero,
+                             dCe, CUDA_R_32F, m));
+  std::vector<float> Cex(m * n);
+  CHECK(cudaMemcpy(Cex.data(), dCe, Cex.size() * sizeof(float), cudaMemcpyDeviceToHost));
 
   // batched: C_b = (b+1)/2 * A * B with stride 0 for A and B
   float* dCb;
@@ -104,11 +111,11 @@ int main() {
   CHECK(cudaStreamSynchronize(stream));
   double csum = 0;
   bool ok = true;
-  for (int i = 0; i < m * n; ++i) { csum += Cout[i]; ok = ok && Cout[i] == Cref[i]; }
+  for (int i = 0; i < m * n; ++i) { csum += Cout[i]; ok = ok && Cout[i] == Cref[i] && Cex[i] == Cref[i] - 1.0f; }
   ok = ok && dot == dot_ref && amax == amax_ref && bsum == bsum_ref;
   CUBLAS_CHECK(cublasDestroy(h));
   CHECK(cudaStreamDestroy(stream));
-  for (float* p : {dA, dB, dC, dx, dy, dz, dCb}) CHECK(cudaFree(p));
+  for (float* p : {dA, dB, dC, dx, dy, dz, dCb, dCe}) CHECK(cudaFree(p));
   if (!ok) { std::printf("cublas_gemm: FAIL %.1f %.1f %d %.1f\n", csum, dot, amax, bsum); return 1; }
   std::printf("cublas_gemm: PASS checksum=%.1f/%.1f/%d/%.1f\n", csum, dot, amax, bsum);
   return 0;

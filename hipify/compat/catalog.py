@@ -21,8 +21,19 @@ from ..options import parse_rocm_version
 RocmVersion = tuple[int, int]
 
 _REQUIRED = ("name", "provides", "code", "note", "example", "checked_by")
-_OPTIONAL = ("headers", "hip_includes", "needs", "rocm_until", "rocm_since", "defines", "host", "device_uses")
-_LISTS = ("provides", "headers", "hip_includes", "needs", "defines", "device_uses")
+_OPTIONAL = (
+    "headers",
+    "hip_includes",
+    "needs",
+    "rocm_until",
+    "rocm_since",
+    "defines",
+    "host",
+    "device_uses",
+    "device_uses_with",
+    "no_op",
+)
+_LISTS = ("provides", "headers", "hip_includes", "needs", "defines", "device_uses", "device_uses_with")
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
 
@@ -53,6 +64,11 @@ class CompatEntry:
     # CUDA functions whose calls need the entry only in device code: CUDA declares them for the device as well, HIP
     # for the host alone. Translated as usual (unlike ``provides``); the entry adds their device overloads.
     device_uses: tuple[str, ...] = ()
+    # Names (types) of which a file must use one for its device_uses calls to need the entry: the overloads are
+    # for those types (atomicAdd on __half2), and other calls of the function need nothing.
+    device_uses_with: tuple[str, ...] = ()
+    # A call that only hints (profiler labels, launch-overlap hints): the entry does nothing, by design.
+    no_op: bool = False
 
     def applies_to(self, rocm: RocmVersion) -> bool:
         """Whether ROCm ``rocm`` lacks the feature, so that translations for it need this entry."""
@@ -203,8 +219,9 @@ def _entry(raw: object, index: int, source: str) -> CompatEntry:
                 versions[key] = parse_rocm_version(raw[key])
             except ValueError as exc:
                 raise CompatCatalogError(f"{label}: '{key}': {exc}") from exc
-    if not isinstance(raw.get("host", False), bool):
-        raise CompatCatalogError(f"{label}: 'host' must be true or false")
+    for key in ("host", "no_op"):
+        if not isinstance(raw.get(key, False), bool):
+            raise CompatCatalogError(f"{label}: '{key}' must be true or false")
     rocm_until = versions["rocm_until"]
     example_names = set(_IDENTIFIER.findall(raw["example"]))
     unused = [name for name in raw["provides"] if name.rsplit("::", 1)[-1] not in example_names]
@@ -225,6 +242,8 @@ def _entry(raw: object, index: int, source: str) -> CompatEntry:
         rocm_since=versions["rocm_since"],
         host=raw.get("host", False),
         device_uses=tuple(raw.get("device_uses", [])),
+        device_uses_with=tuple(raw.get("device_uses_with", [])),
+        no_op=raw.get("no_op", False),
     )
 
 

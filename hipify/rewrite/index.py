@@ -303,6 +303,9 @@ def _build(table: MappingTable) -> TableIndex:
     # and the last part of those in a namespace (``cg::labeled_partition``, ``group.ballot(...)``): the rule
     # matches them against the namespace's spellings in the file.
     names.update(n.rsplit("::", 1)[1] for n in load_catalog().by_provided_name if "::" in n)
+    # and the functions whose device calls need an entry's overloads (atomicAdd on __half2), renamed or not
+    names.update(load_catalog().by_device_use)
+    names.update(n for e in load_catalog().entries for n in e.device_uses_with)
     markers -= masks | set(requires) | set(roc_requires) | signature_findings
     families, libraries = _roc_headers(table)
     defined_by_hip = {r.cuda: hip_definitions(r) for r in table if r.hip_definitions and r.cuda not in CPP_KEYWORDS}

@@ -1,4 +1,4 @@
-"""python -m hipify.tablegen {fetch,generate,intrinsics,docs}: regenerate the mapping table (and the derived
+"""python -m hipify.tablegen {fetch,generate,intrinsics,docs,coverage}: regenerate the mapping table (and the derived
 compatibility entries) from vendor headers."""
 
 from __future__ import annotations
@@ -64,6 +64,8 @@ def _parser() -> argparse.ArgumentParser:
     d = sub.add_parser("docs", help="write docs/supported/*.md from the shipped table")
     d.add_argument("--tables", type=Path, default=DEFAULT_OUT)
     d.add_argument("--out", type=Path, default=DEFAULT_DOCS)
+    c = sub.add_parser("coverage", help="write docs/coverage.md: CUDA's device functions and what HIP has of them")
+    c.add_argument("--out", type=Path, default=REPO / "docs" / "coverage.md")
     return p
 
 
@@ -136,6 +138,12 @@ def main(argv: list[str] | None = None) -> int:
         from .docs import write_docs
 
         write_docs(args.tables, args.out)
+        return 0
+    if args.step == "coverage":
+        from .coverage import write_page
+
+        count, shares = write_page(args.out)
+        print(f"{count} device functions; coverage " + ", ".join(f"{s:.1f}%" for s in shares))
         return 0
     return 2
 

@@ -126,6 +126,8 @@ def _device_calls(ctx: Context) -> set[CompatEntry]:
     out: set[CompatEntry] = set()
     for name in called:
         entry = catalog.by_device_use[name]
+        if entry.device_uses_with and not any(n in occurrences for n in entry.device_uses_with):
+            continue  # the file uses none of the types the overloads are for
         for ident in occurrences[name]:
             if ident.prev_token in _MEMBER or ident.qualifier or ident.user_declared or ident.next_token != "(":
                 continue
