@@ -33,6 +33,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 BASELINE = Path(__file__).resolve().parent / "speed_baseline.json"
@@ -101,19 +102,20 @@ def measure(texts: dict[str, str], rounds: int = ROUNDS) -> Measurement:
     from hipify import Options, translate_files
     from hipify.clang_mode import engine
     from hipify.clang_mode.need import reason_kind
+    from hipify.model import SourceFile
 
     regex = Options(engine="regex", use_cache=False)
     default = Options(use_cache=False, cuda_path="none")
     reasons: dict[str, str] = {}
     real = engine.parse_reason
 
-    def recording(source, *args):  # type: ignore[no-untyped-def]
+    def recording(source: SourceFile, *args: Any) -> str:
         reason = real(source, *args)
         if reason:
             reasons[source.path] = reason_kind(reason) or reason
         return reason
 
-    engine.parse_reason = recording
+    engine.parse_reason = recording  # type: ignore[assignment]
     try:
         translate_files(texts, default)  # untimed: the prelude and the precompiled headers are written
     finally:
