@@ -75,26 +75,31 @@ def engine_throughput(texts: list[tuple[str, str]]) -> dict[str, float]:
     }
 
 
-def parsed_files(files: list[Path]) -> int:
-    """How many files the default engine hands to libclang (the rest are planned from their text)."""
-    from hipify.clang_mode import engine
+def parsed_files(files: list[Path]) -> dict[str, int]:
+    """How many files the default engine hands to libclang, per reason (``clang_mode.need.REASONS``), translating
+    the tree as one project as the command line does (the rest are planned from their text)."""
+    from collections import Counter
 
-    count = 0
-    real = engine.parse
+    from hipify import translate_files
+    from hipify.clang_mode import engine
+    from hipify.clang_mode.need import reason_kind
+
+    reasons: Counter[str] = Counter()
+    real = engine.parse_reason
 
     def counting(*args, **kwargs):
-        nonlocal count
-        count += 1
-        return real(*args, **kwargs)
+        reason = real(*args, **kwargs)
+        if reason:
+            reasons[reason_kind(reason) or reason] += 1
+        return reason
 
-    engine.parse = counting
+    engine.parse_reason = counting
     try:
-        table, options = load_table(), Options(use_cache=False)
-        for path in files:
-            translate(path.read_text(encoding="utf-8", errors="surrogateescape"), str(path), options, table)
+        texts = {str(p): p.read_text(encoding="utf-8", errors="surrogateescape") for p in files}
+        translate_files(texts, Options(use_cache=False))
     finally:
-        engine.parse = real
-    return count
+        engine.parse_reason = real
+    return dict(sorted(reasons.items()))
 
 
 def tree_run(
@@ -137,8 +142,11 @@ def tree_rows(name: str, tree: Path, work: Path) -> list[str]:
     rows.append(f"| {name}: default engine -j 2, warm, no `--report` | | {plain:.2f} s | |")
     ratio = results[("auto", "2")] / results[("regex", "2")]
     rows.append(f"| {name}: default / regex, cold -j 2 | {ratio:.1f}x | | |")
+    per_reason = parsed_files(files)
+    reasons = ", ".join(f"{kind} {count}" for kind, count in per_reason.items()) or "none"
     rows.append(
-        f"| {name}: files the default engine parsed with libclang | {parsed_files(files)} of {len(files)} | | |"
+        f"| {name}: files the default engine parsed with libclang | {sum(per_reason.values())} of {len(files)} "
+        f"| | per reason: {reasons} |"
     )
     headers = [p for p in files if p.suffix in (".h", ".cuh", ".hpp")]
     if headers:

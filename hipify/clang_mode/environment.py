@@ -19,6 +19,7 @@ import hashlib
 import os
 import shutil
 import tempfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib.util import find_spec
@@ -56,6 +57,28 @@ def cache_dir() -> Path:
         path = Path(tempfile.gettempdir()) / f"hipify-py-clang-env-{os.getuid() if hasattr(os, 'getuid') else 0}"
         path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+@contextlib.contextmanager
+def exclusive(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on ``path`` (created if needed) across processes: the workers of one run that all
+    need a generated file or a precompiled header build it once; the others wait and reuse it. Where locks
+    are not to be had (no ``fcntl``, a file system without them) each builds its own, as before."""
+    try:
+        import fcntl
+    except ImportError:  # Windows
+        yield
+        return
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(path, "a")  # noqa: SIM115 - held for the block
+    except OSError:
+        yield
+        return
+    with handle:
+        with contextlib.suppress(OSError):
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+        yield  # closing the file releases the lock
 
 
 def write_if_changed(path: Path, text: str) -> Path:

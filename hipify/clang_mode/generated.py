@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..knowledge.table import MappingTable
-from .environment import cache_dir, write_if_changed
+from .environment import cache_dir, exclusive, write_if_changed
 from .hip_stubs import generate_hip, hip_header_names
 from .prelude import generate, header_names
 
@@ -29,9 +29,23 @@ def prelude_files(table: MappingTable) -> tuple[str, str]:
     base = cache_dir() / f"prelude-{table.digest}-{_self_digest()}"
     prelude = base / "hipify_prelude.h"
     hip = base / "hipify_hip_declarations.h"
+    if not (prelude.is_file() and hip.is_file()):
+        # Generated and checked once per table (seconds of parsing); later runs reuse them, and the
+        # workers of one run wait for the first to finish. Each checks its own draft: the check
+        # rewrites the file as it goes.
+        with exclusive(base.parent / f".{base.name}.lock"):
+            _generate(table, base, prelude, hip)
+    stubs = base / "stubs"
+    for name in header_names(table):
+        write_if_changed(stubs / name, CUDA_STUB)
+    hip_stub = f'#pragma once\n/* hipify-py: stub for a HIP header that is not installed */\n#include "{hip}"\n'
+    for name in hip_header_names(table):
+        write_if_changed(stubs / name, hip_stub)
+    return str(prelude), str(stubs)
+
+
+def _generate(table: MappingTable, base: Path, prelude: Path, hip: Path) -> None:
     library = _library_names() if not (prelude.is_file() and hip.is_file()) else frozenset()
-    # Generated and checked once per table; later runs reuse them. Each worker process checks
-    # its own draft: the check rewrites the file as it goes.
     if not prelude.is_file():
         draft = write_if_changed(base / f"unchecked-{os.getpid()}.h", generate(table, library))
         write_if_changed(prelude, _without_error_lines(draft))
@@ -40,13 +54,6 @@ def prelude_files(table: MappingTable) -> tuple[str, str]:
         draft = write_if_changed(base / f"unchecked-hip-{os.getpid()}.h", generate_hip(table, library))
         write_if_changed(hip, _without_error_lines(draft, before=(prelude,)))
         draft.unlink(missing_ok=True)
-    stubs = base / "stubs"
-    for name in header_names(table):
-        write_if_changed(stubs / name, CUDA_STUB)
-    hip_stub = f'#pragma once\n/* hipify-py: stub for a HIP header that is not installed */\n#include "{hip}"\n'
-    for name in hip_header_names(table):
-        write_if_changed(stubs / name, hip_stub)
-    return str(prelude), str(stubs)
 
 
 # What a CUDA file typically includes after the prelude: the check parses these too, since a

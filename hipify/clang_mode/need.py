@@ -10,12 +10,16 @@ the text cannot know, and for most files the text shows there is nothing to ask:
 - a call whose arguments the text could not split, to a row that rewrites its arguments;
 - inactive ``#if`` branches when they are to be skipped: which ones the real macros select;
 - kernel launches rewritten to ``hipLaunchKernelGGL``: which kernels are (deduced) templates;
-- in a file with templates, a member template called with explicit arguments through a template-id or a member
-  access (``vec_cast<T, S>::cast<N>(p)``, ``obj.get<N>(q)``): whether the scope depends on a template parameter,
-  so that the call needs ``template`` (``clang_mode.dependent_templates``).
+- inside the body of a template with parameters, a member template called with explicit arguments through a
+  template-id or a member access (``vec_cast<T, S>::cast<N>(p)``, ``obj.get<N>(q)``): whether the scope depends on a
+  template parameter, so that the call needs ``template`` (``clang_mode.dependent_templates``). The text decides
+  where no scope can depend on one: outside every template body, or in an explicit specialization
+  (``template <>``), there is no template parameter to depend on (a generic lambda's ``auto`` parameter is one
+  without a ``template`` header, so a file with one is asked as before).
 
 ``parse_reason`` says which applies ("" when none does); the clang engine then plans from the
-text facts, with the same result the AST would have given.
+text facts, with the same result the AST would have given. ``REASONS`` names each kind of reason
+(``reason_kind`` maps a reason to it) so that benchmarks count files parsed per reason.
 """
 
 from __future__ import annotations
@@ -28,29 +32,157 @@ from ..model import SourceFile
 from ..options import Options
 from ..rewrite.index import TableIndex
 
+# Each kind of reason: its name in benchmarks, and the text ``parse_reason`` gives ({} is the name concerned).
+REASONS = {
+    "project-declares": "the project declares {} itself",
+    "skipped-branches": "inactive #if branches are skipped: the real macro values decide which",
+    "launches": "launches are rewritten: template kernels need the AST",
+    "member-template": "a member template is called with explicit arguments: a dependent scope needs 'template'",
+    "file-declares": "the file declares {} itself",
+    "namespace": "namespace {} used without qualification",
+    "arguments": "the arguments of {} are not plain text",
+}
+
 _CONDITIONALS = frozenset(("if", "ifdef", "ifndef", "elif", "elifdef", "elifndef"))
 # ``X<T>::name<...>(`` or ``obj.name<...>(``: a call of a member template that may sit in a dependent scope.
 _MEMBER_TEMPLATE_CALL = re.compile(r"(?:>\s*::|\.|->)\s*[A-Za-z_]\w*\s*<[^;{}()<>]*>\s*\(")
+_TEMPLATE_HEADER = re.compile(r"\btemplate\s*<")
+# A parameter declared ``auto`` (a generic lambda, an abbreviated function template): a template without a header.
+_AUTO_PARAMETER = re.compile(r"[(,]\s*(?:const\s+)?auto\b\s*(?:&&?|\*)?\s*(?:\.\.\.\s*)?[A-Za-z_]\w*\s*[,)]")
 
 
 def parse_reason(source: SourceFile, facts: FileFacts, table: MappingTable, index: TableIndex, options: Options) -> str:
     if source.project.shadowed:
-        return f"the project declares {source.project.shadowed[0]} itself"
+        return REASONS["project-declares"].format(source.project.shadowed[0])
     skipping = options.skip_excluded_blocks and not options.amap
     if skipping and any(d.keyword in _CONDITIONALS for d in facts.directives):
-        return "inactive #if branches are skipped: the real macro values decide which"
+        return REASONS["skipped-branches"]
     if options.hip_kernel_syntax and facts.launches:
-        return "launches are rewritten: template kernels need the AST"
+        return REASONS["launches"]
     masked = facts.masked
-    if "template" in masked and _MEMBER_TEMPLATE_CALL.search(masked):
-        return "a member template is called with explicit arguments: a dependent scope needs 'template'"
+    if "template" in masked and _dependent_member_template_call(masked, facts):
+        return REASONS["member-template"]
     transformed = index.transformed
     for ident in facts.identifiers:
         name = ident.name
         if ident.user_declared and name in table:
-            return f"the file declares {name} itself"
+            return REASONS["file-declares"].format(name)
         if name in index.namespaces and ident.next_token != "::" and not ident.qualifier:
-            return f"namespace {name} used without qualification"
+            return REASONS["namespace"].format(name)
         if name in transformed and ident.next_token == "(" and ident.call_args is None:
-            return f"the arguments of {name} are not plain text"
+            return REASONS["arguments"].format(name)
     return ""
+
+
+def reason_kind(reason: str) -> str:
+    """The key of ``REASONS`` whose text ``reason`` is ("" for none)."""
+    for kind, text in REASONS.items():
+        head, _, tail = text.partition("{}")
+        if reason.startswith(head) and reason.endswith(tail) and len(reason) >= len(head) + len(tail):
+            return kind
+    return ""
+
+
+def _dependent_member_template_call(masked: str, facts: FileFacts) -> bool:
+    """Whether a member template call with explicit arguments sits where its scope may depend on a template
+    parameter: in the body of a template that has parameters; anywhere in a file with ``auto`` parameters; in a
+    macro definition (expanded where the text cannot say)."""
+    calls = [m.start() for m in _MEMBER_TEMPLATE_CALL.finditer(masked)]
+    if not calls:
+        return False
+    if _AUTO_PARAMETER.search(masked):
+        return True
+    macros = [(d.start, d.end) for d in facts.directives if d.keyword == "define"]
+    if any(start <= at < end for at in calls for start, end in macros):
+        return True
+    bodies = template_bodies(masked)
+    return any(start <= at < end for at in calls for start, end in bodies)
+
+
+def template_bodies(masked: str) -> list[tuple[int, int]]:
+    """(start, end) of the braces of each declaration that follows a template header with parameters
+    (``template <class T> struct A {...}``, ``template <int N> void f() {...}``), in comment- and literal-free
+    text. An explicit specialization's ``template <>`` has no parameters: its body is no template's."""
+    bodies: list[tuple[int, int]] = []
+    covered = 0
+    for header in _TEMPLATE_HEADER.finditer(masked):
+        if header.start() < covered:
+            continue  # a member template inside a body already counted
+        close = _closing_angle(masked, header.end())
+        if close < 0:
+            break
+        if not masked[header.end() : close].strip():
+            continue  # template <>: an explicit specialization
+        body = _body_after(masked, close + 1)
+        if body is not None:
+            bodies.append(body)
+            covered = body[1]
+    return bodies
+
+
+def _closing_angle(text: str, at: int) -> int:
+    """The offset of the ``>`` closing a template parameter list opened just before ``at`` (-1 if none):
+    angle brackets nest, and those inside parentheses (a default argument's comparison) do not count."""
+    angles, parens = 1, 0
+    for i in range(at, len(text)):
+        c = text[i]
+        if c in "([":
+            parens += 1
+        elif c in ")]":
+            parens -= 1
+        elif parens == 0 and c == "<":
+            angles += 1
+        elif parens == 0 and c == ">":
+            angles -= 1
+            if angles == 0:
+                return i
+        elif c in ";{}" and parens == 0:
+            return -1
+    return -1
+
+
+def _body_after(text: str, at: int) -> tuple[int, int] | None:
+    """The braces of the declaration starting at ``at``: from the first ``{`` outside parentheses to the end of
+    its body (None when a ``;`` ends the declaration first). A constructor's initializers in braces
+    (``: x{1}, y{2} {...}``) run on to the body they precede."""
+    first = _braces_after(text, at)
+    if first is None:
+        return None
+    end = first[1]
+    while True:
+        rest = end
+        while rest < len(text) and text[rest].isspace():
+            rest += 1
+        if rest >= len(text) or text[rest] not in ",{":
+            return first[0], end
+        more = _braces_after(text, rest)
+        if more is None:
+            return first[0], end
+        end = more[1]
+
+
+def _braces_after(text: str, at: int) -> tuple[int, int] | None:
+    """The first ``{`` outside parentheses from ``at`` to its match (None when a ``;`` comes first)."""
+    parens, i = 0, at
+    while i < len(text):
+        c = text[i]
+        if c == "(":
+            parens += 1
+        elif c == ")":
+            parens -= 1
+        elif parens == 0 and c == ";":
+            return None
+        elif parens == 0 and c == "{":
+            break
+        i += 1
+    else:
+        return None
+    depth, start = 0, i
+    for j in range(start, len(text)):
+        if text[j] == "{":
+            depth += 1
+        elif text[j] == "}":
+            depth -= 1
+            if depth == 0:
+                return start, j + 1
+    return start, len(text)

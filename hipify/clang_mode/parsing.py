@@ -29,6 +29,7 @@ from .environment import (
     CudaEnv,
     cache_dir,
     detect_cuda,
+    exclusive,
     resource_dir,
     shim_dir,
     write_if_changed,
@@ -257,23 +258,32 @@ def precompiled_header(common: tuple[str, ...], extra: tuple[str, ...], headers:
         if key in _pch_cache:
             return _pch_cache[key]
     directory = cache_dir() / "pch"
-    header = directory / f"{key}.h"
     pch = directory / f"{key}.pch"
     result: str | None = str(pch)
     if not pch.is_file():
-        write_if_changed(header, body)
-        try:
-            tu = index().parse(
-                str(header), args=list(common) + list(extra), options=ci.TranslationUnit.PARSE_INCOMPLETE | PARSE_FLAGS
-            )
-            if any(d.severity >= ci.Diagnostic.Error for d in tu.diagnostics):
-                result = None
-            else:
-                tmp = directory / f".{key}.{os.getpid()}.pch"
-                tu.save(str(tmp))
-                os.replace(tmp, pch)
-        except (ci.TranslationUnitLoadError, ci.TranslationUnitSaveError, OSError):
-            result = None
+        with exclusive(directory / f".{key}.lock"):  # another worker may be building it: wait, then reuse it
+            result = _build_pch(common, extra, key, body) if not pch.is_file() else result
     with _lock:
         _pch_cache[key] = result
     return result
+
+
+def _build_pch(common: tuple[str, ...], extra: tuple[str, ...], key: str, body: str) -> str | None:
+    """Parse the PCH's header and save it (its path; None when it does not build)."""
+    directory = cache_dir() / "pch"
+    pch = directory / f"{key}.pch"
+    write_if_changed(directory / f"{key}.h", body)
+    try:
+        tu = index().parse(
+            str(directory / f"{key}.h"),
+            args=list(common) + list(extra),
+            options=ci.TranslationUnit.PARSE_INCOMPLETE | PARSE_FLAGS,
+        )
+        if any(d.severity >= ci.Diagnostic.Error for d in tu.diagnostics):
+            return None
+        tmp = directory / f".{key}.{os.getpid()}.pch"
+        tu.save(str(tmp))
+        os.replace(tmp, pch)
+    except (ci.TranslationUnitLoadError, ci.TranslationUnitSaveError, OSError):
+        return None
+    return str(pch)

@@ -8,6 +8,7 @@ Linear in the size of the span read.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 
@@ -16,6 +17,7 @@ from .declarations import Declaration, top_level_declarations
 Span = tuple[int, int]
 
 _FIRST_WORD = re.compile(r"\s*([A-Za-z_]\w*)")
+_PUNCTUATION = re.compile(r"[()\[\]{};]")
 _CONTROL = frozenset(
     ("if", "else", "for", "while", "do", "switch", "case", "default", "goto", "try", "catch", "break", "continue")
 )
@@ -39,7 +41,16 @@ def body_of(masked: str, decl: Declaration) -> Span | None:
 def statements(masked: str, body: Span, directives: list[Span]) -> list[Statement]:
     """The statements of ``body`` that end with a ``;`` outside brackets, at any block depth, each with its kind.
     A statement a directive line cuts through is left out (it is not one unit of code)."""
-    out: list[Statement] = []
+    return [_statement(masked, begin, semicolon) for begin, semicolon in _ends(masked, body, directives)]
+
+
+def _statement(masked: str, begin: int, semicolon: int) -> Statement:
+    return Statement((_skip_blanks(masked, begin, semicolon), semicolon + 1), _kind(masked, begin, semicolon))
+
+
+def _ends(masked: str, body: Span, directives: list[Span]) -> list[tuple[int, int]]:
+    """(where each statement of ``statements`` begins, blanks included; its ``;``), in order."""
+    out: list[tuple[int, int]] = []
     start, end = body
     begin = start
     depth = 0  # () and [] (a lambda's braces inside a call stay in the statement)
@@ -57,6 +68,13 @@ def statements(masked: str, body: Span, directives: list[Span]) -> list[Statemen
                 begin = i
             d += 1
             continue
+        # Only brackets and ';' matter: jump to the next one (before the next directive), not character by character.
+        limit = min(end, ds[d][0]) if d < len(ds) else end
+        found = _PUNCTUATION.search(masked, i, limit)
+        if found is None:
+            i = limit
+            continue
+        i = found.start()
         c = masked[i]
         if c in "([":
             depth += 1
@@ -66,7 +84,7 @@ def statements(masked: str, body: Span, directives: list[Span]) -> list[Statemen
             begin, cut = i + 1, False  # a block opens or closes: what came before was its head
         elif depth == 0 and c == ";":
             if not cut:
-                out.append(Statement((_skip_blanks(masked, begin, i), i + 1), _kind(masked, begin, i)))
+                out.append((begin, i))
             begin, cut = i + 1, False
         i += 1
     return out
@@ -145,6 +163,9 @@ def smallest_units(masked: str, decl: Declaration, uses: list[int], directives: 
     no smaller unit than the declaration can go."""
     functions = [decl] if decl.kind == "function" else member_functions(masked, decl, directives)
     wanted: dict[int, tuple[Declaration, set[Span] | None]] = {}  # function start -> its statements (None: body)
+    # function start -> (its body's statements' ends, and beginnings): found once for all its uses, and only the
+    # statement holding a use is read further
+    split: dict[int, tuple[list[int], list[int]]] = {}
     for at in uses:
         function = next((f for f in functions if (b := body_of(masked, f)) is not None and b[0] <= at < b[1]), None)
         if function is None:
@@ -154,7 +175,14 @@ def smallest_units(masked: str, decl: Declaration, uses: list[int], directives: 
         _, spans = wanted.setdefault(function.start, (function, set()))
         if spans is None:
             continue
-        holding = next((st for st in statements(masked, body, directives) if st.span[0] <= at < st.span[1]), None)
+        if function.start not in split:
+            ends = _ends(masked, body, directives)
+            split[function.start] = ([semicolon for _, semicolon in ends], [begin for begin, _ in ends])
+        semicolons, begins = split[function.start]
+        k = bisect.bisect_left(semicolons, at)  # the first statement ending at or after the use
+        holding = _statement(masked, begins[k], semicolons[k]) if k < len(semicolons) else None
+        if holding is not None and not holding.span[0] <= at < holding.span[1]:
+            holding = None
         if holding is None or holding.kind not in ("expression", "return"):
             wanted[function.start] = (function, None)  # a declaration later code reads, a condition: the body
         else:
