@@ -94,7 +94,8 @@ def with_cpu_branch(header: str | None, texts: Iterable[str]) -> str | None:
     branch = cpu_branch(cpu_entries_used(texts))
     if header is not None and _BEGIN in header:  # already has one: written again from these texts
         head, _, rest = header.partition(_BEGIN)
-        header = head + rest.partition(_END + "\n")[2]
+        tail = rest.partition(_END + "\n")[2]
+        header = head + tail.removeprefix("\n")  # the blank line written after the branch
     if not branch:
         return header
     if header is None:

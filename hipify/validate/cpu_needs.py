@@ -96,17 +96,49 @@ _UNDECLARED = re.compile(
 _NO_HEADER = re.compile(r"fatal error: ([\w/.+-]+): No such file|fatal error: '([\w/.+-]+)' file not found")
 
 
-def needs_from_build_log(log: str, known: Iterable[str] = ()) -> list[str]:
-    """HIP names and headers a failed CPU build lacked that HIP declares (or ``known`` names), or [] when the
-    first errors are of another kind (the translation's failure)."""
+# Headers of CUDA and its libraries: one left in a translation is the translation's failure, never a lack.
+_CUDA_HEADER = re.compile(r"^(?:cuda|cu[a-z]|nv|cub/|thrust/|cooperative_groups|crt/|sm_\d|device_|math_constants)")
+
+
+def needs_from_build_log(log: str, known: Iterable[str] = (), compat_header: str = "") -> list[str]:
+    """What a failed CPU build lacked: HIP names HIP declares (or ``known`` names) and HIP-CPU does not, headers
+    HIP-CPU or this machine does not have (a CUDA header is the translation's), the compatibility header's HIP
+    code (``compat_header``: its text, whose CPU branch is HIP-CPU's); [] when the errors are of another kind (the
+    translation's failure)."""
     names = hip_names() | frozenset(known)
     found: dict[str, None] = {}
     for match in _NO_HEADER.finditer(log):
         header = match.group(1) or match.group(2)
         if header.startswith("hip/") or header.split("/", 1)[0].lower().removesuffix(".h") in _LIBRARY_HEADERS:
             found[f"<{header}> (HIP-CPU lacks it)"] = None
+        elif not _CUDA_HEADER.match(header):
+            found[f"<{header}> (not installed here)"] = None
+    entries = _compat_entries_failing(log, compat_header)
+    if entries:
+        found[f"the compatibility header's HIP code ({', '.join(entries)}: written for hipcc)"] = None
     for match in _UNDECLARED.finditer(log):
         name = next(g for g in match.groups() if g)
         if name in names:
             found[f"{name} (HIP declares it, HIP-CPU does not)"] = None
+    return list(found)
+
+
+_COMPAT_ERROR = re.compile(r"hipify_compat\.h:(\d+):\d+: error")
+_ENTRY_COMMENT = re.compile(r"^// ([A-Za-z_]\w*): ", re.MULTILINE)
+
+
+def _compat_entries_failing(log: str, header: str) -> list[str]:
+    """The compatibility-header entries outside its CPU branch that the build's errors are in."""
+    if not header:
+        return []
+    lines = header.splitlines()
+    branch = next((i + 1 for i, line in enumerate(lines) if "hipify-py: CPU branch" in line), len(lines) + 1)
+    found: dict[str, None] = {}
+    for match in _COMPAT_ERROR.finditer(log):
+        number = int(match.group(1))
+        if number >= branch:
+            continue  # the CPU branch is HIP-CPU's own: an error there is a failure
+        above = "\n".join(lines[: number - 1])
+        names = _ENTRY_COMMENT.findall(above)
+        found[names[-1] if names else "its runtime include"] = None
     return list(found)

@@ -25,6 +25,7 @@ from ..compat.cpu import with_cpu_branch
 from ..options import Options
 from .corpus import Program
 from .cpu_needs import needs_before_build, needs_from_build_log
+from .cpu_respell import respell_dynamic_shared
 from .hipcpu import HipCpu
 from .run import FAIL, RunResult
 from .runline import RunLine, run_line
@@ -45,7 +46,14 @@ def translate_for_cpu(program: Program, engine: str, work: Path, options: Option
         return tr
     header_path = tr.tree / HEADER_NAME
     header = header_path.read_text(encoding="utf-8") if header_path.is_file() else None
-    texts = [(tr.tree / rel).read_text(encoding="utf-8", errors="replace") for rel in program.files]
+    texts = []
+    for rel in program.files:
+        path = tr.tree / rel
+        text = path.read_text(encoding="utf-8", errors="replace")
+        respelled = respell_dynamic_shared(text)
+        if respelled != text:
+            path.write_text(respelled, encoding="utf-8")
+        texts.append(respelled)
     header = with_cpu_branch(header, texts)
     if header is not None:
         header_path.write_text(header, encoding="utf-8")
@@ -122,7 +130,9 @@ def run_translation(
     except subprocess.TimeoutExpired:
         built, log = False, f"build timed out after {build_timeout:.0f} s"
     if not built:
-        lacks = needs_from_build_log(log, load_catalog().by_provided_name)
+        header_path = tr.tree / HEADER_NAME
+        header = header_path.read_text(encoding="utf-8") if header_path.is_file() else ""
+        lacks = needs_from_build_log(log, load_catalog().by_provided_name, header)
         if lacks:
             result = RunResult(result=NOT_RUN, reason="needs " + "; ".join(lacks), **base)  # type: ignore[arg-type]
         else:
