@@ -16,7 +16,9 @@ import shutil
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 
@@ -32,7 +34,8 @@ def benchmark(root: Path) -> Program:
     shared ../include."""
     makefile = root / "Makefile"
     files = tuple(sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.suffix in SOURCE_SUFFIXES))
-    sources = makefile_sources(makefile) or tuple(f for f in files if f.endswith(".cu") and "/" not in f)
+    top = tuple(f for f in files if f.endswith(".cu") and "/" not in f)
+    sources = makefile_sources(makefile) or top or tuple(f for f in files if f.endswith(".cu"))
     includes = (".", *makefile_include_dirs(makefile), "../include")
     return Program(root.name, root, files, tuple(s for s in sources if s in files), tuple(dict.fromkeys(includes)))
 
@@ -45,10 +48,18 @@ def sibling_links(src: Path, work: Path) -> None:
             (work / sibling.name).symlink_to(sibling)
 
 
-def run_one(root: Path, work: Path, hc, timeout: float) -> RunResult:
+def run_one(root: Path, work: Path, hc, timeout: float, hipnv: Path | None = None) -> RunResult:
+    """The benchmark in ``root`` translated (a -hip port: passed through the translator) and run: on the CPU, or
+    with ``hipnv`` (HIP's patched NVIDIA headers) on an NVIDIA GPU."""
     program = benchmark(root)
     if not program.sources:
         return RunResult(program.name, "regex", NOT_RUN, "no sources found", runtime="cpu (HIP-CPU)")
+    if hipnv is not None:
+        from hipify.validate.run import MATCH, run_program
+
+        port = root.name.endswith("-hip")
+        result = run_program(program, ["regex"], work, hipnv, hip_source=port)[0]
+        return replace(result, result=PASS if result.result == MATCH else result.result)
     tr = translate_for_cpu(program, "regex", work)
     try:
         return run_translation(tr, hc, timeout, {})
@@ -63,12 +74,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", action="append", help="benchmark names (without -cuda)")
     ap.add_argument("--first", type=int, help="the first N benchmarks (by name) that have both a -cuda and a -hip")
     ap.add_argument("--timeout", type=float, default=120, help="seconds a run may take (default 120)")
+    ap.add_argument("--on", choices=("cpu", "nvidia"), default="cpu", help="where to run (nvidia: bench/gpu_run.sh)")
     ap.add_argument("--json", help="write the verdicts here")
     ap.add_argument("--markdown", help="write a Markdown table here")
     args = ap.parse_args(argv)
     console = Console(width=200)
-    hc, why = find(args.hip_cpu)
-    if hc is None:
+    hc, hipnv = None, None
+    if args.on == "nvidia":
+        from hipify.validate.hipcpu import cache_root
+        from hipify.validate.run import patched_headers
+
+        hipnv, why = patched_headers(cache_root())
+    else:
+        hc, why = find(args.hip_cpu)
+    if hc is None and hipnv is None:
         console.print(why)
         return 2
     src = Path(args.src)
@@ -79,12 +98,12 @@ def main(argv: list[str] | None = None) -> int:
         names = names[: args.first]
     work = Path(tempfile.mkdtemp(prefix="hipify-cpu-hecbench-"))
     sibling_links(src, work)
-    rows = []
+    rows: list[dict[str, Any]] = []
     try:
         for name in names:
             t0 = time.perf_counter()
-            translated = run_one(src / f"{name}-cuda", work, hc, args.timeout)
-            port = run_one(src / f"{name}-hip", work, hc, args.timeout)
+            translated = run_one(src / f"{name}-cuda", work, hc, args.timeout, hipnv)
+            port = run_one(src / f"{name}-hip", work, hc, args.timeout, hipnv)
             rows.append({"benchmark": name, "translated": translated.to_json(), "port": port.to_json()})
             console.print(
                 f"{name}: translated {translated.result}, port {port.result} ({time.perf_counter() - t0:.0f} s)"
