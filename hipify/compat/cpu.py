@@ -2,12 +2,11 @@
 
 The branch is compiled only under HIP-CPU (whose ``hip_runtime.h`` defines ``__HIP_CPU_RT__``), so adding it to
 a translation's header changes nothing for hipcc; ``with_cpu_branch`` writes it into the header (or a header of
-its own) with the entries the translated texts use and what they build on.
+its own) with the entries whose names the translated code uses and what they build on.
 """
 
 from __future__ import annotations
 
-import re
 import sys
 import textwrap
 from collections.abc import Iterable
@@ -20,13 +19,11 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover
     import tomli as tomllib
 
-from ..lexing.lexer import lex
 from .render import HEADER_NAME, INCLUDE_GUARD, RUNTIME_HEADER
 
 CPU_MACRO = "__HIP_CPU_RT__"  # defined by HIP-CPU's hip_runtime.h
 _BEGIN = f"#if defined({CPU_MACRO})  // hipify-py: CPU branch"
 _END = f"#endif  // defined({CPU_MACRO})"
-_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
 
 @dataclass(frozen=True)
@@ -54,12 +51,10 @@ def load_cpu_entries() -> tuple[CpuEntry, ...]:
     return tuple(entries)
 
 
-def cpu_entries_used(texts: Iterable[str]) -> tuple[CpuEntry, ...]:
-    """The entries whose provided names the code of ``texts`` names (comments and strings aside), with what they
-    need, in file order."""
-    names: set[str] = set()
-    for text in texts:
-        names.update(_IDENTIFIER.findall(lex(text).masked))
+def cpu_entries_used(names: Iterable[str]) -> tuple[CpuEntry, ...]:
+    """The entries providing any of ``names`` (the identifiers the translated code names, comments and strings
+    aside), with what they need, in file order."""
+    names = set(names)
     entries = load_cpu_entries()
     by_name = {e.name: e for e in entries}
     chosen: set[str] = set()
@@ -88,10 +83,11 @@ def cpu_branch(entries: Iterable[CpuEntry]) -> str:
     return "\n".join([*lines, "", _END, ""])
 
 
-def with_cpu_branch(header: str | None, texts: Iterable[str]) -> str | None:
+def with_cpu_branch(header: str | None, names: Iterable[str]) -> str | None:
     """``header`` (a generated compatibility header, or None when the translation needs none) with the CPU branch
-    the translated ``texts`` need, placed before the header's closing guard; None when neither has anything."""
-    branch = cpu_branch(cpu_entries_used(texts))
+    that translated code naming ``names`` needs, placed before the header's closing guard; None when neither has
+    anything."""
+    branch = cpu_branch(cpu_entries_used(names))
     if header is not None and _BEGIN in header:  # already has one: written again from these texts
         head, _, rest = header.partition(_BEGIN)
         tail = rest.partition(_END + "\n")[2]

@@ -10,10 +10,12 @@ stand-in is slow, so this is no verdict on the port), NOT RUN (what HIP-CPU cann
 from __future__ import annotations
 
 import hashlib
+import re
 import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
 
@@ -22,6 +24,7 @@ from rich.table import Table
 
 from ..compat import HEADER_NAME, load_catalog
 from ..compat.cpu import with_cpu_branch
+from ..lexing.lexer import lex
 from ..options import Options
 from .corpus import Program
 from .cpu_needs import needs_before_build, needs_from_build_log
@@ -35,6 +38,7 @@ from .verdict import judge
 PASS, NOT_RUN, TIMEOUT = "PASS", "NOT RUN", "TIMEOUT"
 RUNTIME = "cpu (HIP-CPU)"
 _C_SUFFIXES = (".c",)
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
 
 
 def translate_for_cpu(program: Program, engine: str, work: Path, options: Options | None = None) -> Translated:
@@ -54,10 +58,18 @@ def translate_for_cpu(program: Program, engine: str, work: Path, options: Option
         if respelled != text:
             path.write_text(respelled, encoding="utf-8")
         texts.append(respelled)
-    header = with_cpu_branch(header, texts)
+    header = with_cpu_branch(header, names_in(texts))
     if header is not None:
         header_path.write_text(header, encoding="utf-8")
     return tr
+
+
+def names_in(texts: Iterable[str]) -> set[str]:
+    """The identifiers the code of ``texts`` names, comments and string literals aside."""
+    names: set[str] = set()
+    for text in texts:
+        names.update(_IDENTIFIER.findall(lex(text).masked))
+    return names
 
 
 def build_command(tr: Translated, hc: HipCpu, exe: Path, optimize: str = "-O1") -> list[str]:
