@@ -118,8 +118,8 @@ def test_cpu_branch_goes_inside_the_guard_and_is_rewritten_not_repeated() -> Non
 
 def test_needs_named_before_building(tmp_path: Path) -> None:
     texts = {
-        "a.cu": "#include <hipcub/hipcub.hpp>\n__global__ void k() { asm volatile(\"s_nop 0\"); }\n",
-        "b.cu": "hipTextureObject_t t; // asm(\n#include \"b.h\"\n#include <hip/hip_cooperative_groups.h>\n",
+        "a.cu": '#include <hipcub/hipcub.hpp>\n__global__ void k() { asm volatile("s_nop 0"); }\n',
+        "b.cu": 'hipTextureObject_t t; // asm(\n#include "b.h"\n#include <hip/hip_cooperative_groups.h>\n',
         "b.h": "",
     }
     needs = needs_before_build(texts, tmp_path)
