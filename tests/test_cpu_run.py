@@ -247,3 +247,11 @@ def test_a_program_the_cpu_cannot_run_is_not_run_with_the_reason(tmp_path: Path)
     )
     assert [(r.result, r.reason) for r in results] == [(NOT_RUN, "needs hipCUB (no CPU form in HIP-CPU)")]
     assert json.loads(json.dumps(results[0].to_json()))["runtime"] == "cpu (HIP-CPU)"
+
+
+def test_run_on_the_cpu_without_hip_cpu_is_a_setup_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from hipify.validate.cli import validate_main
+
+    argv = ["--run", "--run-on", "cpu", "--no-amd", "--hip-cpu", str(tmp_path), "--only", "memory_basic"]
+    assert validate_main(argv) == 2
+    assert "is not HIP-CPU" in " ".join(capsys.readouterr().err.split())
