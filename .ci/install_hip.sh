@@ -3,9 +3,10 @@
 # Debian 12/13 machine. Idempotent: a second run only checks (about 1 s).
 #
 #  1. Debian's hipcc (ROCm 5.2 on Debian 12, 5.7 on Debian 13) and the HIP library -dev packages that
-#     Debian packages. librocsparse's runtime library is ~1.3 GB of GPU kernels, so the sparse packages
-#     are fetched with `apt-get download` and only their headers are extracted (compiling with -c needs
-#     no libraries).
+#     Debian packages; g++ and TBB (libtbb-dev), with which `validate --run` builds translations against
+#     HIP-CPU where there is no GPU (the tests take HIP-CPU from ../shared/tools/hip-cpu.tar.xz beside the
+#     clone). librocsparse's runtime library is ~1.3 GB of GPU kernels, so the sparse packages are fetched
+#     with `apt-get download` and only their headers are extracted (compiling with -c needs no libraries).
 #  2. Unless HIPIFY_ROCM_CHROOT=0: a chroot per ROCm release the mapping table is generated for, each with
 #     that release's hipcc, make, CMake, g++ and the hipBLAS/hipFFT/hipCUB/... headers, CMake packages and
 #     shared objects (link stubs for the libraries whose GPU kernels weigh gigabytes), so that translated
@@ -27,7 +28,7 @@ T0=$(date +%s)
 SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
 
 # -- 1. Debian hipcc + library headers ------------------------------------------------------------
-FULL=(hipcc libhiprand-dev librocrand-dev librocprim-dev)
+FULL=(hipcc libhiprand-dev librocrand-dev librocprim-dev g++ libtbb-dev)
 HEADERS_ONLY=(libhipsparse-dev librocsparse-dev)
 missing=()
 for p in "${FULL[@]}"; do

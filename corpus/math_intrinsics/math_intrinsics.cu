@@ -77,7 +77,7 @@ int main() {
     o[5] = (float)(x * 3.0 + 1.0 + x + std::floor((float)(x * 10.0)));
     o[6] = (float)(std::exp2(x) + std::log2(x + 1.0));
     o[7] = (float)(std::sin(x) + std::exp(x));
-    o[8] = (float)(x / 3.0 + 0.0);
+    o[8] = (float)(x / 3.0 + (x - 1.0 < 0.0 ? 0.0 : x - 1.0 > 1.0 ? 1.0 : x - 1.0));  // __saturatef clamps to [0, 1]
     o[9] = (float)(x * x + x + 1.0);
     o[10] = (float)(std::exp(x) - std::cosh(x));
     o[11] = (float)(std::tanh(x) + std::atan2(x, 1.0));

@@ -100,6 +100,8 @@ class Report:
     engines: Counter[str] = field(default_factory=Counter)
     # Results of `hipify-py validate --json` (compile/run checks), merged in with --validation.
     validation: list[dict[str, object]] = field(default_factory=list)
+    # Its `validate --run` verdicts (an NVIDIA GPU, or the CPU through HIP-CPU): shown beside the compile verdicts.
+    validation_runs: list[dict[str, object]] = field(default_factory=list)
     # The compatibility header the translation relies on: (path, entry names); ("", ()) if none.
     compat_header: tuple[str, tuple[str, ...]] = ("", ())
     # The options of the run: which flags resolve what, which ROCm release the names need.
@@ -241,6 +243,7 @@ class Report:
             "files": self.per_file,
             "diagnostics": [self._diag_dict(d) for d in self.diagnostics],
             "validation": self.validation,
+            "validation_runs": self.validation_runs,
             "compat_header": {"path": self.compat_header[0], "entries": list(self.compat_header[1])},
             "rocm_dependent": [
                 {
@@ -270,6 +273,20 @@ class Report:
             "message": diag.message,
             "source": self.source_line(diag),
         }
+
+    def run_rows(self) -> list[tuple[str, str, str, str, str, str]]:
+        """(program, engine, compile verdicts, where it ran, run verdict, reason) per run result."""
+        compiled: dict[tuple[str, str], list[str]] = {}
+        for item in self.validation:
+            key = (str(item.get("program", "")), str(item.get("engine", "")))
+            compiled.setdefault(key, []).append(str(item.get("result", "")))
+        rows = []
+        for run in self.validation_runs:
+            key = (str(run.get("program", "")), str(run.get("engine", "")))
+            verdicts = "/".join(dict.fromkeys(compiled.get(key, []))) or "-"
+            reason = str(run.get("reason") or "")
+            rows.append((*key, verdicts, str(run.get("runtime", "")), str(run.get("result", "")), reason))
+        return rows
 
     def validation_rows(self) -> list[tuple[str, str, str, str, str]]:
         """(program, engine, arch, result, first error or reason) per validation result."""
@@ -401,6 +418,16 @@ def _markdown(report: Report) -> str:
         ]
         for row in report.validation_rows():
             lines.append("| " + " | ".join(_cell(cell) for cell in row) + " |")
+        lines.append("")
+    if report.validation_runs:
+        lines += [
+            "## Run validation (hipify-py validate --run)",
+            "",
+            "| program | engine | compiled | ran on | result | reason |",
+            "|---|---|---|---|---|---|",
+        ]
+        for run_row in report.run_rows():
+            lines.append("| " + " | ".join(_cell(cell) for cell in run_row) + " |")
         lines.append("")
     if report.diagnostics:
         lines += ["## Findings", "", "| location | code | message | source line |", "|---|---|---|---|"]

@@ -135,6 +135,10 @@ def _cards(report: Report, items: dict[str, list[WorkItem]]) -> str:
     if report.validation:
         passed = sum(1 for v in report.validation if str(v.get("result", "")).upper() == "PASS")
         cards.append(("compiled", f"{passed}/{len(report.validation)}", "programs compiled (validate)"))
+    if report.validation_runs:
+        ran = [v for v in report.validation_runs if str(v.get("result", "")) != "NOT RUN"]
+        passed = sum(1 for v in ran if str(v.get("result", "")).upper() in ("PASS", "MATCH"))
+        cards.append(("ran", f"{passed}/{len(ran)}", "runs passed (validate --run)"))
     if report.compat_header[0]:
         cards.append(("compat", len(report.compat_header[1]), f"entries in {report.compat_header[0]}"))
     body = "".join(
@@ -280,11 +284,21 @@ def _per_file(report: Report) -> str:
 
 
 def _validation(report: Report) -> str:
-    if not report.validation:
+    if not report.validation and not report.validation_runs:
         return ""
     rows = [tuple(_e(c) for c in row) for row in report.validation_rows()]
     table = _table("validation", ("program", "engine", "arch", "result", "first error (CUDA line) / reason"), rows)
-    return f'<section id="section-validation"><h2>Compile results (hipify-py validate)</h2>{table}</section>'
+    section = f'<section id="section-validation"><h2>Compile results (hipify-py validate)</h2>{table}</section>'
+    if not report.validation:
+        section = ""
+    if report.validation_runs:
+        runs = [tuple(_e(c) for c in row) for row in report.run_rows()]
+        heads = ("program", "engine", "compiled", "ran on", "result", "reason")
+        section += (
+            '<section id="section-validation-runs"><h2>Run results (hipify-py validate --run)</h2>'
+            f"{_table('validation-runs', heads, runs)}</section>"
+        )
+    return section
 
 
 def _compat(report: Report) -> str:

@@ -61,7 +61,8 @@ def _repository_root(paths: Sequence[str]) -> str:
         current = parent
 
 
-def _load_validation(path: Path) -> list[dict[str, object]]:
+def _load_validation(path: Path) -> tuple[list[dict[str, object]], list[dict[str, object]]]:
+    """The compile results and the --run results of a `validate --json` file."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
@@ -69,7 +70,8 @@ def _load_validation(path: Path) -> list[dict[str, object]]:
     results = data.get("results") if isinstance(data, dict) else None
     if not isinstance(results, list):
         raise UsageError(f"{path} is not the JSON of 'hipify-py validate --json'")
-    return [r for r in results if isinstance(r, dict)]
+    runs = data.get("run") if isinstance(data.get("run"), list) else []
+    return [r for r in results if isinstance(r, dict)], [r for r in runs if isinstance(r, dict)]
 
 
 def _finish(config: RunConfig, report: Report) -> None:
@@ -79,5 +81,5 @@ def _finish(config: RunConfig, report: Report) -> None:
         print_stats(report, to_stdout=config.mode == OutputMode.EXAMINE)
     if config.report:
         if config.validation:
-            report.validation = _load_validation(Path(config.validation))
+            report.validation, report.validation_runs = _load_validation(Path(config.validation))
         write_report(Path(config.report), render(report, _report_format(config)))

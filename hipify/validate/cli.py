@@ -70,7 +70,37 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", metavar="FILE", help="write results as JSON (for the porting report)")
     p.add_argument("--markdown", metavar="FILE", help="write the compile results as a Markdown table")
     p.add_argument("--keep", action="store_true", help="keep the translated trees (paths are printed)")
-    p.add_argument("--run", action="store_true", help="also build and run on an NVIDIA GPU (needs nvcc and a GPU)")
+    p.add_argument(
+        "--run",
+        action="store_true",
+        help="also build and run each translation: on an NVIDIA GPU where there is one (nvcc and a GPU), else on the "
+        "CPU through HIP-CPU (see --hip-cpu)",
+    )
+    cpu = p.add_argument_group("running on the CPU (HIP-CPU) where there is no GPU")
+    cpu.add_argument(
+        "--run-on",
+        choices=("auto", "nvidia", "cpu"),
+        default="auto",
+        help="with --run: where to run (auto: an NVIDIA GPU if present, else the CPU)",
+    )
+    cpu.add_argument(
+        "--hip-cpu",
+        metavar="DIR|ARCHIVE",
+        help="HIP-CPU's folder or a .tar.* archive of it (default: $HIPIFY_HIP_CPU, else where `--setup --cpu` "
+        "cloned it); the compiler is $HIPIFY_CPU_CXX, else g++, else clang++; needs TBB (libtbb-dev)",
+    )
+    cpu.add_argument(
+        "--run-timeout",
+        type=float,
+        default=300,
+        metavar="S",
+        help="with --run on the CPU: seconds a program may run (default 300; past it: TIMEOUT, not a failure)",
+    )
+    cpu.add_argument(
+        "--cpu",
+        action="store_true",
+        help="with --setup: clone HIP-CPU from its repository into the cache instead of building a ROCm chroot",
+    )
     p.add_argument(
         "--nvidia-build-only",
         action="store_true",
@@ -98,6 +128,10 @@ def validate_main(argv: list[str] | None = None) -> int:
     """Exit 0 when nothing failed (skips allowed), 1 when a program failed, 2 on usage/setup errors, a toolchain
     that lacks what a program needs among them (that program is not judged)."""
     args = build_parser().parse_args(argv)
+    if args.setup and args.cpu:
+        from .hipcpu import setup_cpu
+
+        return setup_cpu()
     if args.setup:
         from .rocm_chroot import main_setup
 
@@ -189,9 +223,9 @@ def validate_main(argv: list[str] | None = None) -> int:
 
     run_results: list = []
     if args.run:
-        from .run import run_all
-
-        run_results = run_all(programs, engines, console, err, build_only=args.nvidia_build_only)
+        run_results, code = _run(args, programs, engines, console, err)
+        if code:
+            return code
 
     if args.markdown and results:
         with open(args.markdown, "w", encoding="utf-8") as fh:
@@ -208,12 +242,40 @@ def validate_main(argv: list[str] | None = None) -> int:
         write_json(args.json, results, meta)
     failed = any(r.result in ("FAIL", "ERROR") for r in results)
     failed = failed or any(r.result in ("MISMATCH", "FAIL", "ERROR") for r in run_results)
+    if any(r.runtime != "nvidia" for r in run_results):
+        from .cpu_run import counts
+
+        err.print("validate --run (CPU): " + ", ".join(f"{v} {k}" for k, v in counts(run_results).items()))
     failed = failed or any(b.failed for b in builds)  # a link error is a finding
     unjudged = [r.reason for r in results if r.result == NOT_JUDGED] + [b.not_judged for b in builds if b.not_judged]
     for reason in dict.fromkeys(unjudged):  # the toolchain's problem, once per cause, last where it is seen
         count = unjudged.count(reason)
         err.print(f"validate: {count} not judged: {reason}", markup=False, highlight=False)
     return 1 if failed else 2 if unjudged else 0
+
+
+def _run(
+    args: argparse.Namespace, programs: list, engines: list[str], console: Console, err: Console
+) -> tuple[list, int]:
+    """The --run verdicts: on an NVIDIA GPU where there is one (or --nvidia-build-only), else on the CPU; a usage
+    error's exit status where the CPU run cannot start."""
+    from .run import gpu_present, run_all
+
+    on_gpu = args.run_on == "nvidia" or args.nvidia_build_only
+    if args.run_on == "auto" and not args.nvidia_build_only:
+        on_gpu, why = gpu_present()
+        if not on_gpu:
+            err.print(f"--run: no NVIDIA GPU ({why}): running on the CPU", markup=False)
+    if on_gpu:
+        return run_all(programs, engines, console, err, build_only=args.nvidia_build_only), 0
+    from .cpu_run import run_all_cpu
+    from .hipcpu import find
+
+    hc, why = find(args.hip_cpu)
+    if hc is None:
+        err.print(f"validate --run: {why}", markup=False)
+        return [], 2
+    return run_all_cpu(programs, engines, hc, console, err, args.run_timeout, args.keep), 0
 
 
 def _say_what_it_lacks(tc: Toolchain, systems: set[str], err: Console) -> None:

@@ -26,6 +26,7 @@ class Program:
     expected_output: str | None = None
     build_system: str | None = None  # "make" or "cmake": the program has build files of its own
     min_rocm: str = ""  # the oldest ROCm with every API it uses ("7.2"); older toolchains skip it
+    run_tolerance: float = 0.0  # how far a run's numbers may be from expected_output.txt's (relative)
 
 
 def _walk(root: Path) -> list[str]:
@@ -60,6 +61,7 @@ def load_program(root: Path) -> Program:
         expected_output=expected.read_text() if expected.is_file() else None,
         build_system=build_system(root),
         min_rocm=str(meta.get("min_rocm", "")),
+        run_tolerance=float(meta.get("run_tolerance", 0.0)),  # type: ignore[arg-type]
     )
 
 

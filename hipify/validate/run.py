@@ -18,7 +18,9 @@ from rich.table import Table
 from ..options import Options
 from .corpus import Program
 from .hipnv import cache_key, patch_headers
+from .runline import RunLine, run_line
 from .runner import _TRANSLATE_LOCK, translate_program
+from .verdict import judge
 
 MATCH, MISMATCH, FAIL, SKIPPED, BUILT = "MATCH", "MISMATCH", "FAIL", "SKIPPED", "BUILT"
 LINK_FLAGS = {
@@ -52,6 +54,7 @@ class RunResult:
     translated_output: str = ""
     expected_output: str = ""
     seconds: float = 0.0
+    runtime: str = "nvidia"  # where it ran: "nvidia" (HIP's NVIDIA platform) or the CPU (validate.cpu_run)
 
     def to_json(self) -> dict[str, object]:
         return {k: getattr(self, k) for k in self.__dataclass_fields__}
@@ -124,12 +127,19 @@ def _build(cmd: list[str], timeout: float = 600) -> tuple[bool, str]:
     return proc.returncode == 0, proc.stdout + proc.stderr
 
 
-def _execute(exe: str, timeout: float = 300) -> tuple[int, str]:
+def _execute(exe: str, timeout: float = 300, line: RunLine | None = None, cwd: Path | None = None) -> tuple[int, str]:
+    """Run ``exe`` with the arguments of its project's run line (none without one), in ``cwd``."""
+    args = list(line.arguments) if line else []
     try:
-        proc = subprocess.run([exe], check=False, capture_output=True, text=True, timeout=timeout)
+        proc = subprocess.run([exe, *args], check=False, capture_output=True, text=True, timeout=timeout, cwd=cwd)
         return proc.returncode, proc.stdout
     except subprocess.TimeoutExpired:
         return 124, "(timed out)"
+
+
+def _run_line(program: Program) -> RunLine | None:
+    makefile = program.root / "Makefile"
+    return run_line(makefile) if makefile.is_file() else None
 
 
 def nvcc_flags(program: Program, root: str, build_only: bool = False) -> list[str]:
@@ -147,15 +157,24 @@ def nvcc_flags(program: Program, root: str, build_only: bool = False) -> list[st
 
 
 def run_program(
-    program: Program, engines: list[str], work: Path, hipnv_include: Path, build_only: bool = False
+    program: Program,
+    engines: list[str],
+    work: Path,
+    hipnv_include: Path,
+    build_only: bool = False,
+    hip_source: bool = False,
 ) -> list[RunResult]:
-    """Build (and unless ``build_only``, run) the original and each engine's translation on NVIDIA."""
+    """Build (and unless ``build_only``, run) the original and each engine's translation on NVIDIA. With
+    ``hip_source`` the program is HIP already (a hand-written port): no CUDA original is built, and its own run is
+    judged (passed through the translator, which leaves HIP as it is)."""
     expected = (program.expected_output or "").strip()
     libs = [LINK_FLAGS[lib] for lib in program.cuda_libs if lib in LINK_FLAGS]
     if build_only:  # the driver library ships with the GPU driver; nothing is run, so leave it out
         libs = [flag for flag in libs if flag != "-lcuda"]
     orig_exe = work / f"{program.name}.orig"
     t0 = time.perf_counter()
+    if hip_source:
+        return _run_translations(program, engines, work, hipnv_include, build_only, libs, "", t0)
     ok, log = _build(
         [
             "nvcc",
@@ -171,9 +190,12 @@ def run_program(
             RunResult(program.name, e, FAIL, "original does not build with nvcc:\n" + _first_errors(log))
             for e in engines
         ]
-    rc, orig_out = (0, expected) if build_only else _execute(str(orig_exe))
+    line = _run_line(program)
+    rc, orig_out = (0, expected) if build_only else _execute(str(orig_exe), line=line, cwd=program.root)
     orig_out = orig_out.strip()
-    if rc != 0 or orig_out != expected:
+    # Without a reference output (a project's own program), the original's exit status and verdict judge it.
+    original_ok = judge(rc, orig_out, None)[0] if program.expected_output is None else orig_out == expected
+    if rc != 0 or not original_ok:
         return [
             RunResult(
                 program.name,
@@ -186,6 +208,21 @@ def run_program(
             )
             for e in engines
         ]
+    return _run_translations(program, engines, work, hipnv_include, build_only, libs, orig_out, t0)
+
+
+def _run_translations(
+    program: Program,
+    engines: list[str],
+    work: Path,
+    hipnv_include: Path,
+    build_only: bool,
+    libs: list[str],
+    orig_out: str,
+    t0: float,
+) -> list[RunResult]:
+    expected = (program.expected_output or "").strip()
+    line = _run_line(program)
     # hipRAND's device API is header-only on NVIDIA (over cuRAND's); its host API needs a library.
     blocked = [
         lib
@@ -257,15 +294,19 @@ def run_program(
                 )
             )
             continue
-        rc, out = _execute(str(exe))
+        rc, out = _execute(str(exe), line=line, cwd=tr.tree)
         out = out.strip()
-        verdict = MATCH if rc == 0 and out == orig_out == expected else MISMATCH
+        if program.expected_output is None:  # outputs hold timings: the exit status and the program's verdict
+            passed, why = judge(rc, out, None)
+        else:
+            passed, why = rc == 0 and out == expected and orig_out in ("", expected), f"exit {rc}"
+        verdict = MATCH if passed else MISMATCH
         results.append(
             RunResult(
                 program.name,
                 engine,
                 verdict,
-                "" if verdict == MATCH else f"exit {rc}",
+                "" if verdict == MATCH else why,
                 orig_out,
                 out,
                 expected,

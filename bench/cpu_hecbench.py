@@ -1,0 +1,137 @@
+"""Run HeCBench-style benchmarks on the CPU through HIP-CPU: each ``<name>-cuda`` translated by hipify-py, beside
+its hand-written ``<name>-hip`` port, both with hipLaunchKernelGGL launches (the port's converted by the
+translator's own --hip-kernel-execution-syntax), built with g++ against HIP-CPU and run with their Makefile's
+``run`` line (its problem sizes, unscaled). Counts PASS for each side and lists every benchmark where the port
+passes and the translation does not.
+
+    python bench/cpu_hecbench.py --src SRC --hip-cpu ARCHIVE [--only NAME ...] [--first N] [--timeout S]
+        [--json out.json] [--markdown out.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import sys
+import tempfile
+import time
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+
+from hipify.validate.corpus import SOURCE_SUFFIXES, Program
+from hipify.validate.cpu_run import NOT_RUN, PASS, run_translation, translate_for_cpu
+from hipify.validate.hipcpu import find
+from hipify.validate.run import RunResult
+from hipify.validate.runline import makefile_include_dirs, makefile_sources
+
+
+def benchmark(root: Path) -> Program:
+    """A HeCBench folder as a program: its Makefile's sources (else every top-level .cu), its -I folders and the
+    shared ../include."""
+    makefile = root / "Makefile"
+    files = tuple(sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.suffix in SOURCE_SUFFIXES))
+    top = tuple(f for f in files if f.endswith(".cu") and "/" not in f)
+    sources = makefile_sources(makefile) or top or tuple(f for f in files if f.endswith(".cu"))
+    includes = (".", *makefile_include_dirs(makefile), "../include")
+    return Program(root.name, root, files, tuple(s for s in sources if s in files), tuple(dict.fromkeys(includes)))
+
+
+def sibling_links(src: Path, work: Path) -> None:
+    """``work`` gets a link to every folder of ``src``: a translated tree placed in ``work`` finds ``../include``
+    and the data a run line names in another benchmark's folder, as in the original tree."""
+    for sibling in src.iterdir():
+        if sibling.is_dir() and not (work / sibling.name).exists():
+            (work / sibling.name).symlink_to(sibling)
+
+
+def run_one(root: Path, work: Path, hc, timeout: float, hipnv: Path | None = None) -> RunResult:
+    """The benchmark in ``root`` translated (a -hip port: passed through the translator) and run: on the CPU, or
+    with ``hipnv`` (HIP's patched NVIDIA headers) on an NVIDIA GPU."""
+    program = benchmark(root)
+    if not program.sources:
+        return RunResult(program.name, "regex", NOT_RUN, "no sources found", runtime="cpu (HIP-CPU)")
+    if hipnv is not None:
+        from hipify.validate.run import MATCH, run_program
+
+        port = root.name.endswith("-hip")
+        result = run_program(program, ["regex"], work, hipnv, hip_source=port)[0]
+        return replace(result, result=PASS if result.result == MATCH else result.result)
+    tr = translate_for_cpu(program, "regex", work)
+    try:
+        return run_translation(tr, hc, timeout, {})
+    finally:
+        shutil.rmtree(tr.tree, ignore_errors=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--src", required=True, help="HeCBench's src/ folder")
+    ap.add_argument("--hip-cpu", help="HIP-CPU's folder or archive (else $HIPIFY_HIP_CPU)")
+    ap.add_argument("--only", action="append", help="benchmark names (without -cuda)")
+    ap.add_argument("--first", type=int, help="the first N benchmarks (by name) that have both a -cuda and a -hip")
+    ap.add_argument("--timeout", type=float, default=120, help="seconds a run may take (default 120)")
+    ap.add_argument("--on", choices=("cpu", "nvidia"), default="cpu", help="where to run (nvidia: bench/gpu_run.sh)")
+    ap.add_argument("--json", help="write the verdicts here")
+    ap.add_argument("--markdown", help="write a Markdown table here")
+    args = ap.parse_args(argv)
+    console = Console(width=200)
+    hc, hipnv = None, None
+    if args.on == "nvidia":
+        from hipify.validate.hipcpu import cache_root
+        from hipify.validate.run import patched_headers
+
+        hipnv, why = patched_headers(cache_root())
+    else:
+        hc, why = find(args.hip_cpu)
+    if hc is None and hipnv is None:
+        console.print(why)
+        return 2
+    src = Path(args.src)
+    names = sorted(p.name[: -len("-cuda")] for p in src.glob("*-cuda") if (src / (p.name[:-5] + "-hip")).is_dir())
+    if args.only:
+        names = [n for n in names if n in set(args.only)]
+    if args.first:
+        names = names[: args.first]
+    work = Path(tempfile.mkdtemp(prefix="hipify-cpu-hecbench-"))
+    sibling_links(src, work)
+    rows: list[dict[str, Any]] = []
+    try:
+        for name in names:
+            t0 = time.perf_counter()
+            translated = run_one(src / f"{name}-cuda", work, hc, args.timeout, hipnv)
+            port = run_one(src / f"{name}-hip", work, hc, args.timeout, hipnv)
+            rows.append({"benchmark": name, "translated": translated.to_json(), "port": port.to_json()})
+            console.print(
+                f"{name}: translated {translated.result}, port {port.result} ({time.perf_counter() - t0:.0f} s)"
+                + (f"\n  translated: {translated.reason[:300]}" if translated.result != PASS else "")
+                + (f"\n  port: {port.reason[:300]}" if port.result != PASS else ""),
+                highlight=False,
+                markup=False,
+            )
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    passed_t = sum(r["translated"]["result"] == PASS for r in rows)
+    passed_p = sum(r["port"]["result"] == PASS for r in rows)
+    console.print(f"{len(rows)} benchmarks: PASS translated {passed_t}, ports {passed_p}")
+    worse = [r["benchmark"] for r in rows if r["port"]["result"] == PASS and r["translated"]["result"] != PASS]
+    console.print("port passes, translation does not: " + (", ".join(worse) or "none"))
+    if args.json:
+        Path(args.json).write_text(json.dumps({"timeout": args.timeout, "rows": rows}, indent=1) + "\n")
+    if args.markdown:
+        lines = ["| benchmark | translated | port | translated: reason | port: reason |", "|---|---|---|---|---|"]
+        for r in rows:
+            t, p = r["translated"], r["port"]
+            cell = lambda s: str(s).replace("|", "\\|").replace("\n", " ")[:220]  # noqa: E731
+            lines.append(
+                f"| {r['benchmark']} | {t['result']} | {p['result']} | {cell(t['reason'])} | {cell(p['reason'])} |"
+            )
+        Path(args.markdown).write_text("\n".join(lines) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,242 @@
+"""``--run`` where no GPU is: run each translation on the CPU through HIP-CPU.
+
+Each program is translated with ``hipLaunchKernelGGL`` launches (HIP-CPU has no triple chevrons), its
+compatibility header gains the CPU branch its files need (:mod:`hipify.compat.cpu`), and it is built with g++ or
+clang++ against HIP-CPU and TBB, then run: with its project's own run line where its Makefile has a ``run``
+target, else with no arguments. Verdicts: PASS, FAIL (the reason), TIMEOUT (ran past the time limit: the CPU
+stand-in is slow, so this is no verdict on the port), NOT RUN (what HIP-CPU cannot give, named).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+import subprocess
+import tempfile
+import time
+from collections.abc import Iterable
+from dataclasses import replace
+from pathlib import Path
+
+from rich.console import Console
+from rich.table import Table
+
+from ..compat import HEADER_NAME, load_catalog
+from ..compat.cpu import with_cpu_branch
+from ..lexing.lexer import lex
+from ..options import Options
+from .corpus import Program
+from .cpu_needs import needs_before_build, needs_from_build_log
+from .cpu_respell import respell_dynamic_shared
+from .hipcpu import HipCpu
+from .run import FAIL, RunResult
+from .runline import RunLine, run_line
+from .runner import _TRANSLATE_LOCK, Translated, translate_program
+from .verdict import judge
+
+PASS, NOT_RUN, TIMEOUT = "PASS", "NOT RUN", "TIMEOUT"
+RUNTIME = "cpu (HIP-CPU)"
+_C_SUFFIXES = (".c",)
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+
+
+def translate_for_cpu(program: Program, engine: str, work: Path, options: Options | None = None) -> Translated:
+    """``program`` translated with hipLaunchKernelGGL launches, its compatibility header with the CPU branch."""
+    opts = replace(options or Options(), hip_kernel_syntax=True)
+    with _TRANSLATE_LOCK:
+        tr = translate_program(program, engine, str(work), opts)
+    if tr.error:
+        return tr
+    header_path = tr.tree / HEADER_NAME
+    header = header_path.read_text(encoding="utf-8") if header_path.is_file() else None
+    texts = []
+    for rel in program.files:
+        path = tr.tree / rel
+        text = path.read_text(encoding="utf-8", errors="replace")
+        respelled = respell_dynamic_shared(text)
+        if respelled != text:
+            path.write_text(respelled, encoding="utf-8")
+        texts.append(respelled)
+    header = with_cpu_branch(header, names_in(texts))
+    if header is not None:
+        header_path.write_text(header, encoding="utf-8")
+    return tr
+
+
+def names_in(texts: Iterable[str]) -> set[str]:
+    """The identifiers the code of ``texts`` names, comments and string literals aside."""
+    names: set[str] = set()
+    for text in texts:
+        names.update(_IDENTIFIER.findall(lex(text).masked))
+    return names
+
+
+def build_command(tr: Translated, hc: HipCpu, exe: Path, optimize: str = "-O1") -> list[str]:
+    """One g++/clang++ call over every unit, the compatibility header included first where it exists (files that
+    need only its CPU branch do not include it themselves)."""
+    program = tr.program
+    cmd = [hc.compiler, "-std=c++17", optimize, "-w", "-pthread", "-I", str(hc.include())]
+    for inc in program.include_dirs:
+        cmd += ["-I", str(tr.tree / inc)]
+    if (tr.tree / HEADER_NAME).is_file():
+        cmd += ["-include", str(tr.tree / HEADER_NAME)]
+    cmd += ["-x", "c++", *[str(tr.tree / s) for s in program.sources], "-x", "none", "-o", str(exe), *hc.link]
+    return cmd
+
+
+def _tree_digest(tr: Translated) -> str:
+    """What the build depends on: two engines giving the same files share one build and run."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in tr.tree.rglob("*") if p.is_file()):
+        digest.update(path.relative_to(tr.tree).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _execute(exe: Path, line: RunLine | None, cwd: Path, timeout: float) -> tuple[int | None, str]:
+    """(exit status or None on timeout, stdout and stderr)."""
+    args = list(line.arguments) if line else []
+    try:
+        proc = subprocess.run(
+            [str(exe), *args], cwd=cwd, capture_output=True, text=True, errors="replace", timeout=timeout, check=False
+        )
+    except subprocess.TimeoutExpired as exc:
+        out = exc.stdout.decode(errors="replace") if isinstance(exc.stdout, bytes) else (exc.stdout or "")
+        return None, out
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def _first_errors(log: str, limit: int = 3) -> str:
+    lines = [line.strip() for line in log.splitlines() if "error" in line]
+    return "\n".join(lines[:limit]) or log[-800:]
+
+
+def run_translation(
+    tr: Translated, hc: HipCpu, timeout: float, cache: dict[str, RunResult], build_timeout: float = 900
+) -> RunResult:
+    """Build and run one translation on the CPU; its verdict."""
+    program, engine = tr.program, tr.engine
+    t0 = time.perf_counter()
+    base = {
+        "program": program.name,
+        "engine": engine,
+        "runtime": RUNTIME,
+        "expected_output": program.expected_output or "",
+    }
+    if tr.error:
+        return RunResult(result=FAIL, reason=tr.error, **base)  # type: ignore[arg-type]
+    texts = {rel: (tr.tree / rel).read_text(encoding="utf-8", errors="replace") for rel in program.files}
+    needs = needs_before_build(texts, hc.include())
+    if any(s.endswith(_C_SUFFIXES) for s in program.sources):
+        needs.append("a C unit calling the HIP runtime (HIP-CPU's headers are C++)")
+    if needs:
+        return RunResult(result=NOT_RUN, reason="needs " + "; ".join(needs), **base)  # type: ignore[arg-type]
+    key = _tree_digest(tr)
+    if key in cache:  # the other engine gave the same files
+        return replace(cache[key], engine=engine)
+    exe = tr.tree / f"{program.name}.cpu"
+    cmd = build_command(tr, hc, exe)
+    try:
+        proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=build_timeout, check=False)
+        built, log = proc.returncode == 0, proc.stdout + proc.stderr
+    except subprocess.TimeoutExpired:
+        built, log = False, f"build timed out after {build_timeout:.0f} s"
+    if not built:
+        header_path = tr.tree / HEADER_NAME
+        header = header_path.read_text(encoding="utf-8") if header_path.is_file() else ""
+        lacks = needs_from_build_log(log, load_catalog().by_provided_name, header)
+        if lacks:
+            result = RunResult(result=NOT_RUN, reason="needs " + "; ".join(lacks), **base)  # type: ignore[arg-type]
+        else:
+            reason = "does not build against HIP-CPU:\n" + _first_errors(log)
+            result = RunResult(result=FAIL, reason=reason, seconds=time.perf_counter() - t0, **base)
+        cache[key] = result
+        return result
+    line = run_line(program.root / "Makefile") if (program.root / "Makefile").is_file() else None
+    status, out = _execute(exe, line, tr.tree, timeout)
+    seconds = time.perf_counter() - t0
+    ran_as = f"ran `{line.text}`" if line else ""
+    if status is None:
+        result = RunResult(
+            result=TIMEOUT,
+            reason=f"still running after {timeout:.0f} s" + (f" ({ran_as})" if ran_as else ""),
+            translated_output=out[-2000:],
+            seconds=seconds,
+            **base,
+        )
+    else:
+        passed, why = judge(status, out, program.expected_output, program.run_tolerance)
+        reason = "; ".join(filter(None, [why, ran_as]))
+        result = RunResult(
+            result=PASS if passed else FAIL,
+            reason=reason,
+            translated_output=out.strip()[-2000:],
+            seconds=seconds,
+            **base,
+        )
+    cache[key] = result
+    return result
+
+
+def run_all_cpu(
+    programs: list[Program],
+    engines: list[str],
+    hc: HipCpu,
+    console: Console,
+    err: Console,
+    timeout: float = 300,
+    keep: bool = False,
+) -> list[RunResult]:
+    """Every program with every engine on the CPU, one at a time (HIP-CPU uses every core for one program)."""
+    work = Path(tempfile.mkdtemp(prefix="hipify-cpu-run-"))
+    err.print(f"--run: no GPU: on the CPU through {hc.describe()}; time limit {timeout:.0f} s a program")
+    results: list[RunResult] = []
+    try:
+        for program in programs:
+            cache: dict[str, RunResult] = {}
+            for engine in engines:
+                tr = translate_for_cpu(program, engine, work)
+                try:
+                    result = run_translation(tr, hc, timeout, cache)
+                finally:
+                    if keep:
+                        err.print(f"  kept {tr.tree}", highlight=False)
+                    else:
+                        shutil.rmtree(tr.tree, ignore_errors=True)
+                err.print(f"  run {program.name} ({engine}): {result.result}", highlight=False)
+                results.append(result)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    render_cpu(results, console)
+    return results
+
+
+def counts(results: list[RunResult]) -> dict[str, int]:
+    """ran / passed / failed / timed out / not run."""
+    ran = [r for r in results if r.result != NOT_RUN]
+    return {
+        "ran": len(ran),
+        "passed": sum(r.result == PASS for r in ran),
+        "failed": sum(r.result == FAIL for r in ran),
+        "timed out": sum(r.result == TIMEOUT for r in ran),
+        "not run": len(results) - len(ran),
+    }
+
+
+def render_cpu(results: list[RunResult], console: Console) -> None:
+    table = Table(title="run on the CPU (HIP-CPU): translation with hipLaunchKernelGGL, built with g++/clang++")
+    for col in ("program", "engine", "result", "output / reason"):
+        table.add_column(col, overflow="fold")
+    style = {PASS: "green", FAIL: "red", TIMEOUT: "yellow", NOT_RUN: "yellow"}
+    for r in results:
+        detail = r.reason if r.result != PASS else r.translated_output.splitlines()[-1] if r.translated_output else ""
+        table.add_row(r.program, r.engine, f"[{style.get(r.result, '')}]{r.result}[/]", detail[:400])
+    console.print(table)
+    c = counts(results)
+    console.print(", ".join(f"{v} {k}" for k, v in c.items()))
+    reasons: dict[str, int] = {}
+    for r in results:
+        if r.result == NOT_RUN:
+            reasons[r.reason] = reasons.get(r.reason, 0) + 1
+    for reason, n in sorted(reasons.items(), key=lambda kv: -kv[1]):
+        console.print(f"  not run ({n}): {reason}", highlight=False)

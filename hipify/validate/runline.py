@@ -1,0 +1,104 @@
+"""A project's own run line: the recipe of its Makefile's ``run`` target, with the variables it names expanded.
+
+HeCBench-style Makefiles say how their program is meant to be run (``run: $(program)`` then
+``$(LAUNCHER) ./$(program) 10000 200 100``); a run on the CPU uses those problem sizes.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+_ASSIGN = re.compile(r"^\s*(?:override\s+|export\s+)?([A-Za-z_][\w.]*)\s*(?::{1,3}=|\?=|=)\s*(.*?)\s*$")
+_RUN_TARGET = re.compile(r"^run\s*:(?!=)")
+_REFERENCE = re.compile(r"\$\(([A-Za-z_][\w.]*)\)|\$\{([A-Za-z_][\w.]*)\}")
+
+
+@dataclass(frozen=True)
+class RunLine:
+    program: str  # the executable the line runs, relative to the Makefile's folder ("main")
+    arguments: tuple[str, ...]
+    text: str  # the recipe line as expanded
+
+
+def _variables(lines: list[str]) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for line in lines:
+        if line.startswith("\t"):
+            continue
+        match = _ASSIGN.match(line)
+        if match and match.group(1) not in found:  # the first plain assignment: conditionals aside
+            found[match.group(1)] = match.group(2)
+    return found
+
+
+def _expand(text: str, variables: dict[str, str], depth: int = 0) -> str:
+    if depth > 8:
+        return text
+    return _REFERENCE.sub(lambda m: _expand(variables.get(m.group(1) or m.group(2), ""), variables, depth + 1), text)
+
+
+def _joined_lines(makefile: Path) -> list[str]:
+    try:
+        lines = makefile.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return []
+    joined: list[str] = []
+    for line in lines:  # backslash continuations joined
+        if joined and joined[-1].endswith("\\"):
+            joined[-1] = joined[-1][:-1] + " " + line.lstrip()
+        else:
+            joined.append(line)
+    return joined
+
+
+_SOURCE_VARIABLES = ("source", "sources", "SOURCE", "SOURCES", "SRC", "SRCS", "src")
+
+
+def makefile_sources(makefile: Path) -> tuple[str, ...]:
+    """The sources a Makefile names in its ``source``-like variable (HeCBench: ``source = a.cu b.cu``), or ()."""
+    variables = _variables(_joined_lines(makefile))
+    for name in _SOURCE_VARIABLES:
+        if name in variables:
+            words = _expand(variables[name], variables).split()
+            return tuple(w for w in words if "$" not in w and "*" not in w)
+    return ()
+
+
+def makefile_include_dirs(makefile: Path) -> tuple[str, ...]:
+    """The folders of the Makefile's ``-I`` options, relative to its folder as written (absolute ones aside)."""
+    found: dict[str, None] = {}
+    lines = _joined_lines(makefile)
+    variables = _variables(lines)
+    for line in lines:
+        words = _expand(line, variables).split()
+        for k, word in enumerate(words):
+            folder = word[2:] if word.startswith("-I") else ""
+            if word == "-I" and k + 1 < len(words):
+                folder = words[k + 1]
+            if folder and not folder.startswith("/") and "$" not in folder:
+                found[folder] = None
+    return tuple(found)
+
+
+def run_line(makefile: Path) -> RunLine | None:
+    """The first command of ``makefile``'s ``run`` recipe that runs a program of the folder (``./x args``)."""
+    joined = _joined_lines(makefile)
+    variables = _variables(joined)
+    for i, line in enumerate(joined):
+        if not _RUN_TARGET.match(line):
+            continue
+        for recipe in joined[i + 1 :]:
+            if not recipe.startswith("\t"):
+                break
+            text = _expand(recipe.strip().lstrip("@-+"), variables).strip()
+            try:
+                words = shlex.split(text)
+            except ValueError:
+                continue
+            for k, word in enumerate(words):
+                if word.startswith("./"):
+                    return RunLine(word[2:], tuple(words[k + 1 :]), text)
+    return None
