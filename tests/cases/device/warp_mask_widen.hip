@@ -11,7 +11,7 @@ __global__ void reduce(float* out, const float* in, unsigned lanes) {
   for (int off = 16; off > 0; off /= 2)
     v += __shfl_down_sync(FULL_MASK, v, off);
   v += __shfl_xor_sync(0xffffffffffffffffULL, v, 1);
-  unsigned any = __ballot_sync(0xffffffffffffffffULL, v > 0.f);
+  unsigned long long any = __ballot_sync(0xffffffffffffffffULL, v > 0.f);
   v += __shfl_xor_sync(HALF_MASK, v, 2);
   v += __shfl_xor_sync(lanes, v, 4);
   if (threadIdx.x == 0) atomicAdd(out, v + any);
