@@ -151,11 +151,7 @@ class ProjectModel:
                     needed |= self.scans[k].required | self.scans[k].hip_switches
                     needed.update(m for f, roc, m in self.scans[k].flavoured if roc != (f in self.hip_families))
             defines = tuple(sorted(needed - scan.defines))
-            hip = key.endswith((".cu", ".cuh")) or any(
-                s.uses_cuda_headers or s.uses_cuda_features or s.includes_hip_runtime or k.endswith((".cu", ".cuh"))
-                for k in closure
-                if (s := self.scans.get(k)) is not None
-            )
+            hip = key.endswith((".cu", ".cuh")) or self._needs_hip(closure)
 
         prelude = any(s.includes_hip_runtime for k in closure[1:] if (s := self.scans.get(k)) is not None)
         dirs = tuple(dict.fromkeys(d for k in closure for d in self.found_in.get(k, ())))
@@ -205,6 +201,26 @@ class ProjectModel:
             for i in s.cuda_includes
         }
         return tuple(sorted(names))
+
+    def _needs_hip(self, closure: tuple[str, ...]) -> bool:
+        """Does a translation unit of another language (``.cpp``) with this closure compile CUDA code? A CUDA
+        header counts only where the unit can read its include: behind ``#elif defined(GGML_COMMON_DECL_CUDA)``,
+        a header shared with a CPU backend includes ``cuda_fp16.h`` for the CUDA files alone, which define that
+        macro and the CPU files never do."""
+        scans = [s for k in closure if (s := self.scans.get(k)) is not None]
+        if any(s.uses_cuda_features or s.includes_hip_runtime or s.path.endswith((".cu", ".cuh")) for s in scans):
+            return True
+        defined: frozenset[str] | None = None
+        for s in scans:
+            if not s.uses_cuda_headers:
+                continue
+            if not s.include_guards:
+                return True
+            if defined is None:
+                defined = frozenset().union(*(c.defines for c in scans))
+            if any(s.include_guards[i].requires <= defined for i in s.cuda_includes):
+                return True
+        return False
 
     def _other_builds_names(self, key: str, scan: FileScan) -> tuple[str, ...]:
         """``ProjectFacts.other_builds``: the table names ``key`` defines only for builds other than the
