@@ -673,7 +673,10 @@ def test_architectures_running_into_other_commands_are_left_as_written() -> None
     [
         ("nvcc -cuda k.cu", "hipcc -E --offload-host-only k.cu -o k.cu.cpp.ii"),
         ("nvcc -lib a.o -o libk.a", "hipcc --emit-static-lib a.o -o libk.a"),
-        ("${CMAKE_CUDA_COMPILER} -dlink a.o -o k.o", "${CMAKE_HIP_COMPILER} -x hip -c -x c++ /dev/null -x none a.o -o k.o"),
+        (
+            "${CMAKE_CUDA_COMPILER} -dlink a.o -o k.o",
+            "${CMAKE_HIP_COMPILER} -x hip -c -x c++ /dev/null -x none a.o -o k.o",
+        ),
         ("nvcc -M k.cu -MF k.d", "hipcc -M k.cu -MF k.d"),
     ],
 )

@@ -11,8 +11,9 @@ from pathlib import Path
 import pytest
 
 from hipify.buildfiles import BuildContext
-from hipify.buildfiles.nvcc_help import coverage, parse_help, render, shipped_options, table_file, table_rows
+from hipify.buildfiles.nvcc_help import parse_help, shipped_options, table_file
 from hipify.buildfiles.nvcc_options import KIND_STEP, translate_option
+from hipify.buildfiles.nvcc_table import coverage, render, table_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -58,7 +59,7 @@ def test_every_option_of_the_committed_table_has_a_decision() -> None:
 
 
 def test_the_committed_table_is_what_the_handlers_say_now() -> None:
-    """A changed handler regenerates the table (``python -m hipify.buildfiles.nvcc_help refresh``)."""
+    """A changed handler regenerates the table (``python -m hipify.buildfiles.nvcc_table refresh``)."""
     committed = table_file().read_text(encoding="utf-8")
     generated_from = json.loads(committed)["generated_from"]
     assert render(shipped_options(), generated_from) == committed

@@ -403,8 +403,33 @@ _same("-MF -MP -MT", "the same option of clang's dependency output")
 _same("-h --help -V --version", "a query of the compiler: hipcc answers its own")
 # Modes: the option decides what the step makes. Each is translated with its step or the step is left whole.
 _STEPS = frozenset(
-    "-cuda -cubin -fatbin -ptx -optix-ir -ltoir -E -M -MM -MD -MMD -c -dc -dw -dlink -link -lib -run "
-    "-fdevice-syntax-only -clean -code-ls -arch-ls -r -optf -odir".split()
+    [
+        "-cuda",
+        "-cubin",
+        "-fatbin",
+        "-ptx",
+        "-optix-ir",
+        "-ltoir",
+        "-E",
+        "-M",
+        "-MM",
+        "-MD",
+        "-MMD",
+        "-c",
+        "-dc",
+        "-dw",
+        "-dlink",
+        "-link",
+        "-lib",
+        "-run",
+        "-fdevice-syntax-only",
+        "-clean",
+        "-code-ls",
+        "-arch-ls",
+        "-r",
+        "-optf",
+        "-odir",
+    ]
 )
 
 
