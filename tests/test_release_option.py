@@ -17,8 +17,8 @@ from hipify.options import DEFAULT_ROCM
 
 
 def test_the_default_is_the_newest_release_the_table_knows() -> None:
-    assert DEFAULT_ROCM == max(release_version(r) for r in load_table().target_releases)
-    assert DEFAULT_TEXT == ".".join(map(str, DEFAULT_ROCM))
+    assert max(release_version(r) for r in load_table().target_releases) == DEFAULT_ROCM
+    assert ".".join(map(str, DEFAULT_ROCM)) == DEFAULT_TEXT
 
 
 def _help_default(text: str) -> str:
