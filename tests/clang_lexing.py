@@ -150,7 +150,8 @@ def our_directives(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
         if m is None:
             continue
         if m.group(1) == "include":
-            includes.append(start)
+            if lexed.text[_TO_NAME.match(lexed.masked, m.end()).end() :][:1] in ('"', "<"):
+                includes.append(start)  # (one naming no header is an error clang records nothing for)
         else:
             defines.append(_TO_NAME.match(lexed.masked, m.end()).end())
     return tuple(includes), tuple(defines)
