@@ -87,3 +87,85 @@ def differences(text: str) -> list[str]:
                 f"clang {[text[s:e] for s, e in reference]!r}"
             )
     return problems
+
+
+# Headers the fuzzed texts include, given to clang empty (no include path is searched: every include resolves).
+_FUZZ_HEADERS = ("cuda_runtime.h", "cuda.h", "cublas_v2.h", "vector", "cuda_pipeline.h", "a.h", "b.h")
+_HEADER_DIR = "/fuzz-include"
+# A conditional directive anywhere: clang then records only the taken branches' directives.
+_CONDITIONAL = re.compile(r"#\s*(?:if|el|endif)|\?\?=")
+_DIRECTIVE_WORD = re.compile(r"#(?:[ \t\f\v]|\\[ \t\f\v]*(?:\r\n|\n\r|[\r\n]))*(include|define)(?![\w$])")
+_TO_NAME = re.compile(r"(?:[ \t\f\v]|\\[ \t\f\v]*(?:\r\n|\n\r|[\r\n]))*")
+
+
+def clang_directives(text: str) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """(where each ``#include`` starts, where the name of each ``#define`` starts) as clang's preprocessor reads
+    ``text`` (its detailed record), in character offsets; None when the text holds a conditional directive (clang
+    records only the taken branches') or clang stops early."""
+    if _CONDITIONAL.search(text):
+        return None
+    import clang.cindex as ci
+
+    data = text.encode("utf-8", "surrogatepass")
+    headers = [(f"{_HEADER_DIR}/{h}", b"") for h in _FUZZ_HEADERS]
+    tu = ci.Index.create().parse(
+        _NAME,
+        args=[*_ARGS, "-I", _HEADER_DIR, "-ferror-limit=0"],
+        unsaved_files=[(_NAME, data), *headers],
+        options=ci.TranslationUnit.PARSE_DETAILED_PROCESSING_RECORD,
+    )
+    if any(d.severity >= ci.Diagnostic.Fatal for d in tu.diagnostics):
+        return None
+    chars = _char_offsets(text, data)
+    includes, defines = [], []
+    for cursor in tu.cursor.get_children():
+        location = cursor.extent.start
+        if location.file is None or location.file.name != _NAME:
+            continue
+        at = _LEADING_SPLICES.match(text, chars[location.offset]).end()  # (clang starts at the splices before)
+        if cursor.kind == ci.CursorKind.INCLUSION_DIRECTIVE:
+            includes.append(at)
+        elif cursor.kind == ci.CursorKind.MACRO_DEFINITION:
+            defines.append(at)
+    return tuple(sorted(includes)), tuple(sorted(defines))
+
+
+def _char_offsets(text: str, data: bytes) -> list[int]:
+    chars = [0] * (len(data) + 1)
+    at = 0
+    for i, ch in enumerate(text):
+        for k in range(len(ch.encode("utf-8", "surrogatepass"))):
+            chars[at + k] = i
+        at += len(ch.encode("utf-8", "surrogatepass"))
+    chars[len(data)] = len(text)
+    return chars
+
+
+def our_directives(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The same as :func:`clang_directives`, from our lexer's directive lines."""
+    lexed = lex(text)
+    includes, defines = [], []
+    for start, _ in lexed.directives:
+        m = _DIRECTIVE_WORD.match(lexed.masked, start)
+        if m is None:
+            continue
+        if m.group(1) == "include":
+            if lexed.text[_TO_NAME.match(lexed.masked, m.end()).end() :][:1] in ('"', "<"):
+                includes.append(start)  # (one naming no header is an error clang records nothing for)
+        else:
+            defines.append(_TO_NAME.match(lexed.masked, m.end()).end())
+    return tuple(includes), tuple(defines)
+
+
+def directive_differences(text: str) -> list[str]:
+    """How our lexer's ``#include`` and ``#define`` lines differ from those clang's preprocessor reads ([] when they
+    agree, or when clang's reading is not comparable: see :func:`clang_directives`)."""
+    theirs = clang_directives(text)
+    if theirs is None:
+        return []
+    ours = our_directives(text)
+    problems = []
+    for what, mine, reference in (("#include", ours[0], theirs[0]), ("#define", ours[1], theirs[1])):
+        if mine != reference:
+            problems.append(f"{what} lines differ from clang's: ours at {list(mine)}, clang at {list(reference)}")
+    return problems

@@ -9,7 +9,8 @@ Checks (``failures``): the translation raises nothing and reports no internal er
 refused edit; every comment and literal of the input survives byte for byte, in order;
 translating the output again changes nothing; with ``clang_reading``, our lexer reads the
 comments and literals of the input and of the output as clang's own lexer does (so that what
-is held unchanged is what clang reads as comments and literals); and, with ``compare`` (the
+is held unchanged is what clang reads as comments and literals), and finds the ``#include`` and ``#define`` lines
+clang's preprocessor finds (in texts without conditional directives); and, with ``compare`` (the
 clang cases, which read as clang too), for soups whose regex translation is rename-only and
 that the parser reads without errors, the clang engine produces the same text.
 
@@ -17,7 +18,9 @@ Soups include the lexer's edges: ill-formed literals (``''``, a quote left open 
 ``/*``, digit separators beside quotes, ud-suffixes), empty and unterminated literals after a
 name or a prefix (``l''``, ``R''``, ``R"`` and raw strings whose delimiter is no delimiter),
 lone CRs and mixed line ends, splices with blanks before the line end and at a comment's end,
-non-ASCII characters in names, and conditions on the CUDA version and architecture.
+non-ASCII characters in names, conditions on the CUDA version and architecture, a ``#`` after a line splice that
+ends a line of code (no directive), an unused ``cuda_pipeline.h`` and names qualified by a deleted macro
+(``CUBLASAPI ::cuda::std::x``).
 """
 
 from __future__ import annotations
@@ -115,6 +118,25 @@ DIRECTIVES = (
     "#if __CUDA_ARCH__ >= 800\n",
     "#elif CUDART_VERSION < 11000\n",
     "#if defined(__CUDA_ARCH__) && __CUDACC_VER_MAJOR__ >= 12\n",
+    # a CUDA header HIP lacks, commented out where nothing uses what it declares (cuda::, pipeline, ...)
+    "#include <cuda_pipeline.h>\n",
+)
+# A '#' after a line splice that ends a line of code is in the middle of that line: no directive (clang reads the
+# include's name as a string literal, and nothing there is rewritten).
+SPLICED_DIRECTIVES = (
+    '!\\\n#include "cuda.h"\n',
+    "x \\\r\n#define M cudaFree\n",
+    "; \\ \n#include <cuda_runtime.h>\n",
+    "\\\n#define E\n",
+)
+# Names a deleted calling-convention macro qualifies (``CUBLASAPI ::cuda::std::x`` is ``::cuda::std::x`` to the
+# compiler), and CUDA namespaces the translation renames (which use no header's names afterwards).
+QUALIFIED = (
+    "CUBLASAPI ::cuda::std::int32_t",
+    "::cuda::std::",
+    "cuda::std::min",
+    "cuda :: std :: x",
+    "CUDART_CB ::cub::",
 )
 LAUNCHES = ("k<<<1, 2>>>(a);", "k<<<g, b, 0, s>>>();", "k /* c */ <<<1,2>>> (x, y);", "ns::k<float><<<1,1>>>(p);")
 CODE = (
@@ -160,6 +182,8 @@ FRAGMENTS = (
     + SPLICED_COMMENTS
     + NON_ASCII
     + DIRECTIVES
+    + SPLICED_DIRECTIVES
+    + QUALIFIED
     + LAUNCHES
     + CODE
     + SPLICES
@@ -278,6 +302,8 @@ def failures(
     if compare or clang_reading:
         # clang's lexer is the reference for what is a comment, a literal and a line end
         problems += [f"lexer: {p}" for p in clang_lexing.differences(text) + clang_lexing.differences(result.text)]
+        # and for which '#' begins a directive (#include and #define lines, where clang's preprocessor reads all)
+        problems += [f"lexer: {p}" for p in clang_lexing.directive_differences(text)]
     return problems
 
 

@@ -211,8 +211,8 @@ def test_bad_text_is_a_diagnostic_not_an_exception() -> None:
     "text, word",
     [
         ("add_custom_command(OUTPUT k.sass COMMAND cuobjdump -sass k.o)\n", "cuobjdump"),
-        ("add_custom_command(OUTPUT k.o COMMAND ${CMAKE_CUDA_COMPILER} -dlink a.o -o k.o)\n", "-dlink"),
-        ("add_custom_target(ii COMMAND nvcc -cuda k.cu)\n", "-cuda"),
+        ("add_custom_command(OUTPUT k COMMAND ${CMAKE_CUDA_COMPILER} --run k.cu -o k)\n", "--run"),
+        ("add_custom_target(ii COMMAND nvcc -lto-ir k.cu)\n", "-lto-ir"),
         ("execute_process(COMMAND nvidia-smi --query-gpu=compute_cap --format=csv)\n", "nvidia-smi"),
         ("add_custom_command(OUTPUT k.o COMMAND ptxas k.ptx -o k.o)\n", "ptxas"),
         ("find_program(SMI nvidia-smi)\n", "nvidia-smi"),
@@ -665,4 +665,25 @@ def test_architectures_running_into_other_commands_are_left_as_written() -> None
     out = _translated(text)
     assert "75 80\nproject(p LANGUAGES CXX CUDA)\nset(CMAKE_BUILD_TYPE" in out
     assert any("parentheses among the values" in message for _, _, message in _codes(text))
+    assert _translated(out) == out
+
+
+@pytest.mark.parametrize(
+    ("command", "expected"),
+    [
+        ("nvcc -cuda k.cu", "hipcc -E --offload-host-only k.cu -o k.cu.cpp.ii"),
+        ("nvcc -lib a.o -o libk.a", "hipcc --emit-static-lib a.o -o libk.a"),
+        (
+            "${CMAKE_CUDA_COMPILER} -dlink a.o -o k.o",
+            "${CMAKE_HIP_COMPILER} -x hip -c -x c++ /dev/null -x none a.o -o k.o",
+        ),
+        ("nvcc -M k.cu -MF k.d", "hipcc -M k.cu -MF k.d"),
+    ],
+)
+def test_a_step_mode_in_a_custom_command_is_translated_with_its_step(command: str, expected: str) -> None:
+    text = f"cmake_minimum_required(VERSION 3.20)\nadd_custom_target(step COMMAND {command})\n"
+    out = _translated(text)
+    # (several words in place of one are a CMake list: a command's arguments)
+    assert f"COMMAND {expected})" in out.replace(" --offload-arch=gfx90a", "").replace(";", " "), out
+    assert not [c for c in _codes(text) if c[0] == "HPY119"]
     assert _translated(out) == out

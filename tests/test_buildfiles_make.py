@@ -195,14 +195,14 @@ def test_dropped_options_are_noted_with_their_reason() -> None:
 @pytest.mark.parametrize(
     ("text", "subject"),
     [
-        ("a.ii: a.cu\n\tnvcc -cuda a.cu -o a.ii\n", "-cuda"),
+        ("a: a.cu\n\tnvcc --run a.cu\n", "--run"),
         ("a.ltoir: a.cu\n\tnvcc -lto-ir a.cu\n", "-lto-ir"),
         ("a.o: a.ptx\n\tptxas -arch=sm_70 a.ptx -o a.o\n", "ptxas"),
         ("dump: app\n\tcuobjdump -sass app\n", "cuobjdump"),
         ("dis: app\n\t$(CUDA_HOME)/bin/nvdisasm a.cubin\n", "nvdisasm"),
         ("k.c: k.fatbin\n\tbin2c --name k k.fatbin > k.c\n", "bin2c"),
         ("SM := $(shell nvidia-smi --query-gpu=compute_cap --format=csv)\n", "nvidia-smi"),
-        ("dl.o: a.o\n\tnvcc -dlink a.o -o dl.o\n", "-dlink"),
+        ("a.o: a.cu\n\tnvcc -optf opts.txt -c a.cu\n", "-optf"),
     ],
 )
 def test_untranslatable_steps_are_reported_where_they_are(text: str, subject: str) -> None:
@@ -330,10 +330,33 @@ def test_device_only_steps_become_code_objects() -> None:
 
 
 def test_a_step_without_a_hip_counterpart_is_left_exactly_as_written() -> None:
-    text = "NVCC = nvcc\nlink.o: a.o\n\t$(NVCC) -arch=sm_70 -dlink a.o -o link.o\n"
+    text = "NVCC = nvcc\nrun: a.cu\n\t$(NVCC) -arch=sm_70 --run a.cu -o a\n"
     out, diagnostics = run(text)
-    assert "\t$(NVCC) -arch=sm_70 -dlink a.o -o link.o\n" in out
-    assert [d.subject for d in diagnostics if d.code == "HPY119"] == ["-dlink"]
+    assert "\t$(NVCC) -arch=sm_70 --run a.cu -o a\n" in out
+    assert [d.subject for d in diagnostics if d.code == "HPY119"] == ["--run"]
+
+
+@pytest.mark.parametrize(
+    ("recipe", "expected"),
+    [
+        # nvcc -cuda writes the host code, preprocessed, to a.cu.cpp.ii
+        ("nvcc -cuda a.cu", "hipcc --offload-arch=$(HIP_ARCH) -E --offload-host-only a.cu -o a.cu.cpp.ii"),
+        ("nvcc -cuda a.cu -o a.ii", "hipcc --offload-arch=$(HIP_ARCH) -E --offload-host-only a.cu -o a.ii"),
+        # the device link makes an empty object under its name: clang links device code at the final link
+        ("nvcc -dlink a.o b.o -o dl.o", "hipcc --offload-arch=$(HIP_ARCH) -c -x c++ /dev/null -x none a.o b.o -o dl.o"),
+        ("nvcc -lib a.o -o libk.a", "hipcc --offload-arch=$(HIP_ARCH) --emit-static-lib a.o -o libk.a"),
+        ("nvcc -lib a.cu", "hipcc --offload-arch=$(HIP_ARCH) --emit-static-lib a.cu -o a.a"),
+        ("nvcc -M a.cu > a.d", "hipcc --offload-arch=$(HIP_ARCH) -M a.cu > a.d"),
+        ("nvcc --generate-dependencies a.cu", "hipcc --offload-arch=$(HIP_ARCH) -M a.cu"),
+        ("nvcc -link a.o -o app", "hipcc --offload-arch=$(HIP_ARCH) a.o -o app"),
+    ],
+)
+def test_a_step_mode_is_translated_with_its_step(recipe: str, expected: str) -> None:
+    out, diagnostics = run(f"all:\n\t{recipe}\n")
+    assert f"\t{expected}\n" in out, out
+    assert not [d for d in diagnostics if d.code == "HPY119"]
+    again, _ = run(out)
+    assert again == out
 
 
 def test_c_sources_compiled_by_the_cuda_compiler_take_no_cxx_standard() -> None:

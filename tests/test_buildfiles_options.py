@@ -12,6 +12,7 @@ from hipify.buildfiles.nvcc_options import (
     KIND_DROPPED,
     KIND_HAND,
     KIND_RDC,
+    KIND_STEP,
     is_library_option,
     is_nvcc,
     translate_option,
@@ -95,12 +96,12 @@ def test_the_targets_come_from_the_context_and_once() -> None:
 
 
 def test_each_change_has_a_kind_and_a_reason() -> None:
-    words = ["-rdc=true", "-arch=sm_70", "-maxrregcount=32", "-dlink", "-lnvidia-ml", "--ptx"]
+    words = ["-rdc=true", "-arch=sm_70", "-maxrregcount=32", "--run", "-lnvidia-ml", "--ptx"]
     kinds = [translate_option(words, i, CONTEXT) for i in range(len(words))]
-    assert [c.kind for c in kinds if c] == [KIND_RDC, KIND_ARCH, KIND_DROPPED, KIND_HAND, KIND_HAND, KIND_DEVICE]
+    assert [c.kind for c in kinds if c] == [KIND_RDC, KIND_ARCH, KIND_DROPPED, KIND_STEP, KIND_HAND, KIND_DEVICE]
     assert all(c and c.reason for c in kinds)
     # hand work keeps the words as written (reported, never silently dropped)
-    assert kinds[3] and kinds[3].hand_work and kinds[3].words == ("-dlink",)
+    assert kinds[3] and kinds[3].hand_work and kinds[3].words == ("--run",)
     assert kinds[4] and kinds[4].hand_work and kinds[4].words == ("-lnvidia-ml",)
     # a device-only step is hipcc's code object, what hipModuleLoad loads
     assert kinds[5] and kinds[5].words == ("--genco",)

@@ -43,6 +43,7 @@ from .nvcc_options import (
     RDC_FLAG,
     is_library_option,
     is_nvcc,
+    nvcc_default_output,
     translate_words,
 )
 
@@ -1143,6 +1144,16 @@ def _custom(state: _State, command: Command) -> None:
         )
 
 
+def _name_output(state: _State, own: list[str], rest: list[Argument]) -> None:
+    """``nvcc -cuda k.cu`` writes k.cu.cpp.ii, ``nvcc -lib`` a.a; clang writes to standard output or a.out: the
+    output named as nvcc named it, where the step names none."""
+    if not rest or any(w == "-o" or w.startswith(("--output-file", "-o=")) for w in own):
+        return
+    output = nvcc_default_output(own)
+    if output is not None and output[1]:
+        state.replace(rest[-1].end, rest[-1].end, f" -o {output[1]}", "-o")
+
+
 def _cuda_step(state: _State, command: Command, segment: list[Argument]) -> None:
     program, rest = segment[0], segment[1:]
     own = [arg.value[s:e] for arg in rest for s, e in _words(arg.value)]
@@ -1164,6 +1175,7 @@ def _cuda_step(state: _State, command: Command, segment: list[Argument]) -> None
     device = "--genco" if literal else "--cuda-device-only"
     values, _ = _options(state, rest, device_only=device)
     _write_options(state, rest, values)
+    _name_output(state, own, rest)
     # The AMD targets, unless the command names an architecture itself (a variable's may be set by a loop that
     # runs no time: the targets are given then too; clang takes a target given twice).
     targets = ",".join(state.context.offload_arch)

@@ -64,10 +64,12 @@ from .nvcc_options import (
     KIND_LIBRARY,
     KIND_PATH,
     KIND_RDC,
+    KIND_STEP,
     RDC_FLAG,
     OptionChange,
     is_library_option,
     is_nvcc,
+    nvcc_default_output,
     translate_words,
 )
 
@@ -544,23 +546,25 @@ class _Makefile:
         self._after(command.words[0], f"--offload-arch=$({ARCH_VARIABLE})")
 
     def _device_output(self, command: _Command, rule: Statement | None) -> None:
-        """``nvcc -ptx a.cu`` writes a.ptx; ``hipcc --genco`` writes a.out: name the output as nvcc did."""
+        """``nvcc -ptx a.cu`` writes a.ptx, ``nvcc -cuda a.cu`` a.cu.cpp.ii, ``nvcc -lib`` a.a; hipcc writes a.out
+        or to standard output: name the output as nvcc did."""
         words = [w.text for w in command.words[1:]]
-        if not any(change.kind == KIND_DEVICE for _, change in translate_words(words, self.context)):
+        kinds = {change.kind for _, change in translate_words(words, self.context)}
+        if not kinds & {KIND_DEVICE, KIND_STEP}:
             return
         if any(w == "-o" or (w.startswith("-o") and not w.startswith("-opt")) or w.startswith("--output-file")
                for w in words):  # fmt: skip
             return
-        suffix = next((s for s in (".ptx", ".cubin", ".fatbin") if any(w.lstrip("-") == s[1:] for w in words)), "")
-        if rule is not None and any(t.text.endswith(suffix) for t in rule.targets) and suffix:
-            output = "$@"  # the rule makes the file
-        else:
-            sources = [w for w in words if w.endswith((".cu", ".hip")) and not w.startswith("-")]
-            if len(sources) != 1 or not suffix:
-                return
-            output = sources[0].rsplit("/", 1)[-1].rsplit(".", 1)[0] + suffix
+        output = nvcc_default_output(words)
+        if output is None:
+            return
+        suffix, name = output
+        if rule is not None and any(t.text.endswith(suffix) for t in rule.targets):
+            name = "$@"  # the rule makes the file
+        if not name:
+            return
         last = command.words[-1]
-        self.out.insert(last.end, f" -o {output}", "-o")
+        self.out.insert(last.end, f" -o {name}", "-o")
 
     def _c_source_standard(self, command: _Command, rule: Statement | None) -> None:
         """A C source compiled by the CUDA compiler: nvcc gave it to the host C compiler, which ignored a C++

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 
 from . import BuildContext
 from .libraries import is_cuda_root, library_change, rocm_path
+from .nvcc_help import NvccOption, spelling_index
 
 KIND_ARCH = "arch"  # GPU targets (-arch, -gencode, --gpu-architecture)
 KIND_RDC = "rdc"  # relocatable device code: -fgpu-rdc, needed at compile and at link
@@ -40,6 +41,8 @@ KIND_MAPPED = "mapped"  # an nvcc option with a clang spelling
 KIND_DROPPED = "dropped"  # an nvcc option with no effect or no equivalent that matters for a build
 KIND_HAND = "hand"  # no translation: the step needs porting by hand
 KIND_DEVICE = "device"  # a device-only step (-ptx, -cubin, -fatbin): hipcc --genco makes the code object
+KIND_STEP = "step"  # a mode that decides what the step makes (-cuda, -lib, -dlink, -M): the whole step translated
+KIND_SAME = "same"  # the table's word for an option clang spells the same (the translation leaves it)
 
 RDC_FLAG = "-fgpu-rdc"
 
@@ -188,11 +191,39 @@ def _spelled_as(option: str, joined: bool = True) -> Handler:
     return handle
 
 
+def _host_code(value: str, context: BuildContext) -> tuple[tuple[str, ...], str, bool, str]:
+    return (
+        ("-E", "--offload-host-only"),
+        "nvcc -cuda writes the file's host code, preprocessed (name.cu.cpp.ii): hipcc -E --offload-host-only",
+        False,
+        KIND_STEP,
+    )
+
+
+# The device link makes an object that the final link takes with the others; clang links device code at the final
+# link (-fgpu-rdc), so the step makes an empty object of the same name: the build's later steps find it.
+DEVICE_LINK_WORDS = ("-c", "-x", "c++", "/dev/null", "-x", "none")
+
+
+def _device_link(value: str, context: BuildContext) -> tuple[tuple[str, ...], str, bool, str]:
+    return (
+        DEVICE_LINK_WORDS,
+        "an explicit device-link step: hipcc links device code at the final link (-fgpu-rdc there), so the step "
+        "makes an empty object under the name the build links",
+        False,
+        KIND_STEP,
+    )
+
+
+def _static_lib(value: str, context: BuildContext) -> tuple[tuple[str, ...], str, bool, str]:
+    return ("--emit-static-lib",), "nvcc -lib makes a static library: clang's --emit-static-lib", False, KIND_STEP
+
+
+def _step_hand(reason: str) -> Handler:
+    return lambda value, context: ((), reason, True, KIND_STEP)
+
+
 _NVIDIA_IR = "it makes NVIDIA intermediate code (LTO-IR, OptiX-IR) that only NVIDIA's tools read: port the step by hand"
-_HOST_CODE = (
-    "nvcc -cuda writes the file's host code, preprocessed (.cu.cpp.ii); hipcc has no such step (hipcc -E "
-    "preprocesses, hipcc -c compiles): port the step by hand"
-)
 
 # Options that take a value (``-opt value``, ``-opt=value``, ``--long-opt value``, ``--long-opt=value``).
 _VALUED: dict[str, Handler] = {}
@@ -293,8 +324,8 @@ _flag(
 _flag("-forward-unknown-to-host-linker --forward-unknown-to-host-linker", _drop("hipcc takes linker options directly"))
 _flag("-dlto --dlto -lto", _drop("NVIDIA device link-time optimization (clang: -foffload-lto)"))
 _flag("-ptx --ptx -cubin --cubin -fatbin --fatbin", _device_only)
-_flag("-optix-ir --optix-ir -lto-ir --lto-ir", _hand(_NVIDIA_IR))
-_flag("-cuda --cuda", _hand(_HOST_CODE))
+_flag("-optix-ir --optix-ir -lto-ir --lto-ir -ltoir --ltoir", _hand(_NVIDIA_IR))
+_flag("-cuda --cuda", _host_code)
 _flag("--no-compress -no-compress", _drop("nvcc's fatbin compression"))
 _flag("-ewp --extensible-whole-program -nodlink --no-device-link", _drop("nvcc's device link choices"))
 _flag("-err-no --display-error-number --no-display-error-number", _drop("nvcc's diagnostic numbers"))
@@ -308,16 +339,152 @@ _flag("--compile", _fixed(("-c",), "clang's spelling"))
 _flag("--preprocess", _fixed(("-E",), "clang's spelling"))
 _flag("--shared", _fixed(("-shared",), "clang's spelling"))
 _flag("--debug", _fixed(("-g",), "clang's spelling"))
-_flag(
-    "-dlink --device-link",
-    _hand(
-        "an explicit device-link step: with -fgpu-rdc hipcc links device code at the final link, so drop this step and link the objects with hipcc -fgpu-rdc"
-    ),
-)
+_flag("-dlink --device-link", _device_link)
+_flag("-lib --lib", _static_lib)
+_flag("-link --link", _fixed((), "linking is hipcc's default step", KIND_STEP))
+_flag("-run --run", _step_hand("nvcc --run builds and runs the program in one step: run the program hipcc builds"))
+_flag("-clean --clean-targets", _step_hand("nvcc -clean deletes the files a step would make: delete them with rm"))
+_flag("-code-ls --list-gpu-code -arch-ls --list-gpu-arch", _step_hand("a query of nvcc's NVIDIA targets"))
+_flag("-fdevice-syntax-only --fdevice-syntax-only", _fixed(("-fsyntax-only",), "a check of the source only", KIND_STEP))
+_valued("-optf --options-file", _step_hand("nvcc's options read from a file: translate that file's options by hand"))
+_valued("-odir --output-directory", _step_hand("where nvcc writes its outputs: name each output with -o"))
+_flag("-r --relocatable-link", _step_hand("nvcc's relocatable link of device code: port the step by hand"))
+_flag("-noeh --no-exceptions", _fixed(("-fno-exceptions",), "clang's spelling"))
+_flag("-pg --profile", _fixed(("-pg",), "the same option of clang"))
+_flag("--verbose", _fixed(("-v",), "clang's spelling"))
+_flag("--m64", _fixed(("-m64",), "clang's spelling"))
+_flag("--generate-dependency-targets", _fixed(("-MP",), "clang's spelling"))
+_valued("--dependency-target-name", _spelled_as("-MT", joined=False))
+_valued("-ftemplate-depth --ftemplate-depth", _spelled_as("-ftemplate-depth="))
+_valued("-ftemplate-backtrace-limit --ftemplate-backtrace-limit", _spelled_as("-ftemplate-backtrace-limit="))
+_valued("-frandom-seed --frandom-seed", _spelled_as("-frandom-seed="))
+_flag("-Wreorder --Wreorder", _fixed(("-Wreorder",), "the same warning in clang"))
+_flag("-objtemp --objdir-as-tempdir", _drop("where nvcc keeps its intermediate files"))
+_valued("-arbin --archiver-binary", _drop("the archiver nvcc -lib runs; clang's --emit-static-lib uses its own"))
+_valued("-ldir --libdevice-directory", _drop("where NVIDIA's libdevice is; clang finds ROCm's device libraries"))
+_valued("-target-dir --target-directory", _drop("the CUDA toolkit's target folder for cross compilation"))
+_flag("-force-cl-env-setup --force-cl-env-setup", _drop("nvcc's Windows environment switch"))
+_valued("-Ofc --Ofast-compile", _drop("nvcc's fast-compile levels"))
+_flag("-gen-opt-lto --gen-opt-lto", _drop("NVIDIA device link-time optimization"))
+_flag("-forward-unknown-opts --forward-unknown-opts", _drop("hipcc takes host options directly"))
+_flag("-noprof --dont-use-profile", _drop("nvcc's nvcc.profile file"))
+_valued("-split-compile-extended --split-compile-extended", _drop("nvcc's parallel compilation of targets"))
+_valued("-fdevice-time-trace --fdevice-time-trace", _drop("nvcc's device time trace (clang: -ftime-trace)"))
+_valued("-idp --input-drive-prefix -ddp --dependency-drive-prefix -dp --drive-prefix", _drop("Windows drive prefixes"))
+_flag("--no-align-double", _drop("a 32-bit host switch of nvcc"))
+_valued("-e --entries", _drop("the kernels nvcc generates code for; hipcc generates every kernel"))
+_flag("-keep-device-functions --keep-device-functions", _drop("an nvcc code generation switch"))
+_flag("-qpp-config --qpp-config -astoolspatch --compile-as-tools-patch", _drop("an nvcc-internal switch"))
+_valued("-hls --host-linker-script", _drop("nvcc's host linker script"))
+_flag("-aug-hls --augment-host-linker-script", _drop("nvcc's host linker script"))
+_valued("-brief-diag --brief-diagnostics", _drop("nvcc's diagnostic format"))
+_flag("-reloc-ptx --relocatable-ptx", _drop("relocatable PTX (NVIDIA intermediate code)"))
+_valued("-sanitize --sanitize", _drop("NVIDIA's compute-sanitizer instrumentation"))
+_flag("-jobserver --jobserver", _drop("nvcc's use of make's job server"))
 _flag("--no-host-device-initializer-list --no-host-device-move-forward", _drop("nvcc front-end switches"))
 _flag("-src-in-ptx --source-in-ptx", _drop("annotates PTX"))
 _flag("-extra-device-vectorization --extra-device-vectorization", _drop("an nvcc optimizer switch"))
 _flag("-restrict --restrict", _drop("an nvcc optimizer hint"))
+
+
+# Options clang (hipcc) spells as nvcc does: the translation leaves them; the table says so.
+_SAME: dict[str, str] = {}
+
+
+def _same(names: str, reason: str = "clang spells it the same") -> None:
+    for name in names.split():
+        _SAME[name] = reason
+
+
+_same("-c -o -D -U -I -L -l -isystem -include -g -O -shared -std -w -v -m64")
+_same("-x", "clang spells it the same (-x cu becomes -x hip)")
+_same("-E -M -MM -MD -MMD", "the same step of clang: preprocess, or write the make dependencies (of the host code)")
+_same("-MF -MP -MT", "the same option of clang's dependency output")
+_same("-h --help -V --version", "a query of the compiler: hipcc answers its own")
+# Modes: the option decides what the step makes. Each is translated with its step or the step is left whole.
+_STEPS = frozenset(
+    [
+        "-cuda",
+        "-cubin",
+        "-fatbin",
+        "-ptx",
+        "-optix-ir",
+        "-ltoir",
+        "-E",
+        "-M",
+        "-MM",
+        "-MD",
+        "-MMD",
+        "-c",
+        "-dc",
+        "-dw",
+        "-dlink",
+        "-link",
+        "-lib",
+        "-run",
+        "-fdevice-syntax-only",
+        "-clean",
+        "-code-ls",
+        "-arch-ls",
+        "-r",
+        "-optf",
+        "-odir",
+    ]
+)
+
+
+def _handler(name: str, table: dict[str, Handler]) -> Handler | None:
+    """The handler of an option under any of its spellings: the table from nvcc's --help knows both (``-odir`` is
+    ``--output-directory``)."""
+    handler = table.get(name)
+    if handler is not None or name in _SAME:
+        return handler
+    option = spelling_index().get(name)
+    if option is None:
+        return None
+    return next((table[s] for s in option.spellings if s in table), None)
+
+
+def classify(option: NvccOption, sample: str) -> tuple[str, str, str]:
+    """(kind, what hipcc gets, why) for one option of nvcc's --help, for the table: the handler's answer on the
+    option's own spellings (``sample`` as its value), or the same spelling, or ``unknown``."""
+    context = BuildContext(offload_arch=("gfx90a",))
+    step = any(s in _STEPS for s in option.spellings)
+    for spelling in option.spellings:
+        words = [spelling, sample] if sample else [spelling]
+        change = translate_option(words, 0, context)
+        if change is None:
+            continue
+        kind = KIND_STEP if step and not change.hand_work else change.kind
+        if change.hand_work:
+            return kind, "(left as written, reported)", change.reason
+        return kind, " ".join(change.words) if change.words else "(dropped)", change.reason
+    for spelling in option.spellings:
+        reason = _SAME.get(spelling)
+        if reason is not None:
+            return (KIND_STEP if step else KIND_SAME), spelling, reason
+    return "unknown", "", ""
+
+
+_DEVICE_SUFFIXES = {"-ptx": ".ptx", "-cubin": ".cubin", "-fatbin": ".fatbin"}
+
+
+def nvcc_default_output(words: Sequence[str]) -> tuple[str, str] | None:
+    """What nvcc names the output of a step that names none, when hipcc would name it otherwise: (the suffix it ends
+    with, the name; "" when the words do not say which source it comes from). None: the step's output is named as
+    hipcc names it (an object, a program)."""
+    sources = [w for w in words if w.endswith((".cu", ".hip")) and not w.startswith("-")]
+    source = sources[0].rsplit("/", 1)[-1] if len(sources) == 1 else ""
+    for word in words:
+        option = "-" + word.lstrip("-")
+        if option in _DEVICE_SUFFIXES:
+            suffix = _DEVICE_SUFFIXES[option]
+            return suffix, (source.rsplit(".", 1)[0] + suffix if source else "")
+        if option == "-cuda":  # a.cu -> a.cu.cpp.ii
+            return ".cpp.ii", (source + ".cpp.ii" if source else "")
+        if option == "-lib":
+            return ".a", "a.a"
+    return None
 
 
 def is_library_option(word: str) -> bool:
@@ -409,7 +576,7 @@ def translate_option(
     if word == "--x" and i + 1 < len(words) and words[i + 1] == "cu":
         return OptionChange(2, ("-x", "hip"), "the CUDA language is HIP for hipcc")
     name, value = _split_option(word)
-    handler = _VALUED.get(name)
+    handler = _handler(name, _VALUED)
     consumed = 1
     if handler is not None:
         if value is None:
@@ -417,9 +584,9 @@ def translate_option(
                 return None
             value, consumed = words[i + 1], 2
     else:
-        handler = _FLAGS.get(word)
+        handler = _handler(word, _FLAGS)
         if handler is None:
-            flag_handler = _FLAGS.get(name)
+            flag_handler = _handler(name, _FLAGS)
             # --ftz=true style is valued; a flag never takes "=value" (except nvcc's booleans, handled above).
             if flag_handler is None:
                 return None

@@ -12,7 +12,7 @@ from typing import NoReturn
 
 from ..machinery.cache import default_cache_dir
 from ..machinery.supervise import DEFAULT_MEMORY_MB, DEFAULT_TIMEOUT_S
-from ..options import DEFAULT_OFFLOAD_ARCH, DEFAULT_ROCM, Options, parse_offload_arch, parse_rocm_version
+from ..options import DEFAULT_OFFLOAD_ARCH, Options, parse_offload_arch, parse_rocm_version
 from ..output.emit import OutputMode, message
 from ..reports.report_render import FORMATS
 from ..run.request import STDIN, RunConfig, UsageError
@@ -23,6 +23,8 @@ from ..translation.engines import ENGINE_NAMES
 from ..version import __version__
 from .config import ConfigError, find_config, load_config
 from .findings_options import add_findings_options
+from .release import DEFAULT_TEXT as ROCM_DEFAULT_TEXT
+from .release import HELP as ROCM_HELP
 
 EXIT_OK, EXIT_FOUND, EXIT_ERROR, EXIT_INTERRUPTED = 0, 1, 2, 130
 SUBCOMMANDS = ("tables", "explain", "validate", "shim")
@@ -149,10 +151,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     tr.add_argument(
         "--rocm",
-        default=".".join(map(str, DEFAULT_ROCM)),
+        default=ROCM_DEFAULT_TEXT,
         metavar="X.Y",
-        help="target ROCm version (default %(default)s, the newest the table was generated for: what people porting "
-        "now install); the table holds each release's targets, so --rocm 6.4 writes what compiles on 6.4",
+        help=ROCM_HELP,  # the same for every subcommand that depends on the release (release.py)
     )
     tr.add_argument(
         "--offload-arch",

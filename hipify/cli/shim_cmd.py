@@ -6,11 +6,12 @@ import argparse
 import shlex
 from collections.abc import Sequence
 
-from ..options import Options, parse_rocm_version
+from ..options import Options
 from ..reports.report_render import FORMATS
 from ..shim.command import EXIT_ERROR, ShimRequest, run_shim
 from ..translation.engines import ENGINE_NAMES
 from .findings_options import add_findings_options
+from .release import ConfigError, add_rocm_option, resolve_rocm
 
 DESCRIPTION = """\
 Write the header a single-source project compiles its CUDA code for AMD GPUs with: the HIP headers standing for
@@ -46,7 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--report", metavar="FILE", help="write the findings as a porting report")
     p.add_argument("--report-format", choices=FORMATS, help="report format (default: from FILE's suffix)")
-    p.add_argument("--rocm", default="6.4", metavar="X.Y", help="target ROCm version (default 6.4)")
+    add_rocm_option(p)
     p.add_argument("--experimental", action="store_true", help="also cover APIs HIP marks experimental")
     p.add_argument("--engine", choices=ENGINE_NAMES, default="auto", help="engine the project is planned with")
     p.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR", help="project include folder")
@@ -61,8 +62,8 @@ def shim_main(argv: Sequence[str]) -> int:
     parser = build_parser()
     args = parser.parse_args(list(argv))
     try:
-        rocm = parse_rocm_version(args.rocm)
-    except ValueError as exc:
+        rocm = resolve_rocm(args.rocm, args.paths)
+    except (ValueError, ConfigError) as exc:
         parser.error(str(exc))
         return EXIT_ERROR
     options = Options(

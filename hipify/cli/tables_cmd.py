@@ -14,6 +14,7 @@ from typing import TextIO
 
 from ..knowledge.families import ALIASES, family_of
 from ..knowledge.table import ROW_KEYS, MappingTable, Row, load_table
+from .release import ConfigError, add_rocm_option, resolve_rocm
 
 FORMATS = ("json", "csv", "md")
 # Columns of the Markdown dump: the ones a reader scans; JSON and CSV carry every key.
@@ -59,14 +60,24 @@ def write_md(rows: Iterable[Row], out: TextIO) -> None:
         out.write("| " + " | ".join(_md_cell(flat[c]) for c in MD_COLUMNS) + " |\n")
 
 
+def _table_at(parser: argparse.ArgumentParser, given: str | None) -> MappingTable:
+    """The table as the target release has it (the one a translation for that release reads)."""
+    try:
+        rocm = resolve_rocm(given)
+    except (ValueError, ConfigError) as exc:
+        parser.error(str(exc))
+    return load_table().at_rocm(rocm)
+
+
 def tables_main(argv: list[str]) -> int:
     parser = argparse.ArgumentParser(prog="hipify-py tables", description="Dump the CUDA->HIP mapping table.")
     parser.add_argument("--format", choices=FORMATS, default="json")
     parser.add_argument(
         "--api", metavar="NAME", help="only this API family: runtime, driver, blas (or cublas), dnn (or cudnn), ..."
     )
+    add_rocm_option(parser)
     args = parser.parse_args(argv)
-    table = load_table()
+    table = _table_at(parser, args.rocm)
     api = None
     if args.api:
         try:
@@ -184,8 +195,9 @@ def explain_main(argv: list[str]) -> int:
     parser.add_argument(
         "name", help="a CUDA identifier or header (e.g. cudaMalloc, cublas_v2.h), or an API family (e.g. cublas)"
     )
+    add_rocm_option(parser)
     args = parser.parse_args(argv)
-    table = load_table()
+    table = _table_at(parser, args.rocm)
     row = table.lookup(args.name)
     if row is None and args.name.lower() in _family_names():
         sys.stdout.write(describe_family(table, family_of(args.name)))

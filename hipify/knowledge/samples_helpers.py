@@ -3,12 +3,18 @@
 The samples keep error checks, device selection, timers, command-line parsing and image files in helper headers of
 their own (``Common/helper_cuda.h``, ``helper_timer.h``, ...). Code copied out of the samples often includes them
 without the tree holding them: the translation cannot see what they declare, and the port fails at the include.
-What is known here is only which helper declares which names, so that such a file is reported once with what it
-uses from the missing helper (``rules/samples_helpers.py``, HPY125). Facts about the helpers' public names, listed by
-hand: no code or text of the headers is copied.
+What is known here is which helper declares which names, so that such a file is reported once with what it uses
+from the missing helper (``rules/samples_helpers.py``, HPY125), and which helpers have a HIP version of our own
+(``hipify/data/samples_helpers/``, written from NVIDIA's documented behaviour, with HIP calls), which the output gets
+beside the compatibility header where the tree lacks the helper (HPY035). Facts about the helpers' public names,
+listed by hand: no code or text of the headers is copied.
 """
 
 from __future__ import annotations
+
+from collections.abc import Iterable
+from functools import cache
+from importlib import resources
 
 _STRING = (
     "checkCmdLineFlag getCmdLineArgumentInt getCmdLineArgumentFloat getCmdLineArgumentString getCmdLineArgumentValue "
@@ -58,3 +64,45 @@ def helper_of(include: str) -> str:
     """The samples helper an include names (``../Common/helper_cuda.h`` -> ``helper_cuda.h``), or ''."""
     name = include.strip().replace("\\", "/").rsplit("/", 1)[-1]
     return name if name in HELPERS else ""
+
+
+# Helpers with a HIP version written for hipify-py, and the helpers each includes (written beside it too).
+HIP_VERSIONS: dict[str, tuple[str, ...]] = {
+    "helper_cuda.h": ("helper_string.h",),
+    "helper_string.h": (),
+    "helper_timer.h": (),
+    "helper_image.h": ("helper_string.h",),
+    "helper_math.h": (),
+    "helper_functions.h": ("helper_image.h", "helper_string.h", "helper_timer.h"),
+}
+
+# How a translation names, among its compatibility entries, a helper the output gets (``Result.compat``).
+ENTRY_PREFIX = "samples:"
+
+
+def helper_entry(helper: str) -> str:
+    return ENTRY_PREFIX + helper
+
+
+def helpers_of_entries(entries: Iterable[str]) -> tuple[str, ...]:
+    """The helpers (with those they include) that a translation's compatibility entries name, sorted."""
+    wanted: set[str] = set()
+    todo = [e[len(ENTRY_PREFIX) :] for e in entries if e.startswith(ENTRY_PREFIX)]
+    while todo:
+        helper = todo.pop()
+        if helper in HIP_VERSIONS and helper not in wanted:
+            wanted.add(helper)
+            todo.extend(HIP_VERSIONS[helper])
+    return tuple(sorted(wanted))
+
+
+def without_helpers(entries: Iterable[str]) -> list[str]:
+    """The compatibility entries that are the catalog's (not a helper's)."""
+    return [e for e in entries if not e.startswith(ENTRY_PREFIX)]
+
+
+@cache
+def hip_version(helper: str) -> str:
+    """The text of our HIP version of a helper."""
+    base = resources.files("hipify").joinpath("data").joinpath("samples_helpers").joinpath(helper)
+    return base.read_text(encoding="utf-8")

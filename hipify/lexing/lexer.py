@@ -338,7 +338,7 @@ def _directive_matches(masked: str) -> Iterator[tuple[int, int]]:
         while start > 0 and masked[start - 1] in " \t\f\v":
             start -= 1
         start -= 1  # the line end the pattern starts with
-        if start >= end and masked[start] in "\r\n":
+        if start >= end and masked[start] in "\r\n" and not _spliced_onto_code(masked, start):
             m = match(masked, start)
             if m is not None:
                 yield start, m.end()
@@ -346,6 +346,28 @@ def _directive_matches(masked: str) -> Iterator[tuple[int, int]]:
                 hash_at = masked.find("#", end)
                 continue
         hash_at = masked.find("#", hash_at + 1)
+
+
+def _spliced_onto_code(masked: str, at: int) -> bool:
+    """Is the line end at ``at`` a line splice (a backslash before it, blanks between) with code before it on its
+    logical line? Then the '#' after it is in the middle of that line (``x = !\\<newline>#include "a.h"``) and
+    begins no directive, as clang reads it. Splices alone on their lines do not count: the '#' still comes first."""
+    while True:
+        if at > 0 and masked[at - 1] + masked[at] in ("\r\n", "\n\r"):
+            at -= 1  # CR LF (or LF CR after a backslash): one line end
+        k = at
+        while k > 0 and masked[k - 1] in " \t\f\v":
+            k -= 1
+        if k == 0 or masked[k - 1] != "\\":
+            return False  # a line end of its own: the '#' starts its logical line
+        k -= 1
+        while k > 0 and masked[k - 1] in " \t\f\v":
+            k -= 1
+        if k == 0:
+            return False
+        if masked[k - 1] not in "\r\n":
+            return True
+        at = k - 1  # a line holding only the splice: the logical line began before it
 
 
 def _directive_span(masked: str, start: int, end: int) -> Span:

@@ -17,6 +17,7 @@ from .context import Context
 from .registry import RULES
 from .rules.compat import compat_use
 from .rules.includes import include_path_edits
+from .rules.samples_helpers import helper_entries
 from .rules.unavailable import is_quiet
 
 
@@ -57,4 +58,6 @@ def plan(source: SourceFile, facts: FileFacts, table: MappingTable, options: Opt
                 diagnostics.append(finding)
     if ctx.source.project.disabled:  # findings inside disabled declarations are summed up in their HPY010
         diagnostics = [d for d in diagnostics if not is_quiet(ctx, d)]
-    return EngineResult(tuple(edits), tuple(diagnostics), engine, compat_use(ctx).entries)
+    # The samples helpers the output gets (rules/samples_helpers.py) are written with the compatibility header.
+    entries = tuple(sorted({*compat_use(ctx).entries, *helper_entries(ctx)}))
+    return EngineResult(tuple(edits), tuple(diagnostics), engine, entries)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..compat import HEADER_NAME, entries_in, load_catalog
 from ..compat import render as render_compat
+from ..knowledge.samples_helpers import helpers_of_entries, hip_version
 from ..machinery.cache import Stamp, stamps
 from ..machinery.supervise import Limits, Supervisor
 from ..model import ProjectFacts
@@ -229,4 +230,7 @@ def _run_tree(
         text = render_compat(catalog.closure(entries), config.options.rocm_version)
         report.compat_header = (_shown(compat_header), tuple(sorted(compat)))
         outcome = max(outcome, emitter.emit_compat_header(compat_header, _shown(compat_header), text))
+        for helper in helpers_of_entries(compat):  # NVIDIA samples helpers the tree lacks: ours, beside it
+            beside = compat_header.parent / helper
+            outcome = max(outcome, emitter.emit_compat_header(beside, _shown(beside), hip_version(helper)))
     return outcome, copied

@@ -17,6 +17,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..compat import load_catalog
+from ..knowledge.samples_helpers import without_helpers
 from ..knowledge.table import MappingTable, table_for
 from ..model import Diagnostic
 from ..options import Options
@@ -80,7 +81,7 @@ def plan_shim(texts: Mapping[str, str], options: Options | None = None, table: M
     uses = _uses(model, reached, table)
     build = project_build(results.values())
     definitions = _definitions(uses, table, options, declared, build)
-    entries = {name for result in results.values() for name in result.compat}
+    entries = set(without_helpers({name for result in results.values() for name in result.compat}))
     entries |= _mask_overloads(results.values(), uses, index_of(table).mask_functions, options)
     placeholders = frozenset(
         name for d in definitions if d.section == PLACEHOLDER for name in (d.name, *_enumerators(table)[d.name])

@@ -11,6 +11,7 @@ from ..buildfiles.build_phase import default_context, split_build_files
 from ..buildfiles.dispatch import kind_of, translator
 from ..compat import HEADER_NAME, load_catalog, render
 from ..knowledge.codes import OTHER_BUILD_FILE, UNSOUND_LEFT_OUT
+from ..knowledge.samples_helpers import helpers_of_entries, hip_version, without_helpers
 from ..knowledge.table import MappingTable, table_for
 from ..lexing.shared import clear as forget_lexings
 from ..model import Diagnostic, Edit, LineIndex, ProjectFacts, Severity, SourceFile, located
@@ -157,9 +158,15 @@ def translate_project(
     return ProjectTranslation(out, model)
 
 
+def samples_helpers(results: Iterable[Result]) -> dict[str, str]:
+    """The NVIDIA samples helpers the results' output gets, written beside the compatibility header: file name ->
+    hipify-py's HIP version of it."""
+    return {h: hip_version(h) for h in helpers_of_entries({n for result in results for n in result.compat})}
+
+
 def compat_header(results: Iterable[Result], options: Options | None = None) -> str | None:
     """The compatibility header the results rely on (None when they need none)."""
-    names = sorted({name for result in results for name in result.compat})
+    names = sorted(without_helpers({name for result in results for name in result.compat}))
     if not names:
         return None
     catalog = load_catalog()

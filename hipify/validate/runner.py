@@ -79,6 +79,7 @@ def translate_program(program: Program, engine: str, work_root: str, options: Op
         compat_header,
         translate_files,
     )
+    from ..translation.api import samples_helpers
 
     tree = Path(tempfile.mkdtemp(prefix=f"hipify-validate-{program.name}-{engine}-", dir=work_root))
     result = Translated(program, engine, tree)
@@ -99,6 +100,8 @@ def translate_program(program: Program, engine: str, work_root: str, options: Op
         header = compat_header(outputs.values(), opts)
         if header is not None:  # written where the translated files include it from
             (tree / HEADER_NAME).write_text(header, encoding="utf-8")
+        for helper, text in samples_helpers(outputs.values()).items():  # beside it: the samples helpers it lacks
+            (tree / helper).write_text(text, encoding="utf-8")
     except Exception as exc:
         result.error = f"translate_files() raised on {program.name}: {type(exc).__name__}: {exc}"
         outputs = {}

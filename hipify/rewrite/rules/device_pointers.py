@@ -9,7 +9,14 @@ fits ``hipMalloc``'s ``void**``):
 - an operand of ``+``/``-``: ``(char*)dptr``, whose arithmetic counts bytes, as CUDA's integer does, and which
   converts to ``void*`` wherever the result goes (``a - b`` of two such is the same byte count);
 - the target of ``+=``/``-=``: ``(char*&)dptr`` (the variable itself, seen as a byte pointer);
-- the left operand of ``%``, ``&``, ``|``, ``^``, ``/``, ``>>``, ``<<``: ``(unsigned long long)dptr``, CUDA's own type.
+- the left operand of ``%``, ``&``, ``|``, ``^``, ``/``, ``>>``, ``<<``: ``(unsigned long long)dptr``, CUDA's own type;
+- an operand of ``<``, ``>``, ``<=``, ``>=`` whose other side is a number (``dptr > 0``: a pointer is not ordered
+  against an integer): ``(unsigned long long)dptr``;
+- every operand of the initializer of a variable of an integer type (``size_t off = dptr - base;``,
+  ``uint64_t a = dptr;``): ``(unsigned long long)dptr``, so the value is CUDA's integer.
+
+A pointer to device pointers (``CUdeviceptr* out``, an output parameter) is one too where it is dereferenced:
+``*out + offset`` and ``out[i] + offset`` get the casts above (``(char*)*out + offset``).
 
 Which names are such pointers is read from the file's declarations (``CUdeviceptr a, b;``, parameters, struct
 members). A name the file also declares with another type is left alone (the text cannot say which one a use
@@ -55,26 +62,83 @@ def _pointer_types(table: MappingTable) -> frozenset[str]:
 
 @register("device_pointers")
 def device_pointers(ctx: Context) -> Iterator[Finding]:
-    found = typed_names(ctx, _pointer_types(ctx.table))
-    if found is None:
+    types = _pointer_types(ctx.table)
+    if not types or not any(t in ctx.masked for t in types):
         return
-    code, names = found
-    for m in name_uses(names).finditer(code):
-        start = m.start() + len(m.group()) - len(m.group().lstrip())
-        end = m.end()
-        if not ctx.allowed(start):
+    code = code_only(ctx)
+    values = declared_names(code, types)
+    pointers = pointers_to(code, types) - values
+    uses: list[tuple[int, int, int, str]] = []  # (operand start, name start, operand end, name)
+    if values:
+        for m in name_uses(values).finditer(code):
+            start = m.start() + len(m.group()) - len(m.group().lstrip())
+            uses.append((operand_start(code, start), start, m.end(), m.group().strip()))
+    uses.extend(_dereferences(code, pointers))
+    for operand, start, end, name in sorted(uses):
+        if operand < 0 or not ctx.allowed(start):
             continue
-        edit = _edit_for(code, start, end, m.group().strip())
+        edit = _edit_for(code, operand, end, name)
         if edit is not None:
             yield edit
             yield Diagnostic(
                 "HPY018",
-                f"{m.group().strip()} is a CUdeviceptr, an integer in CUDA and void* in HIP: "
-                f"arithmetic kept in bytes with {edit.replacement.strip()}",
+                f"{name} is a CUdeviceptr, an integer in CUDA and void* in HIP: "
+                f"its value kept as CUDA's with {edit.replacement.strip()}",
                 start,
                 severity=Severity.INFO,
-                subject=m.group().strip(),
+                subject=name,
             )
+
+
+def pointers_to(code: str, types: frozenset[str]) -> frozenset[str]:
+    """Names declared as pointers to a device pointer (``CUdeviceptr* out``), less those the file also declares
+    with another type."""
+    found: set[str] = set()
+    for t in types:
+        for m in re.finditer(whole_word(t) + r"\s*\*\s*([A-Za-z_]\w*)(?=\s*[,;=)\[])", code):
+            found.add(m.group(1))
+    found -= CPP_KEYWORDS
+    if not found:
+        return frozenset()
+    other: set[str] = set()
+    for m in re.finditer(r"(?<![\w$])(?:" + "|".join(map(re.escape, sorted(found))) + r")(?![\w$])", code):
+        before, b_at = prev_token(code, m.start())
+        if before == "*":
+            before, b_at = prev_token(code, b_at)
+            if before in types:
+                continue  # CUdeviceptr* out
+        if _declared_otherwise(code, m.start(), types):
+            other.add(m.group())
+    return frozenset(found - other)
+
+
+def _dereferences(code: str, names: frozenset[str]) -> Iterator[tuple[int, int, int, str]]:
+    """``*out`` and ``out[i]`` of pointers to device pointers: (operand start, name start, operand end, name)."""
+    if not names:
+        return
+    alternatives = "|".join(sorted(map(re.escape, names)))
+    for m in re.finditer(rf"(?<![\w$.>:])({alternatives})(?![\w$])", code):
+        start, end = m.start(), m.end()
+        before, b_at = prev_token(code, start)
+        after, a_at = next_token(code, end)
+        if before == "*" and not binary_operator_before(code, start):
+            yield b_at, start, end, m.group(1)
+        elif after == "[":
+            closer = _closing(code, a_at)
+            if closer > 0:
+                yield start, start, closer + 1, m.group(1)
+
+
+def _closing(code: str, at: int) -> int:
+    depth = 0
+    for i in range(at, len(code)):
+        if code[i] in "([{":
+            depth += 1
+        elif code[i] in ")]}":
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
 
 
 def typed_names(ctx: Context, types: frozenset[str]) -> tuple[str, frozenset[str]] | None:
@@ -164,7 +228,7 @@ def _declared_otherwise(code: str, at: int, types: frozenset[str]) -> bool:
     before, b_at = prev_token(code, at)
     while before in ("const", "volatile", "__restrict__"):
         before, b_at = prev_token(code, b_at)
-    if before in ("*", "&", "&&"):
+    if before in ("*", "&"):  # (not ``&&``: ``a && p`` is an expression far more often than an rvalue reference)
         word, _ = prev_token(code, b_at)
         return bool(_WORD.fullmatch(word)) and word not in _NOT_TYPES
     if before == ">":
@@ -172,11 +236,8 @@ def _declared_otherwise(code: str, at: int, types: frozenset[str]) -> bool:
     return bool(_WORD.fullmatch(before)) and before not in _NOT_TYPES and before not in types
 
 
-def _edit_for(code: str, start: int, end: int, name: str) -> Edit | None:
-    operand = operand_start(code, start)
-    if operand < 0:
-        return None
-    before, _ = prev_token(code, operand)
+def _edit_for(code: str, operand: int, end: int, name: str) -> Edit | None:
+    before, b_at = prev_token(code, operand)
     after, after_at = next_token(code, end)
     second = code[after_at + 1 : after_at + 2] if after else ""
     if after in (".", "->", "(", "[", "::") or before in ("++", "--") or (after in ("+", "-") and second == after):
@@ -185,6 +246,8 @@ def _edit_for(code: str, start: int, end: int, name: str) -> Edit | None:
         cast = _BYTES_LVALUE if before in _STATEMENT_STARTS else ""
     elif before not in OPERAND_STARTS or (before in ("+", "-") and not binary_operator_before(code, operand)):
         return None
+    elif _integer_initializer(code, operand) or _ordered_against_number(code, before, b_at, after, after_at, second):
+        cast = _INTEGER
     elif after in ("+", "-") or before in ("+", "-"):
         cast = _BYTES
     elif second != "=" and (
@@ -196,6 +259,46 @@ def _edit_for(code: str, start: int, end: int, name: str) -> Edit | None:
     else:
         cast = ""
     return Edit(operand, operand, cast, "HPY018", Origin.TEXT, subject=name) if cast else None
+
+
+_INTEGER_TYPES = frozenset(
+    ("size_t", "ssize_t", "ptrdiff_t", "uintptr_t", "intptr_t", "uint64_t", "int64_t", "uint32_t", "int32_t",
+     "unsigned", "long", "int", "short", "char", "uint", "ulong")
+)  # fmt: skip
+_NUMBER = re.compile(r"(?:0[xX][0-9a-fA-F']+|\d[\d']*)[uUlL]*")
+
+
+def _ordered_against_number(code: str, before: str, b_at: int, after: str, after_at: int, second: str) -> bool:
+    """``dptr > 0``, ``4096 <= dptr``: an ordering against a number, which a pointer does not take."""
+    if after in ("<", ">") and second != after:
+        other, _ = next_token(code, after_at + (2 if second == "=" else 1))
+        return bool(_NUMBER.fullmatch(other))
+    if before in ("<", ">", "<=", ">="):
+        other, _ = prev_token(code, b_at)
+        return bool(_NUMBER.fullmatch(other))
+    return False
+
+
+def _integer_initializer(code: str, operand: int) -> bool:
+    """Is ``operand`` in the initializer of a variable of an integer type (``size_t off = a - b;``), outside any
+    call or brackets?"""
+    token, at = prev_token(code, operand)
+    while token and token != "=":
+        if token in (";", "{", "}", "(", "[", ",", "return") or token.endswith("="):
+            return False
+        if token in (")", "]"):
+            opener = brackets_back(code, at)
+            if opener < 0:
+                return False
+            at = opener
+        token, at = prev_token(code, at)
+    if token != "=":
+        return False
+    variable, v_at = prev_token(code, at)
+    if not _WORD.fullmatch(variable):
+        return False
+    kind, _ = prev_token(code, v_at)
+    return kind in _INTEGER_TYPES
 
 
 def operand_start(code: str, start: int) -> int:

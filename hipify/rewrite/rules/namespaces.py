@@ -28,7 +28,9 @@ def namespaces(ctx: Context) -> Iterator[Finding]:
     for k, ident in enumerate(identifiers):
         if ident.prev_token in (".", "->"):
             continue
-        path, start = _path(ctx.text, identifiers, k) if ident.qualifier else (ident.name, ident.start)
+        path, start = (
+            _path(ctx.text, identifiers, k, ctx.index.removed) if ident.qualifier else (ident.name, ident.start)
+        )
         pair = spaces.get(path)
         if pair is None:
             continue
@@ -65,18 +67,22 @@ def _member_kept(ctx: Context, path: str, qualifier: Identifier, following: tupl
 _SCOPE = re.compile(r"\s*::\s*")
 
 
-def _path(text: str, identifiers: tuple[Identifier, ...], k: int) -> tuple[str, int]:
+def _path(text: str, identifiers: tuple[Identifier, ...], k: int, removed: frozenset[str]) -> tuple[str, int]:
     """``thrust::system::cuda`` for the ``cuda`` at ``identifiers[k]``: its qualifiers, each the identifier written
     just before it across ``::`` (a qualifier that is not an identifier the engine kept ends the path), and where
-    the path starts."""
+    the path starts. A qualifier the translation deletes (``CUBLASAPI ::cuda::std::x``: a calling-convention macro,
+    empty to the compiler) qualifies nothing: the path is global, as the compiler and the next translation read it."""
     parts = [identifiers[k].name]
-    while k > 0 and identifiers[k].qualifier:
+    while k > 0 and identifiers[k].qualifier and identifiers[k].qualifier not in removed:
         before = identifiers[k - 1]
         if before.name != identifiers[k].qualifier or not _SCOPE.fullmatch(text, before.end, identifiers[k].start):
             break
         parts.append(before.name)
         k -= 1
-    if identifiers[k].qualifier:  # qualified by what the engine did not keep (a user namespace): no CUDA path
+    qualifier = identifiers[k].qualifier
+    if qualifier and qualifier in removed and k > 0 and identifiers[k - 1].name == qualifier:
+        return "::".join(reversed(parts)), identifiers[k].start
+    if qualifier:  # qualified by what the engine did not keep (a user namespace): no CUDA path
         return "", identifiers[k].start
     return "::".join(reversed(parts)), identifiers[k].start
 

@@ -302,16 +302,23 @@ def _directive_of(directives: Sequence[Span], pos: int) -> int:
     return i if i >= 0 and directives[i][0] <= pos < directives[i][1] else -1
 
 
+_SPLICE_AT_END = re.compile(r"\\[ \t\f\v]*\Z")
+_SPLICES = re.compile(r"\\[ \t\f\v]*(?:\r\n|\n\r|[\r\n])")
+
+
 def _opens_line_before_hash(masked: str, ident: Identifier, removed: frozenset[str]) -> bool:
     """Would ``#`` start the line once ``ident`` and the other deleted macros before it (``CUDART_CB CUBLASAPI #``)
     are gone? Read on the masked text, where a comment is blanks: a line end inside one ends no line
     (``CUDART_CB/*<newline>*/#`` is one line to the compiler)."""
-    hash_at = masked.find("#", ident.end, line_end(masked, ident.end))
+    end = line_end(masked, ident.end)
+    while _SPLICE_AT_END.search(masked, 0, end) and end < len(masked):  # a '#' after a splice is on this line too
+        end = line_end(masked, end + (2 if masked[end : end + 2] in ("\r\n", "\n\r") else 1))
+    hash_at = masked.find("#", ident.end, end)
     if hash_at < 0:
         return False
     start = line_start(masked, ident.start)
     kept = _WORD.sub(lambda m: "" if m.group() in removed else m.group(), masked[start:hash_at])
-    return not kept.strip(" \t\f\v")
+    return not _SPLICES.sub("", kept).strip(" \t\f\v")
 
 
 def _target_for(ident: Identifier, row: Row, target: str) -> str:

@@ -10,7 +10,7 @@ static hipError_t copy_rows(hipDeviceptr_t dst, hipDeviceptr_t src, size_t row, 
   }
   hipDeviceptr_t end = (char*)parts[0].base + parts[0].bytes, cursor = dst;
   (char*&)cursor += row;
-  size_t span = (char*)end - (char*)parts[0].base;
+  size_t span = (unsigned long long)end - (unsigned long long)parts[0].base;
   bool aligned = (dst % 256) == 0 && ((unsigned long long)src & 255) == 0 && dst != 0;
   return aligned && span ? hipMemsetD8(cursor, 0, 1) : hipSuccess;
 }

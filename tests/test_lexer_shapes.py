@@ -1,0 +1,100 @@
+"""Three shapes the lexer read otherwise than clang, found by fuzzing against clang's reading: a '#' after a line
+splice that ends a line of code begins no directive; an unused cuda_pipeline.h is decided the same by the first
+and the second translation; a name qualified by a deleted macro (``CUBLASAPI ::cuda::std::x``) is read as the
+compiler reads it, so the second translation rewrites nothing."""
+
+from __future__ import annotations
+
+import pytest
+from clang_lexing import clang_directives, differences, directive_differences, usable
+
+from hipify.lexing.lexer import lex
+from hipify.options import Options
+from hipify.translation.api import translate
+
+clang = pytest.mark.skipif(not usable()[0], reason=usable()[1] or "libclang usable")
+ENGINES = ["regex", "clang"]
+
+SPLICED = [
+    'int x = !\\\n#include "cuda.h"\n;\n',
+    "int y = 1 \\\r\n#define M cudaFree\n;\n",
+    'a \\\n\\\n  #include "cuda.h"\n',  # two splices: still the same logical line
+]
+# a splice alone on its line joins nothing before the '#': that one is a directive
+DIRECTIVE_AFTER_SPLICE_LINE = 'int a;\n\\\n#include "cuda.h"\n'
+
+
+@pytest.mark.parametrize("text", SPLICED)
+def test_a_hash_after_a_splice_ending_code_begins_no_directive(text: str) -> None:
+    assert lex(text).directives == ()
+
+
+def test_a_hash_after_a_line_holding_only_a_splice_begins_a_directive() -> None:
+    assert [DIRECTIVE_AFTER_SPLICE_LINE[s:e] for s, e in lex(DIRECTIVE_AFTER_SPLICE_LINE).directives] == [
+        '#include "cuda.h"'
+    ]
+
+
+@clang
+@pytest.mark.parametrize("text", [*SPLICED, DIRECTIVE_AFTER_SPLICE_LINE])
+def test_directive_lines_are_clangs(text: str) -> None:
+    assert clang_directives(text) is not None
+    assert directive_differences(text) == []
+    assert differences(text) == []  # the include's name is a string literal to clang: ours too
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_string_after_a_spliced_hash_is_left_as_written(engine: str) -> None:
+    text = SPLICED[0]
+    out = translate(text, "t.cu", Options(engine=engine, use_cache=False)).text
+    assert '!\\\n#include "cuda.h"\n' in out
+    assert translate(out, "t.cu", Options(engine=engine, use_cache=False)).text == out
+
+
+PIPELINE = [
+    "#include <cuda_pipeline.h>\ncuda::std::int32_t x;\n",
+    "#include <cuda_pipeline.h>\ncuda :: std :: int32_t x;\n",
+    "#include <cuda_pipeline.h>\nCUBLASAPI ::cuda::std::int32_t x;\n",
+]
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("text", PIPELINE)
+def test_an_unused_pipeline_header_is_decided_alike_by_both_translations(engine: str, text: str) -> None:
+    options = Options(engine=engine, use_cache=False)
+    first = translate(text, "t.cu", options).text
+    assert "/* hipify-py: HIP has no cuda_pipeline.h and nothing here uses it" in first
+    assert translate(first, "t.cu", options).text == first
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_used_pipeline_header_stays(engine: str) -> None:
+    text = "#include <cuda_pipeline.h>\ncuda::pipeline<cuda::thread_scope_block> p;\n"
+    out = translate(text, "t.cu", Options(engine=engine, use_cache=False)).text
+    assert "#include <cuda_pipeline.h>\n" in out
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("CUBLASAPI ::cuda::std::int32_t f();\n", " ::std::int32_t f();\n"),
+        ("CUBLASAPI CUDART_CB ::cuda::std::int32_t g();\n", " ::std::int32_t g();\n"),
+        ("extern CUBLASAPI ::cuda::std::int32_t h;\n", "::std::int32_t h;\n"),
+    ],
+)
+def test_a_name_qualified_by_a_deleted_macro_is_read_as_the_compiler_reads_it(
+    engine: str, text: str, expected: str
+) -> None:
+    options = Options(engine=engine, use_cache=False)
+    first = translate(text, "t.cu", options).text
+    assert first.endswith(expected)
+    assert translate(first, "t.cu", options).text == first
+
+
+@clang
+@pytest.mark.parametrize("text", [*PIPELINE, "CUBLASAPI ::cuda::std::int32_t f();\n"])
+def test_clang_reads_these_texts_and_their_translations_as_our_lexer(text: str) -> None:
+    out = translate(text, "t.cu", Options(use_cache=False)).text
+    for t in (text, out):
+        assert differences(t) == [] and directive_differences(t) == []
