@@ -29,6 +29,12 @@ PRE_INCLUDED = "__clang_hip_runtime_wrapper.h"
 # read before the header defines those macros (rocThrust takes __CUDACC__ for nvcc).
 _READ_BEFORE_NVCC_MACROS = (("thrust/", "thrust/detail/config.h"),)
 _WIDTH = 116
+# HIP's switches: macro -> (the project's opposite setting, the include guard of the HIP header that reads the
+# switch when it is first included). ROCm 6.x declares the *_sync warp functions in amd_device_functions.h's
+# reading only where HIP_ENABLE_WARP_SYNC_BUILTINS is defined by then; 7.x unless HIP_DISABLE_... is.
+_HIP_SWITCHES = {
+    "HIP_ENABLE_WARP_SYNC_BUILTINS": ("HIP_DISABLE_WARP_SYNC_BUILTINS", "HIP_INCLUDE_HIP_AMD_DETAIL_DEVICE_FUNCTIONS_H")
+}
 _SECTION_COMMENTS = {
     COMPILER: "nvcc's own macros, which hipcc leaves undefined: the values of the CUDA build the translation decides "
     "conditions as (the newest whose branches HIP compiles; __CUDA_ARCH__ in the device pass only, as nvcc defines "
@@ -72,7 +78,7 @@ def _common(plan: ShimPlan, name: str, includes: list[tuple[str, tuple[str, ...]
     if plan.required:
         out += _comment("Macros HIP's headers test: defined before the first of them.")
         for macro in plan.required:
-            out += [f"#if !defined({macro})", f"#define {macro}", "#endif"]
+            out += [f"#if {_unset_switch(macro)}", f"#define {macro}", "#endif"]
         out.append("")
     out += _comment("The HIP headers standing for the CUDA headers the project includes.")
     for header, stood_for in includes:
@@ -108,6 +114,15 @@ def _common(plan: ShimPlan, name: str, includes: list[tuple[str, tuple[str, ...]
     out += [f"#endif  // {guard}", ""]
     out += _guards(by_section.get(GUARD, []))
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _unset_switch(macro: str) -> str:
+    """When the header defines ``macro``: where the project has not set it, nor its opposite, and (for a switch HIP
+    reads once) HIP's headers it switches were not read yet. Defined after them, it would tell the HIP headers read
+    later (cooperative groups) that functions are declared which were not."""
+    opposite, read_once_by = _HIP_SWITCHES.get(macro, ("", ""))
+    tests = [f"!defined({m})" for m in (macro, opposite, read_once_by) if m]
+    return " && ".join(tests)
 
 
 def _stand_in(plan: ShimPlan, stand_in: StandIn) -> str:
