@@ -17,9 +17,14 @@ from importlib import resources
 
 from ..compat import load_catalog
 from ..compat import render as render_compat
+from .conditions import ALWAYS, any_of
 from .definitions import ADAPTED_CALL, COMPILER, GUARD, MACRO_CALL, PLACEHOLDER, REMOVED, RENAME, Definition
 from .plan import GENERATED, RUNTIME_HEADER, ShimPlan, StandIn
 
+# The marks around a replaced vendor header's own lines (``replace``), read back when it is written again.
+BEGIN_BEFORE = "// >>> the project's own lines, read before the HIP headers (kept by `hipify-py shim --replace`)"
+BEGIN_AFTER = "// >>> the project's own lines (kept by `hipify-py shim --replace`)"
+END = "// <<< end of the project's own lines"
 SHIM_HEADER = "hipify_shim.h"  # the common part of an include folder
 # clang's header that hipcc includes before the first line of every HIP source (-x hip). A file of that name in
 # the include folder is found before clang's (the -I folders come first), includes clang's and then the header:
@@ -51,22 +56,31 @@ _SECTION_COMMENTS = {
 }
 
 
-def render_header(plan: ShimPlan, name: str) -> str:
-    """The single header (``-o``): every HIP header the project's CUDA headers stand for."""
+def render_header(plan: ShimPlan, name: str, before: str = "", after: str = "") -> str:
+    """The single header (``-o``): every HIP header the project's CUDA headers stand for. ``before``/``after``: a
+    replaced vendor header's own lines (``replace``), kept in marked sections before the HIP headers and at the
+    end."""
     includes = _includes(plan.stand_ins)
-    return _common(plan, name, includes, _guard_macro(name))
+    return _common(plan, name, includes, _guard_macro(name), before, after)
 
 
 def render_include_dir(plan: ShimPlan) -> dict[str, str]:
     """The include folder: relative path -> text."""
-    files = {SHIM_HEADER: _common(plan, SHIM_HEADER, [(RUNTIME_HEADER, ())], "HIPIFY_SHIM_H")}
+    files = {SHIM_HEADER: _common(plan, SHIM_HEADER, [(RUNTIME_HEADER, (), ALWAYS)], "HIPIFY_SHIM_H")}
     for stand_in in plan.stand_ins:
         files[stand_in.cuda] = _stand_in(plan, stand_in)
     files[PRE_INCLUDED] = _pre_included()
     return dict(sorted(files.items()))
 
 
-def _common(plan: ShimPlan, name: str, includes: list[tuple[str, tuple[str, ...]]], guard: str) -> str:
+def _common(
+    plan: ShimPlan,
+    name: str,
+    includes: list[tuple[str, tuple[str, ...], str]],
+    guard: str,
+    before: str = "",
+    after: str = "",
+) -> str:
     version = f"{plan.rocm[0]}.{plan.rocm[1]}"
     out = _comment(
         f"{name}: {GENERATED} for ROCm {version} from the CUDA sources of this project; do not edit. "
@@ -75,14 +89,17 @@ def _common(plan: ShimPlan, name: str, includes: list[tuple[str, tuple[str, ...]
         "spelling compile with HIP."
     )
     out += ["", f"#ifndef {guard}", f"#define {guard}", ""]
+    if before:
+        out += [BEGIN_BEFORE, before, END, ""]
     if plan.required:
         out += _comment("Macros HIP's headers test: defined before the first of them.")
         for macro in plan.required:
             out += [f"#if {_unset_switch(macro)}", f"#define {macro}", "#endif"]
         out.append("")
     out += _comment("The HIP headers standing for the CUDA headers the project includes.")
-    for header, stood_for in includes:
-        out.append(f"#include <{header}>" + (f"  // {', '.join(stood_for)}" if stood_for else ""))
+    for header, stood_for, condition in includes:
+        line = f"#include <{header}>" + (f"  // {', '.join(stood_for)}" if stood_for else "")
+        out += [f"#if {condition}", line, "#endif"] if condition else [line]
     out.append("")
     if plan.compat_entries:
         out += _compat(plan)
@@ -111,6 +128,8 @@ def _common(plan: ShimPlan, name: str, includes: list[tuple[str, tuple[str, ...]
         for cuda, hip in plan.namespaces:
             out += _namespace_alias(cuda, hip)
         out += ["#endif", ""]
+    if after:
+        out += [BEGIN_AFTER, after, END, ""]
     out += [f"#endif  // {guard}", ""]
     out += _guards(by_section.get(GUARD, []))
     return "\n".join(out).rstrip("\n") + "\n"
@@ -150,13 +169,18 @@ def _pre_included() -> str:
     return "\n".join([*out, f"#include_next <{PRE_INCLUDED}>", f'#include "{SHIM_HEADER}"', ""])
 
 
-def _includes(stand_ins: Iterable[StandIn]) -> list[tuple[str, tuple[str, ...]]]:
-    """Each HIP header once, the runtime first, with the CUDA headers it stands for."""
-    by_header: dict[str, list[str]] = {RUNTIME_HEADER: []}
+def _includes(stand_ins: Iterable[StandIn]) -> list[tuple[str, tuple[str, ...], str]]:
+    """Each HIP header once, the runtime first (always), with the CUDA headers it stands for and the project's
+    options it is included under (those of any CUDA header it stands for)."""
+    by_header: dict[str, list[StandIn]] = {RUNTIME_HEADER: []}
     for stand_in in stand_ins:
         for header in stand_in.hip:
-            by_header.setdefault(header, []).append(stand_in.cuda)
-    return [(h, tuple(cuda)) for h, cuda in by_header.items()]
+            by_header.setdefault(header, []).append(stand_in)
+    out = []
+    for header, cuda in by_header.items():
+        condition = ALWAYS if header == RUNTIME_HEADER else any_of([s.condition for s in cuda])
+        out.append((header, tuple(s.cuda for s in cuda), condition))
+    return out
 
 
 def _compat(plan: ShimPlan) -> list[str]:
