@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from hipify.options import Options
-from hipify.shim import plan_shim, render_header
+from hipify.shim import PRE_INCLUDED, plan_shim, render_header, render_include_dir
 from hipify.validate.toolchain import Toolchain, detect
 
 WARP_CODE = """\
@@ -65,4 +65,67 @@ def test_the_header_compiles_in_any_include_order_and_with_any_warp_sync_switch(
                 if proc.returncode != 0:
                     errors = [line for line in proc.stderr.splitlines() if "error" in line][:3]
                     failures.append(f"{tc.describe()}: {order}, switch {switch}: " + " | ".join(errors))
+    assert not failures, "\n".join(failures)
+
+
+LIBRARIES = """\
+#include <cuda_runtime.h>
+#include <cub/cub.cuh>
+#include <thrust/device_vector.h>
+#include <thrust/sort.h>
+#include <thrust/system/cuda/execution_policy.h>
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+#include <curand_kernel.h>
+#include <cuda_fp16.h>
+#include <cuda_bf16.h>
+#include <cublas_v2.h>
+
+__global__ void k(float* d) {
+  typedef cub::BlockReduce<float, 64> Reduce;
+  __shared__ typename Reduce::TempStorage scratch;
+  d[0] = Reduce(scratch).Sum(d[threadIdx.x]);
+}
+int main() {
+  thrust::device_vector<int> v(4);
+  thrust::sort(thrust::cuda::par, v.begin(), v.end());
+  cublasHandle_t h;
+  return cublasCreate(&h) == CUBLAS_STATUS_SUCCESS ? 0 : 1;
+}
+"""
+
+
+@pytest.mark.hipcc
+def test_each_generated_header_compiles_alone_on_every_release_and_warp_sync_setting(tmp_path: Path) -> None:
+    """Every header of the include folder by itself (cub/cub.cuh, thrust's execution policy, cooperative groups,
+    ...) and the project using them all (thrust::cuda::par: rocThrust's own ``hip`` namespace, never one of ours)."""
+    toolchains = _toolchains()
+    if not toolchains:
+        pytest.skip("no ROCm >= 6.2 hipcc (run .ci/install_hip.sh to build the ROCm chroots)")
+    failures: list[str] = []
+    for tc in toolchains:
+        base = Path(tc.chroot) / "tmp" if tc.chroot else tmp_path
+        work = base / f"hipify-alone-{os.getpid()}-{tc.rocm_version[0]}{tc.rocm_version[1]}"
+        folder = work / "hip-include"
+        (work).mkdir(parents=True, exist_ok=True)
+        (work / "main.cu").write_text(LIBRARIES)
+        plan = plan_shim({str(work / "main.cu"): LIBRARIES}, Options(rocm_version=tc.rocm_version))
+        files = render_include_dir(plan)
+        for relative, text in files.items():
+            (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+            (folder / relative).write_text(text)
+        sources = [work / "main.cu"]
+        for i, relative in enumerate(sorted(f for f in files if f != PRE_INCLUDED)):
+            alone = work / f"alone{i}.cu"
+            alone.write_text(f"#include <{relative}>\n")
+            sources.append(alone)
+        for source in sources:
+            for switch, flag in SWITCHES.items():
+                cmd = [*tc.hipcc, "--offload-arch=gfx90a", "-std=c++17", "-x", "hip", "-fsyntax-only"]
+                cmd += ["-I", tc.inner_path(str(folder)), *([flag] if flag else []), tc.inner_path(str(source))]
+                proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **tc.env}, timeout=900)
+                if proc.returncode != 0:
+                    errors = [line for line in proc.stderr.splitlines() if "error" in line][:3]
+                    what = source.read_text().strip() if source.name.startswith("alone") else source.name
+                    failures.append(f"{tc.describe()}: {what}, switch {switch}: " + " | ".join(errors))
     assert not failures, "\n".join(failures)

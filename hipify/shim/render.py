@@ -66,7 +66,7 @@ def render_header(plan: ShimPlan, name: str, before: str = "", after: str = "") 
 
 def render_include_dir(plan: ShimPlan) -> dict[str, str]:
     """The include folder: relative path -> text."""
-    files = {SHIM_HEADER: _common(plan, SHIM_HEADER, [(RUNTIME_HEADER, (), ALWAYS)], "HIPIFY_SHIM_H")}
+    files = {SHIM_HEADER: _common(plan, SHIM_HEADER, [(RUNTIME_HEADER, (), ALWAYS)], "HIPIFY_SHIM_H", single=False)}
     for stand_in in plan.stand_ins:
         files[stand_in.cuda] = _stand_in(plan, stand_in)
     files[PRE_INCLUDED] = _pre_included()
@@ -80,6 +80,7 @@ def _common(
     guard: str,
     before: str = "",
     after: str = "",
+    single: bool = True,
 ) -> str:
     version = f"{plan.rocm[0]}.{plan.rocm[1]}"
     out = _comment(
@@ -122,12 +123,15 @@ def _common(
         out += ["#if defined(__cplusplus)", _support().rstrip("\n")]
         out += [d.text for d in by_section[ADAPTED_CALL]] + ["#else"]
         out += [d.c_text for d in by_section[ADAPTED_CALL]] + ["#endif", ""]
-    if plan.namespaces:
+    top = [(cuda, hip) for cuda, hip in plan.namespaces if "::" not in cuda]
+    if top:
         out += _comment("CUDA's namespaces: HIP's under CUDA's name.")
         out += ["#if defined(__cplusplus)"]
-        for cuda, hip in plan.namespaces:
+        for cuda, hip in top:
             out += _namespace_alias(cuda, hip)
         out += ["#endif", ""]
+    if single:
+        out += _nested_aliases(plan, [s.cuda for s in plan.stand_ins])
     if after:
         out += [BEGIN_AFTER, after, END, ""]
     out += [f"#endif  // {guard}", ""]
@@ -154,6 +158,7 @@ def _stand_in(plan: ShimPlan, stand_in: StandIn) -> str:
     )
     out += ["", f"#ifndef {guard}", f"#define {guard}", f'#include "{shim}"']
     out += [f"#include <{h}>" for h in stand_in.hip if h != RUNTIME_HEADER]
+    out += _nested_aliases(plan, [stand_in.cuda])
     out += [f"#endif  // {guard}", ""]
     out += _guards([d for d in plan.definitions if d.section == GUARD])
     return "\n".join(out).rstrip("\n") + "\n"
@@ -201,6 +206,24 @@ def _read_before_nvcc_macros(plan: ShimPlan) -> list[str]:
         if any(h.startswith(prefix) for h in (*plan.other_includes, *(s.cuda for s in plan.stand_ins))):
             lines += [f"#if defined(__cplusplus) && __has_include(<{header}>)", f"#include <{header}>", "#endif"]
     return lines
+
+
+def _nested_aliases(plan: ShimPlan, included: list[str]) -> list[str]:
+    """The aliases of nested CUDA namespaces (``thrust::cuda`` for ``thrust::hip``), where a header of their library
+    is included (``thrust/system/cuda/...`` standing for rocThrust's): HIP's namespace is declared by then, and may
+    sit in an inline namespace of the library's (rocThrust's versioned one), so it is looked up, never declared
+    here (a ``thrust::hip`` of ours beside rocThrust's makes every use of it ambiguous). Written once."""
+    out: list[str] = []
+    for cuda, hip in plan.namespaces:
+        outer, _, name = cuda.rpartition("::")
+        if not outer or not any(h.startswith(outer.replace("::", "/") + "/") for h in included):
+            continue
+        once = "HIPIFY_SHIM_NAMESPACE_" + re.sub(r"\W", "_", cuda).upper()
+        hip_outer, _, hip_name = hip.rpartition("::")
+        target = hip_name if hip_outer == outer else "::" + hip
+        out += [f"#if defined(__cplusplus) && !defined({once})", f"#define {once}"]
+        out += _within(outer, f"namespace {name} = {target};") + ["#endif"]
+    return out
 
 
 def _namespace_alias(cuda: str, hip: str) -> list[str]:

@@ -217,8 +217,9 @@ def _render(units: Iterable[_Unit]) -> str:
         if unit.branches is not None:
             for line, inner in unit.branches:
                 out.append(line)
-                out.append(_render(inner))
-            out.append(unit.end)
+                body = _render(inner)
+                out.append(body + "\n" if body else "")
+            out.append(unit.end if unit.end.endswith("\n") else unit.end + "\n")
         else:
             out.append(unit.text)
     text = "".join(out)
