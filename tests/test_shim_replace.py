@@ -221,3 +221,13 @@ def test_a_folder_named_rocm_is_still_the_projects(tmp_path: Path) -> None:
     texts = {str(root / "src" / "k.cu"): (root / "src" / "k.cu").read_text()}
     plan = plan_shim(texts, Options(include_dirs=(str(root / "include"),)))
     assert "__CUDACC__" in {d.name for d in plan.definitions}
+
+
+def test_a_source_edit_no_header_can_make_is_named_with_the_edit(tmp_path: Path) -> None:
+    code = "#include <cuda_runtime.h>\n__global__ void k() {}\nint main() {\n  dim3 g = make_uint3(1, 2, 3);\n"
+    code += "  k<<<g, 1>>>();\n  return 0;\n}\n"
+    path = tmp_path / "d.cu"
+    path.write_text(code)
+    found = [d for d in plan_shim({str(path): code}).findings if d.code == "HPY122"]
+    assert [(d.line, d.col) for d in found] == [(4, 12)]
+    assert "`make_uint3` -> `dim3`" in found[0].message

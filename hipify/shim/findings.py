@@ -69,7 +69,7 @@ def cannot_shim(
         elif edit.code not in STOOD_FOR:
             changes.setdefault((edit.code, edit.subject), []).append(edit)
     out = quoted + [
-        located(_source_change(edits[0]), index, path)
+        located(_source_change(edits[0], text), index, path)
         for (code, subject), edits in changes.items()
         if not (code == DISABLED and (subject in compiles or subject.split(":", 1)[0] in own))
     ]
@@ -91,7 +91,10 @@ def _edit_order(edit: Edit) -> tuple[int, int]:
     return edit.start, edit.end
 
 
-def _source_change(edit: Edit) -> Diagnostic:
+_SHOWN_EDIT = 80  # the longest edit quoted in a finding (either side)
+
+
+def _source_change(edit: Edit, text: str) -> Diagnostic:
     rule = describe(edit.code)
     subject = edit.subject.split(":", 1)[0]
     what = f"{subject}: " if subject else ""
@@ -99,6 +102,9 @@ def _source_change(edit: Edit) -> Diagnostic:
         f"{what}the translation changes the code here ({edit.code} {rule.name}), which a header cannot do: "
         "this place needs a HIP branch of its own"
     )
+    written, wanted = " ".join(text[edit.start : edit.end].split()), " ".join(edit.replacement.split())
+    if written and wanted and len(written) <= _SHOWN_EDIT and len(wanted) <= _SHOWN_EDIT:
+        message += f" (the HIP branch's edit: `{written}` -> `{wanted}`)"
     return Diagnostic(CANNOT_SHIM, message, edit.start, severity=Severity.WARNING, subject=subject or edit.code)
 
 
