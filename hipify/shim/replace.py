@@ -21,8 +21,6 @@ from ..lexing.text_facts import INCLUDE
 from ..model import Diagnostic, LineIndex, Severity, located
 from ..options import Options
 from ..rewrite.availability import compat_provided
-from ..rewrite.index import index_of
-from ..rewrite.status import decide
 from .definitions import RENAME
 from .plan import RUNTIME_HEADER, ShimPlan
 from .render import BEGIN_AFTER, BEGIN_BEFORE, END, render_header
@@ -234,13 +232,9 @@ def replaced_header(
 ) -> tuple[str, list[Diagnostic]]:
     """The header written in place of ``current`` (the project's vendor header, or one written so before), and a
     finding for each CUDA name the project's header defines otherwise than the generated one."""
-    decided = index_of(table).releases
-    alike = {
-        n
-        for n in (w for w in _WORD.findall(current) if w in table.by_name)
-        if decide(table.by_name[n], options, decided).target == n
-    }
-    covered = {d.name for d in plan.definitions} | compat_provided(options) | alike
+    # Only what the generated header itself defines or provides: a name the table says HIP spells alike may still
+    # be missing from the release's headers (the project defined it for a reason), so the project's stays.
+    covered = {d.name for d in plan.definitions} | compat_provided(options)
     hip_included = {h for s in plan.stand_ins for h in s.hip} | {RUNTIME_HEADER}
     lines = read_project_header(current, table.by_name, covered, hip_included)
     ours = {d.name: d.target for d in plan.definitions if d.section == RENAME}
