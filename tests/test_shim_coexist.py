@@ -37,7 +37,7 @@ SWITCHES = {"none": "", "enable": "-DHIP_ENABLE_WARP_SYNC_BUILTINS", "disable": 
 
 
 def _toolchains() -> list[Toolchain]:
-    return [tc for tc in detect() if tc.rocm_version >= (6, 2)]
+    return [tc for tc in detect(None, None, "all") if tc.rocm_version >= (6, 2)]
 
 
 @pytest.mark.hipcc
