@@ -231,3 +231,15 @@ def test_a_source_edit_no_header_can_make_is_named_with_the_edit(tmp_path: Path)
     found = [d for d in plan_shim({str(path): code}).findings if d.code == "HPY122"]
     assert [(d.line, d.col) for d in found] == [(4, 12)]
     assert "`make_uint3` -> `dim3`" in found[0].message
+
+
+def test_a_name_hip_spells_alike_stays_the_projects_unless_the_header_defines_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    src = _project(tmp_path)
+    own = "#define __trap() do { abort(); __builtin_unreachable(); } while (0)\n"
+    (src / "vendors" / "hip.h").write_text(VENDOR_HIP + own)
+    monkeypatch.chdir(tmp_path)
+    assert main(["shim", "src", "--replace", "src/vendors/hip.h", "-q"]) == 0
+    written = (src / "vendors" / "hip.h").read_text()
+    assert own.strip() in written.split(BEGIN_AFTER, 1)[1]

@@ -15,12 +15,12 @@ import re
 from collections.abc import Container, Iterable
 from dataclasses import dataclass
 
+from ..compat import load_catalog
 from ..knowledge.table import MappingTable
 from ..lexing.lexer import lex
 from ..lexing.text_facts import INCLUDE
 from ..model import Diagnostic, LineIndex, Severity, located
 from ..options import Options
-from ..rewrite.availability import compat_provided
 from .definitions import RENAME
 from .plan import RUNTIME_HEADER, ShimPlan
 from .render import BEGIN_AFTER, BEGIN_BEFORE, END, render_header
@@ -234,7 +234,10 @@ def replaced_header(
     finding for each CUDA name the project's header defines otherwise than the generated one."""
     # Only what the generated header itself defines or provides: a name the table says HIP spells alike may still
     # be missing from the release's headers (the project defined it for a reason), so the project's stays.
-    covered = {d.name for d in plan.definitions} | compat_provided(options)
+    catalog = load_catalog()
+    entries = catalog.closure(catalog.by_entry_name[n] for n in plan.compat_entries)
+    provided = {n for e in entries if e.applies_to(options.rocm_version) for n in e.provides}
+    covered = {d.name for d in plan.definitions} | provided
     hip_included = {h for s in plan.stand_ins for h in s.hip} | {RUNTIME_HEADER}
     lines = read_project_header(current, table.by_name, covered, hip_included)
     ours = {d.name: d.target for d in plan.definitions if d.section == RENAME}
