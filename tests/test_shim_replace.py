@@ -243,3 +243,12 @@ def test_a_name_hip_spells_alike_stays_the_projects_unless_the_header_defines_it
     assert main(["shim", "src", "--replace", "src/vendors/hip.h", "-q"]) == 0
     written = (src / "vendors" / "hip.h").read_text()
     assert own.strip() in written.split(BEGIN_AFTER, 1)[1]
+
+
+def test_a_macro_the_file_defines_stands_for_its_own_condition() -> None:
+    table = load_table()
+    text = (
+        "#if !defined(USE_HIP) && CUDART_VERSION >= 11070\n#define USE_CUB\n#endif\n"
+        "#ifdef USE_CUB\n#include <cub/cub.cuh>\n#endif\n"
+    )
+    assert dict(include_conditions(text, table.by_name))["cub/cub.cuh"] == "((!defined(USE_HIP)))"
