@@ -42,6 +42,11 @@ def build_parser() -> argparse.ArgumentParser:
     where.add_argument(
         "--include-dir", metavar="DIR", help="write a folder of headers named like CUDA's (cuda_runtime.h, ...)"
     )
+    where.add_argument(
+        "--replace",
+        metavar="HEADER",
+        help="write the header over the project's own vendor header (vendors/hip.h), keeping its own lines",
+    )
     p.add_argument(
         "--check", action="store_true", help="write nothing; exit 1 when the header is not what the sources need"
     )
@@ -78,6 +83,7 @@ def shim_main(argv: Sequence[str]) -> int:
         options=options,
         output=args.output or "",
         include_dir=args.include_dir or "",
+        replace=args.replace or "",
         check=args.check,
         command=shlex.join(["hipify-py", "shim", *(a for a in argv if a != "--check")]),
         report=args.report or "",

@@ -267,6 +267,10 @@ CODES: dict[str, Code] = {c.code: c for c in (
          "A member of a CUDA struct that HIP's counterpart struct lacks (cudaMemPoolProps::usage, cudaDeviceProp::mpsEnabled, cudaResourceDesc::flags) is used: read or set on a variable, pointer or parameter of that struct.",
          "The table records, for each struct it maps, the members of CUDA's body that HIP's body does not declare (from both vendors' headers). The struct is renamed, the member is not: the access does not compile under HIP.",
          "Drop the access where the value is a hint HIP does not take (a reserved field, a usage flag), or read what HIP offers instead (a device attribute, another member)."),
+    Code("HPY140", "shim-project-definition", "report", "review",
+         "hipify-py shim --replace: the project's own vendor header defines a CUDA name as another value than the generated header does (cudaFreeHost as hipHostFree where the table says hipFreeHost, cublasSetMathMode as a constant).",
+         "The generated header replaces the project's definitions of the CUDA names it stands for with the mapping table's; where the project chose otherwise on purpose (a stub, a different overload), its code may rely on that choice.",
+         "Compare the two: where the project's is the one it needs, define the name again in the marked section of the project's own lines (after the generated part); otherwise nothing (--check fails until the vendor header is replaced)."),
     # Engine and input problems (HPY2xx)
     Code("HPY201", "engine-fallback", "report", "engine",
          "The clang engine was unavailable or failed; the regex engine was used.",

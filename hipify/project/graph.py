@@ -475,7 +475,15 @@ def _under(path: str, directories: Sequence[str]) -> bool:
 
 
 def _is_system(directory: str) -> bool:
-    return directory.startswith(("/usr/", "/opt/")) or "/cuda" in directory or "/rocm" in directory
+    """A toolkit's include folder: under the system's folders, or one holding a toolkit's runtime header. What the
+    path is spelled with decides nothing (a checkout under ``.../rocm-port/`` or ``.../cuda-kernels/`` is a project)."""
+    if directory.startswith(("/usr/", "/opt/")):
+        return True
+    return any(os.path.isfile(os.path.join(directory, marker)) for marker in _TOOLKIT_MARKERS)
+
+
+# Headers only a toolkit's own include folder holds at its top.
+_TOOLKIT_MARKERS = ("cuda_runtime_api.h", os.path.join("hip", "hip_runtime_api.h"))
 
 
 def _basenames(includes: Iterable[IncludeRef]) -> set[str]:

@@ -15,6 +15,7 @@ _DEVICE_KEYWORD = re.compile(r"__(?:global|device)__")  # a word of its own: che
 _HOST = re.compile(r"(?<![\w$])__host__(?![\w$])")
 _BODY_OR_END = re.compile(r"[{;]")
 _BRACE = re.compile(r"[{}]")
+_CONDITIONAL = re.compile(r"^[ \t]*#[ \t]*(ifdef|ifndef|if|elif|else|endif)\b", re.MULTILINE)
 _NAME_BEFORE_PARAMETERS = re.compile(r"([A-Za-z_]\w*)\s*\(")
 
 
@@ -57,9 +58,14 @@ def _word_char(char: str) -> bool:
 
 
 def _closes_before(masked: str, opening: int, at: int) -> bool:
-    """Does the brace at ``opening`` close before offset ``at``?"""
+    """Does the brace at ``opening`` close before offset ``at``? Braces of an ``#elif``/``#else`` branch are not
+    counted: each branch of a conditional may open the same block (``} else {`` per architecture), which one
+    closing brace after the ``#endif`` ends; the first branch stands for them all."""
     depth = 0
+    skipped = _later_branches(masked, opening, at) if "#" in masked[opening:at] else []
     for m in _BRACE.finditer(masked, opening, at):
+        if any(s <= m.start() < e for s, e in skipped):
+            continue
         depth += 1 if m.group() == "{" else -1
         if depth == 0:
             return True
@@ -74,3 +80,22 @@ def host_only_head(head: str) -> bool:
     ``__device__``/``__global__`` in it, and no all-capitals word that could be a macro standing for one: a CUDA
     device function named in such a body is no CUDA call (nvcc would refuse it), but the project's own name."""
     return _DEVICE_KEYWORD.search(head) is None and _MACRO_WORD.search(head) is None
+
+
+def _later_branches(masked: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The spans of ``#elif``/``#else`` branches (up to their ``#endif``) between ``start`` and ``end``."""
+    spans: list[tuple[int, int]] = []
+    opened: list[int] = []  # per open #if: where its later branches began (-1: in its first branch)
+    for m in _CONDITIONAL.finditer(masked, start, end):
+        keyword = m.group(1)
+        if keyword.startswith("if"):
+            opened.append(-1)
+        elif keyword in ("elif", "else") and opened:
+            if opened[-1] < 0:
+                opened[-1] = m.start()
+        elif keyword == "endif" and opened:
+            began = opened.pop()
+            if began >= 0:
+                spans.append((began, m.start()))
+    spans += [(began, end) for began in opened if began >= 0]
+    return spans

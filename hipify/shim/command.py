@@ -24,6 +24,7 @@ from ..sources.fileio import SourceError, read_source
 from .check import Drift, drift_of_folder, drift_of_header
 from .plan import GENERATED, ShimPlan, is_generated, plan_shim
 from .render import render_header, render_include_dir
+from .replace import replaced_header
 
 EXIT_OK, EXIT_FOUND, EXIT_ERROR = 0, 1, 2
 _REVIEW = frozenset((Severity.ERROR, Severity.WARNING))
@@ -35,6 +36,7 @@ class ShimRequest:
     options: Options
     output: str = ""  # -o HEADER
     include_dir: str = ""  # --include-dir DIR
+    replace: str = ""  # --replace HEADER: the project's own vendor header, written over with its own lines kept
     check: bool = False
     command: str = ""  # how the user asked for it, less --check: the fix --check prints
     report: str = ""
@@ -55,6 +57,8 @@ def run_shim(request: ShimRequest) -> int:
     _print_findings(plan, request)
     if request.report:
         _write_report(plan, texts, request)
+    if request.replace:
+        return _replace(plan, texts, request, failed)
     if request.output:
         name = Path(request.output).name
         text = render_header(plan, name)
@@ -106,7 +110,7 @@ def _cuda_names(request: ShimRequest) -> Mapping[str, object]:
 
 
 def _own_outputs(request: ShimRequest) -> list[Path]:
-    return [Path(p).resolve() for p in (request.output, request.include_dir) if p]
+    return [Path(p).resolve() for p in (request.output, request.include_dir, request.replace) if p]
 
 
 def _write_folder(folder: Path, files: Mapping[str, str]) -> None:
@@ -187,3 +191,25 @@ def _write_report(plan: ShimPlan, texts: Mapping[str, str], request: ShimRequest
         report.add_entry(FileEntry(path, shown_path(path), diagnostics=found, source_lines=source_lines))
     fmt = request.report_format or Path(request.report).suffix.lstrip(".") or "json"
     write_report(Path(request.report), render_report(report, fmt))
+
+
+def _replace(plan: ShimPlan, texts: Mapping[str, str], request: ShimRequest, failed: bool) -> int:
+    """``--replace HEADER``: the generated header with the project's own lines of HEADER kept; the CUDA names the
+    project's header defines otherwise than the generated one are reported (HPY140)."""
+    path = Path(request.replace)
+    try:
+        current = path.read_text(encoding="utf-8") if path.exists() else ""
+    except (OSError, UnicodeDecodeError) as exc:
+        message(f"{shown_path(str(path))}: error: {exc}")
+        return EXIT_ERROR
+    text, notes = replaced_header(plan, current, path.name, table_for(request.options), request.options)
+    if not request.quiet:
+        for note in notes:
+            message(note.format(shown_path(str(path))))
+    if request.check:
+        drift = drift_of_header(path, text, plan, texts, _cuda_names(request))
+        code = _conclude_check(drift, request, plan)
+        return EXIT_FOUND if notes and not is_generated(path) else code
+    write_atomic(path, text.encode("utf-8"))
+    _summary(f"wrote {request.replace} (the project's own lines kept)", plan, request)
+    return EXIT_ERROR if failed else EXIT_OK

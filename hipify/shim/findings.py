@@ -40,6 +40,7 @@ SETTLED = frozenset(("HPY019",))
 # Findings about another ROCm release's translation: a header is written for one release (its first line says which).
 OTHER_RELEASE = frozenset(("HPY022",))
 DISABLED = "HPY010"
+BLOCKED_USE = "HPY111"  # a use of a declaration that needs what HIP lacks
 INCLUDE = "HPY002"  # a declaration needing APIs HIP lacks, disabled by the translation
 MISSING = frozenset(("HPY101", "HPY105", "HPY106"))  # a CUDA name HIP lacks (under the options), left as written
 PLACEHELD = "the header declares it under its CUDA name, so that code passing it along compiles (no HIP API takes it)"
@@ -51,12 +52,14 @@ def cannot_shim(
     result: Result,
     placeholders: frozenset[str] = frozenset(),
     compiles: frozenset[str] = frozenset(),
+    own: frozenset[str] = frozenset(),
 ) -> list[Diagnostic]:
     """The places of one file that need a HIP branch: one finding per rule and subject where the translation
     changes the code (several edits of one change, a disabled declaration's ``#if`` and ``#endif``, are one), then
     the translation's own findings, less those the header settles. ``placeholders``: CUDA names HIP lacks that the
     header declares all the same (enumerations: their uses are notes); ``compiles``: declarations the translation
-    disables that compile with those (what it disables them for is declared)."""
+    disables that compile with those (what it disables them for is declared, by the header or the project);
+    ``own``: CUDA names the project defines itself (no name it lacks)."""
     index = LineIndex.of(text)
     changes: dict[tuple[str, str], list[Edit]] = {}  # the edits of each change: (rule, subject) -> its edits
     quoted: list[Diagnostic] = []
@@ -66,9 +69,9 @@ def cannot_shim(
         elif edit.code not in STOOD_FOR:
             changes.setdefault((edit.code, edit.subject), []).append(edit)
     out = quoted + [
-        located(_source_change(edits[0]), index, path)
+        located(_source_change(edits[0], text), index, path)
         for (code, subject), edits in changes.items()
-        if not (code == DISABLED and subject in compiles)
+        if not (code == DISABLED and (subject in compiles or subject.split(":", 1)[0] in own))
     ]
     spans = [(code, edits[0].start, max(e.end for e in edits)) for (code, _), edits in changes.items()]
     for diag in result.diagnostics:
@@ -76,6 +79,8 @@ def cannot_shim(
             continue
         if any(code == diag.code and start <= diag.offset <= end for code, start, end in spans):
             continue  # the rule's own word on its change (HPY122 stands for it), or on one the header makes needless
+        if (diag.code in MISSING and diag.subject in own) or (diag.code == BLOCKED_USE and diag.subject in compiles):
+            continue  # the project defines what HIP lacks itself
         if diag.code in MISSING and diag.subject in placeholders:
             diag = replace(diag, severity=Severity.INFO, message=f"{diag.subject}: HIP lacks it; {PLACEHELD}")
         out.append(diag)
@@ -86,7 +91,10 @@ def _edit_order(edit: Edit) -> tuple[int, int]:
     return edit.start, edit.end
 
 
-def _source_change(edit: Edit) -> Diagnostic:
+_SHOWN_EDIT = 80  # the longest edit quoted in a finding (either side)
+
+
+def _source_change(edit: Edit, text: str) -> Diagnostic:
     rule = describe(edit.code)
     subject = edit.subject.split(":", 1)[0]
     what = f"{subject}: " if subject else ""
@@ -94,6 +102,9 @@ def _source_change(edit: Edit) -> Diagnostic:
         f"{what}the translation changes the code here ({edit.code} {rule.name}), which a header cannot do: "
         "this place needs a HIP branch of its own"
     )
+    written, wanted = " ".join(text[edit.start : edit.end].split()), " ".join(edit.replacement.split())
+    if written and wanted and len(written) <= _SHOWN_EDIT and len(wanted) <= _SHOWN_EDIT:
+        message += f" (the HIP branch's edit: `{written}` -> `{wanted}`)"
     return Diagnostic(CANNOT_SHIM, message, edit.start, severity=Severity.WARNING, subject=subject or edit.code)
 
 

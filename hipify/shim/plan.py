@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Container, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -28,6 +28,7 @@ from ..rewrite.index import index_of, macro_needed, required_macros
 from ..rewrite.status import decide
 from ..sources.fileio import SourceError, read_source
 from ..translation.api import Result, translate_project
+from .conditions import ALWAYS, any_of, include_conditions
 from .definitions import PLACEHOLDER, Definition, definition_for, placeholder_enum
 from .findings import cannot_shim, needs_register_accepted
 
@@ -43,6 +44,7 @@ class StandIn:
     cuda: str  # as the project spells it in #include
     hip: tuple[str, ...]  # HIP headers it includes
     compat: bool = False  # the compatibility entries stand for it
+    condition: str = ALWAYS  # the project's own options its includes are under (the single header's #if)
 
 
 @dataclass(frozen=True)
@@ -72,10 +74,14 @@ def plan_shim(texts: Mapping[str, str], options: Options | None = None, table: M
     table = table_for(options) if table is None else table
     project = translate_project(texts, options, table)
     model, results = project.model, project.results
-    sources = [p for p in texts if model.key_of(p) in model.scans]
+    by_key = {model.key_of(path): text for path, text in texts.items()}
+    # A vendor header (another platform's, or the project's hand-written HIP one) only names CUDA's names to map
+    # them: not a use of them, and no place to report.
+    vendors = {k for k in model.scans if is_vendor_header(_text_of(k, by_key), table.by_name)}
+    sources = [p for p in texts if model.key_of(p) in model.scans and model.key_of(p) not in vendors]
     # Every file the project's files reach counts (a header found through -I outside the paths given too).
     reached = {model.key_of(p): p for p in sources}
-    reached |= {k: k for k in model.scans if k not in model.translated and not is_generated(k)}
+    reached |= {k: k for k in model.scans if k not in model.translated and not is_generated(k) and k not in vendors}
     renamed = {e.subject for r in results.values() for e in r.edits if e.code == "HPY001"}
     declared = _declared_by_project(model, table, options, texts, renamed)
     uses = _uses(model, reached, table)
@@ -86,11 +92,16 @@ def plan_shim(texts: Mapping[str, str], options: Options | None = None, table: M
     placeholders = frozenset(
         name for d in definitions if d.section == PLACEHOLDER for name in (d.name, *_enumerators(table)[d.name])
     )
+    # What the project defines itself (its own __hgt2_mask where HIP lacks one) is no name it needs.
+    own = frozenset(n for k, scan in model.scans.items() if k not in vendors for n in scan.shadows)
     compiles = frozenset(
-        b.name for scan in model.scans.values() for b in scan.blocked if b.missing and set(b.missing) <= placeholders
+        b.name
+        for scan in model.scans.values()
+        for b in scan.blocked
+        if b.missing and set(b.missing) <= placeholders | own
     )
     findings = {
-        path: cannot_shim(path, texts[path], results[path], placeholders, compiles)
+        path: cannot_shim(path, texts[path], results[path], placeholders, compiles, own)
         for path in sources
         if path in results
     }
@@ -99,7 +110,7 @@ def plan_shim(texts: Mapping[str, str], options: Options | None = None, table: M
     spelled = {
         e.subject: e.replacement for r in results.values() for e in r.edits if e.code == "HPY002" and e.replacement
     }
-    stand_ins, others = _includes(model, reached, table, options, spelled)
+    stand_ins, others = _includes(model, reached, table, options, spelled, by_key)
     return ShimPlan(
         rocm=options.rocm_version,
         required=_required(uses, entries, results.values(), table, options),
@@ -123,6 +134,22 @@ def is_generated(path: str | Path) -> bool:
             return GENERATED in fh.read(400)
     except OSError:
         return False
+
+
+_MAPS = re.compile(r"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)[ \t]+([A-Za-z_]\w*)[ \t]*$", re.MULTILINE)
+_VENDOR_MAPPINGS = 3  # a file with this many CUDA names mapped to another vendor's is a vendor header
+
+
+def is_vendor_header(text: str, cuda_names: Container[str]) -> bool:
+    """Does ``text`` map CUDA's names to another platform's (``#define cudaMalloc musaMalloc``), as a project's
+    vendor header does? Its CUDA names are the mapping's left side, not uses."""
+    count = 0
+    for m in _MAPS.finditer(text):
+        if m.group(1) in cuda_names and m.group(2) not in cuda_names:
+            count += 1
+            if count >= _VENDOR_MAPPINGS:
+                return True
+    return False
 
 
 def project_build(results: Iterable[Result]) -> Build:
@@ -277,17 +304,26 @@ def _text_of(key: str, by_key: Mapping[str, str]) -> str:
 
 
 def _includes(
-    model: ProjectModel, files: Iterable[str], table: MappingTable, options: Options, spelled: Mapping[str, str]
+    model: ProjectModel,
+    files: Iterable[str],
+    table: MappingTable,
+    options: Options,
+    spelled: Mapping[str, str],
+    by_key: Mapping[str, str],
 ) -> tuple[tuple[StandIn, ...], tuple[str, ...]]:
     """The CUDA headers the project's files include (not files of the project), with what stands for each (the HIP
-    header the translation writes for it, ``spelled``, else the row's target); and the other headers they include
-    that are not the project's (the system's, other libraries')."""
+    header the translation writes for it, ``spelled``, else the row's target) and the project's options it is
+    included under; and the other headers they include that are not the project's (the system's, other
+    libraries')."""
     catalog = load_catalog()
     index = index_of(table)
     found: dict[str, StandIn] = {}
     others: set[str] = set()
+    conditions: dict[str, list[str]] = {}
     for key in files:
         here = os.path.dirname(key)
+        for name, condition in include_conditions(_text_of(key, by_key), table.by_name):
+            conditions.setdefault(name, []).append(condition)
         for include in model.scans[key].includes:
             name = include.name.strip()
             if name in found or model.resolved.get((here, include.name, include.angled), ("", ""))[0]:
@@ -301,7 +337,8 @@ def _includes(
                 found[name] = StandIn(name, (spelled.get(name, target),))
             else:
                 others.add(name)
-    return tuple(found[name] for name in sorted(found)), tuple(sorted(others))
+    stand_ins = tuple(replace(found[name], condition=any_of(conditions.get(name, []))) for name in sorted(found))
+    return stand_ins, tuple(sorted(others))
 
 
 def _namespaces(results: Iterable[Result], table: MappingTable) -> tuple[tuple[str, str], ...]:

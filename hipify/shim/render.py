@@ -17,9 +17,14 @@ from importlib import resources
 
 from ..compat import load_catalog
 from ..compat import render as render_compat
+from .conditions import ALWAYS, any_of
 from .definitions import ADAPTED_CALL, COMPILER, GUARD, MACRO_CALL, PLACEHOLDER, REMOVED, RENAME, Definition
 from .plan import GENERATED, RUNTIME_HEADER, ShimPlan, StandIn
 
+# The marks around a replaced vendor header's own lines (``replace``), read back when it is written again.
+BEGIN_BEFORE = "// >>> the project's own lines, read before the HIP headers (kept by `hipify-py shim --replace`)"
+BEGIN_AFTER = "// >>> the project's own lines (kept by `hipify-py shim --replace`)"
+END = "// <<< end of the project's own lines"
 SHIM_HEADER = "hipify_shim.h"  # the common part of an include folder
 # clang's header that hipcc includes before the first line of every HIP source (-x hip). A file of that name in
 # the include folder is found before clang's (the -I folders come first), includes clang's and then the header:
@@ -29,6 +34,12 @@ PRE_INCLUDED = "__clang_hip_runtime_wrapper.h"
 # read before the header defines those macros (rocThrust takes __CUDACC__ for nvcc).
 _READ_BEFORE_NVCC_MACROS = (("thrust/", "thrust/detail/config.h"),)
 _WIDTH = 116
+# HIP's switches: macro -> (the project's opposite setting, the include guard of the HIP header that reads the
+# switch when it is first included). ROCm 6.x declares the *_sync warp functions in amd_device_functions.h's
+# reading only where HIP_ENABLE_WARP_SYNC_BUILTINS is defined by then; 7.x unless HIP_DISABLE_... is.
+_HIP_SWITCHES = {
+    "HIP_ENABLE_WARP_SYNC_BUILTINS": ("HIP_DISABLE_WARP_SYNC_BUILTINS", "HIP_INCLUDE_HIP_AMD_DETAIL_DEVICE_FUNCTIONS_H")
+}
 _SECTION_COMMENTS = {
     COMPILER: "nvcc's own macros, which hipcc leaves undefined: the values of the CUDA build the translation decides "
     "conditions as (the newest whose branches HIP compiles; __CUDA_ARCH__ in the device pass only, as nvcc defines "
@@ -45,22 +56,32 @@ _SECTION_COMMENTS = {
 }
 
 
-def render_header(plan: ShimPlan, name: str) -> str:
-    """The single header (``-o``): every HIP header the project's CUDA headers stand for."""
+def render_header(plan: ShimPlan, name: str, before: str = "", after: str = "") -> str:
+    """The single header (``-o``): every HIP header the project's CUDA headers stand for. ``before``/``after``: a
+    replaced vendor header's own lines (``replace``), kept in marked sections before the HIP headers and at the
+    end."""
     includes = _includes(plan.stand_ins)
-    return _common(plan, name, includes, _guard_macro(name))
+    return _common(plan, name, includes, _guard_macro(name), before, after)
 
 
 def render_include_dir(plan: ShimPlan) -> dict[str, str]:
     """The include folder: relative path -> text."""
-    files = {SHIM_HEADER: _common(plan, SHIM_HEADER, [(RUNTIME_HEADER, ())], "HIPIFY_SHIM_H")}
+    files = {SHIM_HEADER: _common(plan, SHIM_HEADER, [(RUNTIME_HEADER, (), ALWAYS)], "HIPIFY_SHIM_H", single=False)}
     for stand_in in plan.stand_ins:
         files[stand_in.cuda] = _stand_in(plan, stand_in)
     files[PRE_INCLUDED] = _pre_included()
     return dict(sorted(files.items()))
 
 
-def _common(plan: ShimPlan, name: str, includes: list[tuple[str, tuple[str, ...]]], guard: str) -> str:
+def _common(
+    plan: ShimPlan,
+    name: str,
+    includes: list[tuple[str, tuple[str, ...], str]],
+    guard: str,
+    before: str = "",
+    after: str = "",
+    single: bool = True,
+) -> str:
     version = f"{plan.rocm[0]}.{plan.rocm[1]}"
     out = _comment(
         f"{name}: {GENERATED} for ROCm {version} from the CUDA sources of this project; do not edit. "
@@ -69,14 +90,17 @@ def _common(plan: ShimPlan, name: str, includes: list[tuple[str, tuple[str, ...]
         "spelling compile with HIP."
     )
     out += ["", f"#ifndef {guard}", f"#define {guard}", ""]
+    if before:
+        out += [BEGIN_BEFORE, before, END, ""]
     if plan.required:
         out += _comment("Macros HIP's headers test: defined before the first of them.")
         for macro in plan.required:
-            out += [f"#if !defined({macro})", f"#define {macro}", "#endif"]
+            out += [f"#if {_unset_switch(macro)}", f"#define {macro}", "#endif"]
         out.append("")
     out += _comment("The HIP headers standing for the CUDA headers the project includes.")
-    for header, stood_for in includes:
-        out.append(f"#include <{header}>" + (f"  // {', '.join(stood_for)}" if stood_for else ""))
+    for header, stood_for, condition in includes:
+        line = f"#include <{header}>" + (f"  // {', '.join(stood_for)}" if stood_for else "")
+        out += [f"#if {condition}", line, "#endif"] if condition else [line]
     out.append("")
     if plan.compat_entries:
         out += _compat(plan)
@@ -99,15 +123,29 @@ def _common(plan: ShimPlan, name: str, includes: list[tuple[str, tuple[str, ...]
         out += ["#if defined(__cplusplus)", _support().rstrip("\n")]
         out += [d.text for d in by_section[ADAPTED_CALL]] + ["#else"]
         out += [d.c_text for d in by_section[ADAPTED_CALL]] + ["#endif", ""]
-    if plan.namespaces:
+    top = [(cuda, hip) for cuda, hip in plan.namespaces if "::" not in cuda]
+    if top:
         out += _comment("CUDA's namespaces: HIP's under CUDA's name.")
         out += ["#if defined(__cplusplus)"]
-        for cuda, hip in plan.namespaces:
+        for cuda, hip in top:
             out += _namespace_alias(cuda, hip)
         out += ["#endif", ""]
+    if single:
+        out += _nested_aliases(plan, [s.cuda for s in plan.stand_ins])
+    if after:
+        out += [BEGIN_AFTER, after, END, ""]
     out += [f"#endif  // {guard}", ""]
     out += _guards(by_section.get(GUARD, []))
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _unset_switch(macro: str) -> str:
+    """When the header defines ``macro``: where the project has not set it, nor its opposite, and (for a switch HIP
+    reads once) HIP's headers it switches were not read yet. Defined after them, it would tell the HIP headers read
+    later (cooperative groups) that functions are declared which were not."""
+    opposite, read_once_by = _HIP_SWITCHES.get(macro, ("", ""))
+    tests = [f"!defined({m})" for m in (macro, opposite, read_once_by) if m]
+    return " && ".join(tests)
 
 
 def _stand_in(plan: ShimPlan, stand_in: StandIn) -> str:
@@ -120,6 +158,7 @@ def _stand_in(plan: ShimPlan, stand_in: StandIn) -> str:
     )
     out += ["", f"#ifndef {guard}", f"#define {guard}", f'#include "{shim}"']
     out += [f"#include <{h}>" for h in stand_in.hip if h != RUNTIME_HEADER]
+    out += _nested_aliases(plan, [stand_in.cuda])
     out += [f"#endif  // {guard}", ""]
     out += _guards([d for d in plan.definitions if d.section == GUARD])
     return "\n".join(out).rstrip("\n") + "\n"
@@ -135,13 +174,18 @@ def _pre_included() -> str:
     return "\n".join([*out, f"#include_next <{PRE_INCLUDED}>", f'#include "{SHIM_HEADER}"', ""])
 
 
-def _includes(stand_ins: Iterable[StandIn]) -> list[tuple[str, tuple[str, ...]]]:
-    """Each HIP header once, the runtime first, with the CUDA headers it stands for."""
-    by_header: dict[str, list[str]] = {RUNTIME_HEADER: []}
+def _includes(stand_ins: Iterable[StandIn]) -> list[tuple[str, tuple[str, ...], str]]:
+    """Each HIP header once, the runtime first (always), with the CUDA headers it stands for and the project's
+    options it is included under (those of any CUDA header it stands for)."""
+    by_header: dict[str, list[StandIn]] = {RUNTIME_HEADER: []}
     for stand_in in stand_ins:
         for header in stand_in.hip:
-            by_header.setdefault(header, []).append(stand_in.cuda)
-    return [(h, tuple(cuda)) for h, cuda in by_header.items()]
+            by_header.setdefault(header, []).append(stand_in)
+    out = []
+    for header, cuda in by_header.items():
+        condition = ALWAYS if header == RUNTIME_HEADER else any_of([s.condition for s in cuda])
+        out.append((header, tuple(s.cuda for s in cuda), condition))
+    return out
 
 
 def _compat(plan: ShimPlan) -> list[str]:
@@ -162,6 +206,24 @@ def _read_before_nvcc_macros(plan: ShimPlan) -> list[str]:
         if any(h.startswith(prefix) for h in (*plan.other_includes, *(s.cuda for s in plan.stand_ins))):
             lines += [f"#if defined(__cplusplus) && __has_include(<{header}>)", f"#include <{header}>", "#endif"]
     return lines
+
+
+def _nested_aliases(plan: ShimPlan, included: list[str]) -> list[str]:
+    """The aliases of nested CUDA namespaces (``thrust::cuda`` for ``thrust::hip``), where a header of their library
+    is included (``thrust/system/cuda/...`` standing for rocThrust's): HIP's namespace is declared by then, and may
+    sit in an inline namespace of the library's (rocThrust's versioned one), so it is looked up, never declared
+    here (a ``thrust::hip`` of ours beside rocThrust's makes every use of it ambiguous). Written once."""
+    out: list[str] = []
+    for cuda, hip in plan.namespaces:
+        outer, _, name = cuda.rpartition("::")
+        if not outer or not any(h.startswith(outer.replace("::", "/") + "/") for h in included):
+            continue
+        once = "HIPIFY_SHIM_NAMESPACE_" + re.sub(r"\W", "_", cuda).upper()
+        hip_outer, _, hip_name = hip.rpartition("::")
+        target = hip_name if hip_outer == outer else "::" + hip
+        out += [f"#if defined(__cplusplus) && !defined({once})", f"#define {once}"]
+        out += _within(outer, f"namespace {name} = {target};") + ["#endif"]
+    return out
 
 
 def _namespace_alias(cuda: str, hip: str) -> list[str]:
