@@ -189,7 +189,7 @@ FRAGMENTS = (
     + SPLICES
 )
 # Internal errors and refused (overlapping) edits: a translation must never report these.
-BROKEN = ("HPY202", "HPY204", "HPY205")
+BROKEN = ("HPY202", "HPY204", "HPY205", "HPY210")
 _INCLUDE = re.compile(r"#\s*(?:include|include_next|import)\b")
 
 
