@@ -687,3 +687,17 @@ def test_a_step_mode_in_a_custom_command_is_translated_with_its_step(command: st
     assert f"COMMAND {expected})" in out.replace(" --offload-arch=gfx90a", "").replace(";", " "), out
     assert not [c for c in _codes(text) if c[0] == "HPY119"]
     assert _translated(out) == out
+
+
+def test_a_variable_a_cuda_generator_expression_expands_holds_nvcc_options() -> None:
+    """ggml's CMake: set(CUDA_FLAGS -use_fast_math -extended-lambda) and list(APPEND ...) read only through
+    ``$<$<COMPILE_LANGUAGE:CUDA>:${CUDA_FLAGS}>``: nvcc's options, which clang refuses as written."""
+    text = (
+        "project(p LANGUAGES CXX CUDA)\nadd_library(k k.cu)\n"
+        "set(CUDA_FLAGS -use_fast_math -extended-lambda)\nlist(APPEND CUDA_FLAGS -compress-mode=size -lineinfo)\n"
+        'target_compile_options(k PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:${CUDA_FLAGS}>")\n'
+    )
+    out = _translated(text)
+    assert "set(CUDA_FLAGS -ffast-math)" in out
+    assert "-extended-lambda" not in out and "-compress-mode" not in out
+    assert "$<$<COMPILE_LANGUAGE:HIP>:${CUDA_FLAGS}>" in out

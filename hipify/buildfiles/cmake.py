@@ -169,6 +169,9 @@ _OPTION_COMMANDS = frozenset(
     ("target_compile_options", "add_compile_options", "target_link_options", "add_link_options")
 )
 # Variables whose value is nvcc options.
+# A CUDA-only part of a compile-options command: the variables it expands hold nvcc's options.
+_CUDA_OPTIONS_GENEX = re.compile(r"\$<\$<COMPILE_LANGUAGE:CUDA>:((?:[^<>]|\$<[^<>]*>)*)>")
+_OPTION_COMMANDS = frozenset(("target_compile_options", "add_compile_options"))
 _FLAG_VARIABLE = re.compile(r"^(?:CMAKE_CUDA_FLAGS(?:_[A-Z]+)?|CUDA_NVCC_FLAGS(?:_[A-Z]+)?)$")
 # Tools that make or read NVIDIA machine code, or query NVIDIA GPUs: a step calling one is hand work.
 _NVIDIA_TOOLS = re.compile(
@@ -302,6 +305,10 @@ def _translate(state: _State) -> None:
         if command.key in ("add_executable", "add_library", "cuda_add_executable", "cuda_add_library") and command.args:
             state.targets.add(command.args[0].value)
         _remember_uses(state, command)
+        if command.key in _OPTION_COMMANDS:  # $<$<COMPILE_LANGUAGE:CUDA>:${CUDA_FLAGS}>: nvcc's options
+            for arg in command.args:
+                for m in _CUDA_OPTIONS_GENEX.finditer(arg.value):
+                    state.option_variables.update(_REFERENCE.findall(m.group(1)))
         if command.key in _CUSTOM_STEPS:
             for segment in _segments(command):
                 if segment and _is_cuda_compiler(segment[0].value):

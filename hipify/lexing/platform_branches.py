@@ -61,7 +61,7 @@ def guards_at(directives: Sequence[CondDirective], offsets: Sequence[int], macro
     """The :class:`Guard` of each of ``offsets``, ``requires`` and ``own`` limited to ``macros``."""
     if not offsets:
         return []
-    without = {m: inactive_spans(directives, {}, _undefined_decides(m)) for m in sorted(macros)}
+    without = {m: inactive_spans(directives, {}, undefined_decides(m)) for m in sorted(macros)}
     branches = _branches(directives)
     out = []
     for at in offsets:
@@ -137,10 +137,10 @@ def _inside(spans: Sequence[Span], at: int) -> bool:
 
 def _needs(keyword: str, argument: str, macro: str) -> bool:
     """Is a branch of this directive certainly not taken when ``macro`` is undefined?"""
-    return _undefined_decides(macro)("if" if keyword == "elif" else keyword, argument) is False
+    return undefined_decides(macro)("if" if keyword == "elif" else keyword, argument) is False
 
 
-def _undefined_decides(macro: str) -> Callable[[str, str], bool | None]:
+def undefined_decides(macro: str) -> Callable[[str, str], bool | None]:
     def decide(keyword: str, argument: str) -> bool | None:
         if keyword in ("ifdef", "ifndef"):
             if argument.strip() != macro:
@@ -150,6 +150,32 @@ def _undefined_decides(macro: str) -> Callable[[str, str], bool | None]:
         if node is None:
             return None
         value = evaluate(node, lambda n: 0 if n == macro else None, lambda n: False if n == macro else None)
+        return None if value is None else bool(value)
+
+    return decide
+
+
+def only_defined(macro: str | None, macros: frozenset[str]) -> Callable[[str, str], bool | None]:
+    """Decide conditions with ``macro`` defined (as 1) and the rest of ``macros`` undefined (others unknown)."""
+
+    def value_of(name: str) -> int | None:
+        if name not in macros:
+            return None
+        return 1 if name == macro else 0
+
+    def defined(name: str) -> bool | None:
+        return (name == macro) if name in macros else None
+
+    def decide(keyword: str, argument: str) -> bool | None:
+        if keyword in ("ifdef", "ifndef"):
+            name = argument.strip()
+            if name not in macros:
+                return None
+            return (name == macro) == (keyword == "ifdef")
+        node = parse(argument)
+        if node is None:
+            return None
+        value = evaluate(node, value_of, defined)
         return None if value is None else bool(value)
 
     return decide

@@ -208,16 +208,16 @@ class ProjectModel:
         a header shared with a CPU backend includes ``cuda_fp16.h`` for the CUDA files alone, which define that
         macro and the CPU files never do."""
         scans = [s for k in closure if (s := self.scans.get(k)) is not None]
-        if any(s.uses_cuda_features or s.includes_hip_runtime or s.path.endswith((".cu", ".cuh")) for s in scans):
+        if any(s.includes_hip_runtime or s.path.endswith((".cu", ".cuh")) for s in scans):
             return True
-        defined: frozenset[str] | None = None
+        defined = frozenset().union(*(c.defines for c in scans))
         for s in scans:
+            if s.uses_cuda_features and (not s.feature_macros or s.feature_macros & defined):
+                return True
             if not s.uses_cuda_headers:
                 continue
             if not s.include_guards:
                 return True
-            if defined is None:
-                defined = frozenset().union(*(c.defines for c in scans))
             if any(s.include_guards[i].requires <= defined for i in s.cuda_includes):
                 return True
         return False

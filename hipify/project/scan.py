@@ -20,10 +20,18 @@ from ..knowledge.cxx import is_hip_spelling
 from ..knowledge.table import MappingTable
 from ..lexing.compiler_branches import host_skipped
 from ..lexing.compiler_branches import inside as inside_any
-from ..lexing.conditionals import CondDirective, skipped_without
+from ..lexing.conditionals import CondDirective, inactive_spans, skipped_without
 from ..lexing.declarations import top_level_declarations
 from ..lexing.lexer import Lexed
-from ..lexing.platform_branches import NO_GUARD, Guard, branch_macros, condition_macros, guards_at, hipcc_skipped
+from ..lexing.platform_branches import (
+    NO_GUARD,
+    Guard,
+    branch_macros,
+    condition_macros,
+    guards_at,
+    hipcc_skipped,
+    only_defined,
+)
 from ..lexing.shared import lex_kept
 from ..lexing.statements import smallest_units
 from ..lexing.text_facts import INCLUDE, after_macro_name, declares, directives_of, next_token, prev_token
@@ -119,6 +127,10 @@ class FileScan:
     cuda_includes: frozenset[int] = frozenset()
     # It has a using-directive of a CUDA namespace the translation renames (``using namespace cub;``)
     uses_vendor_namespace: bool = False
+    # Where every CUDA feature it uses sits behind conditions: the macros one of which must be defined for any of
+    # them to be read (a header shared with a CPU backend: ``__device__`` only under ``GGML_COMMON_DECL_CUDA``).
+    # Empty where some use is read whatever is defined.
+    feature_macros: frozenset[str] = frozenset()
     # The branches of the conditional chains holding includes whose own conditions need macros defined, includes
     # in them or not (``#ifdef USE_ROCM #define CUDART_NAN_F ... #else #include <math_constants.h> #endif``)
     branch_guards: tuple[Guard, ...] = ()
@@ -228,6 +240,7 @@ def scan_text(
         include_guards=(include_guards := _include_guards(directives, include_at)),
         branch_guards=_branch_guards(directives, include_guards),
         uses_vendor_namespace=_uses_vendor_namespace(masked, index.namespaces) if "namespace" in words else False,
+        feature_macros=_feature_macros(words, code_text, directives, table),
         guarded_shadows=guarded_shadows,
         cuda_includes=frozenset(
             n for n, i in enumerate(includes) if (row := table.lookup(i.name)) is not None and row.kind == "header"
@@ -324,6 +337,30 @@ def _uses_features(
     if not skipped:
         return True
     read = _blanked(code, skipped)
+    return "<<<" in read or not features.isdisjoint(_words(read))
+
+
+def _feature_macros(
+    words: set[str] | frozenset[str], code: str, directives: Sequence[CondDirective], table: MappingTable
+) -> frozenset[str]:
+    """``FileScan.feature_macros``: where the CUDA features of the file are read only when some macro is defined,
+    the macros that, each defined alone, make one read (empty where one is read with every macro undefined, or
+    where the file uses none)."""
+    features = _features(table)
+    if not (words & features or "<<<" in code) or not directives:
+        return frozenset()
+    macros = condition_macros(directives)
+    if not macros or _reads_features(code, inactive_spans(directives, {}, only_defined(None, macros)), features):
+        return frozenset()
+    enabling = frozenset(
+        m for m in macros if _reads_features(code, inactive_spans(directives, {}, only_defined(m, macros)), features)
+    )
+    return enabling or macros
+
+
+def _reads_features(code: str, skipped: list[tuple[int, int]], features: frozenset[str]) -> bool:
+    """Does ``code`` use a CUDA feature outside the ``skipped`` spans?"""
+    read = _blanked(code, skipped) if skipped else code
     return "<<<" in read or not features.isdisjoint(_words(read))
 
 
