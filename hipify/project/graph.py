@@ -151,7 +151,7 @@ class ProjectModel:
                     needed |= self.scans[k].required | self.scans[k].hip_switches
                     needed.update(m for f, roc, m in self.scans[k].flavoured if roc != (f in self.hip_families))
             defines = tuple(sorted(needed - scan.defines))
-            hip = key.endswith((".cu", ".cuh")) or self._needs_hip(closure)
+            hip = key.endswith((".cu", ".cuh")) or self._needs_hip(closure, key.endswith(C_SUFFIX))
 
         prelude = any(s.includes_hip_runtime for k in closure[1:] if (s := self.scans.get(k)) is not None)
         dirs = tuple(dict.fromkeys(d for k in closure for d in self.found_in.get(k, ())))
@@ -202,12 +202,22 @@ class ProjectModel:
         }
         return tuple(sorted(names))
 
-    def _needs_hip(self, closure: tuple[str, ...]) -> bool:
-        """Does a translation unit of another language (``.cpp``) with this closure compile CUDA code? A CUDA
-        header counts only where the unit can read its include: behind ``#elif defined(GGML_COMMON_DECL_CUDA)``,
-        a header shared with a CPU backend includes ``cuda_fp16.h`` for the CUDA files alone, which define that
-        macro and the CPU files never do."""
+    def _needs_hip(self, closure: tuple[str, ...], c_source: bool) -> bool:
+        """Does a translation unit of another language (``.cpp``, ``.c``) with this closure compile CUDA code? For a
+        C source (gcc compiles it: HIP's runtime header is no C) a CUDA header or feature counts only where the unit
+        can read it: behind ``#elif defined(GGML_COMMON_IMPL_CUDA)``, a header shared with a CPU backend holds
+        ``__device__`` for the CUDA files alone, which define that macro. A C++ unit keeps HIP's runtime at its top
+        wherever its closure has CUDA code: there it precedes every macro of the project's (a header that includes
+        it after its own macros may not compile: HeCBench's sc)."""
         scans = [s for k in closure if (s := self.scans.get(k)) is not None]
+        if not c_source:
+            return any(
+                s.uses_cuda_headers
+                or s.uses_cuda_features
+                or s.includes_hip_runtime
+                or s.path.endswith((".cu", ".cuh"))
+                for s in scans
+            )
         if any(s.includes_hip_runtime or s.path.endswith((".cu", ".cuh")) for s in scans):
             return True
         defined = frozenset().union(*(c.defines for c in scans))
