@@ -24,6 +24,7 @@ from soundness_fuzzing import failures, generate
 
 PER_BRANCH_BLOCKS = """\
 #pragma once
+#include <cuda_fp8.h>
 template <int J> __device__ void tiles(int * x, int a) {
 #if defined(WIDE_TILES)
     for (int i = 0; i < 4; ++i) {
@@ -32,7 +33,7 @@ template <int J> __device__ void tiles(int * x, int a) {
     for (int i = 0; i < 4; ++i) {
         {
 #endif
-            x[i] = __vcmpne4(a, a);
+            x[i] = __nv_cvt_e8m0_to_bf16raw(a).x;
         }
     }
 }
@@ -97,8 +98,8 @@ def _translate(tmp_path: Path) -> tuple[str, list[tuple[str, str]]]:
 def test_the_left_out_body_stays_inside_its_function(tmp_path: Path) -> None:
     text, findings = _translate(tmp_path)
     assert [code for code, _ in findings] == ["HPY010"]
-    opening = text.index("#if defined(HIPIFY_ENABLE___vcmpne4)")
-    closing = text.index("#endif  // defined(HIPIFY_ENABLE___vcmpne4)")
+    opening = text.index("#if defined(HIPIFY_ENABLE___nv_cvt_e8m0_to_bf16raw)")
+    closing = text.index("#endif  // defined(HIPIFY_ENABLE___nv_cvt_e8m0_to_bf16raw)")
     assert opening < closing < text.index("__device__ int first_after")
     assert check_left_out(PER_BRANCH_BLOCKS, text, []) == ""
 
@@ -118,7 +119,7 @@ def test_a_misread_body_fails_the_file_not_the_output(tmp_path: Path, monkeypatc
     monkeypatch.setattr(declarations, "_matching_brace", every_branch)
     text, findings = _translate(tmp_path)
     assert text == PER_BRANCH_BLOCKS
-    assert findings[0][0] == "HPY210" and "HIPIFY_ENABLE___vcmpne4" in findings[0][1]
+    assert findings[0][0] == "HPY210" and "HIPIFY_ENABLE___nv_cvt_e8m0_to_bf16raw" in findings[0][1]
 
 
 def test_a_region_closed_by_another_chain_is_found() -> None:

@@ -52,8 +52,9 @@ _AUTO_PARAMETER = re.compile(r"[(,]\s*(?:const\s+)?auto\b\s*(?:&&?|\*)?\s*(?:\.\
 
 
 def parse_reason(source: SourceFile, facts: FileFacts, table: MappingTable, index: TableIndex, options: Options) -> str:
-    if source.project.shadowed:
-        return REASONS["project-declares"].format(source.project.shadowed[0])
+    shadowed = [name for name in source.project.shadowed if _written_otherwise(table, name)]
+    if shadowed:
+        return REASONS["project-declares"].format(shadowed[0])
     skipping = options.skip_excluded_blocks and not options.amap
     if skipping and any(d.keyword in _CONDITIONALS for d in facts.directives):
         return REASONS["skipped-branches"]
@@ -65,7 +66,7 @@ def parse_reason(source: SourceFile, facts: FileFacts, table: MappingTable, inde
     transformed = index.transformed
     for ident in facts.identifiers:
         name = ident.name
-        if ident.user_declared and name in table:
+        if ident.user_declared and name in table and _written_otherwise(table, name):
             return REASONS["file-declares"].format(name)
         if name in index.namespaces and ident.next_token != "::" and not ident.qualifier:
             return REASONS["namespace"].format(name)
@@ -186,3 +187,13 @@ def _braces_after(text: str, at: int) -> tuple[int, int] | None:
             if depth == 0:
                 return start, j + 1
     return start, len(text)
+
+
+def _written_otherwise(table: MappingTable, name: str) -> bool:
+    """Does translating a use of ``name`` write or report something (a rename, an argument transform, a name HIP
+    lacks)? Only then does it matter which use is the project's own: a name HIP spells the same (``max``, which the
+    compatibility header may overload) is decided for the project as a whole (``ProjectFacts.shadowed``)."""
+    row = table.by_name.get(name)
+    if row is None:
+        return True
+    return row.hip_status != "supported" or row.hip != name or row.transform is not None

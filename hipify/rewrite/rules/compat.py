@@ -78,6 +78,8 @@ def _find(ctx: Context) -> CompatUse:
                 continue
         if ident.region is Region.INACTIVE and not ctx.options.translate_inactive:
             continue
+        if ident.name in _PLAIN_CXX_NAMES and not _has_cuda_code(ctx):
+            continue  # min/max of a C++ file with no CUDA code are the standard library's concern
         entry = catalog.for_name(ident.name, rocm)
         if entry is not None:
             entries.add(entry.name)
@@ -109,6 +111,16 @@ def _find(ctx: Context) -> CompatUse:
         edits.append(Edit(inc.name[0] - 1, inc.name[1] + 1, f'"{spelled}"', "HPY012", Origin.TEXT, inc.header))
     defines = {d for name in entries for d in catalog.by_entry_name[name].defines if macro_needed(d, rocm)}
     return CompatUse(tuple(sorted(entries)), tuple(edits), by_name and not included, tuple(sorted(defines)))
+
+
+# Names the compatibility header provides that any C++ code spells too (CUDA's integer min/max overloads): only a
+# file with CUDA code needs them.
+_PLAIN_CXX_NAMES = frozenset(("min", "max"))
+_DEVICE_CODE = re.compile(r"__(?:global|device|host)__")
+
+
+def _has_cuda_code(ctx: Context) -> bool:
+    return ctx.is_cuda_source or bool(ctx.facts.launches) or _DEVICE_CODE.search(ctx.masked) is not None
 
 
 def _device_calls(ctx: Context) -> set[CompatEntry]:
