@@ -83,6 +83,15 @@ class Context:
         """The file's top-level declarations (lexing/declarations.py)."""
         return top_level_declarations(self.masked, self.code_directives)
 
+    def definition_at(self, offset: int) -> Declaration | None:
+        """The top-level definition (function, class, ...) whose body holds ``offset``, or None."""
+        for decl in self.declarations:
+            if decl.start > offset:
+                return None
+            if decl.head_end < offset < decl.end:
+                return decl
+        return None
+
     @cached_property
     def newline(self) -> str:
         """The file's line ending, for inserted lines."""

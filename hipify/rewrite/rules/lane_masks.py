@@ -39,22 +39,12 @@ def lane_masks(ctx: Context) -> Iterator[Finding]:
         m = _DECLARATION.search(masked, window, ident.start)
         if m is None or not ctx.allowed(ident.start, ident.region):
             continue
-        body = _function_body(ctx, ident.start)
-        if body is None:
+        owner = ctx.definition_at(ident.start)
+        if owner is None:
             continue
         yield Edit(m.start("type"), m.end("type"), WIDE, "HPY033", Origin.TEXT, subject=ident.name)
         name = m.group("name")
         counts = re.compile(rf"\b(__popc|__ffs)\s*\(\s*{re.escape(name)}\s*\)")
-        for use in counts.finditer(masked, m.end(), body[1]):
+        for use in counts.finditer(masked, m.end(), owner.end):
             wide = _NARROW_COUNTS[use.group(1)]
             yield Edit(use.start(1), use.end(1), wide, "HPY033", Origin.TEXT, subject=ident.name)
-
-
-def _function_body(ctx: Context, offset: int) -> tuple[int, int] | None:
-    """The body of the top-level definition holding ``offset``."""
-    for decl in ctx.declarations:
-        if decl.head_end < offset < decl.end:
-            return (decl.head_end, decl.end)
-        if decl.start > offset:
-            break
-    return None

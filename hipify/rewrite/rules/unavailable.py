@@ -77,16 +77,11 @@ def names_api(ctx: Context, ident: Identifier, row: Row) -> bool:
 def _in_host_function(ctx: Context, offset: int) -> bool:
     """Is ``offset`` in the body of a top-level function compiled for the host alone (``host_only_head``), with no
     ``__device__`` lambda before it in that body?"""
-    for decl in ctx.declarations:
-        if decl.start > offset:
-            return False
-        if decl.kind == "function" and decl.head_end < offset < decl.end:
-            masked = ctx.masked
-            return (
-                host_only_head(masked[decl.start : decl.head_end])
-                and "__device__" not in masked[decl.head_end : offset]
-            )
-    return False
+    decl = ctx.definition_at(offset)
+    if decl is None or decl.kind != "function":
+        return False
+    masked = ctx.masked
+    return host_only_head(masked[decl.start : decl.head_end]) and "__device__" not in masked[decl.head_end : offset]
 
 
 def _resolved_starts(ctx: Context) -> list[int] | None:

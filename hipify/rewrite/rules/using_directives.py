@@ -66,4 +66,5 @@ def _is_using_directive(masked: str, line: int, name_at: int) -> bool:
 
 def _inside_a_body(ctx: Context, offset: int) -> bool:
     """Is ``offset`` inside a function or class body (a using-directive there reaches no later header)?"""
-    return any(d.head_end < offset < d.end for d in ctx.declarations if d.kind in ("function", "type"))
+    decl = ctx.definition_at(offset)
+    return decl is not None and decl.kind in ("function", "type")
