@@ -82,6 +82,17 @@ def test_complex_batched_gemm_targets_the_sibling_taking_hip_complex(table) -> N
     assert (seven.hip, seven.hip_signature) == ("hipblasCgemmBatched", "same"), seven
 
 
+def test_a_sibling_differing_at_fewer_parameters_is_the_target(table) -> None:
+    """ROCm 6.4's hipblasGemmBatchedEx takes hipblasDatatype_t where the translated call passes hipDataType;
+    hipblasGemmBatchedEx_v2 takes hipDataType and differs only in the pointer arrays' constness (a call passing
+    ``const void **``, as most do, compiles against it): it is the target, still reported as differing."""
+    row = table.lookup("cublasGemmBatchedEx").at("6.4")
+    assert (row.hip, row.hip_signature) == ("hipblasGemmBatchedEx_v2", "differs"), row
+    assert "Atype" not in row.hip_signature_diff and "Aarray" in row.hip_signature_diff, row
+    seven = table.lookup("cublasGemmBatchedEx")
+    assert seven.hip == "hipblasGemmBatchedEx", seven
+
+
 def test_gemm_ex_takes_hip_data_type(table) -> None:
     row = table.lookup("cublasGemmEx").at("6.4")
     assert row.hip in ("hipblasGemmEx_v2", "hipblasGemmEx") and row.hip_signature in ("sibling", "define"), row

@@ -218,6 +218,42 @@ def _difference(check: Check, hip: Declarations, mapped: dict[str, Signature]) -
     return ""
 
 
+def _differs(check: Check, side: _Side) -> Verdict:
+    """The verdict of a row nothing takes as declared: against the target, or against a sibling that differs at
+    fewer of the same parameters (hipblasGemmBatchedEx_v2 on ROCm 6.4 takes hipDataType as the translated call
+    passes and differs only in the pointer arrays' constness, where hipblasGemmBatchedEx differs in its types too:
+    a call passing non-const pointer arrays compiles against the sibling only)."""
+    if not check.cuda:
+        return Verdict(UNCHECKED, check.target)
+    target = check.target
+    mismatched = _mismatched(check.aliases[0], target, side.decls, side.mapped) if check.aliases else None
+    if mismatched and not check.unmapped:
+        for sibling in _siblings(check.target, side.decls):
+            fewer = _mismatched(check.aliases[0], sibling, side.decls, side.mapped)
+            if fewer is not None and fewer < mismatched:
+                target, mismatched = sibling, fewer
+    return Verdict(DIFFERS, target, diff=_difference(replace(check, target=target), side.decls, side.mapped))
+
+
+def _mismatched(alias: str, name: str, hip: Declarations, mapped: dict[str, Signature]) -> frozenset[int] | None:
+    """The parameters at which ``name``'s closest overload does not take what the call passes; None where no
+    overload has as many parameters (or the result differs)."""
+    if alias not in mapped:
+        return None
+    want = mapped[alias]
+    found = [
+        frozenset(
+            k
+            for k, (w, h) in enumerate(zip(want.canonical_params, d.signature.canonical_params, strict=True))
+            if not accepts(h, w)
+        )
+        for d in hip.overloads(name)
+        if len(d.signature.canonical_params) == len(want.canonical_params)
+        and d.signature.canonical_result == want.canonical_result
+    ]
+    return min(found, key=len) if found else None
+
+
 def _distance(want: Signature, have: Signature) -> int:
     if len(want.canonical_params) != len(have.canonical_params):
         return 1000 + abs(len(want.canonical_params) - len(have.canonical_params))
@@ -325,11 +361,7 @@ def verify_signatures(rows: dict[str, Row], cache: Path, hip: HipSide, matcher: 
     older_forms = _older_forms(checks, verdicts, rows, cache, hip)
     out = dict(rows)
     for k, check in enumerate(checks):
-        verdict = verdicts.get(k) or Verdict(
-            DIFFERS if check.cuda else UNCHECKED,
-            check.target,
-            diff=_difference(check, base.decls, base.mapped) if check.cuda else "",
-        )
+        verdict = verdicts.get(k) or _differs(check, base)
         plain, count, version = older_forms.get(k, ("", -1, ""))
         if plain and count == len(check.cuda[0].params):
             verdict = Verdict(
@@ -458,11 +490,8 @@ def _apply(row: Row, roc: bool, verdict: Verdict, matcher: Matcher) -> Row:
     if verdict.target and verdict.target != old and not chosen_by_arity:
         t = matcher.target(verdict.target, row.source)
         changes.update({side: t.name, f"{side}_status": t.status, f"{side}_header": t.header, f"{side}_since": t.since})
-        changes["note"] = "; ".join(
-            n
-            for n in (row.note, f"{old} takes other types; {verdict.target} takes what the translated call passes")
-            if n
-        )
+        closer = "takes what the translated call passes" if verdict.status != DIFFERS else "differs at fewer parameters"
+        changes["note"] = "; ".join(n for n in (row.note, f"{old} takes other types; {verdict.target} {closer}") if n)
     if verdict.requires:
         changes[f"{side}_requires"] = verdict.requires
     return Row.from_json({**row.to_json(), **changes})
