@@ -159,6 +159,12 @@ class ProjectFacts:
     # ``MMA_AVAILABLE`` guarding inline PTX elsewhere): a build condition around such a definition is decided for a
     # build that leaves it undefined.
     lacking_guards: tuple[str, ...] = ()
+    # The newest CUDA build, (major, minor, architecture), under which no file compiled with this one takes a
+    # version or architecture branch HIP cannot compile (rewrite/build_choice): its conditions are decided for no
+    # newer one, so that the files of a program agree about which CUDA it is; () where none of them has such a
+    # condition. ``build_limit_from``: the file that needs it older (for the report).
+    build_limit: tuple[int, ...] = ()
+    build_limit_from: str = ""
     # A build file (Makefile, CMakeLists.txt): what its translation needs from the sources (None for a source).
     build: BuildContext | None = None
     # NVIDIA samples helper headers this file includes that the tree does not hold (helper_cuda.h, ...).

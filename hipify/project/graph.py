@@ -65,6 +65,7 @@ class ProjectModel:
     _keys: dict[str, str] = field(default_factory=dict)  # path -> file_key(path), each asked of the disk once
     _containing: dict[str, frozenset[str]] | None = None
     _shadowing: frozenset[str] | None = None  # files declaring a table name of their own (FileScan.shadows)
+    _limited: frozenset[str] | None = None  # files whose conditions limit the CUDA build (FileScan.build_limit)
     # The project's own platform options (``GGML_USE_HIP``): the translated build defines none (project/platforms)
     platform_options: frozenset[str] = frozenset()
     # Files only those options reach (its own HIP build's vendor header): nothing they define is the project's
@@ -169,8 +170,11 @@ class ProjectModel:
             used = uses & self.blocked.keys()
             blocked_uses = tuple((name, ", ".join(self.blocked[name])) for name in sorted(used - _never_used(key)))
         around = self._shadows_around(key)
+        limit, limit_from = self._build_limit(key) if scan.build_limit else ((), "")
         return ProjectFacts(
             build_constants=self._build_constants(scan, closure),
+            build_limit=limit,
+            build_limit_from=limit_from,
             lacking_guards=tuple(sorted(scan.defines & self.lacking_guards)) if self.lacking_guards else (),
             include_renames=renames,
             tu_root=root,
@@ -191,6 +195,22 @@ class ProjectModel:
             unit_cuda_headers=self._unit_cuda_headers(key) if scan.uses_vendor_namespace else (),
             other_build_file=key in self.other_builds,
         )
+
+    def _build_limit(self, key: str) -> tuple[tuple[int, ...], str]:
+        """The oldest of the build limits of the files compiled with ``key`` (``ProjectFacts.build_limit``), with
+        the file that sets its CUDA version (else its architecture) where that is another file."""
+        if self._limited is None:
+            self._limited = frozenset(k for k, s in self.scans.items() if s.build_limit)
+        limits = {k: self.scans[k].build_limit for k in self._limited & self.translation_units_of(key)}
+        if not limits:
+            return (), ""
+        version = min(limit[:2] for limit in limits.values())
+        arch = min(limit[2] for limit in limits.values())
+        own = self.scans[key].build_limit
+        setter = sorted(k for k, limit in limits.items() if limit[:2] == version and limit[:2] != own[:2])
+        if not setter:
+            setter = sorted(k for k, limit in limits.items() if limit[2] == arch and limit[2] != own[2])
+        return (version[0], version[1], arch), self.scans[setter[0]].path if setter else ""
 
     def _unit_cuda_headers(self, key: str) -> tuple[str, ...]:
         """The CUDA headers the files compiled together with ``key`` include (``ProjectFacts.unit_cuda_headers``)."""

@@ -39,6 +39,15 @@ from ..lexing.tiers import INLINE_ASM, condition_words, guards_of, numeric_const
 from ..model import Span
 from ..options import Options
 from ..rewrite.availability import compat_provided, is_missing
+from ..rewrite.build_choice import (
+    Reading,
+    choose_build,
+    hip_macros,
+    hip_renames,
+    mentions,
+    plain_warp_functions_preferred,
+    read_chains,
+)
 from ..rewrite.build_target import BUILD_MACROS
 from ..rewrite.device_bodies import host_only_head
 from ..rewrite.flavour import roc_gap, wants_roc
@@ -113,6 +122,10 @@ class FileScan:
     constants: tuple[tuple[str, int], ...] = ()
     build_words: frozenset[str] = frozenset()
     lacking_guards: frozenset[str] = frozenset()
+    # The newest CUDA build (major, minor, architecture) its version and architecture conditions can be decided for
+    # by what its text tells HIP lacks (rewrite/build_choice); () where it has no such condition. The project
+    # decides the files compiled together for the oldest of theirs.
+    build_limit: tuple[int, ...] = ()
     readable: bool = True
     # ``uses`` holds every word of the file, the names it only declares too (a scan with ``exact=False``);
     # exact for every name but the file's own top-level declarations.
@@ -217,6 +230,7 @@ def scan_text(
         approximate = False
     else:
         blocked, used, approximate = (), words, True
+    tiers = _tiers(masked, directives, known, missing)
     return FileScan(
         path,
         text_digest(text),
@@ -235,7 +249,12 @@ def scan_text(
         _uses_features(words, code_text, directives, table),
         any(i.name == HIP_RUNTIME_HEADER for i in includes),
         _switches(defines, table, options) if defines else frozenset(),
-        *_tiers(masked, directives, known, missing),
+        *tiers,
+        build_limit=_build_limit(
+            masked, directives, known & index.undefined_macros, missing - shadows - declared, tiers[2], table
+        )
+        if known & BUILD_MACROS
+        else (),
         approximate=approximate,
         include_guards=(include_guards := _include_guards(directives, include_at)),
         branch_guards=_branch_guards(directives, include_guards),
@@ -303,6 +322,52 @@ def _tiers(
 
         guards = guards_of(directives, lacks)
     return constants, build_words, guards
+
+
+def _build_limit(
+    masked: str,
+    directives: list[CondDirective],
+    known: set[str],
+    missing: set[str],
+    guards: frozenset[str],
+    table: MappingTable,
+) -> tuple[int, ...]:
+    """``FileScan.build_limit``: what HIP lacks read from the text, as the translation reads more of it (which
+    may decide a file older still; the report says so): inline PTX, a table name HIP lacks that the file does not
+    declare itself, the code's own ``#error``, the definition of a macro that guards such code in the file
+    (``guards``, its ``lacking_guards``: ``#define CP_ASYNC_ENABLED`` for ``#ifdef CP_ASYNC_ENABLED asm(...)``)."""
+    names = frozenset(known & BUILD_MACROS)
+    chains = read_chains(masked, directives) if names else []
+    deciding = [c for c in chains if mentions(c, names)]
+    if not deciding:
+        return ()
+    hits = sorted(at for _, at in _word_occurrences(masked, missing)) if missing else []
+    stops = [d.start for d in directives if d.keyword == "error" or (d.keyword == "define" and _defined(d) in guards)]
+
+    def lacks(span: Span) -> bool:
+        first = bisect.bisect_left(hits, span[0])
+        if first < len(hits) and hits[first] < span[1]:
+            return True
+        return INLINE_ASM.search(masked, *span) is not None or any(span[0] <= at < span[1] for at in stops)
+
+    renamed = _build_renames(table)
+    reading = Reading(names, numeric_constants(directives), hip_macros(renamed), renamed)
+    build, _ = choose_build(deciding, reading, lacks, None, plain_warp_functions_preferred(masked))
+    return (build.version[0], build.version[1], build.arch)
+
+
+def _defined(directive: CondDirective) -> str:
+    m = _MACRO_NAME.match(directive.argument)
+    return m.group() if m is not None else ""
+
+
+@lru_cache(maxsize=8)
+def _build_renames(table: MappingTable) -> dict[str, str]:
+    def hip_of(name: str) -> str:
+        row = table.lookup(name)
+        return row.hip if row is not None and row.hip else ""
+
+    return hip_renames(hip_of)
 
 
 def _switches(defines: set[str], table: MappingTable, options: Options) -> frozenset[str]:

@@ -21,22 +21,35 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import cast
 
 from ...knowledge.table import Row
-from ...lexing.condition_expr import Node, evaluate, names_used_for_value, parse
+from ...lexing.condition_expr import Node, evaluate, names_used_for_value
 from ...lexing.conditionals import Conditional, bodies_after
 from ...lexing.facts import Directive
 from ...lexing.text_facts import whole_word
 from ...lexing.tiers import INLINE_ASM, numeric_constants
 from ...model import Diagnostic, Edit, Origin, Severity, Span
-from ..build_target import ARCH_MACROS, ARCHITECTURES, ASSUMED, CUDA_VERSIONS, NEWEST, VERSION_MACROS, Assumed, Build
+from ..build_choice import (
+    Branch,
+    Chain,
+    Lacks,
+    Reading,
+    Slower,
+    choose_build,
+    hip_macros,
+    hip_renames,
+    mentions,
+    plain_warp_functions_preferred,
+    read_chains,
+)
+from ..build_target import ASSUMED, Build
 from ..context import Context
 from ..index import CUDA_LIKE
 from ..registry import Finding, register
 
-_HEAD = re.compile(r"#\s*(if|elif|ifdef|ifndef|else|endif)\b")
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
 _NVIDIA_INTERNAL = re.compile(r"__nv_\w+\Z")
 DEVICE_PASS = "__HIP_DEVICE_COMPILE__"
@@ -53,20 +66,6 @@ class ConditionPlan:
 
     def rewrites(self, offset: int) -> bool:
         return any(start <= offset and (offset < end or end < 0) for start, end in self.rewritten)
-
-
-@dataclass
-class _Branch:
-    directive: Directive
-    keyword: str
-    node: Node | None  # the condition (if/elif), parsed
-    offset: int  # where the condition's text starts (spans of ``node`` are relative to it)
-    body: Span = (0, 0)
-
-
-@dataclass
-class _Chain:
-    branches: list[_Branch] = field(default_factory=list)
 
 
 def condition_plan(ctx: Context) -> ConditionPlan:
@@ -88,20 +87,32 @@ def _plan(ctx: Context) -> ConditionPlan:
         return ConditionPlan()
     findings: list[Finding] = []
     handled: set[int] = set()
-    chains = _chains(ctx)
-    deciding = [
-        c for c in chains if any(b.node is not None and names_used_for_value(b.node) & names for b in c.branches)
-    ]
-    build, unsatisfiable = _choose_build(ctx, deciding, chains, names)
+    chains = read_chains(ctx.masked, ctx.facts.directives)
+    deciding = [c for c in chains if mentions(c, names)]
+    reading = _reading(ctx, names)
+
+    answers: dict[Span, bool] = {}  # per body, asked once for every build tried
+
+    def lacks(span: Span) -> bool:
+        found = answers.get(span)
+        if found is None:
+            found = answers[span] = _lacks(ctx, span, names, chains)
+        return found
+
+    limit = _project_limit(ctx)
+    slower = plain_warp_functions_preferred(ctx.masked)
+    build, unsatisfiable = choose_build(deciding, reading, lacks, limit, slower)
+    if limit is not None and deciding:
+        findings.extend(_project_build_findings(ctx, deciding, reading, lacks, slower, build, limit))
     for chain in deciding:
         if any(chain is c for c in unsatisfiable):
             continue  # every build would compile a branch HIP lacks: left as written (HPY110)
         for branch in chain.branches:
             if branch.node is None or not names_used_for_value(branch.node) & names:
                 continue
-            if not ctx.allowed(branch.directive.start, branch.directive.region):
+            if not ctx.allowed(branch.directive.start, cast(Directive, branch.directive).region):
                 continue
-            findings.extend(_decide(ctx, branch, names, handled, build))
+            findings.extend(_decide(ctx, branch, names, handled, build, reading))
     for ident, row in ctx.uses_of(names):
         if ident.user_declared or not ctx.allowed(ident.start, ident.region):
             continue
@@ -126,111 +137,51 @@ def _rewritten(ctx: Context, edits: list[int]) -> tuple[Span, ...]:
     return tuple(bodies_after(ctx.facts.directives, decided))
 
 
-def _choose_build(
-    ctx: Context, deciding: list[_Chain], chains: list[_Chain], names: frozenset[str]
-) -> tuple[Build, list[_Chain]]:
-    """The newest build under which no chain takes a branch HIP cannot compile that HIP would not take anyway: the
-    architecture first (tried newest first, the CUDA version the newest), then the CUDA version. A chain that takes
-    such a branch under every build is left as written (returned, second)."""
-    if not deciding:
-        return NEWEST, []
-    lacking: dict[tuple[int, int], bool] = {}  # _lacks per body, asked once
-
-    def bad(build: Build, about: frozenset[str]) -> list[_Chain]:
-        return [
-            c
-            for c in deciding
-            if _mentions(c, about) and _enables_what_hip_lacks(ctx, c, chains, names, build, lacking)
-        ]
-
-    arch = _newest([Build(NEWEST.version, a) for a in ARCHITECTURES], lambda b: bad(b, ARCH_MACROS & names)).arch
-    build = _newest([Build(v, arch) for v in CUDA_VERSIONS], lambda b: bad(b, VERSION_MACROS & names))
-    return build, bad(build, names)
+def _project_limit(ctx: Context) -> Build | None:
+    """The build the files compiled with this one are decided for (``ProjectFacts.build_limit``), None if none."""
+    limit = ctx.source.project.build_limit
+    return Build((limit[0], limit[1]), limit[2]) if limit else None
 
 
-def _newest(candidates: list[Build], bad: Callable[[Build], list[_Chain]]) -> Build:
-    """The first candidate with no bad chain; else the one with the fewest (the newest of those)."""
-    fewest: tuple[int, Build] | None = None
-    for build in candidates:
-        count = len(bad(build))
-        if count == 0:
-            return build
-        if fewest is None or count < fewest[0]:
-            fewest = (count, build)
-    return fewest[1] if fewest is not None else candidates[0]
+def _project_build_findings(
+    ctx: Context, deciding: list[Chain], reading: Reading, lacks: Lacks, slower: Slower, build: Build, limit: Build
+) -> Iterator[Finding]:
+    """Where this file alone would decide for another build than the files compiled with it (HPY036): a newer one
+    (the project's is older: another file's branch for the newer build is one HIP cannot compile), or an older one
+    (this file's own branches need it: the project disagrees with itself there)."""
+    alone, _ = choose_build(deciding, reading, lacks, None, slower)
+    first = deciding[0].branches[0].directive.start
+    source = ctx.source.project.build_limit_from or "another file compiled with it"
+    if build != limit:
+        yield Diagnostic(
+            "HPY036",
+            f"decided as {build.describe()}, older than {limit.describe()}, the build the files compiled with it are "
+            f"decided for: a branch for the newer build uses what HIP cannot compile; the project's conditions "
+            "disagree here",
+            first,
+            severity=Severity.WARNING,
+        )
+    elif alone != build:
+        yield Diagnostic(
+            "HPY036",
+            f"decided as {build.describe()} with the files compiled with it ({source} needs it); alone this file "
+            f"would be decided as {alone.describe()}",
+            first,
+            severity=Severity.INFO,
+        )
 
 
-def _mentions(chain: _Chain, about: frozenset[str]) -> bool:
-    return any(b.node is not None and names_used_for_value(b.node) & about for b in chain.branches)
+def _reading(ctx: Context, names: frozenset[str]) -> Reading:
+    renamed = ctx.memo(_renamed)
+    return Reading(names, ctx.memo(_file_constants), hip_macros(renamed), renamed)
 
 
-def _chains(ctx: Context) -> list[_Chain]:
-    """The file's ``#if`` chains, each with its branches' conditions and bodies."""
-    masked = ctx.masked
-    chains: list[_Chain] = []
-    stack: list[_Chain] = []
-    for d in ctx.facts.directives:
-        m = _HEAD.match(masked, d.start, d.end)
-        if m is None:
-            continue
-        keyword = m.group(1)
-        if keyword in ("if", "ifdef", "ifndef"):
-            chain = _Chain()
-            chains.append(chain)
-            stack.append(chain)
-        elif not stack:
-            continue
-        chain = stack[-1]
-        if chain.branches:
-            last = chain.branches[-1]
-            last.body = (last.directive.end, d.start)
-        if keyword == "endif":
-            stack.pop()
-            continue
-        node = parse(masked[m.end() : d.end]) if keyword in ("if", "elif") else None
-        chain.branches.append(_Branch(d, keyword, node, m.end()))
-    return chains
-
-
-# --- which branches a build takes ---------------------------------------------------------------------------------
-
-Env = tuple[Callable[[str], "int | None"], Callable[[str], "bool | None"]]
-
-
-def _decided_env(ctx: Context, names: frozenset[str], device: bool, build: Build = NEWEST) -> Env:
-    hip = _hip_macros(ctx, names)
-    constants = ctx.memo(_file_constants)
-
-    def value_of(name: str) -> int | None:
-        if name not in names:
-            return constants.get(name)
-        value = _pass_value(build.assumed(name), device)
-        return 0 if value is None else value
-
-    def defined(name: str) -> bool | None:
-        if name in names:
-            return _pass_value(build.assumed(name), device) is not None
-        return _hip_defined(hip, name, device)
-
-    return value_of, defined
-
-
-def _today_env(ctx: Context, names: frozenset[str], device: bool) -> Env:
-    """What HIP's preprocessor makes of the conditions as the rest of the translation writes them: a value use is 0
-    (undefined), a test of the definition is renamed to HIP's macro (``__HIP_DEVICE_COMPILE__``: the device pass)."""
-    hip = _hip_macros(ctx, names)
-    constants = ctx.memo(_file_constants)
-
-    def value_of(name: str) -> int | None:
-        return 0 if name in names else constants.get(name)
-
-    def defined(name: str) -> bool | None:
-        if name not in names:
-            return _hip_defined(hip, name, device)
+def _renamed(ctx: Context) -> dict[str, str]:
+    def hip_of(name: str) -> str:
         row = ctx.table.lookup(name)
-        return _hip_defined(hip, row.hip, device) if row is not None and row.hip else False
+        return row.hip if row is not None and row.hip else ""
 
-    return value_of, defined
+    return hip_renames(hip_of)
 
 
 def _file_constants(ctx: Context) -> dict[str, int]:
@@ -239,84 +190,6 @@ def _file_constants(ctx: Context) -> dict[str, int]:
     (``__CUDA_ARCH__ >= CC_PASCAL``)."""
     own = numeric_constants(ctx.facts.directives)
     return {**dict(ctx.source.project.build_constants), **own}
-
-
-def _hip_macros(ctx: Context, names: frozenset[str]) -> dict[str, bool]:
-    """HIP's macros that the decided ones' definition tests become (``defined(__CUDA_ARCH__)`` ->
-    ``defined(__HIP_DEVICE_COMPILE__)``): True for one defined in the device pass only. A condition translated
-    before reads the same as the one it came from, so a second translation decides as the first."""
-    return ctx.memo(_hip_macro_map) if names else {}
-
-
-def _hip_macro_map(ctx: Context) -> dict[str, bool]:
-    out: dict[str, bool] = {}
-    for name, assumed in ASSUMED.items():
-        row = ctx.table.lookup(name)
-        if row is not None and row.hip:
-            out[row.hip] = assumed.host is None
-    return out
-
-
-def _hip_defined(hip: dict[str, bool], name: str, device: bool) -> bool | None:
-    device_only = hip.get(name)
-    if device_only is None:
-        return None
-    return device if device_only else True
-
-
-def _pass_value(assumed: Assumed, device: bool) -> int | None:
-    return assumed.device if device else assumed.host
-
-
-def _condition(branch: _Branch, env: Env) -> int | None:
-    value_of, defined = env
-    if branch.keyword == "else":
-        return 1
-    if branch.keyword in ("ifdef", "ifndef"):
-        known = defined(branch.directive.argument.split()[0]) if branch.directive.argument.split() else None
-        return None if known is None else int(known == (branch.keyword == "ifdef"))
-    if branch.node is None:
-        return None
-    try:
-        return evaluate(branch.node, value_of, defined)
-    except (ValueError, OverflowError):
-        return None
-
-
-def _possible(chain: _Chain, env: Env) -> list[bool]:
-    """Per branch: may this build take it?"""
-    out = []
-    taken = False
-    for branch in chain.branches:
-        value = _condition(branch, env)
-        out.append(not taken and value != 0)
-        taken = taken or (value is not None and value != 0)
-    return out
-
-
-def _enables_what_hip_lacks(
-    ctx: Context,
-    chain: _Chain,
-    chains: list[_Chain],
-    names: frozenset[str],
-    build: Build = NEWEST,
-    lacking: dict[Span, bool] | None = None,
-) -> bool:
-    """Would ``build`` take a branch of ``chain`` that HIP would not take as the chain is written, and whose code
-    HIP cannot compile (``lacking``: answers kept per body)?"""
-    lacking = {} if lacking is None else lacking
-    for device in (True, False):
-        before = _possible(chain, _today_env(ctx, names, device))
-        after = _possible(chain, _decided_env(ctx, names, device, build))
-        for branch, was, now in zip(chain.branches, before, after, strict=True):
-            if not now or was:
-                continue
-            lacks = lacking.get(branch.body)
-            if lacks is None:
-                lacks = lacking[branch.body] = _lacks(ctx, branch.body, names, chains)
-            if lacks:
-                return True
-    return False
 
 
 # --- what HIP lacks -----------------------------------------------------------------------------------------------
@@ -330,7 +203,7 @@ def _takes_older_cuda(ctx: Context, row: Row) -> bool:
     return (row.roc_signature if ctx.decide(row).roc else row.hip_signature) != "newer"
 
 
-def _lacks(ctx: Context, span: Span, names: frozenset[str], chains: list[_Chain], follow: bool = True) -> bool:
+def _lacks(ctx: Context, span: Span, names: frozenset[str], chains: list[Chain], follow: bool = True) -> bool:
     """Does the code of ``span`` use what HIP lacks (inline PTX, a CUDA name without a HIP equivalent), directly or,
     with ``follow``, through a macro it defines that guards such code elsewhere in the file?"""
     start, end = span
@@ -394,12 +267,14 @@ def _resolved_starts(ctx: Context) -> list[int]:
 # --- the edits ----------------------------------------------------------------------------------------------------
 
 
-def _decide(ctx: Context, branch: _Branch, names: frozenset[str], handled: set[int], build: Build) -> Iterator[Finding]:
+def _decide(
+    ctx: Context, branch: Branch, names: frozenset[str], handled: set[int], build: Build, reading: Reading
+) -> Iterator[Finding]:
     node = branch.node
     assert node is not None
     offset = branch.offset
     replaced: list[tuple[Node, str]] = []
-    _replacements(ctx, node, names, replaced, build)
+    _replacements(node, names, replaced, build, reading)
     if not replaced:
         return
     text = ctx.text
@@ -420,23 +295,25 @@ def _subject(node: Node, names: frozenset[str]) -> str:
     return min(names_used_for_value(node) & names)
 
 
-def _replacements(ctx: Context, node: Node, names: frozenset[str], out: list[tuple[Node, str]], build: Build) -> None:
+def _replacements(
+    node: Node, names: frozenset[str], out: list[tuple[Node, str]], build: Build, reading: Reading
+) -> None:
     """The largest parts of ``node`` the build decides (the whole, else operands of ``&&``, ``||``, ``!`` and
     parentheses), each with what it becomes."""
     if names_used_for_value(node) & names:
-        form = _form(ctx, node, names, build)
+        form = _form(node, build, reading)
         if form is not None:
             out.append((node, form))
             return
     if node.kind == "group" or (node.kind == "unary" and node.value == "!") or node.value in ("&&", "||"):
         for child in node.children:
-            _replacements(ctx, child, names, out, build)
+            _replacements(child, names, out, build, reading)
 
 
-def _form(ctx: Context, node: Node, names: frozenset[str], build: Build) -> str | None:
+def _form(node: Node, build: Build, reading: Reading) -> str | None:
     values = []
     for device in (True, False):
-        value_of, defined = _decided_env(ctx, names, device, build)
+        value_of, defined = reading.decided(device, build)
         try:
             value = evaluate(node, value_of, defined)
         except (ValueError, OverflowError):
