@@ -131,6 +131,13 @@ def test_needs_named_before_building(tmp_path: Path) -> None:
     ]
 
 
+def test_code_no_build_reads_needs_nothing(tmp_path: Path) -> None:
+    """Inline assembly in a branch the translation decided for another build (``#if 0``) is never compiled."""
+    text = '__device__ int f(int x) {\n#if 0\n  asm volatile("mov.u32 %0, %0;" : "+r"(x));\n#else\n  x += 1;\n#endif\n  return x;\n}\n'
+    assert needs_before_build({"a.cu": text}, tmp_path) == []
+    assert needs_before_build({"a.cu": text.replace("#if 0", "#if 1")}, tmp_path) == ["inline assembly"]
+
+
 def test_needs_from_a_build_log_are_hip_names_only() -> None:
     log = (
         "x.cu:3:5: error: \u2018hipStreamBeginCapture\u2019 was not declared in this scope\n"

@@ -13,7 +13,9 @@ from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
 
+from ..lexing.conditionals import skipped_without
 from ..lexing.lexer import lex
+from ..lexing.text_facts import directives_of
 
 # Library include folders / header stems of the HIP and ROC libraries: HIP-CPU has none of them.
 _LIBRARY_HEADERS = {
@@ -62,11 +64,28 @@ def needs_before_build(texts: Mapping[str, str], cpu_include: Path) -> list[str]
             need = _header_need(header, cpu_include, texts)
             if need:
                 found[need] = None
-        masked = lex(text).masked
+        masked = _compiled(text)
         for pattern, need in _USES:
             if pattern.search(masked):
                 found[need] = None
     return list(found)
+
+
+def _compiled(text: str) -> str:
+    """``text`` with comments, literals and the code every build skips (``#if 0``: a condition the translation
+    decided for another build) blanked: inline assembly the compiler never reads is no need."""
+    lexed = lex(text)
+    masked = lexed.masked
+    skipped = skipped_without(directives_of(text, lexed), frozenset())
+    if not skipped:
+        return masked
+    parts = []
+    at = 0
+    for start, end in skipped:
+        end = len(masked) if end < 0 else end
+        parts += [masked[at:start], re.sub(r"[^\n]", " ", masked[start:end])]
+        at = end
+    return "".join(parts) + masked[at:]
 
 
 def _header_need(header: str, cpu_include: Path, texts: Mapping[str, str]) -> str:
