@@ -173,3 +173,37 @@ def test_another_program_of_the_tree_is_no_evidence(tmp_path: Path) -> None:
     assert translation.model.options_by_file  # the port's own conditions say it
     assert not any("/cuda/" in k for k in translation.model.other_builds)
     assert "hipDeviceSynchronize" in translation.results[str(tmp_path / "cuda/gpu.cuh")].text
+
+
+SHARED_TYPES = """\
+#pragma once
+#if defined(OWN_DECL_CUDA)
+#include <cuda_fp16.h>
+typedef half own_half;
+static __device__ inline float own_widen(own_half h) { return __half2float(h); }
+#else
+typedef unsigned short own_half;
+#endif
+"""
+
+
+@pytest.mark.parametrize("suffix", [".c", ".cpp"])
+def test_a_cpu_source_that_reads_no_cuda_code_gets_no_hip_runtime(tmp_path: Path, suffix: str) -> None:
+    """A header shared with a CPU backend holds CUDA code only for the files that define its macro: the CPU
+    backend's C and C++ sources (gcc and g++ compile them) read none of it and get no HIP runtime include; a unit
+    that reads it does, at its top."""
+    files = {
+        "types.h": SHARED_TYPES,
+        f"cpu{suffix}": '#define OWN_DECL_C\n#include "types.h"\nint cpu_only(void) { return sizeof(own_half); }\n',
+        "gpu.cu": '#define OWN_DECL_CUDA\n#include "types.h"\n__global__ void k(own_half* h) { h[0] = h[1]; }\n',
+        f"reads{suffix}": '#define OWN_DECL_CUDA\n#include "types.h"\nint host(void) { return sizeof(own_half); }\n',
+    }
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    texts = {str(tmp_path / n): t for n, t in files.items()}
+    results = translate_project(texts, Options(engine="regex")).results
+    assert "hip_runtime" not in results[str(tmp_path / f"cpu{suffix}")].text
+    assert "#include <hip/hip_runtime.h>" in results[str(tmp_path / "gpu.cu")].text
+    if suffix == ".cpp":  # (a C source reading CUDA code is left as written and reported: test_no_cascades)
+        reads = results[str(tmp_path / f"reads{suffix}")].text
+        assert 0 <= reads.find("#include <hip/hip_runtime.h>") < reads.index('#include "types.h"')

@@ -112,6 +112,60 @@ def test_sync_shuffles_without_a_plain_branch_are_taken(tmp_path: Path) -> None:
 
 def test_scan_records_the_newest_build_the_text_allows() -> None:
     table = table_for(Options())
-    assert scan_text("load.cuh", PTX_LOAD, table, Options()).build_limit[:2] < (9, 0)
-    assert scan_text("alloc.cuh", ALLOC, table, Options()).build_limit[:2] >= (11, 2)
-    assert scan_text("plain.cu", "int main() { return 0; }\n", table, Options()).build_limit == ()
+
+    def newest(name: str, text: str) -> tuple[int, int] | None:
+        conditions = scan_text(name, text, table, Options()).build_conditions
+        return conditions.newest().version if conditions is not None else None
+
+    assert newest("load.cuh", PTX_LOAD) < (9, 0)  # type: ignore[operator]
+    assert newest("alloc.cuh", ALLOC) >= (11, 2)  # type: ignore[operator]
+    assert newest("plain.cu", "int main() { return 0; }\n") is None
+
+
+GUARD = """\
+#pragma once
+#if __CUDA_ARCH__ >= 800
+#define OWN_ASYNC_COPY
+#endif
+"""
+GUARDED = """\
+#pragma once
+#include "tier.cuh"
+__device__ inline void copy(int* d, const int* s) {
+#ifdef OWN_ASYNC_COPY
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;" :: "r"(d), "l"(s));
+#else
+  *d = *s;
+#endif
+}
+"""
+ARCH_USER = """\
+#pragma once
+__device__ inline int lanes() {
+#if __CUDA_ARCH__ >= 800
+  return 2;
+#else
+  return 1;
+#endif
+}
+"""
+
+
+def test_a_macro_guarding_what_hip_lacks_in_another_file_limits_the_program(tmp_path: Path) -> None:
+    """tier.cuh's architecture test defines a macro that copy.cuh's inline PTX hides behind: the program is
+    decided for an architecture that leaves it undefined, and arch.cuh, which alone would take its sm_80 branch,
+    is decided for the same architecture (no file disagrees)."""
+    texts = _write(
+        tmp_path,
+        {
+            "tier.cuh": GUARD,
+            "copy.cuh": GUARDED,
+            "arch.cuh": ARCH_USER,
+            "main.cu": '#include "copy.cuh"\n#include "arch.cuh"\n__global__ void k(int* d) { d[0] = lanes(); }\n',
+        },
+    )
+    results = translate_project(texts, Options(engine="regex")).results
+    tier, arch = results[str(tmp_path / "tier.cuh")], results[str(tmp_path / "arch.cuh")]
+    assert "#if 0" in tier.text
+    assert not [d for d in tier.diagnostics if d.code == "HPY036" and d.severity.name == "WARNING"]
+    assert "#if 0" in arch.text and [d for d in arch.diagnostics if d.code == "HPY036"]

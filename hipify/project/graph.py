@@ -22,6 +22,7 @@ from ..buildfiles.build_phase import build_facts
 from ..knowledge.samples_helpers import helper_of
 from ..model import ProjectFacts
 from ..options import Options
+from ..rewrite.build_target import Build
 from .platforms import options_by_file, other_builds
 
 if TYPE_CHECKING:  # the scan's imports (lexer, planner) are not needed to use a model
@@ -65,7 +66,8 @@ class ProjectModel:
     _keys: dict[str, str] = field(default_factory=dict)  # path -> file_key(path), each asked of the disk once
     _containing: dict[str, frozenset[str]] | None = None
     _shadowing: frozenset[str] | None = None  # files declaring a table name of their own (FileScan.shadows)
-    _limited: frozenset[str] | None = None  # files whose conditions limit the CUDA build (FileScan.build_limit)
+    _limited: frozenset[str] | None = None  # files with conditions on the CUDA build (FileScan.build_conditions)
+    _newest: dict[str, Build] = field(default_factory=dict)  # the newest build each of those allows
     # The project's own platform options (``GGML_USE_HIP``): the translated build defines none (project/platforms)
     platform_options: frozenset[str] = frozenset()
     # Files only those options reach (its own HIP build's vendor header): nothing they define is the project's
@@ -152,7 +154,7 @@ class ProjectModel:
                     needed |= self.scans[k].required | self.scans[k].hip_switches
                     needed.update(m for f, roc, m in self.scans[k].flavoured if roc != (f in self.hip_families))
             defines = tuple(sorted(needed - scan.defines))
-            hip = key.endswith((".cu", ".cuh")) or self._needs_hip(closure, key.endswith(C_SUFFIX))
+            hip = key.endswith((".cu", ".cuh")) or self._needs_hip(closure)
 
         prelude = any(s.includes_hip_runtime for k in closure[1:] if (s := self.scans.get(k)) is not None)
         dirs = tuple(dict.fromkeys(d for k in closure for d in self.found_in.get(k, ())))
@@ -170,7 +172,7 @@ class ProjectModel:
             used = uses & self.blocked.keys()
             blocked_uses = tuple((name, ", ".join(self.blocked[name])) for name in sorted(used - _never_used(key)))
         around = self._shadows_around(key)
-        limit, limit_from = self._build_limit(key) if scan.build_limit else ((), "")
+        limit, limit_from = self._build_limit(key) if scan.build_conditions is not None else ((), "")
         return ProjectFacts(
             build_constants=self._build_constants(scan, closure),
             build_limit=limit,
@@ -197,20 +199,29 @@ class ProjectModel:
         )
 
     def _build_limit(self, key: str) -> tuple[tuple[int, ...], str]:
-        """The oldest of the build limits of the files compiled with ``key`` (``ProjectFacts.build_limit``), with
-        the file that sets its CUDA version (else its architecture) where that is another file."""
+        """The oldest of the newest builds the files compiled with ``key`` allow (``ProjectFacts.build_limit``,
+        a macro one file defines counting as what HIP lacks where it guards such code anywhere in the project),
+        with the file that sets its CUDA version (else its architecture) where that is another file."""
         if self._limited is None:
-            self._limited = frozenset(k for k, s in self.scans.items() if s.build_limit)
-        limits = {k: self.scans[k].build_limit for k in self._limited & self.translation_units_of(key)}
+            self._limited = frozenset(k for k, s in self.scans.items() if s.build_conditions is not None)
+        limits = {k: self._newest_build(k) for k in self._limited & self.translation_units_of(key)}
         if not limits:
             return (), ""
-        version = min(limit[:2] for limit in limits.values())
-        arch = min(limit[2] for limit in limits.values())
-        own = self.scans[key].build_limit
-        setter = sorted(k for k, limit in limits.items() if limit[:2] == version and limit[:2] != own[:2])
+        version = min(b.version for b in limits.values())
+        arch = min(b.arch for b in limits.values())
+        own = limits.get(key) or self._newest_build(key)
+        setter = sorted(k for k, b in limits.items() if b.version == version and b.version != own.version)
         if not setter:
-            setter = sorted(k for k, limit in limits.items() if limit[2] == arch and limit[2] != own[2])
-        return (version[0], version[1], arch), self.scans[setter[0]].path if setter else ""
+            setter = sorted(k for k, b in limits.items() if b.arch == arch and b.arch != own.arch)
+        return (*version, arch), self.scans[setter[0]].path if setter else ""
+
+    def _newest_build(self, key: str) -> Build:
+        found = self._newest.get(key)
+        if found is None:
+            conditions = self.scans[key].build_conditions
+            assert conditions is not None
+            found = self._newest[key] = conditions.newest(self.lacking_guards)
+        return found
 
     def _unit_cuda_headers(self, key: str) -> tuple[str, ...]:
         """The CUDA headers the files compiled together with ``key`` include (``ProjectFacts.unit_cuda_headers``)."""
@@ -222,22 +233,15 @@ class ProjectModel:
         }
         return tuple(sorted(names))
 
-    def _needs_hip(self, closure: tuple[str, ...], c_source: bool) -> bool:
-        """Does a translation unit of another language (``.cpp``, ``.c``) with this closure compile CUDA code? For a
-        C source (gcc compiles it: HIP's runtime header is no C) a CUDA header or feature counts only where the unit
-        can read it: behind ``#elif defined(GGML_COMMON_IMPL_CUDA)``, a header shared with a CPU backend holds
-        ``__device__`` for the CUDA files alone, which define that macro. A C++ unit keeps HIP's runtime at its top
-        wherever its closure has CUDA code: there it precedes every macro of the project's (a header that includes
-        it after its own macros may not compile: HeCBench's sc)."""
+    def _needs_hip(self, closure: tuple[str, ...]) -> bool:
+        """Does a translation unit of another language (``.cpp``, ``.c``) with this closure compile CUDA code? A
+        CUDA header or feature counts only where the unit can read it: behind ``#elif
+        defined(GGML_COMMON_IMPL_CUDA)``, a header shared with a CPU backend holds ``__device__`` for the CUDA files
+        alone, which define that macro, and the CPU backend's C and C++ sources (gcc and g++ compile them: HIP's
+        runtime header is no C, and needs HIP's headers on the path) read none of it. Where the unit does read CUDA
+        code, HIP's runtime comes at its top, before every macro of the project's (a header that includes it after
+        its own macros may not compile: HeCBench's sc)."""
         scans = [s for k in closure if (s := self.scans.get(k)) is not None]
-        if not c_source:
-            return any(
-                s.uses_cuda_headers
-                or s.uses_cuda_features
-                or s.includes_hip_runtime
-                or s.path.endswith((".cu", ".cuh"))
-                for s in scans
-            )
         if any(s.includes_hip_runtime or s.path.endswith((".cu", ".cuh")) for s in scans):
             return True
         defined = frozenset().union(*(c.defines for c in scans))

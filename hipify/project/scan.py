@@ -39,15 +39,7 @@ from ..lexing.tiers import INLINE_ASM, condition_words, guards_of, numeric_const
 from ..model import Span
 from ..options import Options
 from ..rewrite.availability import compat_provided, is_missing
-from ..rewrite.build_choice import (
-    Reading,
-    choose_build,
-    hip_macros,
-    hip_renames,
-    mentions,
-    plain_warp_functions_preferred,
-    read_chains,
-)
+from ..rewrite.build_choice import BuildConditions, build_conditions, hip_renames
 from ..rewrite.build_target import BUILD_MACROS
 from ..rewrite.device_bodies import host_only_head
 from ..rewrite.flavour import roc_gap, wants_roc
@@ -122,10 +114,10 @@ class FileScan:
     constants: tuple[tuple[str, int], ...] = ()
     build_words: frozenset[str] = frozenset()
     lacking_guards: frozenset[str] = frozenset()
-    # The newest CUDA build (major, minor, architecture) its version and architecture conditions can be decided for
-    # by what its text tells HIP lacks (rewrite/build_choice); () where it has no such condition. The project
-    # decides the files compiled together for the oldest of theirs.
-    build_limit: tuple[int, ...] = ()
+    # Its conditions on the CUDA version and architecture, with what its text tells HIP lacks in each branch
+    # (rewrite/build_choice); None where it has none. The project model decides the newest build each file allows
+    # and the files compiled together for the oldest of theirs.
+    build_conditions: BuildConditions | None = None
     readable: bool = True
     # ``uses`` holds every word of the file, the names it only declares too (a scan with ``exact=False``);
     # exact for every name but the file's own top-level declarations.
@@ -230,7 +222,6 @@ def scan_text(
         approximate = False
     else:
         blocked, used, approximate = (), words, True
-    tiers = _tiers(masked, directives, known, missing)
     return FileScan(
         path,
         text_digest(text),
@@ -249,12 +240,12 @@ def scan_text(
         _uses_features(words, code_text, directives, table),
         any(i.name == HIP_RUNTIME_HEADER for i in includes),
         _switches(defines, table, options) if defines else frozenset(),
-        *tiers,
-        build_limit=_build_limit(
-            masked, directives, known & index.undefined_macros, missing - shadows - declared, tiers[2], table
+        *_tiers(masked, directives, known, missing),
+        build_conditions=_build_conditions(
+            masked, directives, known & index.undefined_macros, missing - shadows - declared, table
         )
         if known & BUILD_MACROS
-        else (),
+        else None,
         approximate=approximate,
         include_guards=(include_guards := _include_guards(directives, include_at)),
         branch_guards=_branch_guards(directives, include_guards),
@@ -324,41 +315,29 @@ def _tiers(
     return constants, build_words, guards
 
 
-def _build_limit(
+def _build_conditions(
     masked: str,
     directives: list[CondDirective],
     known: set[str],
     missing: set[str],
-    guards: frozenset[str],
     table: MappingTable,
-) -> tuple[int, ...]:
-    """``FileScan.build_limit``: what HIP lacks read from the text, as the translation reads more of it (which
-    may decide a file older still; the report says so): inline PTX, a table name HIP lacks that the file does not
-    declare itself, the code's own ``#error``, the definition of a macro that guards such code in the file
-    (``guards``, its ``lacking_guards``: ``#define CP_ASYNC_ENABLED`` for ``#ifdef CP_ASYNC_ENABLED asm(...)``)."""
+) -> BuildConditions | None:
+    """``FileScan.build_conditions``: its chains on the CUDA build with what HIP lacks read from the text, as the
+    translation reads more of it (which may decide a file older still; the report says so): inline PTX, a table
+    name HIP lacks that the file does not declare itself, the code's own ``#error``."""
     names = frozenset(known & BUILD_MACROS)
-    chains = read_chains(masked, directives) if names else []
-    deciding = [c for c in chains if mentions(c, names)]
-    if not deciding:
-        return ()
+    if not names:
+        return None
     hits = sorted(at for _, at in _word_occurrences(masked, missing)) if missing else []
-    stops = [d.start for d in directives if d.keyword == "error" or (d.keyword == "define" and _defined(d) in guards)]
+    errors = [d.start for d in directives if d.keyword == "error"]
 
     def lacks(span: Span) -> bool:
         first = bisect.bisect_left(hits, span[0])
         if first < len(hits) and hits[first] < span[1]:
             return True
-        return INLINE_ASM.search(masked, *span) is not None or any(span[0] <= at < span[1] for at in stops)
+        return INLINE_ASM.search(masked, *span) is not None or any(span[0] <= at < span[1] for at in errors)
 
-    renamed = _build_renames(table)
-    reading = Reading(names, numeric_constants(directives), hip_macros(renamed), renamed)
-    build, _ = choose_build(deciding, reading, lacks, None, plain_warp_functions_preferred(masked))
-    return (build.version[0], build.version[1], build.arch)
-
-
-def _defined(directive: CondDirective) -> str:
-    m = _MACRO_NAME.match(directive.argument)
-    return m.group() if m is not None else ""
+    return build_conditions(masked, directives, names, numeric_constants(directives), _build_renames(table), lacks)
 
 
 @lru_cache(maxsize=8)

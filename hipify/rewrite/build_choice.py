@@ -179,6 +179,25 @@ Slower = Callable[[Span, "Span | None"], bool]
 _SYNC_WARP = re.compile(r"\b(__shfl(?:_up|_down|_xor)?|__ballot|__any|__all)_sync\b")
 
 
+_PLAIN_WARP = re.compile(r"\b(__shfl(?:_up|_down|_xor)?|__ballot|__any|__all)\s*\(")
+_DEFINED = re.compile(r"#\s*define\s+([A-Za-z_]\w*)")
+
+
+def warp_forms(masked: str, span: Span) -> tuple[frozenset[str], frozenset[str], frozenset[str]]:
+    """Of the code of ``span``: the plain names of the ``*_sync`` warp functions it calls, the plain warp
+    functions it calls, and the macros it ``#define``s."""
+    return (
+        frozenset(m.group(1) for m in _SYNC_WARP.finditer(masked, *span)),
+        frozenset(m.group(1) for m in _PLAIN_WARP.finditer(masked, *span)),
+        frozenset(m.group(1) for m in _DEFINED.finditer(masked, *span)),
+    )
+
+
+def _slower(new: tuple[frozenset[str], ...], old: tuple[frozenset[str], ...] | None) -> bool:
+    sync, _, defines = new
+    return bool(sync & ((old[1] if old is not None else frozenset()) | defines))
+
+
 def plain_warp_functions_preferred(masked: str) -> Slower:
     """A branch for CUDA 9+ whose warp shuffles and votes are the ``*_sync`` forms is slower under HIP than the
     branch it replaces with the plain forms: HIP's ``*_sync`` functions check the mask lane by lane before the
@@ -188,15 +207,94 @@ def plain_warp_functions_preferred(masked: str) -> Slower:
     __shfl_up_sync(...)``, whose uses are the plain names."""
 
     def slower(new: Span, old: Span | None) -> bool:
-        plain = {m.group(1) for m in _SYNC_WARP.finditer(masked, *new)}
-        if not plain:
-            return False
-        names = "|".join(sorted(plain))
-        if old is not None and re.compile(rf"\b(?:{names})\s*\(").search(masked, *old):
-            return True
-        return re.compile(rf"#\s*define\s+(?:{names})\b").search(masked, *new) is not None
+        return _slower(warp_forms(masked, new), warp_forms(masked, old) if old is not None else None)
 
     return slower
+
+
+@dataclass(frozen=True)
+class BranchFacts:
+    """One branch of a chain as the project model keeps it (no text): its directive, whether its code uses what
+    HIP lacks by the text, and what :func:`warp_forms` says of it."""
+
+    keyword: str
+    argument: str  # the condition (if/elif), the macro (ifdef/ifndef)
+    lacks: bool
+    sync: frozenset[str] = frozenset()
+    plain: frozenset[str] = frozenset()
+    defines: frozenset[str] = frozenset()
+
+
+@dataclass(frozen=True)
+class BuildConditions:
+    """A file's conditions on the CUDA build, kept by its scan: the project model decides the newest build each
+    file allows knowing what the whole project guards (a macro a file defines that enables code HIP lacks in
+    another file: ``lacking_guards``)."""
+
+    names: frozenset[str]
+    constants: tuple[tuple[str, int], ...]
+    renamed: tuple[tuple[str, str], ...]
+    chains: tuple[tuple[BranchFacts, ...], ...]
+
+    def newest(self, guards: frozenset[str] = frozenset()) -> Build:
+        """The newest build none of the chains takes a branch of under which HIP cannot compile (or compiles
+        slower), a branch defining one of ``guards`` counting as one HIP cannot compile."""
+        chains: list[Chain] = []
+        facts: dict[Span, BranchFacts] = {}
+        for n, chain in enumerate(self.chains):
+            read = Chain()
+            for m, branch in enumerate(chain):
+                node = parse(branch.argument) if branch.keyword in ("if", "elif") else None
+                read.branches.append(Branch(_Said(0, 0, branch.argument), branch.keyword, node, 0, (n, m)))
+                facts[(n, m)] = branch
+            chains.append(read)
+
+        def lacks(span: Span) -> bool:
+            branch = facts[span]
+            return branch.lacks or not branch.defines.isdisjoint(guards)
+
+        def slower(new: Span, old: Span | None) -> bool:
+            return _slower(_forms(facts[new]), _forms(facts[old]) if old is not None else None)
+
+        renamed = dict(self.renamed)
+        reading = Reading(self.names, dict(self.constants), hip_macros(renamed), renamed)
+        return choose_build(chains, reading, lacks, None, slower)[0]
+
+
+@dataclass(frozen=True)
+class _Said:
+    """A directive known by its argument alone."""
+
+    start: int
+    end: int
+    argument: str
+
+
+def _forms(branch: BranchFacts) -> tuple[frozenset[str], ...]:
+    return (branch.sync, branch.plain, branch.defines)
+
+
+def build_conditions(
+    masked: str,
+    directives: Iterable[DirectiveLike],
+    names: frozenset[str],
+    constants: Mapping[str, int],
+    renamed: Mapping[str, str],
+    lacks: Lacks,
+) -> BuildConditions | None:
+    """The facts of the chains of ``masked`` that test one of ``names`` (None: none does); ``constants``: the
+    file's numeric macros, which its conditions may compare with."""
+    deciding = [c for c in read_chains(masked, directives) if mentions(c, names)]
+    if not deciding:
+        return None
+    chains = tuple(
+        tuple(
+            BranchFacts(b.keyword, b.directive.argument, lacks(b.body), *warp_forms(masked, b.body))
+            for b in chain.branches
+        )
+        for chain in deciding
+    )
+    return BuildConditions(names, tuple(sorted(constants.items())), tuple(sorted(renamed.items())), chains)
 
 
 def _never_slower(new: Span, old: Span | None) -> bool:
