@@ -179,6 +179,11 @@ class ProjectFacts:
     # Only the project's other builds read this file (its own HIP build's vendor header, another platform's): the
     # translated build never includes it, so it is left as it is (project/platforms.py).
     other_build_file: bool = False
+    # Where every CUDA feature the file uses sits behind conditions on macros of the project's own (a header
+    # shared with a CPU backend: ``__device__`` only under ``#if defined(GGML_COMMON_DECL_CUDA)``), the macros one
+    # of which must be defined for any of them to be read (FileScan.feature_macros): its HIP runtime include is
+    # read under the same condition, so that the CPU backend's gcc and g++ never read HIP's headers.
+    feature_macros: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -169,3 +169,35 @@ def test_a_macro_guarding_what_hip_lacks_in_another_file_limits_the_program(tmp_
     assert "#if 0" in tier.text
     assert not [d for d in tier.diagnostics if d.code == "HPY036" and d.severity.name == "WARNING"]
     assert "#if 0" in arch.text and [d for d in arch.diagnostics if d.code == "HPY036"]
+
+
+POLYFILL = """\
+#pragma once
+#include <cuda_bf16.h>
+#if (CUDART_VERSION < 12020) && (defined(__CUDA_ARCH__) && (__CUDA_ARCH__ < 800))
+__device__ inline float2 widen2(const __nv_bfloat162 a) {
+  return make_float2(__internal_bfloat162float(((__nv_bfloat162_raw)a).x), 0.0f);
+}
+#endif
+"""
+
+
+def test_a_file_no_program_build_suits_is_decided_alone_and_says_so(tmp_path: Path) -> None:
+    """The program's build (older than CUDA 9 for sm_60, for load.cuh's and arch.cuh's PTX) would compile this header's polyfill for old
+    toolkits and old GPUs, which calls a CUDA internal HIP lacks; its own newest build skips it. No build suits
+    both: the header is decided alone, and a warning says the program disagrees with itself there."""
+    texts = _write(
+        tmp_path,
+        {
+            "poly.cuh": POLYFILL,
+            "load.cuh": PTX_LOAD,
+            "arch.cuh": PTX_LOAD.replace("load_ro", "load_arch").replace(
+                "__CUDACC_VER_MAJOR__ >= 9", "__CUDA_ARCH__ >= 700"
+            ),
+            "main.cu": '#include "poly.cuh"\n#include "load.cuh"\n#include "arch.cuh"\n',
+        },
+    )
+    poly = translate_project(texts, Options(engine="regex")).results[str(tmp_path / "poly.cuh")]
+    assert "#if 0" in poly.text
+    warnings = [d for d in poly.diagnostics if d.code == "HPY036"]
+    assert len(warnings) == 1 and warnings[0].severity.name == "WARNING" and "not as CUDA 8.0" in warnings[0].message

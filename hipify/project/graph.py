@@ -196,6 +196,7 @@ class ProjectModel:
             other_builds=self._other_builds_names(key, scan),
             unit_cuda_headers=self._unit_cuda_headers(key) if scan.uses_vendor_namespace else (),
             other_build_file=key in self.other_builds,
+            feature_macros=tuple(sorted(scan.feature_macros)),
         )
 
     def _build_limit(self, key: str) -> tuple[tuple[int, ...], str]:

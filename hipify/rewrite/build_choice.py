@@ -318,6 +318,16 @@ def enables_what_hip_lacks(
     return False
 
 
+def takes_what_hip_lacks(chain: Chain, reading: Reading, build: Build, lacks: Lacks) -> bool:
+    """Does ``build`` take a branch of ``chain`` whose code HIP cannot compile (in either pass), taken as written
+    or not?"""
+    for device in (True, False):
+        after = possible(chain, reading.decided(device, build))
+        if any(now and lacks(branch.body) for branch, now in zip(chain.branches, after, strict=True)):
+            return True
+    return False
+
+
 def choose_build(
     deciding: list[Chain], reading: Reading, lacks: Lacks, limit: Build | None = None, slower: Slower = _never_slower
 ) -> tuple[Build, list[Chain]]:

@@ -37,13 +37,13 @@ from ..build_choice import (
     Chain,
     Lacks,
     Reading,
-    Slower,
     choose_build,
     hip_macros,
     hip_renames,
     mentions,
     plain_warp_functions_preferred,
     read_chains,
+    takes_what_hip_lacks,
 )
 from ..build_target import ASSUMED, Build
 from ..context import Context
@@ -51,7 +51,8 @@ from ..index import CUDA_LIKE
 from ..registry import Finding, register
 
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
-_NVIDIA_INTERNAL = re.compile(r"__nv_\w+\Z")
+# CUDA headers' internals (__nv_cvt_..., cuda_bf16.hpp's __internal_bfloat162float): HIP has none of them
+_NVIDIA_INTERNAL = re.compile(r"__(?:nv|internal)_\w+\Z")
 DEVICE_PASS = "__HIP_DEVICE_COMPILE__"
 
 
@@ -103,7 +104,13 @@ def _plan(ctx: Context) -> ConditionPlan:
     slower = plain_warp_functions_preferred(ctx.masked)
     build, unsatisfiable = choose_build(deciding, reading, lacks, limit, slower)
     if limit is not None and deciding:
-        findings.extend(_project_build_findings(ctx, deciding, reading, lacks, slower, build, limit))
+        alone, alone_unsatisfiable = choose_build(deciding, reading, lacks, None, slower)
+        if _worse(deciding, reading, lacks, build, alone):
+            # No build suits both this file and the rest of its program: it is decided alone (and says so).
+            findings.append(_disagreement(ctx, deciding, build, alone))
+            build, unsatisfiable = alone, alone_unsatisfiable
+        else:
+            findings.extend(_project_build_findings(ctx, deciding, build, limit, alone))
     for chain in deciding:
         if any(chain is c for c in unsatisfiable):
             continue  # every build would compile a branch HIP lacks: left as written (HPY110)
@@ -143,13 +150,33 @@ def _project_limit(ctx: Context) -> Build | None:
     return Build((limit[0], limit[1]), limit[2]) if limit else None
 
 
+def _worse(deciding: list[Chain], reading: Reading, lacks: Lacks, build: Build, alone: Build) -> bool:
+    """Would ``build`` (the program's) compile code HIP cannot compile that the file's own build does not: a
+    polyfill for old toolkits and old GPUs (``#if CUDA < 12.2 && __CUDA_ARCH__ < 800``) calling CUDA internals?"""
+    return any(
+        takes_what_hip_lacks(c, reading, build, lacks) and not takes_what_hip_lacks(c, reading, alone, lacks)
+        for c in deciding
+    )
+
+
+def _disagreement(ctx: Context, deciding: list[Chain], build: Build, alone: Build) -> Finding:
+    source = ctx.source.project.build_limit_from or "another file compiled with it"
+    return Diagnostic(
+        "HPY036",
+        f"decided as {alone.describe()}, not as {build.describe()} like the files compiled with it ({source} needs "
+        "that): under it this file would compile a branch HIP cannot compile; the program's conditions disagree "
+        "about which CUDA it is here",
+        deciding[0].branches[0].directive.start,
+        severity=Severity.WARNING,
+    )
+
+
 def _project_build_findings(
-    ctx: Context, deciding: list[Chain], reading: Reading, lacks: Lacks, slower: Slower, build: Build, limit: Build
+    ctx: Context, deciding: list[Chain], build: Build, limit: Build, alone: Build
 ) -> Iterator[Finding]:
     """Where this file alone would decide for another build than the files compiled with it (HPY036): a newer one
-    (the project's is older: another file's branch for the newer build is one HIP cannot compile), or an older one
-    (this file's own branches need it: the project disagrees with itself there)."""
-    alone, _ = choose_build(deciding, reading, lacks, None, slower)
+    (the program's is older: another file's branch for the newer build is one HIP cannot compile), or an older one
+    (this file's own branches need it: the program disagrees with itself there)."""
     first = deciding[0].branches[0].directive.start
     source = ctx.source.project.build_limit_from or "another file compiled with it"
     if build != limit:

@@ -99,11 +99,13 @@ def runtime_include(ctx: Context) -> Iterator[Finding]:
     if include and not ctx.is_cuda_source and not uses_cuda_features(ctx):
         include, branch = False, _cuda_compiler_branch(ctx)
     include = include or branch is not None
+    guard = _project_guard(ctx) if include and branch is None and not ctx.is_cuda_source else ""
     used = compat_use(ctx)
     macros = missing_defines(ctx, used.defines)
     compat = used.include_needed
     first = plan.runtime_top
     include = include or first is not None
+    guard = "" if first is not None else guard
     cstring = (include or runtime_line >= 0) and _calls_string_h(ctx)
     if not include and not macros and not compat and not cstring:
         return
@@ -134,13 +136,36 @@ def runtime_include(ctx: Context) -> Iterator[Finding]:
     # The runtime include, the defines that must precede it and what follows it (<cstring>, the compatibility
     # header), as a block at the anchor.
     lines = [(f"#define {m}", "HPY006", m) for m in macros]
+    if guard:
+        lines.append((f"#if {guard}", "HPY003", HIP_RUNTIME_HEADER))
     if include:
         lines.append((INCLUDE_LINE, "HPY003", HIP_RUNTIME_HEADER))
         if cstring:
             lines.append(cstring_line)
     if compat:
         lines.append(compat_line)
+    if guard:
+        lines.append(("#endif", "HPY003", HIP_RUNTIME_HEADER))
     yield from _block(ctx, include_at, lines)
+
+
+def _project_guard(ctx: Context) -> str:
+    """The condition under which a header reads its CUDA code, where every use sits behind macros of the
+    project's own that the header does not define itself (``ProjectFacts.feature_macros``): ``defined(A) ||
+    defined(B)``; '' where the uses are read whatever is defined. A header shared with a CPU backend gets HIP's
+    runtime only where the files defining those macros read it (gcc and g++ compile the others: HIP's headers
+    are no C, nor on their include path); a compiler's or a vendor's macro (``__CUDACC__``) is no such option."""
+    macros = ctx.source.project.feature_macros
+    if not macros or ctx.source.project.tu_root:
+        return ""
+    if any(m.startswith("__") or m in ctx.table for m in macros):
+        return ""
+    defined = {
+        d.argument.split("(")[0].split()[0] for d in ctx.facts.directives if d.keyword == "define" and d.argument
+    }
+    if defined.intersection(macros):
+        return ""  # defined below the top: the include there would not see it
+    return " || ".join(f"defined({m})" for m in macros)
 
 
 def _calls_string_h(ctx: Context) -> bool:
