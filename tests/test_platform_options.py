@@ -203,6 +203,8 @@ def test_a_cpu_source_that_reads_no_cuda_code_gets_no_hip_runtime(tmp_path: Path
     texts = {str(tmp_path / n): t for n, t in files.items()}
     results = translate_project(texts, Options(engine="regex")).results
     assert "hip_runtime" not in results[str(tmp_path / f"cpu{suffix}")].text
+    # the header reads HIP's runtime only where its CUDA code is read: not in the CPU source
+    assert "#if defined(OWN_DECL_CUDA)\n#include <hip/hip_runtime.h>\n#endif" in results[str(tmp_path / "types.h")].text
     assert "#include <hip/hip_runtime.h>" in results[str(tmp_path / "gpu.cu")].text
     if suffix == ".cpp":  # (a C source reading CUDA code is left as written and reported: test_no_cascades)
         reads = results[str(tmp_path / f"reads{suffix}")].text
