@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..knowledge.table import Row
 from ..options import Options
@@ -61,9 +62,11 @@ def newer_than_target(since: str, target: tuple[int, ...], releases: tuple[tuple
     return not earlier or tuple(target) <= max(earlier)[:2]
 
 
+@lru_cache(maxsize=1 << 15)
 def decide(row: Row, options: Options, releases: tuple[tuple[int, ...], ...] = (), roc: bool | None = None) -> Decision:
     """``roc``: whether this row's family is written with its ROC library's names here (``rewrite.flavour`` decides
-    per file); None: as ``options.roc`` asks."""
+    per file); None: as ``options.roc`` asks. Kept per process: the arguments are immutable, and every file
+    asks again about the rows it uses."""
     flag = _LIBRARY_FLAGS.get(family(row))
     use_roc = options.roc if roc is None else roc
     if flag is not None:
