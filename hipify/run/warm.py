@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..knowledge.table import shipped_digest
-from ..project.graph import ProjectModel, file_key
+from ..project.graph import ProjectModel
 from ..sources.discover import Found
 from ..sources.vcs import VcsError, changed_files
 from ..translation.engines import engine_environment
@@ -36,7 +36,8 @@ def _changed(config: RunConfig, found: list[Found], model: ProjectModel) -> list
         changed = changed_files(config.paths, config.changed_since, config.staged)
     except VcsError as exc:
         raise UsageError(str(exc)) from None
-    return [f for f in found if not changed.isdisjoint(model.closure(file_key(str(f.path))))]
+    including = model.including(changed)
+    return [f for f in found if model.key_of(str(f.path)) in including]
 
 
 def _warm_start(config: RunConfig) -> WarmStart | None:
