@@ -4,6 +4,7 @@ path, and the files including a changed one found by following the include edges
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -98,3 +99,45 @@ def test_staged_run_translates_the_changed_header_and_its_includers(tmp_path: Pa
     model = builder.finish(lambda vague: [])
     util = file_key(str(repo / "util.h"))
     assert model.including(frozenset({util})) == {file_key(str(repo / n)) for n in ("a.cu", "mid.h", "util.h")}
+
+
+def test_staged_runs_keep_the_scans_and_read_a_changed_file_again(tmp_path: Path) -> None:
+    """A run selecting by git keeps the model's scans (run/manifest.SelectionScans); the next takes back those
+    whose file is unchanged, scans the others again, and selects and translates as a run without a cache does."""
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    repo, cache = tmp_path / "repo", tmp_path / "cache"
+    repo.mkdir()
+    (repo / "util.h").write_text("#pragma once\ninline void f() { cudaDeviceSynchronize(); }\n")
+    (repo / "a.cu").write_text('#include "util.h"\nint main() { f(); }\n')
+    (repo / "b.cu").write_text("int main() { cudaDeviceSynchronize(); }\n")
+    env = dict(os.environ, GIT_AUTHOR_NAME="t", GIT_AUTHOR_EMAIL="t@example.invalid",
+               GIT_COMMITTER_NAME="t", GIT_COMMITTER_EMAIL="t@example.invalid")  # fmt: skip
+
+    def run(*cmd: str, cached: bool = True) -> subprocess.CompletedProcess[str]:
+        extra = {"HIPIFY_PY_CACHE_DIR": str(cache)} if cached else {}
+        return subprocess.run(cmd, cwd=repo, env={**env, **extra}, capture_output=True, text=True, check=False)
+
+    def staged(cached: bool = True) -> str:
+        hipify = [sys.executable, "-m", "hipify", "--staged", "--diff", "--engine", "regex", "."]
+        proc = run(*hipify, *([] if cached else ["--no-cache"]), cached=cached)
+        assert proc.returncode in (0, 1), proc.stderr
+        return proc.stdout
+
+    run("git", "init", "-q")
+    run("git", "add", "-A")
+    run("git", "commit", "-qm", "init")
+    (repo / "util.h").write_text("#pragma once\ninline void f() { cudaDeviceSynchronize(); cudaFree(0); }\n")
+    run("git", "add", "util.h")
+    first = staged()
+    assert "+++ b/a.cu" in first and "+++ b/b.cu" not in first
+    kept = list((cache / "runs").glob("*.selection.pickle"))
+    assert len(kept) == 1
+    assert staged() == first  # every scan taken back
+    # b.cu now includes the staged header (not staged itself: the model reads the working tree)
+    (repo / "b.cu").write_text('#include "util.h"\nint main() { f(); }\n')
+    again = staged()
+    assert "+++ b/b.cu" in again
+    assert again == staged(cached=False)
+    kept[0].write_bytes(b"not a pickle")  # unreadable: as if nothing were kept
+    assert staged() == again
