@@ -23,7 +23,9 @@ class Decision:
     roc: bool = False  # the target is the row's ROC-side name (rocBLAS, MIOpen, ...), not its HIP one
 
 
+@lru_cache(maxsize=1024)
 def parse_version(text: str) -> tuple[int, ...]:
+    """'6.2.1' -> (6, 2, 1); kept per process (a table holds a few dozen distinct versions)."""
     parts = []
     for piece in text.strip().split("."):
         digits = "".join(ch for ch in piece if ch.isdigit())
