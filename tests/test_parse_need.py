@@ -30,6 +30,26 @@ IN_CONSTRUCTOR = HEAD + (
 IN_GENERIC_LAMBDA = HEAD + "__device__ int f(Box b) { auto g = [](auto v) { return v.get<2>(1); }; return g(b); }\n"
 IN_MACRO = HEAD + "#define GET(o) (o).get<2>(1)\ntemplate <typename B> __device__ int f(B b) { return GET(b); }\n"
 
+# A function template that is a member of a class that is no template, calling through that class's static member:
+# the object's type depends on no template parameter (HeCBench's ``CmdArgReader::getArg``).
+READER = HEAD + "struct Reader { static Box* self; template <int N> static int get(int k); };\n"
+ON_A_MEMBER_OF_A_PLAIN_CLASS = READER + (
+    "template <int N> int Reader::get(int k) { if (!self) return 0; return self->get<N>(k); }\n"
+)
+# The same call where the name is the template's own (a parameter, a local), or a member of a class template.
+ON_A_PARAMETER = READER + "template <typename B> int use(B* self) { return self->get<2>(1); }\n"
+ON_A_LOCAL = READER + "template <typename B> int use(B b) { auto self = &b; return self->get<2>(1); }\n"
+IN_A_CLASS_TEMPLATE = HEAD + "template <typename B> struct W { B* self; int f() { return self->get<2>(1); } };\n"
+OUT_OF_A_CLASS_TEMPLATE = HEAD + (
+    "template <typename B> struct V { static B* self; int f(); };\n"
+    "template <typename B> int V<B>::f() { return self->get<2>(1); }\n"
+)
+ON_A_MEMBERS_MEMBER = (
+    READER
+    + "struct Pair { Box inner; };\nPair g;\n"
+    + ("template <int N> int Reader::get(int k) { return g.inner.get<N>(k); }\n")
+)
+
 OPTIONS = Options(engine="clang", use_cache=False)
 
 
@@ -39,12 +59,25 @@ def _reason(text: str) -> str:
     return parse_reason(source, text_facts(source, table, OPTIONS), table, index_of(table), OPTIONS)
 
 
-@pytest.mark.parametrize("text", [IN_TEMPLATE, IN_CONSTRUCTOR, IN_GENERIC_LAMBDA, IN_MACRO])
+@pytest.mark.parametrize(
+    "text",
+    [
+        IN_TEMPLATE,
+        IN_CONSTRUCTOR,
+        IN_GENERIC_LAMBDA,
+        IN_MACRO,
+        ON_A_PARAMETER,
+        ON_A_LOCAL,
+        IN_A_CLASS_TEMPLATE,
+        OUT_OF_A_CLASS_TEMPLATE,
+        ON_A_MEMBERS_MEMBER,
+    ],
+)
 def test_a_call_whose_scope_may_be_dependent_is_asked_about(text: str) -> None:
     assert reason_kind(_reason(text)) == "member-template"
 
 
-@pytest.mark.parametrize("text", [IN_PLAIN_FUNCTION, IN_SPECIALIZATION])
+@pytest.mark.parametrize("text", [IN_PLAIN_FUNCTION, IN_SPECIALIZATION, ON_A_MEMBER_OF_A_PLAIN_CLASS])
 def test_a_call_outside_every_template_with_parameters_is_decided_by_the_text(text: str) -> None:
     assert _reason(text) == ""
 
@@ -69,3 +102,15 @@ def test_every_reason_has_a_kind() -> None:
     for kind, text in REASONS.items():
         assert reason_kind(text.format("cudaMalloc")) == kind
     assert reason_kind("no such reason") == ""
+
+
+@pytest.mark.parametrize("text", [ON_A_MEMBER_OF_A_PLAIN_CLASS, ON_A_PARAMETER, OUT_OF_A_CLASS_TEMPLATE])
+def test_an_object_the_template_does_not_declare_needs_no_keyword(text: str) -> None:
+    """Where the text decides, the AST adds no ``template`` either; where the name is the template's own, or a
+    member of a class template, the AST adds it: asking there is what keeps the keyword."""
+    usable, why = clang_status()
+    if not usable:
+        pytest.skip(f"libclang unavailable: {why}")
+    always = translate(text, "k.cu", Options(engine="clang", use_cache=False, clang_parse="always"))
+    assert translate(text, "k.cu", OPTIONS).text == always.text
+    assert ("self->template get<" in always.text) == (text is not ON_A_MEMBER_OF_A_PLAIN_CLASS)

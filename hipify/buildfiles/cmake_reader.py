@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cached_property
 
 UNQUOTED = "unquoted"
 QUOTED = "quoted"
@@ -53,9 +54,9 @@ class Command:
     end: int  # just past the closing parenthesis
     args: tuple[Argument, ...]
 
-    @property
+    @cached_property
     def key(self) -> str:
-        """The name as CMake compares it (command names are case-insensitive)."""
+        """The name as CMake compares it (command names are case-insensitive); read for every rule a command meets."""
         return self.name.lower()
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from functools import cache
+from functools import cache, lru_cache
 
 from . import CMAKE, MAKE, BuildContext, BuildResult, build_kind
 
@@ -33,8 +33,10 @@ def translator(kind: str) -> Translator | None:
     return translate if callable(translate) else None
 
 
+@lru_cache(maxsize=1 << 16)
 def kind_of(path: str) -> str | None:
-    """The build-file kind of ``path`` when a translator for it exists (else None)."""
+    """The build-file kind of ``path`` when a translator for it exists (else None). Kept per process: a run asks
+    it of every file several times (the walk, the project model, the translation), and ``translator`` is kept."""
     if path.endswith(_EDITOR_LEFTOVERS):
         return None  # Makefile.orig, Makefile~: named like a build file (makefile.*), not one
     kind = build_kind(path)

@@ -15,7 +15,9 @@ the text cannot know, and for most files the text shows there is nothing to ask:
   template parameter, so that the call needs ``template`` (``clang_mode.dependent_templates``). The text decides
   where no scope can depend on one: outside every template body, or in an explicit specialization
   (``template <>``), there is no template parameter to depend on (a generic lambda's ``auto`` parameter is one
-  without a ``template`` header, so a file with one is asked as before).
+  without a ``template`` header, so a file with one is asked as before); and in a function template that is no
+  member of a class template, a call on a plain name the template does not declare itself (``self->get<T>(n)``,
+  ``self`` a static member of a class that is no template): its type depends on none of the parameters.
 
 ``parse_reason`` says which applies ("" when none does); the clang engine then plans from the
 text facts, with the same result the AST would have given. ``REASONS`` names each kind of reason
@@ -25,6 +27,7 @@ text facts, with the same result the AST would have given. ``REASONS`` names eac
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from ..knowledge.table import MappingTable
 from ..lexing.facts import FileFacts
@@ -86,8 +89,9 @@ def reason_kind(reason: str) -> str:
 
 def _dependent_member_template_call(masked: str, facts: FileFacts) -> bool:
     """Whether a member template call with explicit arguments sits where its scope may depend on a template
-    parameter: in the body of a template that has parameters; anywhere in a file with ``auto`` parameters; in a
-    macro definition (expanded where the text cannot say)."""
+    parameter: in the body of a template that has parameters, unless its object is a name no template parameter
+    can reach (:func:`_independent_object`); anywhere in a file with ``auto`` parameters; in a macro definition
+    (expanded where the text cannot say)."""
     calls = [m.start() for m in _MEMBER_TEMPLATE_CALL.finditer(masked)]
     if not calls:
         return False
@@ -96,15 +100,30 @@ def _dependent_member_template_call(masked: str, facts: FileFacts) -> bool:
     macros = [(d.start, d.end) for d in facts.directives if d.keyword == "define"]
     if any(start <= at < end for at in calls for start, end in macros):
         return True
-    bodies = template_bodies(masked)
-    return any(start <= at < end for at in calls for start, end in bodies)
+    templates = _templates(masked)
+    for at in calls:
+        around = next((t for t in templates if t.body[0] <= at < t.body[1]), None)
+        if around is not None and not _independent_object(masked, at, around):
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class _Template:
+    header: int  # where ``template <...>`` starts
+    head: tuple[int, int]  # what follows the parameter list, up to the body's ``{``
+    body: tuple[int, int]  # the braces of the body
 
 
 def template_bodies(masked: str) -> list[tuple[int, int]]:
     """(start, end) of the braces of each declaration that follows a template header with parameters
     (``template <class T> struct A {...}``, ``template <int N> void f() {...}``), in comment- and literal-free
     text. An explicit specialization's ``template <>`` has no parameters: its body is no template's."""
-    bodies: list[tuple[int, int]] = []
+    return [t.body for t in _templates(masked)]
+
+
+def _templates(masked: str) -> list[_Template]:
+    found: list[_Template] = []
     covered = 0
     for header in _TEMPLATE_HEADER.finditer(masked):
         if header.start() < covered:
@@ -116,9 +135,63 @@ def template_bodies(masked: str) -> list[tuple[int, int]]:
             continue  # template <>: an explicit specialization
         body = _body_after(masked, close + 1)
         if body is not None:
-            bodies.append(body)
+            found.append(_Template(header.start(), (close + 1, body[0]), body))
             covered = body[1]
-    return bodies
+    return found
+
+
+# The head of a template declared as a class (its members may depend on its parameters).
+_CLASS_HEAD = re.compile(r"\s*(?:struct|class|union)\b")
+# ``A<T>::f(``: a member of a class template (or of a class nested in one), defined outside it.
+_TEMPLATE_SCOPE = re.compile(r">\s*::")
+# Words before a name that use it rather than declare it (``return self->get<N>()``).
+_USING_WORDS = frozenset(("return", "case", "else", "do", "throw", "co_return", "co_yield", "not", "and", "or"))
+
+
+def _independent_object(masked: str, call: int, around: _Template) -> bool:
+    """Is the member template call at ``call`` (its ``.`` or ``->``) made on an object whose type no template
+    parameter can reach? So where the object is a plain name (``self->get<N>(x)``), the template around it is a
+    function template that is no member of a class template (nor a class template itself: its members' types may
+    depend on its parameters), and the name is declared nowhere inside that template (no parameter, local or
+    capture of that name): then it names a member of a class that is no template, or an entity of a namespace,
+    whose type depends on nothing the template declares. Anything else is left to the AST."""
+    if masked.startswith(">", call):
+        return False  # X<T>::name<...>(: a scope that may depend on a parameter
+    end = call
+    while end > 0 and masked[end - 1].isspace():
+        end -= 1
+    start = end
+    while start > 0 and (masked[start - 1].isalnum() or masked[start - 1] == "_"):
+        start -= 1
+    name = masked[start:end]
+    if not name or name[0].isdigit() or name == "this" or _after_member_or_scope(masked, start):
+        return False  # a member of another object (a.b.get<N>()), a qualified name, a call's result, this
+    head = masked[around.head[0] : around.head[1]]
+    if _CLASS_HEAD.match(head) or "(" not in head or _TEMPLATE_SCOPE.search(head[: head.index("(")]):
+        return False
+    word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])")
+    return not any(_declares(masked, m.start()) for m in word.finditer(masked, around.header, around.body[1]))
+
+
+def _after_member_or_scope(masked: str, at: int) -> bool:
+    return masked[:at].rstrip().endswith((".", "->", "::", "$"))
+
+
+def _declares(masked: str, at: int) -> bool:
+    """Could the name at ``at`` be declared there (``T* self``, ``auto self``, ``B self``, ``[self]``,
+    ``decltype(x) self``, ``a, self``)? Unsure counts as yes: the AST is asked then."""
+    before = masked[:at].rstrip()
+    if not before:
+        return False
+    last = before[-1]
+    if before.endswith(("->", ".", "::")):
+        return False  # a member of something else, or a qualified name: no declaration of this name
+    if last in "*&>,[])":
+        return True
+    if last.isalnum() or last == "_":
+        word = re.search(r"[A-Za-z_]\w*$", before)
+        return word is None or word.group() not in _USING_WORDS
+    return False
 
 
 def _closing_angle(text: str, at: int) -> int:

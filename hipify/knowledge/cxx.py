@@ -146,4 +146,18 @@ STRING_H_CALL = re.compile(
     r"(?<![\w.>])(?:memcpy|memset|memmove|memcmp|memchr|strlen|strcmp|strncmp|strcpy|strncpy|strcat|strncat|strchr"
     r"|strrchr|strstr|strspn|strcspn|strpbrk|strtok|strdup|strndup|strerror|strcoll|strxfrm)\s*\("
 )
+# The same without the look-behind: Python's ``re`` skips to a candidate only when a pattern starts with its literals.
+_STRING_H_CANDIDATE = re.compile(STRING_H_CALL.pattern.removeprefix(r"(?<![\w.>])"))
+
+
+def calls_string_h(text: str) -> bool:
+    """``STRING_H_CALL.search(text)``, found from each candidate name (a name inside another name or a member is
+    rejected; the next candidate starts after it, where no such name can start)."""
+    for m in _STRING_H_CANDIDATE.finditer(text):
+        before = text[m.start() - 1] if m.start() else " "
+        if not (before.isalnum() or before in "_.>"):
+            return True
+    return False
+
+
 STRING_H_HEADERS = frozenset(("cstring", "string.h", "strings.h"))

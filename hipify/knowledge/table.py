@@ -198,8 +198,13 @@ def release_for(target: tuple[int, ...], releases: Iterable[str]) -> str:
     major version not after it, else the oldest of its major version, else the newest before it, else the oldest.
     ROCm changes its API at major versions (6.0 moved the library headers, 7.0 dropped hipBLAS's v1 API), so 7.0
     reads as 7.2 does and 6.2 as 6.4 does; a 5.x target reads the oldest, whose since-values say what 5.x lacks."""
+    return _release_for(tuple(target), tuple(releases))
+
+
+@lru_cache(maxsize=256)
+def _release_for(wanted: tuple[int, ...], releases: tuple[str, ...]) -> str:
+    """:func:`release_for`, kept per process (every use of a version-dependent name asks it again)."""
     ordered = sorted(releases, key=release_version)
-    wanted = tuple(target)
     same_major = [r for r in ordered if release_version(r)[:1] == wanted[:1]]
     group = same_major or ordered
     not_after = [r for r in group if release_version(r) <= wanted]

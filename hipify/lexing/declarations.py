@@ -138,12 +138,32 @@ _EFFECTS = {
 _BRACE = re.compile(r"[{}]")
 
 
+def _balanced_close(masked: str, open_at: int) -> int:
+    """The first '}' after ``open_at`` with as many '{' from ``open_at`` up to it as '}' (-1: none), found with
+    str.find and str.count rather than a step per brace."""
+    opened = closed = 0
+    pos = open_at
+    while True:
+        close = masked.find("}", pos)
+        if close < 0:
+            return -1
+        opened += masked.count("{", pos, close)
+        closed += 1
+        if opened == closed:
+            return close
+        pos = close + 1
+
+
 def _matching_brace(masked: str, open_at: int, conditionals: _Conditionals) -> int:
     """The '}' closing the '{' at ``open_at`` (the last offset when none does). Braces on directive lines do not
     count; where a conditional chain starts inside the body, the depth after its ``#endif`` is its first branch's;
     a chain the body starts inside of (an ``#else`` with no ``#if`` after ``open_at``) is read the same way, its
     first branch being the one holding ``open_at``."""
     spans, effects = conditionals.spans, conditionals.effects
+    close = _balanced_close(masked, open_at)
+    last = bisect.bisect_right(conditionals.starts, close) - 1
+    if close >= 0 and (last < 0 or spans[last][1] <= open_at):
+        return close  # no directive line in the body (the usual case): every brace counts
     d = bisect.bisect_right(conditionals.starts, open_at)
     depth = 0
     frames: list[list[int]] = []  # per open chain: [depth at its #if, depth at the end of its first branch or -1]

@@ -29,7 +29,21 @@ def lex_kept(text: str) -> Lexed:
 def take(text: str) -> Lexed:
     """The lexing of ``text``: the one kept by the scan (no longer kept), else a fresh one (not kept)."""
     found = _kept.pop(text)
-    return found if found is not None else lex(text)
+    found = found if found is not None else lex(text)
+    _last_taken[:] = [(text, found)]
+    return found
+
+
+# The last lexing :func:`take` returned, with its text: the translation's own checks read the same text again.
+_last_taken: list[tuple[str, Lexed]] = []
+
+
+def lexing_of(text: str) -> Lexed:
+    """The lexing of ``text``: the one :func:`take` returned last when it was for this very ``str`` object (the
+    file being translated), else a fresh one."""
+    if _last_taken and _last_taken[0][0] is text:
+        return _last_taken[0][1]
+    return lex(text)
 
 
 def is_kept(text: str) -> bool:
@@ -38,3 +52,4 @@ def is_kept(text: str) -> bool:
 
 def clear() -> None:
     _kept.clear()
+    _last_taken.clear()

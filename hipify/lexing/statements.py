@@ -157,6 +157,14 @@ class LeftOut:
     function: Declaration  # the function (or member function) it belongs to
 
 
+def has_smaller_units(masked: str, decl: Declaration, uses: list[int], directives: list[Span]) -> bool:
+    """``smallest_units(...) is not None``: every use lies in a function body of ``decl`` (found without splitting
+    the bodies into statements)."""
+    functions = [decl] if decl.kind == "function" else member_functions(masked, decl, directives)
+    bodies = [b for f in functions if (b := body_of(masked, f)) is not None]
+    return all(any(b[0] <= at < b[1] for b in bodies) for at in uses)
+
+
 def smallest_units(masked: str, decl: Declaration, uses: list[int], directives: list[Span]) -> list[LeftOut] | None:
     """The statements (or function bodies) of ``decl`` that hold ``uses`` (offsets), each unit once, in file
     order; None where a use is outside every function body (a parameter's type, a data member, a typedef): there

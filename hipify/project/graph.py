@@ -99,6 +99,22 @@ class ProjectModel:
         found = self._closures[key] = tuple(order)
         return found
 
+    def including(self, keys: frozenset[str]) -> frozenset[str]:
+        """The files whose :meth:`closure` holds one of ``keys`` (those files themselves among them): found by
+        following the include edges backwards from ``keys``, not by each file's closure."""
+        back: dict[str, list[str]] = {}
+        for source, targets in self.edges.items():
+            for target in targets:
+                back.setdefault(target, []).append(source)
+        seen = set(keys)
+        stack = list(keys)
+        while stack:
+            for source in back.get(stack.pop(), ()):
+                if source not in seen:
+                    seen.add(source)
+                    stack.append(source)
+        return frozenset(seen)
+
     def _shadows_around(self, key: str) -> frozenset[str]:
         """Table names declared by a file compiled together with ``key``."""
         if not self.shadows:
@@ -441,6 +457,19 @@ class _Resolver:
         self.seen: Resolved = {}
         self.adjacent: dict[str, set[str]] = {}  # file -> its angled includes found only next to it
         self.not_regular: dict[str, set[str]] = {}  # file key -> paths (see ProjectModel.not_regular)
+        self._directories: dict[str, str] = {}  # directory -> file_key(directory), for this resolver's lookups
+
+    def _key(self, path: str) -> str:
+        """``file_key(path)``: the real path of its directory (each directory resolved once) and its own name,
+        where the path holds no ``.`` or ``..`` (a symbolic link's ``..`` is not the lexical one) and its last
+        component is no symbolic link; otherwise ``realpath`` itself."""
+        if not os.path.isabs(path) or os.path.normpath(path) != path or os.path.islink(path):
+            return file_key(path)
+        directory, name = os.path.split(path)
+        real = self._directories.get(directory)
+        if real is None:
+            real = self._directories[directory] = file_key(directory)
+        return os.path.join(real, name)
 
     def resolve_all(self, key: str, includes: Sequence[IncludeRef]) -> tuple[tuple[str, ...], tuple[str, ...]]:
         edges: dict[str, None] = {}
@@ -471,13 +500,13 @@ class _Resolver:
         for directory in searched:
             candidate = os.path.join(directory, name)
             if os.path.isfile(candidate):
-                return file_key(candidate), ""
+                return self._key(candidate), ""
             if os.path.exists(candidate) and not os.path.isdir(candidate):  # a FIFO, a device: never read
-                key = file_key(candidate)
+                key = self._key(candidate)
                 self.not_regular.setdefault(key, set()).update((os.path.normpath(candidate), key))
                 return key, ""
         if angled and os.path.isfile(os.path.join(here, name)):
-            return file_key(os.path.join(here, name)), ADJACENT  # <x.h> that only a quoted include finds
+            return self._key(os.path.join(here, name)), ADJACENT  # <x.h> that only a quoted include finds
         # Not found where a compiler without the project's build flags would look: a tree file
         # whose path ends with the included name, nearest to the including file.
         tail = "/" + name.replace("\\", "/").lstrip("./")

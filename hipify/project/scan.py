@@ -33,7 +33,7 @@ from ..lexing.platform_branches import (
     only_defined,
 )
 from ..lexing.shared import lex_kept
-from ..lexing.statements import smallest_units
+from ..lexing.statements import has_smaller_units
 from ..lexing.text_facts import INCLUDE, after_macro_name, declares, directives_of, next_token, prev_token
 from ..lexing.tiers import INLINE_ASM, condition_words, guards_of, numeric_constants
 from ..model import Span
@@ -579,7 +579,7 @@ def _blocked_and_uses(
         if missing:
             inside = _words(statements[d.start : d.end])
             uses = [at for at, name in found[first : bisect.bisect_left(hits, d.end)] if name in missing]
-            trappable = smallest_units(code, d, uses, list(directives)) is not None
+            trappable = has_smaller_units(code, d, uses, list(directives))
             blocked.append(
                 BlockedDeclaration(
                     d.name, tuple(missing), frozenset(inside - {d.name}), trappable, not gated.isdisjoint(missing)

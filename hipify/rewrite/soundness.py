@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from ..lexing.conditionals import LEFT_OUT_PREFIX
 from ..lexing.declarations import Declaration, top_level_declarations
 from ..lexing.lexer import lex
+from ..lexing.shared import lexing_of
 from ..model import Edit, Span
 
 # The #else branch of a left-out unit stops the program with this marker (rules/unavailable.py writes it).
@@ -143,7 +144,7 @@ def _owner(declarations: list[Declaration], offset: int) -> Declaration | None:
 
 def _lost_declaration(original: str, translated: list[Declaration], renamed: set[str]) -> str:
     """A named top-level declaration of ``original`` the translation has fewer of ("" when none)."""
-    lexed = lex(original)
+    lexed = lexing_of(original)  # the engine's lexing of the same text
     before = Counter(
         d.name for d in top_level_declarations(lexed.masked, lexed.directives) if d.name and d.name not in renamed
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from ..knowledge.table import Row
 from ..options import Options
@@ -22,7 +23,9 @@ class Decision:
     roc: bool = False  # the target is the row's ROC-side name (rocBLAS, MIOpen, ...), not its HIP one
 
 
+@lru_cache(maxsize=1024)
 def parse_version(text: str) -> tuple[int, ...]:
+    """'6.2.1' -> (6, 2, 1); kept per process (a table holds a few dozen distinct versions)."""
     parts = []
     for piece in text.strip().split("."):
         digits = "".join(ch for ch in piece if ch.isdigit())
@@ -61,9 +64,11 @@ def newer_than_target(since: str, target: tuple[int, ...], releases: tuple[tuple
     return not earlier or tuple(target) <= max(earlier)[:2]
 
 
+@lru_cache(maxsize=1 << 15)
 def decide(row: Row, options: Options, releases: tuple[tuple[int, ...], ...] = (), roc: bool | None = None) -> Decision:
     """``roc``: whether this row's family is written with its ROC library's names here (``rewrite.flavour`` decides
-    per file); None: as ``options.roc`` asks."""
+    per file); None: as ``options.roc`` asks. Kept per process: the arguments are immutable, and every file
+    asks again about the rows it uses."""
     flag = _LIBRARY_FLAGS.get(family(row))
     use_roc = options.roc if roc is None else roc
     if flag is not None:

@@ -5,6 +5,7 @@ takes the oldest release writing the same as the least the port needs (with the 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from ..knowledge.table import Row, release_for, release_version
 from ..options import Options
@@ -34,10 +35,12 @@ def version_of(release: str) -> tuple[int, int]:
     return (parts[0], parts[1] if len(parts) > 1 else 0)
 
 
+@lru_cache(maxsize=1 << 14)
 def written_at(
     row: Row, release: str, options: Options, releases: tuple[tuple[int, ...], ...], roc: bool | None = None
 ) -> Written:
-    """What a translation for ``release`` writes for ``row`` (as that release's headers have it)."""
+    """What a translation for ``release`` writes for ``row`` (as that release's headers have it). Kept per
+    process: every argument is immutable, and a row's uses repeat in every file that calls it."""
     rocm = version_of(release)
     decision = decide(row.at(release), replace(options, rocm_version=rocm), releases, roc)
     if not decision.target:

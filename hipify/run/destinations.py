@@ -92,7 +92,7 @@ def _absolute(path: Path) -> Path:
 def _mirror_root(found: list[Found]) -> Path:
     """The directory whose layout --out-dir reproduces (as walked: links inside it are not resolved,
     so a link pointing out of the tree is mirrored where it is)."""
-    roots = {_absolute(f.root) for f in found}
+    roots = {_absolute(root) for root in {f.root for f in found}}  # each tree's root made absolute once
     if len(roots) == 1:
         return roots.pop()
     return Path(os.path.commonpath([str(r) for r in roots]))

@@ -224,6 +224,9 @@ class WarmStart:
     def earlier_scans(self) -> dict[str, tuple[FileStat, FileScan]]:
         return self.store.load_scans(self.key) if self.previous is not None else {}
 
+    def scan_holds(self, recorded: FileStat | None, now: FileStat | None) -> bool:
+        return self.trust.holds(recorded, now)
+
     def reusable(
         self, item: Found, facts: Mapping[str, ProjectFacts], dest: Destination | None, mode: OutputMode
     ) -> Record | None:
@@ -261,6 +264,57 @@ class WarmStart:
         )
         kept = {p: (st, s) for p, (st, s) in scans.items() if st is not None} if scans is not None else None
         self.store.save(manifest, kept)
+
+
+@dataclass(frozen=True)
+class _SelectionScans:
+    key: str
+    started_ns: int  # the clock when the run that kept them started, before it looked at any input
+    scans: dict[str, tuple[FileStat, FileScan]]  # by the path they were asked for
+    format: int = _FORMAT
+
+
+class SelectionScans:
+    """The project model's scans, kept from one run that selects its files by git (``--staged``,
+    ``--changed-since``) for the next with the same settings. Such a run builds the whole model every time (the
+    files git names decide which files it translates), and keeps no manifest; the next one takes back each
+    unchanged file's scan by its ``stat``, under the rule a warm run's manifest follows (:class:`Trust`), instead
+    of reading and looking up every file of the tree. Written atomically; anything unreadable, of another format
+    or under another key is no kept scan at all."""
+
+    def __init__(self, cache_dir: Path, key: str) -> None:
+        self.path = cache_dir / "runs" / f"{key}.selection.pickle"
+        self.key = key
+        self.started_ns = time.time_ns()  # before any input is looked at
+        self._earlier = self._load()
+
+    def _load(self) -> _SelectionScans | None:
+        try:
+            with open(self.path, "rb") as handle:
+                kept = pickle.load(handle)
+        except FileNotFoundError:
+            return None
+        except Exception:  # unreadable in any way: as if there were none
+            _discard(self.path)
+            return None
+        if not isinstance(kept, _SelectionScans) or kept.format != _FORMAT or kept.key != self.key:
+            _discard(self.path)
+            return None
+        return kept
+
+    def earlier_scans(self) -> dict[str, tuple[FileStat, FileScan]]:
+        return self._earlier.scans if self._earlier is not None else {}
+
+    def scan_holds(self, recorded: FileStat | None, now: FileStat | None) -> bool:
+        """The file is as it was when its scan was kept, and was settled then (see :class:`Trust`)."""
+        started = self._earlier.started_ns if self._earlier is not None else 0
+        return recorded is not None and recorded == now and settled(recorded, started)
+
+    def save(self, scans: dict[str, tuple[FileStat | None, FileScan]]) -> None:
+        kept = {p: (st, scan) for p, (st, scan) in scans.items() if st is not None}
+        with contextlib.suppress(OSError, pickle.PicklingError):  # a cache that cannot be written only costs speed
+            value = _SelectionScans(self.key, self.started_ns, kept)
+            write_atomic(self.path, pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
 
 
 def _discard(path: Path) -> None:

@@ -17,7 +17,7 @@ from ..options import Options
 from ..project.graph import ProjectModel, build_file_facts
 from ..sources.discover import FileStat, Found
 from .destinations import _include_renames
-from .manifest import WarmStart, current_stat
+from .manifest import SelectionScans, WarmStart, current_stat
 from .request import RunConfig
 from .workers import _task
 
@@ -95,6 +95,7 @@ def _project_facts(
     warm: WarmStart | None,
     final: Callable[[Found, ProjectFacts], ProjectFacts],
     loaded: Callable[[], None] = lambda: None,
+    selection: SelectionScans | None = None,
 ) -> _ProjectFacts:
     """Each input's project facts: the manifest's when nothing the model is built from changed, else from
     the model, built from the scans of the files that changed and the manifest's scans of the others.
@@ -103,7 +104,7 @@ def _project_facts(
         assert warm.previous is not None
         return _ProjectFacts(dict(warm.previous.facts))
     sources = [f for f in found if not is_build_file(f.path)]
-    model, scans = _project_model(config, sources, renames, workers, warm, loaded)
+    model, scans = _project_model(config, sources, renames, workers, warm or selection, loaded)
     builds = [str(f.path) for f in found if is_build_file(f.path)]
 
     def of_builds() -> dict[str, ProjectFacts]:
@@ -121,7 +122,7 @@ def _project_model(
     found: list[Found],
     renames: dict[str, str],
     workers: Supervisor,
-    warm: WarmStart | None,
+    warm: WarmStart | SelectionScans | None,
     loaded: Callable[[], None],
 ) -> tuple[ProjectModel, dict[str, tuple[FileStat | None, FileScan]]]:
     """Scan every input (and the project headers they reach) and build the include graph; returns the model
@@ -129,7 +130,9 @@ def _project_model(
 
     The model takes each scan as it comes back (:class:`~hipify.project.graph.ModelBuilder`): the includes are
     resolved while the workers go on scanning, and a header they reach is scanned next, in the same stream, not
-    in a round of its own after every input's scan."""
+    in a round of its own after every input's scan. ``warm``: where earlier scans come from (a warm start's
+    manifest, or the scans the last run selecting its files by git kept); each is taken back where its file's
+    ``stat`` holds."""
     from ..project.graph import ModelBuilder
     from ..project.scan import prepare_scan
     from ..translation.pipeline import scan, scan_exact
@@ -144,7 +147,7 @@ def _project_model(
 
     def kept_scan(path: str, stat: FileStat | None, exact: bool) -> FileScan | None:
         """The manifest's scan of ``path``, where the file is as it was then."""
-        if warm is None or path not in earlier or not warm.trust.holds(earlier[path][0], stat):
+        if warm is None or path not in earlier or not warm.scan_holds(earlier[path][0], stat):
             return None
         kept = earlier[path][1]
         return None if exact and kept.approximate else kept

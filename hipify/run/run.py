@@ -35,10 +35,10 @@ from .destinations import (
     _shown,
     _without_own_output,
 )
-from .manifest import Record, WarmStart, written_output
+from .manifest import Record, SelectionScans, WarmStart, written_output
 from .project_facts import _project_facts, _size, preload_table
 from .request import STDIN, RunConfig, UsageError, _check
-from .warm import _changed, _warm_start
+from .warm import _changed, _selection_scans, _warm_start
 from .workers import _progress, _run_stdin, _task, _translate
 
 # Threads writing a tree's files (--out-dir, --in-place): their waits for the disk overlap.
@@ -73,10 +73,11 @@ def _run_files(
     """Translate the files; returns the outcome and how many other files were copied into the mirror.
     ``caller_froze``: the program running us froze objects for the collector itself (we freeze none then)."""
     warm = _warm_start(config)  # before the inputs are looked at
+    selection = _selection_scans(config)  # the same, for a run that selects its files by git
     # A cold run loads the table while it walks the tree (a warm one may need no table at all).
     table_loaded = preload_table(config.options) if warm is None or warm.previous is None else _nothing
     try:
-        return _run_tree(config, emitter, report, workers, caller_froze, warm, table_loaded)
+        return _run_tree(config, emitter, report, workers, caller_froze, warm, table_loaded, selection)
     finally:
         table_loaded()  # no loading thread outlives the run (a worker forked by a later run must not copy it)
 
@@ -93,9 +94,10 @@ def _run_tree(
     caller_froze: bool,
     warm: WarmStart | None,
     table_loaded: Callable[[], None],
+    selection: SelectionScans | None = None,
 ) -> tuple[Outcome, int]:
     """:func:`_run_files` once the warm start is known and the table is being loaded (``table_loaded`` waits for
-    it: before the first worker is forked)."""
+    it: before the first worker is forked). ``selection``: the scans kept for a run selecting files by git."""
     out_dir = Path(config.out_dir).absolute() if config.out_dir else None
     found, problems = discover(
         [Path(p) for p in config.paths], config.extensions, config.exclude, config.use_gitignore, config.build_files
@@ -160,7 +162,7 @@ def _run_tree(
             gc.freeze()
 
     table_loaded()
-    project = _project_facts(config, found, renames, workers, warm, final_facts, settled)
+    project = _project_facts(config, found, renames, workers, warm, final_facts, settled, selection)
     settled()
     selected = found
     if config.changed_since or config.staged:
@@ -220,6 +222,8 @@ def _run_tree(
         written, digest = written_output(dest.path, wrote) if ok and dest is not None else (None, "")
         path = str(item.path)
         records[path] = Record(item.stat, facts[path], entry, compat_entries, inputs, written, digest)
+    if selection is not None and project.scans is not None:
+        selection.save(project.scans)
     if warm is not None and (tasks or project.scans is not None or warm.previous is None):
         warm.save(found, facts, records, project.model.resolved if project.model else None, project.scans)
     if compat:

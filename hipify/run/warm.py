@@ -7,11 +7,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..knowledge.table import shipped_digest
-from ..project.graph import ProjectModel, file_key
+from ..project.graph import ProjectModel
 from ..sources.discover import Found
 from ..sources.vcs import VcsError, changed_files
 from ..translation.engines import engine_environment
-from .manifest import WarmStart, run_key
+from .manifest import SelectionScans, WarmStart, run_key
 from .request import RunConfig, UsageError
 
 
@@ -36,7 +36,8 @@ def _changed(config: RunConfig, found: list[Found], model: ProjectModel) -> list
         changed = changed_files(config.paths, config.changed_since, config.staged)
     except VcsError as exc:
         raise UsageError(str(exc)) from None
-    return [f for f in found if not changed.isdisjoint(model.closure(file_key(str(f.path))))]
+    including = model.including(changed)
+    return [f for f in found if model.key_of(str(f.path)) in including]
 
 
 def _warm_start(config: RunConfig) -> WarmStart | None:
@@ -45,3 +46,11 @@ def _warm_start(config: RunConfig) -> WarmStart | None:
     if not config.cache_dir or not config.options.use_cache or config.changed_since or config.staged:
         return None
     return WarmStart.open(Path(config.cache_dir), run_key(_run_key_parts(config)), config.options.include_dirs)
+
+
+def _selection_scans(config: RunConfig) -> SelectionScans | None:
+    """The scans the last run with these settings kept, for a run that selects its files by git (None for any
+    other run, or without a cache)."""
+    if not config.cache_dir or not config.options.use_cache or not (config.changed_since or config.staged):
+        return None
+    return SelectionScans(Path(config.cache_dir), run_key(_run_key_parts(config)))

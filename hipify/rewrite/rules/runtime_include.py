@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from ...compat import HEADER_NAME
-from ...knowledge.cxx import STRING_H_CALL, STRING_H_HEADERS
+from ...knowledge.cxx import STRING_H_HEADERS, calls_string_h
 from ...lexing.compiler_branches import host_skipped, inside
 from ...lexing.facts import Region
 from ...lexing.lines import line_end
@@ -174,7 +174,7 @@ def _calls_string_h(ctx: Context) -> bool:
         return False
     if any(inc.header in STRING_H_HEADERS for inc in ctx.facts.includes):
         return False
-    return STRING_H_CALL.search(ctx.masked) is not None
+    return calls_string_h(ctx.masked)
 
 
 def _define_anchor(ctx: Context, runtime_line: int) -> Anchor | None:

@@ -50,15 +50,11 @@ def _declarations(ctx: Context) -> list[Declaration]:
 
 
 def _missing_in(ctx: Context, span: Span) -> list[str]:
-    starts = ctx.memo(_resolved_starts)
-    resolved = ctx.resolved
-    inside: Iterator[tuple[Identifier, Row]]
-    if starts is None:  # not in file order (never seen): every identifier is looked at
-        inside = ((i, r) for i, r in resolved if span[0] <= i.start < span[1])
-    else:  # a file may disable a declaration per blocked name: each reads its own identifiers, not all of them
-        lo, hi = bisect.bisect_left(starts, span[0]), bisect.bisect_left(starts, span[1])
-        inside = iter(resolved[lo:hi])
-    missing = {r.cuda for i, r in inside if names_api(ctx, i, r) and is_missing(r, ctx.options, ctx.index.releases)}
+    missing = {
+        r.cuda
+        for i, r in _resolved_in(ctx, span)
+        if names_api(ctx, i, r) and is_missing(r, ctx.options, ctx.index.releases)
+    }
     return sorted(missing - ctx.compat_names)
 
 
@@ -82,6 +78,17 @@ def _in_host_function(ctx: Context, offset: int) -> bool:
         return False
     masked = ctx.masked
     return host_only_head(masked[decl.start : decl.head_end]) and "__device__" not in masked[decl.head_end : offset]
+
+
+def _resolved_in(ctx: Context, span: Span) -> Iterator[tuple[Identifier, Row]]:
+    """The resolved identifiers that start inside ``span``, in file order."""
+    starts = ctx.memo(_resolved_starts)
+    resolved = ctx.resolved
+    if starts is None:  # not in file order (never seen): every identifier is looked at
+        return ((i, r) for i, r in resolved if span[0] <= i.start < span[1])
+    # a file may disable a declaration per blocked name: each reads its own identifiers, not all of them
+    lo, hi = bisect.bisect_left(starts, span[0]), bisect.bisect_left(starts, span[1])
+    return iter(resolved[lo:hi])
 
 
 def _resolved_starts(ctx: Context) -> list[int] | None:
@@ -129,8 +136,8 @@ def _missing_uses(ctx: Context, span: Span) -> list[tuple[int, str]]:
     out_already = ctx.memo(_left_out_already)
     compat = ctx.compat_names
     found = []
-    for ident, row in ctx.resolved:
-        if not span[0] <= ident.start < span[1] or ident.directive or not names_api(ctx, ident, row):
+    for ident, row in _resolved_in(ctx, span):
+        if ident.directive or not names_api(ctx, ident, row):
             continue
         if ident.region is Region.INACTIVE or any(s <= ident.start < e for s, e in out_already):
             continue
