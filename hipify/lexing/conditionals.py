@@ -187,7 +187,12 @@ def skipped_without(
 def _skipped_value(
     keyword: str, argument: str, undefined: frozenset[str], never_defined: frozenset[str]
 ) -> bool | None:
-    return value_without(argument, undefined, never_defined) if keyword == "if" else None
+    if keyword == "if":
+        return value_without(argument, undefined, never_defined)
+    words = argument.split()
+    if keyword in ("ifdef", "ifndef") and words and words[0] in never_defined:
+        return keyword == "ifndef"  # ``#ifdef __CUDA_ARCH_LIST__``: no HIP compiler or header defines it
+    return None
 
 
 def bodies_after(directives: Sequence[Conditional], tests: Callable[[Conditional], bool]) -> list[Span]:
