@@ -194,7 +194,8 @@ def test_a_cpu_source_that_reads_no_cuda_code_gets_no_hip_runtime(tmp_path: Path
     that reads it does, at its top."""
     files = {
         "types.h": SHARED_TYPES,
-        f"cpu{suffix}": '#define OWN_DECL_C\n#include "types.h"\nint cpu_only(void) { return sizeof(own_half); }\n',
+        f"cpu{suffix}": '#define OWN_DECL_C\n#include <math.h>\n#include "types.h"\n'
+        "int cpu_only(double x) { return isnan(x) ? 0 : (int)sizeof(own_half); }\n",
         "gpu.cu": '#define OWN_DECL_CUDA\n#include "types.h"\n__global__ void k(own_half* h) { h[0] = h[1]; }\n',
         f"reads{suffix}": '#define OWN_DECL_CUDA\n#include "types.h"\nint host(void) { return sizeof(own_half); }\n',
     }
@@ -202,7 +203,8 @@ def test_a_cpu_source_that_reads_no_cuda_code_gets_no_hip_runtime(tmp_path: Path
         (tmp_path / name).write_text(text)
     texts = {str(tmp_path / n): t for n, t in files.items()}
     results = translate_project(texts, Options(engine="regex")).results
-    assert "hip_runtime" not in results[str(tmp_path / f"cpu{suffix}")].text
+    cpu = results[str(tmp_path / f"cpu{suffix}")].text
+    assert "hip_runtime" not in cpu and "hipify_compat" not in cpu  # (isnan reads no HIP header here)
     # the header reads HIP's runtime only where its CUDA code is read: not in the CPU source
     assert "#if defined(OWN_DECL_CUDA)\n#include <hip/hip_runtime.h>\n#endif" in results[str(tmp_path / "types.h")].text
     assert "#include <hip/hip_runtime.h>" in results[str(tmp_path / "gpu.cu")].text

@@ -80,6 +80,8 @@ def _find(ctx: Context) -> CompatUse:
             continue
         if ident.name in _PLAIN_CXX_NAMES and not _has_cuda_code(ctx):
             continue  # min/max of a C++ file with no CUDA code are the standard library's concern
+        if ident.name in _HOST_MATH_NAMES and _reads_no_hip(ctx):
+            continue  # isnan of a CPU source that reads no HIP header: nothing is ambiguous there
         entry = catalog.for_name(ident.name, rocm)
         if entry is not None:
             entries.add(entry.name)
@@ -117,6 +119,16 @@ def _find(ctx: Context) -> CompatUse:
 # file with CUDA code needs them.
 _PLAIN_CXX_NAMES = frozenset(("min", "max"))
 _DEVICE_CODE = re.compile(r"__(?:global|device|host)__")
+
+
+# Names the compatibility header provides for host code that reads HIP's headers (whose global isnan & co. are
+# the device's): a translation unit that reads no HIP header (a CPU backend's source, compiled by g++) needs none.
+_HOST_MATH_NAMES = frozenset(("isfinite", "isnan", "isinf", "signbit"))
+
+
+def _reads_no_hip(ctx: Context) -> bool:
+    project = ctx.source.project
+    return project.tu_root and not project.tu_hip and not _has_cuda_code(ctx)
 
 
 def _has_cuda_code(ctx: Context) -> bool:
