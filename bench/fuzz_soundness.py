@@ -27,16 +27,23 @@ def main(argv: list[str] | None = None) -> int:
     rng = random.Random(args.seed)
     failing = 0
     start = time.perf_counter()
-    with tempfile.TemporaryDirectory() as folder:
-        for n in range(args.cases):
-            case = generate(rng, rng.randrange(3, 12))
-            problems = failures(case, Path(folder), args.engine)
-            if problems:
-                failing += 1
-                if failing <= 5:
-                    print(f"case {n}: {problems[0]}\n--- header ---\n{case.header}")
+    done = 0
+    try:
+        with tempfile.TemporaryDirectory() as folder:
+            for n in range(args.cases):
+                case = generate(rng, rng.randrange(3, 12))
+                problems = failures(case, Path(folder), args.engine)
+                done = n + 1
+                if problems:
+                    failing += 1
+                    if failing <= 5:
+                        print(f"case {n}: {problems[0]}\n--- header ---\n{case.header}", flush=True)
+                if done % 1000 == 0:
+                    print(f"{done} cases, {failing} failing", file=sys.stderr, flush=True)
+    except KeyboardInterrupt:  # a long run stopped by hand still says how far it got
+        print("interrupted", file=sys.stderr)
     seconds = time.perf_counter() - start
-    print(f"{args.cases} cases ({args.engine}, seed {args.seed}): {failing} failing in {seconds:.0f} s")
+    print(f"{done} cases ({args.engine}, seed {args.seed}): {failing} failing in {seconds:.0f} s", flush=True)
     return 1 if failing else 0
 
 
