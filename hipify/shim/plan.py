@@ -100,8 +100,9 @@ def plan_shim(texts: Mapping[str, str], options: Options | None = None, table: M
         for b in scan.blocked
         if b.missing and set(b.missing) <= placeholders | own
     )
+    settled = frozenset((code, d.name) for d in definitions for code in d.settles)
     findings = {
-        path: cannot_shim(path, texts[path], results[path], placeholders, compiles, own)
+        path: cannot_shim(path, texts[path], results[path], placeholders, compiles, own, settled)
         for path in sources
         if path in results
     }
