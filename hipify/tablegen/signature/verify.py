@@ -218,6 +218,24 @@ def _difference(check: Check, hip: Declarations, mapped: dict[str, Signature]) -
     return ""
 
 
+def _closer_sibling(check: Check, hip: Declarations, mapped: dict[str, Signature]) -> str:
+    """Where neither the target nor a sibling takes the call as CUDA declares it: a sibling that differs in fewer
+    parameters ('' if none). ROCm 6.4's hipblasGemmBatchedEx takes hipblasDatatype_t and its _v2 hipDataType, as
+    the translated call passes; both take the pointer arrays without CUDA's inner const, which a call passing
+    ``const void**`` never meets: the sibling is the one such calls compile with."""
+    alias = check.aliases[0]
+    if alias not in mapped:
+        return ""
+    want = mapped[alias]
+
+    def distance(name: str) -> int:
+        return min((_distance(want, d.signature) for d in hip.overloads(name)), default=10_000)
+
+    own = distance(check.target)
+    closer = [s for s in _siblings(check.target, hip) if distance(s) < own]
+    return min(closer, key=distance) if closer else ""
+
+
 def _distance(want: Signature, have: Signature) -> int:
     if len(want.canonical_params) != len(have.canonical_params):
         return 1000 + abs(len(want.canonical_params) - len(have.canonical_params))
@@ -325,10 +343,12 @@ def verify_signatures(rows: dict[str, Row], cache: Path, hip: HipSide, matcher: 
     older_forms = _older_forms(checks, verdicts, rows, cache, hip)
     out = dict(rows)
     for k, check in enumerate(checks):
+        closer = "" if k in verdicts or not check.cuda else _closer_sibling(check, base.decls, base.mapped)
+        differing = replace(check, target=closer) if closer else check
         verdict = verdicts.get(k) or Verdict(
             DIFFERS if check.cuda else UNCHECKED,
-            check.target,
-            diff=_difference(check, base.decls, base.mapped) if check.cuda else "",
+            differing.target,
+            diff=_difference(differing, base.decls, base.mapped) if check.cuda else "",
         )
         plain, count, version = older_forms.get(k, ("", -1, ""))
         if plain and count == len(check.cuda[0].params):
@@ -458,11 +478,8 @@ def _apply(row: Row, roc: bool, verdict: Verdict, matcher: Matcher) -> Row:
     if verdict.target and verdict.target != old and not chosen_by_arity:
         t = matcher.target(verdict.target, row.source)
         changes.update({side: t.name, f"{side}_status": t.status, f"{side}_header": t.header, f"{side}_since": t.since})
-        changes["note"] = "; ".join(
-            n
-            for n in (row.note, f"{old} takes other types; {verdict.target} takes what the translated call passes")
-            if n
-        )
+        takes = "differs in fewer parameters" if verdict.status == DIFFERS else "takes what the translated call passes"
+        changes["note"] = "; ".join(n for n in (row.note, f"{old} takes other types; {verdict.target} {takes}") if n)
     if verdict.requires:
         changes[f"{side}_requires"] = verdict.requires
     return Row.from_json({**row.to_json(), **changes})
