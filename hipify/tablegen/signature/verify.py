@@ -223,9 +223,9 @@ def _closer_sibling(check: Check, hip: Declarations, mapped: dict[str, Signature
     parameters ('' if none). ROCm 6.4's hipblasGemmBatchedEx takes hipblasDatatype_t and its _v2 hipDataType, as
     the translated call passes; both take the pointer arrays without CUDA's inner const, which a call passing
     ``const void**`` never meets: the sibling is the one such calls compile with."""
-    alias = check.aliases[0]
-    if alias not in mapped:
+    if check.unmapped or not check.aliases or check.aliases[0] not in mapped:
         return ""
+    alias = check.aliases[0]
     want = mapped[alias]
 
     def distance(name: str) -> int:
