@@ -229,16 +229,22 @@ def _closer_sibling(check: Check, hip: Declarations, mapped: dict[str, Signature
     want = mapped[alias]
 
     def distance(name: str) -> int:
-        return min((_distance(want, d.signature) for d in hip.overloads(name)), default=10_000)
+        return min((_distance(want, d.signature) for d in hip.overloads(name)), default=_UNDECLARED)
 
     own = distance(check.target)
+    if own >= _OTHER_ARITY:  # a target of another arity, or none: which sibling is meant is no count's to say
+        return ""
     closer = [s for s in _siblings(check.target, hip) if distance(s) < own]
     return min(closer, key=distance) if closer else ""
 
 
+_OTHER_ARITY = 1000  # _distance of a declaration taking another number of parameters: at least this
+_UNDECLARED = 10_000
+
+
 def _distance(want: Signature, have: Signature) -> int:
     if len(want.canonical_params) != len(have.canonical_params):
-        return 1000 + abs(len(want.canonical_params) - len(have.canonical_params))
+        return _OTHER_ARITY + abs(len(want.canonical_params) - len(have.canonical_params))
     return sum(not accepts(h, w) for w, h in zip(want.canonical_params, have.canonical_params, strict=True))
 
 
