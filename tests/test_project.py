@@ -182,6 +182,39 @@ def test_define_goes_before_the_first_include_of_the_main_file(tmp_path: Path, e
     assert (again / "main.cu").read_text() == text  # a second run changes nothing
 
 
+GRAPHS_H = """\
+#include <memory>
+#include <unordered_map>
+struct graph { int uses = 0; };
+struct context {
+  std::unordered_map<const void*, std::unique_ptr<graph>> cuda_graphs;
+  std::unique_ptr<graph> cuda_spare{};
+  graph * cuda_graph(const void* key) {
+    auto& g = cuda_graphs[key];
+    return g ? g.get() : cuda_spare.get();
+  }
+};
+"""
+USES_GRAPHS_CU = """\
+#include <cuda_runtime.h>
+#include "graphs.h"
+int run(context* ctx, float* p) { cudaMemset(p, 0, 4); return ctx->cuda_graph(p)->uses; }
+"""
+
+
+def test_project_members_named_like_cuda_are_not_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A member of a template's type (``std::unique_ptr<T> cuda_graphs;``) and a member function returning a
+    pointer (``T * cuda_graph(...)``) are the project's declarations, as ``T* cuda_path = ...`` is."""
+    root = _tree(tmp_path / "src", {"graphs.h": GRAPHS_H, "run.cu": USES_GRAPHS_CU})
+    assert main([str(root), "--check", "--engine", "regex"]) == 1  # there is CUDA to translate
+    err = capsys.readouterr().err
+    assert "HPY104" not in err, err
+    product = "#include <cuda_runtime.h>\nint f(int a, int cuda_n) { return a * cuda_m(cuda_n); }\n"
+    _tree(tmp_path / "other", {"p.cu": product})
+    assert main([str(tmp_path / "other"), "--check", "--engine", "regex"]) == 1
+    assert "cuda_m looks like a CUDA API" in capsys.readouterr().err  # a product's call declares nothing
+
+
 def test_project_macro_named_like_cuda_is_not_reported(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     root = _tree(tmp_path / "src", {"check.h": CHECK_H, "devices.cu": USES_CHECK_CU})
     assert main([str(root), "--check", "--engine", "regex"]) == 1  # there is CUDA to translate

@@ -110,6 +110,8 @@ def _sources(root: Path, files: dict[str, str]) -> dict[str, str]:
         ("cudaMemcpyFromSymbol", MACRO_CALL, "(a0, a1, ...) hipMemcpyFromSymbol(a0, HIP_SYMBOL(a1), ##__VA_ARGS__)"),
         ("cudaFuncSetAttribute", ADAPTED_CALL, "::hipify_shim::converting<0>(&hipFuncSetAttribute)"),
         ("cudaEventCreate", ADAPTED_CALL, "::hipify_shim::overloads(&hipEventCreate, &hipEventCreateWithFlags)"),
+        # CUDA 13 redeclared it (a location for the device number): both forms, each call's arguments choose
+        ("cudaMemAdvise", ADAPTED_CALL, "::hipify_shim::overloads(&hipMemAdvise_v2, &hipMemAdvise)"),
         ("__CUDA_RUNTIME_H__", GUARD, "#define __CUDA_RUNTIME_H__"),
         ("__CUDACC__", COMPILER, "#if defined(__HIPCC__) && !defined(__CUDACC__)\n#define __CUDACC__ __HIPCC__"),
         ("CUDART_VERSION", COMPILER, "#define CUDART_VERSION 13050"),
@@ -122,6 +124,14 @@ def test_each_kind_of_row_has_its_form(name: str, section: str, expected: str) -
     definition = definition_for(row, decide(row, Options()))
     assert definition is not None and definition.section == section
     assert expected in definition.text
+
+
+def test_a_release_with_only_the_older_declaration_renames_to_it() -> None:
+    row = load_table().lookup("cudaMemAdvise")
+    assert row is not None
+    options = Options(rocm_version=(6, 4))
+    definition = definition_for(row.at("6.4"), decide(row.at("6.4"), options))
+    assert definition is not None and definition.text == "#define cudaMemAdvise hipMemAdvise"
 
 
 def test_names_hip_spells_alike_or_lacks_get_no_definition() -> None:

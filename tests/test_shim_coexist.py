@@ -129,3 +129,59 @@ def test_each_generated_header_compiles_alone_on_every_release_and_warp_sync_set
                     what = source.read_text().strip() if source.name.startswith("alone") else source.name
                     failures.append(f"{tc.describe()}: {what}, switch {switch}: " + " | ".join(errors))
     assert not failures, "\n".join(failures)
+
+
+HOST_CALLS = """\
+#include <cuda_runtime.h>
+#include <cublas_v2.h>
+
+cudaError_t advise(void* p, size_t n, int device) {
+  // CUDA 12's form (a device number) and CUDA 13's (a location): the header takes either
+  cudaError_t first = cudaMemAdvise(p, n, cudaMemAdviseSetReadMostly, device);
+  cudaMemLocation where = {};
+  where.type = cudaMemLocationTypeDevice;
+  where.id = device;
+  cudaError_t second = cudaMemAdvise(p, n, cudaMemAdviseSetPreferredLocation, where);
+  return first != cudaSuccess ? first : second;
+}
+
+cublasStatus_t batched(cublasHandle_t h, const void** a, const void** b, void** c, int n) {
+  const float one = 1.0f;
+  return cublasGemmBatchedEx(h, CUBLAS_OP_T, CUBLAS_OP_N, n, n, n, &one, a, CUDA_R_16F, n, b, CUDA_R_16F, n, &one,
+                             c, CUDA_R_32F, n, 4, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT);
+}
+"""
+
+
+@pytest.mark.hipcc
+def test_host_calls_whose_hip_form_changed_between_releases_compile_on_each(tmp_path: Path) -> None:
+    """cudaMemAdvise in both CUDA versions' forms (ROCm 7 has a function for each, 6.4 only the older one, which
+    the older form needs) and cublasGemmBatchedEx with CUDA's data types (6.4 takes them in its _v2 only)."""
+    toolchains = _toolchains()
+    if not toolchains:
+        pytest.skip("no ROCm >= 6.2 hipcc (run .ci/install_hip.sh to build the ROCm chroots)")
+    failures: list[str] = []
+    for tc in toolchains:
+        base = Path(tc.chroot) / "tmp" if tc.chroot else tmp_path
+        work = base / f"hipify-host-{os.getpid()}-{tc.rocm_version[0]}{tc.rocm_version[1]}"
+        work.mkdir(parents=True, exist_ok=True)
+        text = (
+            HOST_CALLS
+            if tc.rocm_version >= (7, 0)
+            else HOST_CALLS.replace(
+                HOST_CALLS[HOST_CALLS.index("  cudaMemLocation") : HOST_CALLS.index("  return first")],
+                "  cudaError_t second = first;\n",
+            )
+        )
+        (work / "host.cu").write_text(text)
+        plan = plan_shim({str(work / "host.cu"): text}, Options(rocm_version=tc.rocm_version))
+        (work / "hip_shim.h").write_text(render_header(plan, "hip_shim.h"))
+        body = "\n".join(line for line in text.splitlines() if not line.startswith("#include <"))
+        (work / "use.cu").write_text(f'#include "hip_shim.h"\n{body}\n')
+        cmd = [*tc.hipcc, "--offload-arch=gfx90a", "-std=c++17", "-x", "hip", "-fsyntax-only"]
+        cmd += [tc.inner_path(str(work / "use.cu"))]
+        proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **tc.env}, timeout=900)
+        if proc.returncode != 0:
+            errors = [line for line in proc.stderr.splitlines() if "error" in line][:3]
+            failures.append(f"{tc.describe()}: " + " | ".join(errors))
+    assert not failures, "\n".join(failures)

@@ -252,3 +252,37 @@ def test_a_macro_the_file_defines_stands_for_its_own_condition() -> None:
         "#ifdef USE_CUB\n#include <cub/cub.cuh>\n#endif\n"
     )
     assert dict(include_conditions(text, table.by_name))["cub/cub.cuh"] == "((!defined(USE_HIP)))"
+
+
+def test_platform_options_decide_only_the_chain_choosing_the_vendor_header() -> None:
+    """Around the project's vendor header, the option is set where the header is read (it stands for the CUDA
+    branch's includes); elsewhere a test of it stays a condition: the project's HIP build includes HIP's
+    cooperative groups itself, and defines no USE_CUB, so neither stand-in is read there."""
+    table = load_table()
+    options = frozenset(("USE_HIP", "USE_OTHER"))
+    found = dict(include_conditions(COMMON, table.by_name, options))
+    assert found["cuda_runtime.h"] == ALWAYS and found["cuda_bf16.h"] == ALWAYS
+    softmax = (
+        "#ifdef USE_HIP\n#include <hip/hip_cooperative_groups.h>\n#else\n#include <cooperative_groups.h>\n#endif\n"
+        "#if !defined(USE_HIP) && !defined(USE_OTHER) && CUDART_VERSION >= 11070\n#define USE_CUB\n#endif\n"
+        "#ifdef USE_CUB\n#include <cub/cub.cuh>\n#endif\n"
+    )
+    found = dict(include_conditions(softmax, table.by_name, options))
+    assert found["cooperative_groups.h"] == "(!(defined(USE_HIP)))"
+    assert found["cub/cub.cuh"] == "((!defined(USE_HIP) && !defined(USE_OTHER)))"
+
+
+def test_a_library_the_hip_build_does_not_reach_is_not_included(tmp_path: Path) -> None:
+    src = _project(tmp_path)
+    (src / "scan.cu").write_text(
+        '#include "common.cuh"\n#if !defined(USE_HIP) && CUDART_VERSION >= 11070\n#define USE_SCAN_CUB\n#endif\n'
+        "#ifdef USE_SCAN_CUB\n#include <cub/cub.cuh>\nusing namespace cub;\n#endif\n"
+        "__global__ void k(int* p) { p[0] = 1; }\n"
+    )
+    texts = {str(p): p.read_text() for p in src.rglob("*") if p.is_file()}
+    header = render_header(plan_shim(texts), "hip.h")
+    cub = header.index("#include <hipcub/hipcub.hpp>")
+    assert "!defined(USE_HIP)" in header[header.rindex("#if", 0, cub) : cub]
+    lines = header.splitlines()
+    bf16 = next(i for i, line in enumerate(lines) if line.startswith("#include <hip/hip_bf16.h>"))
+    assert not lines[bf16 - 1].startswith("#if")  # the vendor chain's CUDA branch: stood for in the HIP build

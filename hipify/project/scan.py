@@ -807,21 +807,33 @@ def _declared_in(masked: str, names: set[str], directives: Sequence[Span], split
     found: set[str] = set()
     lines = _Lines(directives)
     for name, start in _occurrences(masked, names, found, split):
-        if _before(masked, start) not in _WORD_MARK_OR_UNSURE:
+        before = _before(masked, start)
+        if before not in _WORD_MARK_OR_UNSURE and before != ">":
             continue
         prev, prev_at = prev_token(masked, start)
         nxt, next_at = next_token(masked, start + len(name))
         prev, nxt = lines.neighbours(start, prev, prev_at, nxt, next_at)
-        if prev and declares(prev, nxt, name) and not after_macro_name(masked, prev_at):
+        if prev in (">", ">>"):
+            # a variable or member of a template's type: ``std::unique_ptr<T> cuda_graph;``
+            if nxt in (";", "=", "{", "["):
+                found.add(name)
+        elif prev and declares(prev, nxt, name) and not after_macro_name(masked, prev_at):
             found.add(name)
-        elif prev in _DECLARATOR_MARKS and nxt in ("=", ";", ",", "["):
-            # a pointer or reference declarator: ``char *cuda_path = ...``, ``T &cudaState;``
+        elif prev in _DECLARATOR_MARKS and nxt in ("=", ";", ",", "[", "("):
+            # a pointer or reference declarator: ``char *cuda_path = ...``, ``T &cudaState;``, and a function
+            # returning one where a statement starts (``T * cuda_graph(...)``: no product's value is discarded so)
             at = prev_at
             while prev in _DECLARATOR_MARKS:
                 prev, at = prev_token(masked, at)
-            if prev and declares(prev, "=", name):
+            if prev and declares(prev, "=", name) and (nxt != "(" or _starts_statement(masked, at)):
                 found.add(name)
     return found
+
+
+def _starts_statement(masked: str, at: int) -> bool:
+    """Does the token at ``at`` start a declaration or statement (after ``;``, a brace, an access label)?"""
+    prev, _ = prev_token(masked, at)
+    return prev in ("", ";", "{", "}", ":")
 
 
 _DECLARATOR_MARKS = frozenset(("*", "&", "&&", "const", "volatile", "__restrict__", "__restrict"))

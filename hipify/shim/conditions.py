@@ -13,6 +13,7 @@ import itertools
 import re
 from collections.abc import Container
 
+from ..lexing.conditionals import CondDirective
 from ..lexing.lexer import lex
 from ..lexing.text_facts import INCLUDE, directives_of
 
@@ -21,10 +22,19 @@ _WORD = re.compile(r"[A-Za-z_]\w*")
 _NOT_OPTIONS = frozenset(("defined", "__has_include", "__has_include_next", "__has_builtin", "__has_feature"))
 
 
-def include_conditions(text: str, decided: Container[str]) -> list[tuple[str, str]]:
-    """(included name, condition) for each include of ``text``; ``decided``: names whose tests count as true."""
+def include_conditions(
+    text: str, decided: Container[str], options: Container[str] = frozenset()
+) -> list[tuple[str, str]]:
+    """(included name, condition) for each include of ``text``; ``decided``: names whose tests count as true;
+    ``options``: the project's platform options, whose tests count as true in a chain choosing the project's vendor
+    header (``#if defined(USE_HIP) #include "vendors/hip.h" #else #include <cuda_runtime.h>``: the header is read
+    in the build defining the option, and stands for what the other branches include), and stay conditions
+    elsewhere (``#ifdef USE_HIP <hip/hip_cooperative_groups.h> #else <cooperative_groups.h>``: the project's HIP
+    build includes its own, and the CUDA header's stand-in is not needed there)."""
     lexed = lex(text)
     directives = directives_of(text, lexed)
+    vendor_chains = _chains_including_project_files(text, directives)
+    with_options = _Either(decided, options)
     guards = {
         d.argument.split()[0]
         for d, after in itertools.pairwise(directives)
@@ -36,16 +46,19 @@ def include_conditions(text: str, decided: Container[str]) -> list[tuple[str, st
     defined_here: dict[str, str] = {}  # macro -> the condition it is defined under in this file (the first)
     frames: list[list[str]] = []  # per open #if: the conditions of its branches so far (the last is the current)
     found: list[tuple[str, str]] = []
-    for d in directives:
+    chain_decides: list[Container[str]] = []  # per open #if: the names its chain's tests count as true
+    for i, d in enumerate(directives):
         keyword, argument = d.keyword, d.argument.strip()
         if keyword == "define" and argument:
             name = re.split(r"[\s(]", argument, maxsplit=1)[0]
             defined_here.setdefault(name, _conjunction(frames))
         elif keyword in ("if", "ifdef", "ifndef"):
-            frames.append([_branch(keyword, argument, decided, defined_here, guards)])
+            chain_decides.append(with_options if i in vendor_chains else decided)
+            frames.append([_branch(keyword, argument, chain_decides[-1], defined_here, guards)])
         elif keyword in ("elif", "else") and frames:
             frame = frames[-1]
-            current = _branch("if", argument, decided, defined_here, guards) if keyword == "elif" else ALWAYS
+            here = chain_decides[-1]
+            current = _branch("if", argument, here, defined_here, guards) if keyword == "elif" else ALWAYS
             if any(c == ALWAYS for c in frame):  # after a branch not decided by options: taken as true too
                 frame.append(ALWAYS)
                 continue
@@ -53,11 +66,40 @@ def include_conditions(text: str, decided: Container[str]) -> list[tuple[str, st
             frame.append(" && ".join(p for p in (earlier, f"({current})" if current else "") if p))
         elif keyword == "endif" and frames:
             frames.pop()
+            chain_decides.pop()
         elif keyword in ("include", "include_next"):
             m = INCLUDE.match(text, d.start, d.end)
             if m is not None:
                 found.append((m.group(2).strip(), _conjunction(frames)))
     return found
+
+
+class _Either:
+    """Names of either container."""
+
+    def __init__(self, first: Container[str], second: Container[str]) -> None:
+        self.first = first
+        self.second = second
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.first or name in self.second
+
+
+def _chains_including_project_files(text: str, directives: list[CondDirective]) -> frozenset[int]:
+    """The indices of the ``#if`` directives (of ``directives``) whose chain includes a file of the project
+    (``#include "..."``) in one of its branches, not nested deeper."""
+    open_: list[int] = []
+    found: set[int] = set()
+    for i, d in enumerate(directives):
+        if d.keyword in ("if", "ifdef", "ifndef"):
+            open_.append(i)
+        elif d.keyword == "endif" and open_:
+            open_.pop()
+        elif d.keyword in ("include", "include_next") and open_:
+            m = INCLUDE.match(text, d.start, d.end)
+            if m is not None and m.group(1) == '"':
+                found.add(open_[-1])
+    return frozenset(found)
 
 
 def _conjunction(frames: list[list[str]]) -> str:

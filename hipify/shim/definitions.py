@@ -44,6 +44,9 @@ COMPILER, GUARD, RENAME, REMOVED, MACRO_CALL, ADAPTED_CALL, PLACEHOLDER = (
     "placeholder",
 )
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*\Z")
+SIGNATURE_CHANGED = "HPY113"  # a call's target takes another CUDA version's declaration
+# A version or ILP64 suffix of a HIP function (hipMemAdvise_v2): what the table's ``newer`` status strips
+_VERSION_SUFFIX = re.compile(r"(?:_v\d+|_64)+\Z")
 _CAST = re.compile(r"(?:reinterpret|static|const)_cast<.*>\Z|\(.*\)\Z")
 
 
@@ -56,6 +59,7 @@ class Definition:
     target: str  # what it stands for (the HIP name, or the macro's value)
     text: str  # the C text: one or more lines, without a final newline
     c_text: str = ""  # where the text needs C++ (an adaptor): what C translation units get instead ("" = nothing)
+    settles: tuple[str, ...] = ()  # the codes of the translation's findings at the name's uses it makes needless
 
 
 def definition_for(row: Row, decision: Decision, build: Build = NEWEST) -> Definition | None:
@@ -84,9 +88,27 @@ def definition_for(row: Row, decision: Decision, build: Build = NEWEST) -> Defin
         return Definition(name, ADAPTED_CALL, target, text, f"#define {name} {target}")
     if transform is not None and transform.kind == "wrap_arg":
         return _wrapped(name, target, transform.arg, transform.wrapper)
+    if _signature(row, decision.roc) == "newer":
+        return _both_declarations(name, target)
     if target == name:
         return None
     return Definition(name, RENAME, target, f"#define {name} {target}")
+
+
+def _signature(row: Row, roc: bool) -> str:
+    return row.roc_signature if roc else row.hip_signature
+
+
+def _both_declarations(name: str, target: str) -> Definition:
+    """A function CUDA 13 redeclared with as many parameters (``cudaMemAdvise``'s device number became a location):
+    the target takes CUDA 13's declaration and the same-named function without the version suffix the older one
+    (the table's ``newer``), so an overload set of both lets each call's argument types choose, as code written for
+    either CUDA compiles; the translation can only name one per call and reports it (HPY113)."""
+    older = _VERSION_SUFFIX.sub("", target)
+    if older == target:
+        return Definition(name, RENAME, target, f"#define {name} {target}")
+    text = f"#define {name} ::hipify_shim::overloads(&{target}, &{older})"
+    return Definition(name, ADAPTED_CALL, target, text, f"#define {name} {target}", settles=(SIGNATURE_CHANGED,))
 
 
 def _assumed(name: str, build: Build) -> Definition:

@@ -53,13 +53,15 @@ def cannot_shim(
     placeholders: frozenset[str] = frozenset(),
     compiles: frozenset[str] = frozenset(),
     own: frozenset[str] = frozenset(),
+    settled: frozenset[tuple[str, str]] = frozenset(),
 ) -> list[Diagnostic]:
     """The places of one file that need a HIP branch: one finding per rule and subject where the translation
     changes the code (several edits of one change, a disabled declaration's ``#if`` and ``#endif``, are one), then
     the translation's own findings, less those the header settles. ``placeholders``: CUDA names HIP lacks that the
     header declares all the same (enumerations: their uses are notes); ``compiles``: declarations the translation
     disables that compile with those (what it disables them for is declared, by the header or the project);
-    ``own``: CUDA names the project defines itself (no name it lacks)."""
+    ``own``: CUDA names the project defines itself (no name it lacks); ``settled``: (code, CUDA name) of findings
+    the header's definition of the name makes needless (an overload set of both CUDA versions' forms)."""
     index = LineIndex.of(text)
     changes: dict[tuple[str, str], list[Edit]] = {}  # the edits of each change: (rule, subject) -> its edits
     quoted: list[Diagnostic] = []
@@ -75,7 +77,7 @@ def cannot_shim(
     ]
     spans = [(code, edits[0].start, max(e.end for e in edits)) for (code, _), edits in changes.items()]
     for diag in result.diagnostics:
-        if diag.code in SETTLED or diag.code in OTHER_RELEASE:
+        if diag.code in SETTLED or diag.code in OTHER_RELEASE or (diag.code, diag.subject) in settled:
             continue
         if any(code == diag.code and start <= diag.offset <= end for code, start, end in spans):
             continue  # the rule's own word on its change (HPY122 stands for it), or on one the header makes needless

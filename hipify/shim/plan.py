@@ -100,8 +100,9 @@ def plan_shim(texts: Mapping[str, str], options: Options | None = None, table: M
         for b in scan.blocked
         if b.missing and set(b.missing) <= placeholders | own
     )
+    settled = frozenset((code, d.name) for d in definitions for code in d.settles)
     findings = {
-        path: cannot_shim(path, texts[path], results[path], placeholders, compiles, own)
+        path: cannot_shim(path, texts[path], results[path], placeholders, compiles, own, settled)
         for path in sources
         if path in results
     }
@@ -323,8 +324,7 @@ def _includes(
     for key in files:
         here = os.path.dirname(key)
         # The project's own platform options (USE_HIP around its vendor header) are set where the header is read.
-        decided = _Decided(table.by_name, model.options_around(key))
-        for name, condition in include_conditions(_text_of(key, by_key), decided):
+        for name, condition in include_conditions(_text_of(key, by_key), table.by_name, model.options_around(key)):
             conditions.setdefault(name, []).append(condition)
         for include in model.scans[key].includes:
             name = include.name.strip()
@@ -354,15 +354,3 @@ def _namespaces(results: Iterable[Result], table: MappingTable) -> tuple[tuple[s
                 if row is not None and row.kind == "namespace" and row.hip:
                     found[path] = row.hip
     return tuple(sorted(found.items()))
-
-
-class _Decided:
-    """Names whose tests count as true in the header's build: the table's CUDA names, and the project's own
-    platform options (the single header is read in the build that defines one)."""
-
-    def __init__(self, names: Container[str], options: frozenset[str]) -> None:
-        self.names = names
-        self.options = options
-
-    def __contains__(self, name: object) -> bool:
-        return name in self.options or name in self.names
