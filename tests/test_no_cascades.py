@@ -189,7 +189,7 @@ def test_a_branch_hip_never_compiles_holds_nothing_to_leave_out(tmp_path: Path) 
         "  void pin() {\n#if CUBLAS_VER_MAJOR >= 11\n    cublasSetWorkspace(h, ws, n);\n#endif\n  }\n"
         "  int version() {\n#if defined(CUBLAS_VERSION)\n    return CUBLAS_VERSION;\n#else\n    return 0;\n#endif\n  }\n"
         "  int patch() {\n#ifdef CUBLAS_VERSION\n    return CUBLAS_VERSION % 100;\n#endif\n    return 0;\n  }\n"
-        "  const char* archs() {\n#ifndef __CUDA_ARCH_LIST__\n    return \"\";\n#else\n"
+        '  const char* archs() {\n#ifndef __CUDA_ARCH_LIST__\n    return "";\n#else\n'
         "    return STRINGIFY(__CUDA_ARCH_LIST__);\n#endif\n  }\n"
         "};\n"
     )
