@@ -3,8 +3,9 @@
 Each program is translated with ``hipLaunchKernelGGL`` launches (HIP-CPU has no triple chevrons), its
 compatibility header gains the CPU branch its files need (:mod:`hipify.compat.cpu`), and it is built with g++ or
 clang++ against HIP-CPU and TBB, then run: with its project's own run line where its Makefile has a ``run``
-target, else with no arguments. Verdicts: PASS, FAIL (the reason), TIMEOUT (ran past the time limit: the CPU
-stand-in is slow, so this is no verdict on the port), NOT RUN (what HIP-CPU cannot give, named).
+target (its sizes scaled down only with ``--run-scale``), else with no arguments, under a limit of the CPU seconds
+it uses (:mod:`.cpu_limits`). Verdicts: PASS, FAIL (the reason), TIMEOUT (used its CPU time: the CPU stand-in is
+slow, so this is no verdict on the port), NOT RUN (what HIP-CPU cannot give, named).
 """
 
 from __future__ import annotations
@@ -27,11 +28,12 @@ from ..compat.cpu import with_cpu_branch
 from ..lexing.lexer import lex
 from ..options import Options
 from .corpus import Program
+from .cpu_limits import Limits, run_limited
 from .cpu_needs import needs_before_build, needs_from_build_log
 from .cpu_respell import respell_dynamic_shared
 from .hipcpu import HipCpu
 from .run import FAIL, RunResult
-from .runline import RunLine, run_line
+from .runline import run_line, scaled
 from .runner import _TRANSLATE_LOCK, Translated, translate_program
 from .verdict import judge
 
@@ -93,28 +95,21 @@ def _tree_digest(tr: Translated) -> str:
     return digest.hexdigest()
 
 
-def _execute(exe: Path, line: RunLine | None, cwd: Path, timeout: float) -> tuple[int | None, str]:
-    """(exit status or None on timeout, stdout and stderr)."""
-    args = list(line.arguments) if line else []
-    try:
-        proc = subprocess.run(
-            [str(exe), *args], cwd=cwd, capture_output=True, text=True, errors="replace", timeout=timeout, check=False
-        )
-    except subprocess.TimeoutExpired as exc:
-        out = exc.stdout.decode(errors="replace") if isinstance(exc.stdout, bytes) else (exc.stdout or "")
-        return None, out
-    return proc.returncode, proc.stdout + proc.stderr
-
-
 def _first_errors(log: str, limit: int = 3) -> str:
     lines = [line.strip() for line in log.splitlines() if "error" in line]
     return "\n".join(lines[:limit]) or log[-800:]
 
 
 def run_translation(
-    tr: Translated, hc: HipCpu, timeout: float, cache: dict[str, RunResult], build_timeout: float = 900
+    tr: Translated,
+    hc: HipCpu,
+    limits: Limits,
+    cache: dict[str, RunResult],
+    scale: float = 1.0,
+    build_timeout: float = 900,
 ) -> RunResult:
-    """Build and run one translation on the CPU; its verdict."""
+    """Build and run one translation on the CPU under ``limits``, its run line's sizes scaled by ``scale`` (1:
+    as written); its verdict."""
     program, engine = tr.program, tr.engine
     t0 = time.perf_counter()
     base = {
@@ -152,25 +147,29 @@ def run_translation(
             result = RunResult(result=FAIL, reason=reason, seconds=time.perf_counter() - t0, **base)
         cache[key] = result
         return result
-    line = run_line(program.root / "Makefile") if (program.root / "Makefile").is_file() else None
-    status, out = _execute(exe, line, tr.tree, timeout)
+    written = run_line(program.root / "Makefile") if (program.root / "Makefile").is_file() else None
+    line = scaled(written, scale) if written else None
+    outcome = run_limited([str(exe), *(line.arguments if line else ())], tr.tree, limits)
     seconds = time.perf_counter() - t0
     ran_as = f"ran `{line.text}`" if line else ""
-    if status is None:
+    if written and line and line.text != written.text:
+        ran_as += f" (scaled by {scale:g} from `{written.text}`)"
+    if outcome.status is None:
         result = RunResult(
             result=TIMEOUT,
-            reason=f"still running after {timeout:.0f} s" + (f" ({ran_as})" if ran_as else ""),
-            translated_output=out[-2000:],
+            reason=outcome.describe_stop(limits) + (f"; {ran_as}" if ran_as else ""),
+            translated_output=outcome.output[-2000:],
             seconds=seconds,
             **base,
         )
     else:
-        passed, why = judge(status, out, program.expected_output, program.run_tolerance)
-        reason = "; ".join(filter(None, [why, ran_as]))
+        passed, why = judge(outcome.status, outcome.output, program.expected_output, program.run_tolerance)
+        used = f"{outcome.cpu_seconds:.1f} CPU s"
+        reason = "; ".join(filter(None, [why, ran_as, used]))
         result = RunResult(
             result=PASS if passed else FAIL,
             reason=reason,
-            translated_output=out.strip()[-2000:],
+            translated_output=outcome.output.strip()[-2000:],
             seconds=seconds,
             **base,
         )
@@ -184,12 +183,14 @@ def run_all_cpu(
     hc: HipCpu,
     console: Console,
     err: Console,
-    timeout: float = 300,
+    limits: Limits,
     keep: bool = False,
+    scale: float = 1.0,
 ) -> list[RunResult]:
     """Every program with every engine on the CPU, one at a time (HIP-CPU uses every core for one program)."""
     work = Path(tempfile.mkdtemp(prefix="hipify-cpu-run-"))
-    err.print(f"--run: no GPU: on the CPU through {hc.describe()}; time limit {timeout:.0f} s a program")
+    sizes = "run lines as written" if scale == 1 else f"run lines scaled by {scale:g} (--run-scale)"
+    err.print(f"--run: no GPU: on the CPU through {hc.describe()}; a program may use {limits.describe()}; {sizes}")
     results: list[RunResult] = []
     try:
         for program in programs:
@@ -197,7 +198,7 @@ def run_all_cpu(
             for engine in engines:
                 tr = translate_for_cpu(program, engine, work)
                 try:
-                    result = run_translation(tr, hc, timeout, cache)
+                    result = run_translation(tr, hc, limits, cache, scale)
                 finally:
                     if keep:
                         err.print(f"  kept {tr.tree}", highlight=False)
