@@ -55,7 +55,13 @@ def sibling_links(src: Path, work: Path) -> None:
 
 
 def run_one(
-    root: Path, work: Path, hc: HipCpu | None, limits: Limits, scale: float = 1.0, hipnv: Path | None = None
+    root: Path,
+    work: Path,
+    hc: HipCpu | None,
+    limits: Limits,
+    scale: float = 1.0,
+    hipnv: Path | None = None,
+    retry_scale: float | None = None,
 ) -> RunResult:
     """The benchmark in ``root`` translated (a -hip port: passed through the translator) and run: on the CPU, or
     with ``hipnv`` (HIP's patched NVIDIA headers) on an NVIDIA GPU."""
@@ -71,7 +77,7 @@ def run_one(
     assert hc is not None
     tr = translate_for_cpu(program, "regex", work)
     try:
-        return run_translation(tr, hc, limits, {}, scale)
+        return run_translation(tr, hc, limits, {}, scale, retry_scale=retry_scale)
     finally:
         shutil.rmtree(tr.tree, ignore_errors=True)
 
@@ -86,6 +92,11 @@ def main(argv: list[str] | None = None) -> int:
         "--cpu-seconds", type=float, default=120, help="CPU seconds a run may use, all threads (default 120)"
     )
     ap.add_argument("--scale", type=float, default=1.0, help="scale the run lines' sizes (validate --run-scale)")
+    ap.add_argument(
+        "--retry-scale",
+        type=float,
+        help="a side that runs out of CPU time is run once more with its run line scaled by this (reported so)",
+    )
     ap.add_argument("--resume", action="store_true", help="keep the benchmarks --json already holds")
     ap.add_argument("--on", choices=("cpu", "nvidia"), default="cpu", help="where to run (nvidia: bench/gpu_run.sh)")
     ap.add_argument("--json", help="write the verdicts here")
@@ -110,7 +121,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.first:
         names = names[: args.first]
     limits = Limits.of_cpu(args.cpu_seconds)
-    meta = {"cpu_seconds": limits.cpu_seconds, "wall_backstop": limits.wall_seconds, "scale": args.scale}
+    meta = {
+        "cpu_seconds": limits.cpu_seconds,
+        "wall_backstop": limits.wall_seconds,
+        "scale": args.scale,
+        "retry_scale": args.retry_scale,
+    }
     rows: list[dict[str, Any]] = []
     if args.resume and args.json and Path(args.json).is_file():
         rows = json.loads(Path(args.json).read_text())["rows"]
@@ -123,8 +139,8 @@ def main(argv: list[str] | None = None) -> int:
             if name in done:
                 continue
             t0 = time.perf_counter()
-            translated = run_one(src / f"{name}-cuda", work, hc, limits, args.scale, hipnv)
-            port = run_one(src / f"{name}-hip", work, hc, limits, args.scale, hipnv)
+            translated = run_one(src / f"{name}-cuda", work, hc, limits, args.scale, hipnv, args.retry_scale)
+            port = run_one(src / f"{name}-hip", work, hc, limits, args.scale, hipnv, args.retry_scale)
             rows.append({"benchmark": name, "translated": translated.to_json(), "port": port.to_json()})
             console.print(
                 f"{name}: translated {translated.result}, port {port.result} ({time.perf_counter() - t0:.0f} s)"

@@ -33,7 +33,7 @@ from .cpu_needs import needs_before_build, needs_from_build_log
 from .cpu_respell import respell_dynamic_shared
 from .hipcpu import HipCpu
 from .run import FAIL, RunResult
-from .runline import run_line, scaled
+from .runline import RunLine, run_line, scaled
 from .runner import _TRANSLATE_LOCK, Translated, translate_program
 from .verdict import judge
 
@@ -107,9 +107,11 @@ def run_translation(
     cache: dict[str, RunResult],
     scale: float = 1.0,
     build_timeout: float = 900,
+    retry_scale: float | None = None,
 ) -> RunResult:
     """Build and run one translation on the CPU under ``limits``, its run line's sizes scaled by ``scale`` (1:
-    as written); its verdict."""
+    as written), and where that runs out of time and ``retry_scale`` is given, once more at that scale (the
+    reason says both); its verdict."""
     program, engine = tr.program, tr.engine
     t0 = time.perf_counter()
     base = {
@@ -148,33 +150,32 @@ def run_translation(
         cache[key] = result
         return result
     written = run_line(program.root / "Makefile") if (program.root / "Makefile").is_file() else None
+    result = _run_built(exe, tr, written, limits, scale, base)
+    if result.result == TIMEOUT and written and retry_scale is not None and retry_scale != scale:
+        retried = _run_built(exe, tr, written, limits, retry_scale, base)
+        result = replace(retried, reason=f"{retried.reason} [at scale {scale:g}: TIMEOUT, {result.reason}]")
+    result = replace(result, seconds=time.perf_counter() - t0)
+    cache[key] = result
+    return result
+
+
+def _run_built(
+    exe: Path, tr: Translated, written: RunLine | None, limits: Limits, scale: float, base: dict[str, str]
+) -> RunResult:
+    """One run of the built program with its run line scaled by ``scale``; its verdict."""
+    program = tr.program
     line = scaled(written, scale) if written else None
     outcome = run_limited([str(exe), *(line.arguments if line else ())], tr.tree, limits)
-    seconds = time.perf_counter() - t0
     ran_as = f"ran `{line.text}`" if line else ""
     if written and line and line.text != written.text:
         ran_as += f" (scaled by {scale:g} from `{written.text}`)"
     if outcome.status is None:
-        result = RunResult(
-            result=TIMEOUT,
-            reason=outcome.describe_stop(limits) + (f"; {ran_as}" if ran_as else ""),
-            translated_output=outcome.output[-2000:],
-            seconds=seconds,
-            **base,
-        )
-    else:
-        passed, why = judge(outcome.status, outcome.output, program.expected_output, program.run_tolerance)
-        used = f"{outcome.cpu_seconds:.1f} CPU s"
-        reason = "; ".join(filter(None, [why, ran_as, used]))
-        result = RunResult(
-            result=PASS if passed else FAIL,
-            reason=reason,
-            translated_output=outcome.output.strip()[-2000:],
-            seconds=seconds,
-            **base,
-        )
-    cache[key] = result
-    return result
+        reason = outcome.describe_stop(limits) + (f"; {ran_as}" if ran_as else "")
+        return RunResult(result=TIMEOUT, reason=reason, translated_output=outcome.output[-2000:], **base)  # type: ignore[arg-type]
+    passed, why = judge(outcome.status, outcome.output, program.expected_output, program.run_tolerance)
+    reason = "; ".join(filter(None, [why, ran_as, f"{outcome.cpu_seconds:.1f} CPU s"]))
+    output = outcome.output.strip()[-2000:]
+    return RunResult(result=PASS if passed else FAIL, reason=reason, translated_output=output, **base)  # type: ignore[arg-type]
 
 
 def run_all_cpu(
