@@ -60,6 +60,14 @@ def test_scaling_a_run_line_rewrites_its_text_and_factor_one_changes_nothing() -
         scaled(line, 2)
 
 
+def test_validate_refuses_a_scale_outside_zero_to_one(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from hipify.validate.cli import validate_main
+
+    argv = ["--run", "--run-on", "cpu", "--no-amd", "--run-scale", "2", "--hip-cpu", str(tmp_path)]
+    assert validate_main([*argv, "--only", "memory_basic"]) == 2
+    assert "--run-scale must be in (0, 1], not 2" in " ".join(capsys.readouterr().err.split())
+
+
 def test_sources_named_by_wildcard_patterns(tmp_path: Path) -> None:
     for name in ("src/a.cc", "src/b.cu", "src/c.cu", "src/notes.txt"):
         (tmp_path / name).parent.mkdir(exist_ok=True)

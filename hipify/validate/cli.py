@@ -281,12 +281,12 @@ def _run(
     from .cpu_run import run_all_cpu
     from .hipcpu import find
 
+    if not 0 < args.run_scale <= 1:
+        err.print(f"validate --run: --run-scale must be in (0, 1], not {args.run_scale}", markup=False)
+        return [], 2
     hc, why = find(args.hip_cpu)
     if hc is None:
         err.print(f"validate --run: {why}", markup=False)
-        return [], 2
-    if not 0 < args.run_scale <= 1:
-        err.print(f"validate --run: --run-scale must be in (0, 1], not {args.run_scale}", markup=False)
         return [], 2
     limits = Limits.of_cpu(args.run_timeout)
     return run_all_cpu(programs, engines, hc, console, err, limits, args.keep, args.run_scale), 0
