@@ -151,7 +151,8 @@ def run_translation(
         return result
     written = run_line(program.root / "Makefile") if (program.root / "Makefile").is_file() else None
     result = _run_built(exe, tr, written, limits, scale, base)
-    if result.result == TIMEOUT and written and retry_scale is not None and retry_scale != scale:
+    # Retried only where the smaller scale changes the run line (a line without sizes >= 2048 would not).
+    if result.result == TIMEOUT and written and retry_scale and scaled(written, retry_scale) != scaled(written, scale):
         retried = _run_built(exe, tr, written, limits, retry_scale, base)
         result = replace(retried, reason=f"{retried.reason} [at scale {scale:g}: TIMEOUT, {result.reason}]")
     result = replace(result, seconds=time.perf_counter() - t0)
