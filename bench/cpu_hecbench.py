@@ -82,6 +82,44 @@ def run_one(
         shutil.rmtree(tr.tree, ignore_errors=True)
 
 
+VERDICTS = (PASS, FAIL, TIMEOUT, NOT_RUN)
+
+
+def tally(rows: list[dict[str, Any]], side: str) -> dict[str, int]:
+    return {v: sum(r[side]["result"] == v for r in rows) for v in VERDICTS}
+
+
+def worse(rows: list[dict[str, Any]]) -> list[str]:
+    """The benchmarks whose port passes and whose translation does not."""
+    return [r["benchmark"] for r in rows if r["port"]["result"] == PASS and r["translated"]["result"] != PASS]
+
+
+def summary(rows: list[dict[str, Any]]) -> str:
+    lines = [f"{len(rows)} benchmarks"]
+    for side in ("translated", "port"):
+        lines.append(f"  {side}: " + ", ".join(f"{k} {v}" for k, v in tally(rows, side).items()))
+    lines.append("port passes, translation does not: " + (", ".join(worse(rows)) or "none"))
+    return "\n".join(lines)
+
+
+def _cell(text: object) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")[:220]
+
+
+def markdown(rows: list[dict[str, Any]]) -> str:
+    """The counts per side, then every benchmark's two verdicts with their reasons."""
+    lines = ["| | " + " | ".join(VERDICTS) + " |", "|---|" + "---:|" * len(VERDICTS)]
+    for side in ("translated", "port"):
+        lines.append(f"| {side} | " + " | ".join(str(n) for n in tally(rows, side).values()) + " |")
+    lines += ["", "| benchmark | translated | port | translated: reason | port: reason |", "|---|---|---|---|---|"]
+    for r in rows:
+        t, p = r["translated"], r["port"]
+        lines.append(
+            f"| {r['benchmark']} | {t['result']} | {p['result']} | {_cell(t['reason'])} | {_cell(p['reason'])} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--src", required=True, help="HeCBench's src/ folder")
@@ -101,8 +139,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--on", choices=("cpu", "nvidia"), default="cpu", help="where to run (nvidia: bench/gpu_run.sh)")
     ap.add_argument("--json", help="write the verdicts here")
     ap.add_argument("--markdown", help="write a Markdown table here")
+    ap.add_argument("--report-only", action="store_true", help="run nothing: summarize what --json holds")
     args = ap.parse_args(argv)
     console = Console(width=200)
+    if args.report_only:
+        rows = json.loads(Path(args.json).read_text())["rows"]
+        console.print(summary(rows), highlight=False, markup=False)
+        if args.markdown:
+            Path(args.markdown).write_text(markdown(rows))
+        return 0
     hc, hipnv = None, None
     if args.on == "nvidia":
         from hipify.validate.hipcpu import cache_root
@@ -153,20 +198,9 @@ def main(argv: list[str] | None = None) -> int:
                 Path(args.json).write_text(json.dumps({**meta, "rows": rows}, indent=1) + "\n")
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    for side in ("translated", "port"):
-        tally = {v: sum(r[side]["result"] == v for r in rows) for v in (PASS, FAIL, TIMEOUT, NOT_RUN)}
-        console.print(f"{len(rows)} benchmarks, {side}: " + ", ".join(f"{k} {v}" for k, v in tally.items()))
-    worse = [r["benchmark"] for r in rows if r["port"]["result"] == PASS and r["translated"]["result"] != PASS]
-    console.print("port passes, translation does not: " + (", ".join(worse) or "none"))
+    console.print(summary(rows))
     if args.markdown:
-        lines = ["| benchmark | translated | port | translated: reason | port: reason |", "|---|---|---|---|---|"]
-        for r in rows:
-            t, p = r["translated"], r["port"]
-            cell = lambda s: str(s).replace("|", "\\|").replace("\n", " ")[:220]  # noqa: E731
-            lines.append(
-                f"| {r['benchmark']} | {t['result']} | {p['result']} | {cell(t['reason'])} | {cell(p['reason'])} |"
-            )
-        Path(args.markdown).write_text("\n".join(lines) + "\n")
+        Path(args.markdown).write_text(markdown(rows))
     return 0
 
 
