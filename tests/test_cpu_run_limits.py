@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 from test_cpu_run import hip_cpu
 
-from hipify.validate.corpus import load_program
+from hipify.validate.corpus import Program, load_program
 from hipify.validate.cpu_limits import Limits, run_limited
-from hipify.validate.cpu_run import PASS, TIMEOUT, run_translation, translate_for_cpu
+from hipify.validate.cpu_run import PASS, TIMEOUT, c_compiler, missing_inputs, run_translation, translate_for_cpu
 from hipify.validate.runline import RunLine, makefile_sources, run_line, scale_argument, scaled
 
 # --- the CPU-time limit
@@ -128,3 +128,26 @@ def test_a_run_past_its_cpu_seconds_is_timeout_and_passes_when_scaled(tmp_path: 
     assert retried.result == PASS, retried.reason + retried.translated_output
     assert "scaled by 0.1 from `./main 100000 256`" in retried.reason and "[at scale 1: TIMEOUT" in retried.reason
     assert retried.translated_output == "n=9984 PASS"
+
+
+def test_sources_of_the_objects_a_makefile_links(tmp_path: Path) -> None:
+    for name in ("main.cu", "kernel/k.cu", "util/timer.c", "unused.cu"):
+        (tmp_path / name).parent.mkdir(exist_ok=True)
+        (tmp_path / name).write_text("")
+    (tmp_path / "Makefile").write_text(
+        "main: ./main.o \\\n  ./kernel/k.o ./util/timer.o\n\tnvcc ./main.o ./kernel/k.o ./util/timer.o -o main\n"
+        "%.o: %.cu\n\tnvcc -c $< -o $@\n"
+    )
+    assert makefile_sources(tmp_path / "Makefile") == ("main.cu", "kernel/k.cu", "util/timer.c")
+
+
+def test_a_run_line_naming_inputs_in_missing_folders_is_not_run(tmp_path: Path) -> None:
+    (tmp_path / "data").mkdir()
+    program = Program("p", tmp_path, (), (), ())
+    line = RunLine("main", ("../inputs/graph.txt", "data/out.txt", "-o", "x/y", "100", "read a/b; quit"), "")
+    assert missing_inputs(line, program) == ["../inputs/graph.txt", "x/y"]  # data/out.txt may be an output
+    assert missing_inputs(None, program) == []
+
+
+def test_plain_c_units_are_compiled_as_c_beside_the_cpp_ones() -> None:
+    assert (c_compiler("g++"), c_compiler("clang++"), c_compiler("/usr/bin/g++")) == ("gcc", "clang", "/usr/bin/gcc")

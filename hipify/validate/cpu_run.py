@@ -74,17 +74,47 @@ def names_in(texts: Iterable[str]) -> set[str]:
     return names
 
 
-def build_command(tr: Translated, hc: HipCpu, exe: Path, optimize: str = "-O1") -> list[str]:
-    """One g++/clang++ call over every unit, the compatibility header included first where it exists (files that
-    need only its CPU branch do not include it themselves)."""
+def c_compiler(cxx: str) -> str:
+    """The C compiler beside the C++ one (g++ -> gcc, clang++ -> clang), for a program's plain C units."""
+    name = Path(cxx).name
+    for cpp, c in (("clang++", "clang"), ("g++", "gcc"), ("c++", "cc")):
+        if name.endswith(cpp):
+            return str(Path(cxx).with_name(name[: -len(cpp)] + c)) if "/" in cxx else name[: -len(cpp)] + c
+    return "cc"
+
+
+def build_commands(tr: Translated, hc: HipCpu, exe: Path, optimize: str = "-O1") -> list[list[str]]:
+    """The program's plain C units, each compiled as C to an object (they name no HIP: HIP-CPU's headers are
+    C++); then one g++/clang++ call over every other unit and those objects, the compatibility header included
+    first where it exists (files that need only its CPU branch do not include it themselves)."""
     program = tr.program
-    cmd = [hc.compiler, "-std=c++17", optimize, "-w", "-pthread", "-I", str(hc.include())]
-    for inc in program.include_dirs:
-        cmd += ["-I", str(tr.tree / inc)]
+    includes = [f"-I{tr.tree / inc}" for inc in program.include_dirs]
+    commands: list[list[str]] = []
+    objects: list[str] = []
+    for unit in (s for s in program.sources if s.endswith(_C_SUFFIXES)):
+        obj = str(tr.tree / (unit + ".o"))
+        commands.append([c_compiler(hc.compiler), "-c", optimize, "-w", *includes, str(tr.tree / unit), "-o", obj])
+        objects.append(obj)
+    cmd = [hc.compiler, "-std=c++17", optimize, "-w", "-pthread", "-I", str(hc.include()), *includes]
     if (tr.tree / HEADER_NAME).is_file():
         cmd += ["-include", str(tr.tree / HEADER_NAME)]
-    cmd += ["-x", "c++", *[str(tr.tree / s) for s in program.sources], "-x", "none", "-o", str(exe), *hc.link]
-    return cmd
+    units = [str(tr.tree / s) for s in program.sources if not s.endswith(_C_SUFFIXES)]
+    cmd += ["-x", "c++", *units, "-x", "none", *objects, "-o", str(exe), *hc.link]
+    return [*commands, cmd]
+
+
+def missing_inputs(line: RunLine | None, program: Program) -> list[str]:
+    """The arguments of ``line`` that are relative paths (holding a ``/``) into a folder that is not beside the
+    original program: inputs the project did not ship with its sources (HeCBench's ``../data/...``), which the
+    run can neither read nor write. (A missing file in a folder that exists may be an output: it is run.)"""
+    if line is None:
+        return []
+    paths = (a for a in line.arguments if "/" in a and not a.startswith(("/", "-")) and not re.search(r"[\s=;]", a))
+    return [a for a in paths if not (program.root / a).exists() and not (program.root / a).parent.is_dir()]
+
+
+def _names_hip(text: str) -> bool:
+    return any(name.startswith(("hip", "__hip", "HIP")) for name in names_in([text]))
 
 
 def _tree_digest(tr: Translated) -> str:
@@ -124,20 +154,27 @@ def run_translation(
         return RunResult(result=FAIL, reason=tr.error, **base)  # type: ignore[arg-type]
     texts = {rel: (tr.tree / rel).read_text(encoding="utf-8", errors="replace") for rel in program.files}
     needs = needs_before_build(texts, hc.include())
-    if any(s.endswith(_C_SUFFIXES) for s in program.sources):
+    if any(s.endswith(_C_SUFFIXES) and _names_hip(texts.get(s, "")) for s in program.sources):
         needs.append("a C unit calling the HIP runtime (HIP-CPU's headers are C++)")
+    written = run_line(program.root / "Makefile") if (program.root / "Makefile").is_file() else None
+    needs += [f"the input `{path}` its run line names (not in the tree)" for path in missing_inputs(written, program)]
     if needs:
         return RunResult(result=NOT_RUN, reason="needs " + "; ".join(needs), **base)  # type: ignore[arg-type]
     key = _tree_digest(tr)
     if key in cache:  # the other engine gave the same files
         return replace(cache[key], engine=engine)
     exe = tr.tree / f"{program.name}.cpu"
-    cmd = build_command(tr, hc, exe)
-    try:
-        proc = subprocess.run(cmd, capture_output=True, text=True, errors="replace", timeout=build_timeout, check=False)
-        built, log = proc.returncode == 0, proc.stdout + proc.stderr
-    except subprocess.TimeoutExpired:
-        built, log = False, f"build timed out after {build_timeout:.0f} s"
+    built, log = True, ""
+    for cmd in build_commands(tr, hc, exe):
+        try:
+            proc = subprocess.run(
+                cmd, capture_output=True, text=True, errors="replace", timeout=build_timeout, check=False
+            )
+            built, log = proc.returncode == 0, proc.stdout + proc.stderr
+        except subprocess.TimeoutExpired:
+            built, log = False, f"build timed out after {build_timeout:.0f} s"
+        if not built:
+            break
     if not built:
         header_path = tr.tree / HEADER_NAME
         header = header_path.read_text(encoding="utf-8") if header_path.is_file() else ""
@@ -149,7 +186,6 @@ def run_translation(
             result = RunResult(result=FAIL, reason=reason, seconds=time.perf_counter() - t0, **base)
         cache[key] = result
         return result
-    written = run_line(program.root / "Makefile") if (program.root / "Makefile").is_file() else None
     result = _run_built(exe, tr, written, limits, scale, base)
     # Retried only where the smaller scale changes the run line (a line without sizes >= 2048 would not).
     if result.result == TIMEOUT and written and retry_scale and scaled(written, retry_scale) != scaled(written, scale):

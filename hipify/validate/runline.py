@@ -74,7 +74,7 @@ def _globbed(folder: Path, words: list[str]) -> list[str]:
 def makefile_sources(makefile: Path) -> tuple[str, ...]:
     """The sources a Makefile names in its ``source``-like variable (HeCBench: ``source = a.cu b.cu``), patterns
     matched against its folder; without one, the compiled files its variables match with ``$(wildcard ...)``
-    (``SRC := $(wildcard src/*.cc)``); else ()."""
+    (``SRC := $(wildcard src/*.cc)``); else the sources of the objects it names; else ()."""
     variables = _variables(_joined_lines(makefile))
     for name in _SOURCE_VARIABLES:
         if name in variables:
@@ -83,7 +83,23 @@ def makefile_sources(makefile: Path) -> tuple[str, ...]:
     for value in variables.values():
         for match in _WILDCARD.finditer(_expand(value, variables)):
             patterns += [w for w in match.group(1).split() if w.endswith(_COMPILED)]
-    return tuple(dict.fromkeys(_globbed(makefile.parent, patterns)))
+    return tuple(dict.fromkeys(_globbed(makefile.parent, patterns))) or _object_sources(makefile, variables)
+
+
+def _object_sources(makefile: Path, variables: dict[str, str]) -> tuple[str, ...]:
+    """The sources of the objects a Makefile names (``main: ./main.o ./kernel/k.o`` -> ``main.cu kernel/k.cu``):
+    each ``.o`` word whose stem is a compiled file of the folder, in the order they first appear."""
+    found: dict[str, None] = {}
+    for line in _joined_lines(makefile):
+        for word in _expand(line, variables).replace(":", " ").split():
+            if not word.endswith((".o", ".obj")) or "$" in word or "%" in word:
+                continue
+            stem = word.rsplit(".", 1)[0].removeprefix("./")
+            for suffix in _COMPILED:
+                if (makefile.parent / (stem + suffix)).is_file():
+                    found[stem + suffix] = None
+                    break
+    return tuple(found)
 
 
 def makefile_include_dirs(makefile: Path) -> tuple[str, ...]:
