@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import sys
 import tempfile
@@ -102,8 +103,13 @@ def summary(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+_WORK_PATH = re.compile(r"/\S*?/hipify-validate-[^/\s]+/")  # the translated tree's temporary folder
+_HIP_CPU_PATH = re.compile(r"/\S*?/hip-cpu/include/hip/\.\./\.\./")
+
+
 def _cell(text: object) -> str:
-    return str(text).replace("|", "\\|").replace("\n", " ")[:220]
+    text = _HIP_CPU_PATH.sub("<HIP-CPU>/", _WORK_PATH.sub("", str(text)))
+    return text.replace("|", "\\|").replace("\n", " ")[:220]
 
 
 def markdown(rows: list[dict[str, Any]]) -> str:
