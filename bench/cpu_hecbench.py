@@ -149,10 +149,10 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     console = Console(width=200)
     if args.report_only:
-        rows = json.loads(Path(args.json).read_text())["rows"]
-        console.print(summary(rows), highlight=False, markup=False)
+        held: list[dict[str, Any]] = json.loads(Path(args.json).read_text())["rows"]
+        console.print(summary(held), highlight=False, markup=False)
         if args.markdown:
-            Path(args.markdown).write_text(markdown(rows))
+            Path(args.markdown).write_text(markdown(held))
         return 0
     hc, hipnv = None, None
     if args.on == "nvidia":
