@@ -133,7 +133,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", action="append", help="benchmark names (without -cuda)")
     ap.add_argument("--first", type=int, help="the first N benchmarks (by name) that have both a -cuda and a -hip")
     ap.add_argument(
-        "--cpu-seconds", type=float, default=120, help="CPU seconds a run may use, all threads (default 120)"
+        "--cpu-seconds",
+        "--timeout",  # its former name (bench/gpu_run.sh passes it)
+        dest="cpu_seconds",
+        type=float,
+        default=120,
+        help="CPU seconds a run may use, all threads (default 120)",
     )
     ap.add_argument("--scale", type=float, default=1.0, help="scale the run lines' sizes (validate --run-scale)")
     ap.add_argument(
