@@ -1,17 +1,23 @@
 """Run HeCBench-style benchmarks on the CPU through HIP-CPU: each ``<name>-cuda`` translated by hipify-py, beside
 its hand-written ``<name>-hip`` port, both with hipLaunchKernelGGL launches (the port's converted by the
 translator's own --hip-kernel-execution-syntax), built with g++ against HIP-CPU and run with their Makefile's
-``run`` line (its problem sizes, unscaled). Counts PASS for each side and lists every benchmark where the port
-passes and the translation does not.
+``run`` line (its problem sizes as written; ``--scale F`` scales both sides' the same way, by the rule of
+``validate --run-scale``), each under a limit of the CPU seconds it uses (``--cpu-seconds``; a wall-clock
+backstop four times larger stops one that waits). Counts PASS / FAIL / TIMEOUT / NOT RUN for each side and lists
+every benchmark where the port passes and the translation does not.
 
-    python bench/cpu_hecbench.py --src SRC --hip-cpu ARCHIVE [--only NAME ...] [--first N] [--timeout S]
-        [--json out.json] [--markdown out.md]
+    python bench/cpu_hecbench.py --src SRC --hip-cpu ARCHIVE [--only NAME ...] [--first N] [--cpu-seconds S]
+        [--scale F] [--json out.json] [--resume] [--markdown out.md]
+
+With ``--json`` the verdicts are written after every benchmark, and ``--resume`` keeps the benchmarks that file
+already holds (a run cut short goes on where it stopped).
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import sys
 import tempfile
@@ -23,8 +29,9 @@ from typing import Any
 from rich.console import Console
 
 from hipify.validate.corpus import SOURCE_SUFFIXES, Program
-from hipify.validate.cpu_run import NOT_RUN, PASS, run_translation, translate_for_cpu
-from hipify.validate.hipcpu import find
+from hipify.validate.cpu_limits import Limits
+from hipify.validate.cpu_run import FAIL, NOT_RUN, PASS, TIMEOUT, run_translation, translate_for_cpu
+from hipify.validate.hipcpu import HipCpu, find
 from hipify.validate.run import RunResult
 from hipify.validate.runline import makefile_include_dirs, makefile_sources
 
@@ -48,7 +55,15 @@ def sibling_links(src: Path, work: Path) -> None:
             (work / sibling.name).symlink_to(sibling)
 
 
-def run_one(root: Path, work: Path, hc, timeout: float, hipnv: Path | None = None) -> RunResult:
+def run_one(
+    root: Path,
+    work: Path,
+    hc: HipCpu | None,
+    limits: Limits,
+    scale: float = 1.0,
+    hipnv: Path | None = None,
+    retry_scale: float | None = None,
+) -> RunResult:
     """The benchmark in ``root`` translated (a -hip port: passed through the translator) and run: on the CPU, or
     with ``hipnv`` (HIP's patched NVIDIA headers) on an NVIDIA GPU."""
     program = benchmark(root)
@@ -60,11 +75,55 @@ def run_one(root: Path, work: Path, hc, timeout: float, hipnv: Path | None = Non
         port = root.name.endswith("-hip")
         result = run_program(program, ["regex"], work, hipnv, hip_source=port)[0]
         return replace(result, result=PASS if result.result == MATCH else result.result)
+    assert hc is not None
     tr = translate_for_cpu(program, "regex", work)
     try:
-        return run_translation(tr, hc, timeout, {})
+        return run_translation(tr, hc, limits, {}, scale, retry_scale=retry_scale)
     finally:
         shutil.rmtree(tr.tree, ignore_errors=True)
+
+
+VERDICTS = (PASS, FAIL, TIMEOUT, NOT_RUN)
+
+
+def tally(rows: list[dict[str, Any]], side: str) -> dict[str, int]:
+    return {v: sum(r[side]["result"] == v for r in rows) for v in VERDICTS}
+
+
+def worse(rows: list[dict[str, Any]]) -> list[str]:
+    """The benchmarks whose port passes and whose translation does not."""
+    return [r["benchmark"] for r in rows if r["port"]["result"] == PASS and r["translated"]["result"] != PASS]
+
+
+def summary(rows: list[dict[str, Any]]) -> str:
+    lines = [f"{len(rows)} benchmarks"]
+    for side in ("translated", "port"):
+        lines.append(f"  {side}: " + ", ".join(f"{k} {v}" for k, v in tally(rows, side).items()))
+    lines.append("port passes, translation does not: " + (", ".join(worse(rows)) or "none"))
+    return "\n".join(lines)
+
+
+_WORK_PATH = re.compile(r"/\S*?/hipify-validate-[^/\s]+/")  # the translated tree's temporary folder
+_HIP_CPU_PATH = re.compile(r"/\S*?/hip-cpu/include/hip/\.\./\.\./")
+
+
+def _cell(text: object) -> str:
+    text = _HIP_CPU_PATH.sub("<HIP-CPU>/", _WORK_PATH.sub("", str(text)))
+    return text.replace("|", "\\|").replace("\n", " ")[:220]
+
+
+def markdown(rows: list[dict[str, Any]]) -> str:
+    """The counts per side, then every benchmark's two verdicts with their reasons."""
+    lines = ["| | " + " | ".join(VERDICTS) + " |", "|---|" + "---:|" * len(VERDICTS)]
+    for side in ("translated", "port"):
+        lines.append(f"| {side} | " + " | ".join(str(n) for n in tally(rows, side).values()) + " |")
+    lines += ["", "| benchmark | translated | port | translated: reason | port: reason |", "|---|---|---|---|---|"]
+    for r in rows:
+        t, p = r["translated"], r["port"]
+        lines.append(
+            f"| {r['benchmark']} | {t['result']} | {p['result']} | {_cell(t['reason'])} | {_cell(p['reason'])} |"
+        )
+    return "\n".join(lines) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -73,12 +132,33 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hip-cpu", help="HIP-CPU's folder or archive (else $HIPIFY_HIP_CPU)")
     ap.add_argument("--only", action="append", help="benchmark names (without -cuda)")
     ap.add_argument("--first", type=int, help="the first N benchmarks (by name) that have both a -cuda and a -hip")
-    ap.add_argument("--timeout", type=float, default=120, help="seconds a run may take (default 120)")
+    ap.add_argument(
+        "--cpu-seconds",
+        "--timeout",  # its former name (bench/gpu_run.sh passes it)
+        dest="cpu_seconds",
+        type=float,
+        default=120,
+        help="CPU seconds a run may use, all threads (default 120)",
+    )
+    ap.add_argument("--scale", type=float, default=1.0, help="scale the run lines' sizes (validate --run-scale)")
+    ap.add_argument(
+        "--retry-scale",
+        type=float,
+        help="a side that runs out of CPU time is run once more with its run line scaled by this (reported so)",
+    )
+    ap.add_argument("--resume", action="store_true", help="keep the benchmarks --json already holds")
     ap.add_argument("--on", choices=("cpu", "nvidia"), default="cpu", help="where to run (nvidia: bench/gpu_run.sh)")
     ap.add_argument("--json", help="write the verdicts here")
     ap.add_argument("--markdown", help="write a Markdown table here")
+    ap.add_argument("--report-only", action="store_true", help="run nothing: summarize what --json holds")
     args = ap.parse_args(argv)
     console = Console(width=200)
+    if args.report_only:
+        held: list[dict[str, Any]] = json.loads(Path(args.json).read_text())["rows"]
+        console.print(summary(held), highlight=False, markup=False)
+        if args.markdown:
+            Path(args.markdown).write_text(markdown(held))
+        return 0
     hc, hipnv = None, None
     if args.on == "nvidia":
         from hipify.validate.hipcpu import cache_root
@@ -96,14 +176,27 @@ def main(argv: list[str] | None = None) -> int:
         names = [n for n in names if n in set(args.only)]
     if args.first:
         names = names[: args.first]
+    limits = Limits.of_cpu(args.cpu_seconds)
+    meta = {
+        "cpu_seconds": limits.cpu_seconds,
+        "wall_backstop": limits.wall_seconds,
+        "scale": args.scale,
+        "retry_scale": args.retry_scale,
+    }
+    rows: list[dict[str, Any]] = []
+    if args.resume and args.json and Path(args.json).is_file():
+        rows = json.loads(Path(args.json).read_text())["rows"]
+    done = {r["benchmark"] for r in rows}
+    console.print(f"{len(names)} benchmarks ({len(done)} done before); a run may use {limits.describe()}")
     work = Path(tempfile.mkdtemp(prefix="hipify-cpu-hecbench-"))
     sibling_links(src, work)
-    rows: list[dict[str, Any]] = []
     try:
         for name in names:
+            if name in done:
+                continue
             t0 = time.perf_counter()
-            translated = run_one(src / f"{name}-cuda", work, hc, args.timeout, hipnv)
-            port = run_one(src / f"{name}-hip", work, hc, args.timeout, hipnv)
+            translated = run_one(src / f"{name}-cuda", work, hc, limits, args.scale, hipnv, args.retry_scale)
+            port = run_one(src / f"{name}-hip", work, hc, limits, args.scale, hipnv, args.retry_scale)
             rows.append({"benchmark": name, "translated": translated.to_json(), "port": port.to_json()})
             console.print(
                 f"{name}: translated {translated.result}, port {port.result} ({time.perf_counter() - t0:.0f} s)"
@@ -112,24 +205,13 @@ def main(argv: list[str] | None = None) -> int:
                 highlight=False,
                 markup=False,
             )
+            if args.json:
+                Path(args.json).write_text(json.dumps({**meta, "rows": rows}, indent=1) + "\n")
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    passed_t = sum(r["translated"]["result"] == PASS for r in rows)
-    passed_p = sum(r["port"]["result"] == PASS for r in rows)
-    console.print(f"{len(rows)} benchmarks: PASS translated {passed_t}, ports {passed_p}")
-    worse = [r["benchmark"] for r in rows if r["port"]["result"] == PASS and r["translated"]["result"] != PASS]
-    console.print("port passes, translation does not: " + (", ".join(worse) or "none"))
-    if args.json:
-        Path(args.json).write_text(json.dumps({"timeout": args.timeout, "rows": rows}, indent=1) + "\n")
+    console.print(summary(rows))
     if args.markdown:
-        lines = ["| benchmark | translated | port | translated: reason | port: reason |", "|---|---|---|---|---|"]
-        for r in rows:
-            t, p = r["translated"], r["port"]
-            cell = lambda s: str(s).replace("|", "\\|").replace("\n", " ")[:220]  # noqa: E731
-            lines.append(
-                f"| {r['benchmark']} | {t['result']} | {p['result']} | {cell(t['reason'])} | {cell(p['reason'])} |"
-            )
-        Path(args.markdown).write_text("\n".join(lines) + "\n")
+        Path(args.markdown).write_text(markdown(rows))
     return 0
 
 

@@ -15,6 +15,7 @@ from hipify.compat import HEADER_NAME, INCLUDE_GUARD, load_catalog, render
 from hipify.compat.cpu import cpu_entries_used, load_cpu_entries, with_cpu_branch
 from hipify.reports.report import Report, render_text
 from hipify.validate.corpus import default_corpus_dir, load_program
+from hipify.validate.cpu_limits import Limits
 from hipify.validate.cpu_needs import needs_before_build, needs_from_build_log
 from hipify.validate.cpu_run import NOT_RUN, PASS, counts, names_in, run_all_cpu
 from hipify.validate.hipcpu import HipCpu, find, locate
@@ -236,7 +237,9 @@ def test_translated_programs_run_on_hip_cpu(tmp_path: Path) -> None:
     (tmp_path / "warp_cpu").mkdir()
     (tmp_path / "warp_cpu/warp_cpu.cu").write_text(WARP_PROGRAM)
     programs = [load_program(default_corpus_dir() / "memory_basic"), load_program(tmp_path / "warp_cpu")]
-    results = run_all_cpu(programs, ["regex"], hc, Console(file=io.StringIO()), Console(stderr=True), 600)
+    results = run_all_cpu(
+        programs, ["regex"], hc, Console(file=io.StringIO()), Console(stderr=True), Limits.of_cpu(600)
+    )
     by_name = {r.program: r for r in results}
     assert by_name["memory_basic"].result == PASS, by_name["memory_basic"].reason
     assert by_name["warp_cpu"].result == PASS, by_name["warp_cpu"].reason + by_name["warp_cpu"].translated_output
@@ -251,6 +254,7 @@ def test_a_program_the_cpu_cannot_run_is_not_run_with_the_reason(tmp_path: Path)
         hc,
         Console(file=io.StringIO()),
         Console(stderr=True),
+        Limits.of_cpu(60),
     )
     assert [(r.result, r.reason) for r in results] == [(NOT_RUN, "needs hipCUB (no CPU form in HIP-CPU)")]
     assert json.loads(json.dumps(results[0].to_json()))["runtime"] == "cpu (HIP-CPU)"

@@ -94,7 +94,16 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         default=300,
         metavar="S",
-        help="with --run on the CPU: seconds a program may run (default 300; past it: TIMEOUT, not a failure)",
+        help="with --run on the CPU: CPU seconds a program may use, all its threads together (default 300; "
+        "past it: TIMEOUT, not a failure); a wall-clock backstop of 4x (at least +60 s) stops one that waits",
+    )
+    cpu.add_argument(
+        "--run-scale",
+        type=float,
+        default=1.0,
+        metavar="F",
+        help="with --run on the CPU: scale the run line's sizes by F (0 < F <= 1): every argument that is a decimal "
+        "integer >= 2048 is multiplied by F, keeping its power-of-two alignment up to 1024 (default 1: as written)",
     )
     cpu.add_argument(
         "--cpu",
@@ -268,14 +277,19 @@ def _run(
             err.print(f"--run: no NVIDIA GPU ({why}): running on the CPU", markup=False)
     if on_gpu:
         return run_all(programs, engines, console, err, build_only=args.nvidia_build_only), 0
+    from .cpu_limits import Limits
     from .cpu_run import run_all_cpu
     from .hipcpu import find
 
+    if not 0 < args.run_scale <= 1:
+        err.print(f"validate --run: --run-scale must be in (0, 1], not {args.run_scale}", markup=False)
+        return [], 2
     hc, why = find(args.hip_cpu)
     if hc is None:
         err.print(f"validate --run: {why}", markup=False)
         return [], 2
-    return run_all_cpu(programs, engines, hc, console, err, args.run_timeout, args.keep), 0
+    limits = Limits.of_cpu(args.run_timeout)
+    return run_all_cpu(programs, engines, hc, console, err, limits, args.keep, args.run_scale), 0
 
 
 def _say_what_it_lacks(tc: Toolchain, systems: set[str], err: Console) -> None:

@@ -54,17 +54,52 @@ def _joined_lines(makefile: Path) -> list[str]:
     return joined
 
 
+_WILDCARD = re.compile(r"\$\(wildcard\s+([^)$]*)\)")
+_COMPILED = (".cu", ".cpp", ".cc", ".cxx", ".c")
 _SOURCE_VARIABLES = ("source", "sources", "SOURCE", "SOURCES", "SRC", "SRCS", "src")
 
 
+def _globbed(folder: Path, words: list[str]) -> list[str]:
+    """``words`` with each pattern (``src/*.cu``) replaced by the files it matches in ``folder``, sorted as make's
+    ``wildcard`` gives them."""
+    found: list[str] = []
+    for word in words:
+        if "*" in word or "?" in word:
+            found += sorted(p.relative_to(folder).as_posix() for p in folder.glob(word) if p.is_file())
+        elif "$" not in word:
+            found.append(word)
+    return found
+
+
 def makefile_sources(makefile: Path) -> tuple[str, ...]:
-    """The sources a Makefile names in its ``source``-like variable (HeCBench: ``source = a.cu b.cu``), or ()."""
+    """The sources a Makefile names in its ``source``-like variable (HeCBench: ``source = a.cu b.cu``), patterns
+    matched against its folder; without one, the compiled files its variables match with ``$(wildcard ...)``
+    (``SRC := $(wildcard src/*.cc)``); else the sources of the objects it names; else ()."""
     variables = _variables(_joined_lines(makefile))
     for name in _SOURCE_VARIABLES:
         if name in variables:
-            words = _expand(variables[name], variables).split()
-            return tuple(w for w in words if "$" not in w and "*" not in w)
-    return ()
+            return tuple(_globbed(makefile.parent, _expand(variables[name], variables).split()))
+    patterns: list[str] = []
+    for value in variables.values():
+        for match in _WILDCARD.finditer(_expand(value, variables)):
+            patterns += [w for w in match.group(1).split() if w.endswith(_COMPILED)]
+    return tuple(dict.fromkeys(_globbed(makefile.parent, patterns))) or _object_sources(makefile, variables)
+
+
+def _object_sources(makefile: Path, variables: dict[str, str]) -> tuple[str, ...]:
+    """The sources of the objects a Makefile names (``main: ./main.o ./kernel/k.o`` -> ``main.cu kernel/k.cu``):
+    each ``.o`` word whose stem is a compiled file of the folder, in the order they first appear."""
+    found: dict[str, None] = {}
+    for line in _joined_lines(makefile):
+        for word in _expand(line, variables).replace(":", " ").split():
+            if not word.endswith((".o", ".obj")) or "$" in word or "%" in word:
+                continue
+            stem = word.rsplit(".", 1)[0].removeprefix("./")
+            for suffix in _COMPILED:
+                if (makefile.parent / (stem + suffix)).is_file():
+                    found[stem + suffix] = None
+                    break
+    return tuple(found)
 
 
 def makefile_include_dirs(makefile: Path) -> tuple[str, ...]:
@@ -102,3 +137,32 @@ def run_line(makefile: Path) -> RunLine | None:
                 if word.startswith("./"):
                     return RunLine(word[2:], tuple(words[k + 1 :]), text)
     return None
+
+
+# --- scaling a run line down (only with --run-scale: the default is the project's sizes as written)
+
+SCALE_THRESHOLD = 2048  # above 1024, the largest CUDA block: block sizes, flags and counts are never touched
+_ALIGN_MAX = 1024
+_INTEGER = re.compile(r"[0-9]+")
+
+
+def scale_argument(word: str, factor: float) -> str:
+    """``word`` scaled by ``factor`` where it is a decimal integer of at least SCALE_THRESHOLD (nothing else is
+    touched). The result keeps the power-of-two alignment (up to 1024) the original had, so a size that was a
+    multiple of a block size stays one, and is never below that alignment."""
+    if not _INTEGER.fullmatch(word) or int(word) < SCALE_THRESHOLD:
+        return word
+    value = int(word)
+    align = min(value & -value, _ALIGN_MAX)  # the largest power of two dividing it, up to 1024
+    return str(max(align, int(value * factor) // align * align))
+
+
+def scaled(line: RunLine, factor: float) -> RunLine:
+    """``line`` with each argument scaled by ``factor`` (:func:`scale_argument`); ``factor`` 1 changes nothing."""
+    if factor == 1:
+        return line
+    if not 0 < factor <= 1:
+        raise ValueError(f"a run-line scale must be in (0, 1], not {factor}")
+    arguments = tuple(scale_argument(word, factor) for word in line.arguments)
+    text = shlex.join([f"./{line.program}", *arguments])
+    return RunLine(line.program, arguments, text)
