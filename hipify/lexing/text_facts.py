@@ -161,12 +161,33 @@ def extract_facts(
     code = _identifier_view(masked, directives)
     brackets = Brackets(masked, text)
     keywords = [d.keyword for d in directives]
+    not_types = not_types | statement_macros(directives)
     identifiers = _identifiers(code, masked, wanted, wants_args, regions, brackets, keywords, report_once, not_types)
     launches = _launches(masked, regions, brackets, _template_kernels(masked)) if find_launches else ()
     return FileFacts(identifiers, launches, includes, directive_facts, lexed.comments, (), masked)
 
 
 # --- directives -------------------------------------------------------------------------
+
+
+_OBJECT_LIKE = re.compile(r"([A-Za-z_]\w*)\b(?!\()\s*(.*)", re.DOTALL)
+
+
+def statement_macros(directives: Sequence[CondDirective]) -> frozenset[str]:
+    """Object-like macros the file defines as a statement (``#define CUERR { ... }``, ``#define SYNC
+    cudaDeviceSynchronize();``): a name after one begins a statement, never a declaration (``CUERR // note`` then
+    ``cudaMemset(p, 0, n);`` on the next line is a call)."""
+    found = set()
+    for d in directives:
+        if d.keyword != "define":
+            continue
+        m = _OBJECT_LIKE.match(d.argument)
+        if m is None:
+            continue
+        body = m.group(2).strip()
+        if body.endswith(("}", ";")) or body.startswith(("{", "do ", "do{")):
+            found.add(m.group(1))
+    return frozenset(found)
 
 
 def directives_of(text: str, lexed: Lexed) -> list[CondDirective]:
@@ -297,6 +318,29 @@ def next_token(masked: str, pos: int) -> tuple[str, int]:
     if m is None or m.group(1) is None:
         return "", len(masked)
     return m.group(1), m.start(1)
+
+
+# Tokens after which a name is a declarator or a value, never a type: ``const Img& texture``, ``T* cudaArray``.
+_DECLARATOR_BEFORE = frozenset(("&", "&&", "*"))
+# Tokens after which it is a value: ``texture._width``, ``surface->w``, ``texture[i]``, ``stream = ...``.
+_VALUE_AFTER = frozenset((".", "->", "[", "=", "+=", "-=", "*=", "/=", "++", "--"))
+
+
+def names_no_type(masked: str, start: int, end: int) -> bool:
+    """Is the name spanning ``start``..``end`` used where no type can stand, so that it is a variable, parameter
+    or member of the project's own however a CUDA type is spelled (a library's ``const CImg<T>& texture``,
+    ``texture._width``, ``x = texture;``)? Where a type may stand (``(cudaStream_t)``, ``f(cudaStream_t, int)``,
+    ``using S = cudaStream_t;``) it is not."""
+    prev, prev_at = prev_token(masked, start)
+    nxt, _ = next_token(masked, end)
+    if prev in _DECLARATOR_BEFORE or nxt in _VALUE_AFTER:
+        return True
+    if prev == "return":  # ``return texture;``, not ``return cudaExtent{...}`` (a type's temporary)
+        return nxt not in ("(", "{", "<", "::")
+    if prev == "=" and nxt in (";", ",", ")"):
+        before, before_at = prev_token(masked, prev_at)
+        return not (before and before[0] in _WORD and prev_token(masked, before_at)[0] == "using")
+    return False
 
 
 def _identifiers(

@@ -34,7 +34,16 @@ from ..lexing.platform_branches import (
 )
 from ..lexing.shared import lex_kept
 from ..lexing.statements import has_smaller_units
-from ..lexing.text_facts import INCLUDE, after_macro_name, declares, directives_of, next_token, prev_token
+from ..lexing.text_facts import (
+    INCLUDE,
+    after_macro_name,
+    declares,
+    directives_of,
+    names_no_type,
+    next_token,
+    prev_token,
+    statement_macros,
+)
 from ..lexing.tiers import INLINE_ASM, condition_words, guards_of, numeric_constants
 from ..model import Span
 from ..options import Options
@@ -197,8 +206,9 @@ def scan_text(
     required |= _compat_required(words, options)
     enumerators = _enumerators(masked) if cuda_like else set()
     declared = {w for w in cuda_like if w in defines or w in enumerators} if cuda_like else set()
+    statements = statement_macros(directives) if defines else frozenset()
     if cuda_like - declared:
-        declared |= _declared_in(masked, cuda_like - declared, lexed.directives, split)
+        declared |= _declared_in(masked, cuda_like - declared, lexed.directives, split, statements)
     # Only names whose translation changes or says something (index.names): a project declaring max or norm,
     # which HIP spells the same, is its own business.
     telling = _telling(table)
@@ -211,7 +221,7 @@ def scan_text(
     placed = _placed_defines(define_at, shadowing_defines, build_skipped, directives)
     guarded_shadows = tuple(sorted((n, r) for n, r in placed if r))
     shadows = {n for n, r in placed if not r} | _declared_names(
-        declaring, known & telling, lexed.directives, split if declaring is masked else None
+        declaring, known & telling, lexed.directives, split if declaring is masked else None, statements
     )
     missing = _missing_names(known, table, options)
     if missing or exact:
@@ -557,8 +567,12 @@ def _blocked_and_uses(
     statements = _blanked(code, [*directives, *skipped]) if missing_names else code
     # Where the missing names occur: only the declarations holding one are read word by word. A member
     # (``pq.dsub``, ``p->dsub``) is the project's own name, never the API.
+    # Nor is a type's name where no type can stand (``const Img& texture``, ``texture._width``): a variable's.
     found = sorted(
-        (at, name) for name, at in _word_occurrences(statements, missing_names) if not _is_member(statements, at)
+        (at, name)
+        for name, at in _word_occurrences(statements, missing_names)
+        if not _is_member(statements, at)
+        and not (table.by_name[name].kind == "type" and names_no_type(statements, at, at + len(name)))
     )
     hits = [at for at, _ in found]
     for d in top_level_declarations(code, directives):
@@ -661,9 +675,16 @@ def _words(text: str) -> set[str]:
     return set(text.translate(_WORDS_ONLY).split()) if text.isascii() else set(_IDENT.findall(text))
 
 
-def _declared_names(masked: str, names: set[str], directives: Sequence[Span], split: _Split | None = None) -> set[str]:
+def _declared_names(
+    masked: str,
+    names: set[str],
+    directives: Sequence[Span],
+    split: _Split | None = None,
+    not_types: frozenset[str] = frozenset(),
+) -> set[str]:
     """Those of ``names`` that some occurrence declares (``hipError_t cudaMallocHost(int)``). ``split``: the word
-    split of ``masked``'s code, where the caller has it."""
+    split of ``masked``'s code, where the caller has it; ``not_types``: words after which a name is never declared
+    (the file's statement macros, ``CUERR``)."""
     found: set[str] = set()
     lines = _Lines(directives)
     for name, start in _occurrences(masked, names, found, split):
@@ -675,7 +696,7 @@ def _declared_names(masked: str, names: set[str], directives: Sequence[Span], sp
         prev, prev_at = prev_token(masked, start)
         nxt, next_at = next_token(masked, start + len(name))
         prev, nxt = lines.neighbours(start, prev, prev_at, nxt, next_at)
-        if prev and declares(prev, nxt, name):
+        if prev and prev not in not_types and declares(prev, nxt, name):
             found.add(name)
     return found
 
@@ -802,8 +823,15 @@ def _enumerators(masked: str) -> set[str]:
     return names
 
 
-def _declared_in(masked: str, names: set[str], directives: Sequence[Span], split: _Split | None = None) -> set[str]:
-    """Those of ``names`` that some occurrence looks like a declaration of (``int cudaCheck(``)."""
+def _declared_in(
+    masked: str,
+    names: set[str],
+    directives: Sequence[Span],
+    split: _Split | None = None,
+    not_types: frozenset[str] = frozenset(),
+) -> set[str]:
+    """Those of ``names`` that some occurrence looks like a declaration of (``int cudaCheck(``); never after one of
+    ``not_types`` (the file's statement macros)."""
     found: set[str] = set()
     lines = _Lines(directives)
     for name, start in _occurrences(masked, names, found, split):
@@ -817,6 +845,8 @@ def _declared_in(masked: str, names: set[str], directives: Sequence[Span], split
             # a variable or member of a template's type: ``std::unique_ptr<T> cuda_graph;``
             if nxt in (";", "=", "{", "["):
                 found.add(name)
+        elif prev in not_types:
+            continue
         elif prev and declares(prev, nxt, name) and not after_macro_name(masked, prev_at):
             found.add(name)
         elif prev in _DECLARATOR_MARKS and nxt in ("=", ";", ",", "[", "("):

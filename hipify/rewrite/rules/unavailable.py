@@ -31,6 +31,7 @@ from ...lexing.declarations import Declaration
 from ...lexing.facts import Identifier, Region
 from ...lexing.lines import line_end, line_start
 from ...lexing.statements import LeftOut, smallest_units
+from ...lexing.text_facts import names_no_type
 from ...model import Diagnostic, Edit, Origin, Severity, Span
 from ..availability import is_missing
 from ..context import Context
@@ -67,6 +68,8 @@ def names_api(ctx: Context, ident: Identifier, row: Row) -> bool:
         return False
     if (ident.prev_token in _MEMBER) != (row.kind == "field"):
         return False
+    if row.kind == "type" and names_no_type(ctx.masked, ident.start, ident.end):
+        return False  # a variable or parameter named like the type (``const Img& texture``, ``texture._width``)
     return not (row.kind == "device_function" and _in_host_function(ctx, ident.start))
 
 
