@@ -128,6 +128,26 @@ def test_long_run_launch_findings_stay_fixed(text: str) -> None:
     assert failures(text, Options(engine="regex", use_cache=False, hip_kernel_syntax=True), TABLE) == []
 
 
+# Cases of the long run (seed 46) where an unused cuda_pipeline.h was kept by the first translation and commented out
+# by the second: the code after it (``::cuda::std::``, which the first renames to ``::std::``) was read as qualified
+# by the token before the include's line or an ``#if X`` line, across the directive's border.
+PIPELINE_FINDINGS = [
+    "int\n//\\\n=\n#include <cuda_pipeline.h>\n\r::cuda::std::\n(\ncudaEvent_t\r\n#elif CUDART_VERSION < 11000\n\n/\r",
+    "template <typename T> <\t'/*cudaFree\r#include <vector>\n\r\n'\r #include <cuda_pipeline.h>\n\r\n#if X\n\n\\\n"
+    "\r// cudaFree(x)\n\r\n::cuda::std:: # ns::k<float><<<1,1>>>(p); // c \\\r ::\tcudaMemcpyToSymbol #if X\n\r\n"
+    '"s"_x\r\n"/* cudaMemcpyToSymbol /* cudaMalloc */\r',
+    # (found since: a condition left as written because its branch held the include, decided by the second)
+    "#if __CUDA_ARCH__>0\n#include <cuda_pipeline.h>\n#endif\n",
+]
+
+
+@pytest.mark.parametrize("text", PIPELINE_FINDINGS)
+@pytest.mark.parametrize("launch_syntax", [False, True])
+def test_long_run_pipeline_findings_stay_fixed(text: str, launch_syntax: bool) -> None:
+    opts = Options(engine="regex", use_cache=False, hip_kernel_syntax=launch_syntax, rocm_version=(6, 4))
+    assert failures(text, opts, TABLE, clang_reading=clang_lexing.usable()[0]) == []
+
+
 @pytest.mark.clang
 @pytest.mark.parametrize(
     "text",
