@@ -101,6 +101,11 @@ def fuzz(
         for outcome in workers.map([Job(run_batch, b) for b in batches], on_failure):
             done += outcome.cases
             problems.extend(outcome.problems)
+            # (as they come, on stderr: a long run's findings can be worked on before it ends)
+            for number, problem, text in outcome.problems:
+                print(f"{engine} case {number}: {problem}\n{text!r}", file=sys.stderr, flush=True)
+            if done % (size * 50) < size:
+                print(f"{engine}: {done:,} cases, {time.monotonic() - start:.0f} s", file=sys.stderr, flush=True)
             if time.monotonic() > deadline:
                 break
     return done, problems, time.monotonic() - start
