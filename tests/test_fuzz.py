@@ -143,9 +143,12 @@ PIPELINE_FINDINGS = [
 
 @pytest.mark.parametrize("text", PIPELINE_FINDINGS)
 @pytest.mark.parametrize("launch_syntax", [False, True])
-def test_long_run_pipeline_findings_stay_fixed(text: str, launch_syntax: bool) -> None:
+@pytest.mark.parametrize("engine", ["regex", pytest.param("clang", marks=pytest.mark.clang)])
+def test_long_run_pipeline_findings_stay_fixed(text: str, launch_syntax: bool, engine: str) -> None:
     opts = Options(engine="regex", use_cache=False, hip_kernel_syntax=launch_syntax, rocm_version=(6, 4))
-    assert failures(text, opts, TABLE, clang_reading=clang_lexing.usable()[0]) == []
+    if engine == "clang":
+        opts = _clang(opts)
+    assert failures(text, opts, TABLE, compare=engine == "clang", clang_reading=clang_lexing.usable()[0]) == []
 
 
 @pytest.mark.clang
