@@ -9,6 +9,7 @@ import pytest
 from clang_lexing import clang_directives, differences, directive_differences, usable
 
 from hipify.lexing.lexer import lex
+from hipify.lexing.text_facts import extract_facts
 from hipify.options import Options
 from hipify.translation.api import translate
 
@@ -157,3 +158,40 @@ def test_clang_reads_these_texts_and_their_translations_as_our_lexer(text: str) 
     out = translate(text, "t.cu", Options(use_cache=False)).text
     for t in (text, out):
         assert differences(t) == [] and directive_differences(t) == []
+
+
+# A launch's kernel expression is read as the compiler reads it: a qualifier or an object at the end of the line
+# before is part of it, a directive line's tokens are not (``#include <x.h>`` then ``::k<<<...>>>``).
+KERNELS = [
+    ("::cuda::std::\ncuda :: std :: k<<<1, 2>>>(a);\n", "::cuda::std::\ncuda :: std :: k"),
+    ("ns::\n  k<<<1, 2>>>(a);\n", "ns::\n  k"),
+    ("p->\nk<<<1, 2>>>(a);\n", "p->\nk"),
+    ("#include <vector>\n::k<<<1, 2>>>(a);\n", "::k"),
+    ("#define Q a::\nk<<<1, 2>>>(a);\n", "k"),
+    ("ns::\n#if X\nk<<<1, 2>>>(a);\n#endif\n", "k"),
+]
+
+
+@pytest.mark.parametrize(("text", "kernel"), KERNELS)
+def test_a_kernel_expression_spans_lines_but_no_directive(text: str, kernel: str) -> None:
+    (launch,) = extract_facts(text).launches
+    assert text[launch.kernel[0] : launch.kernel[1]] == kernel
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_launch_as_a_call_keeps_the_qualifier_of_the_line_before(engine: str) -> None:
+    options = Options(engine=engine, use_cache=False, hip_kernel_syntax=True)
+    first = translate("::cuda::std::\ncuda :: std :: k<<<1, 2>>>(a);\n", "t.cu", options).text
+    assert "hipLaunchKernelGGL(::std::\ncuda :: std :: k, dim3(1), dim3(2), 0, 0, a);" in first
+    assert translate(first, "t.cu", options).text == first
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("launch", ["CUDA_CB::k<<<g, s>>>();", "::ns::k<float><<<1, 1>>>(p);"])
+def test_an_unused_header_before_a_launch_as_a_call_is_commented_out(engine: str, launch: str) -> None:
+    """The launcher's name follows the include's line: as a comment, it joins ``l`` to no ``::``."""
+    options = Options(engine=engine, use_cache=False, hip_kernel_syntax=True)
+    first = translate(f"l\n#include <cuda_pipeline.h>\n{launch}\n", "t.cu", options).text
+    assert "/* hipify-py: HIP has no cuda_pipeline.h and nothing here uses it" in first
+    assert "hipLaunchKernelGGL(" in first
+    assert translate(first, "t.cu", options).text == first

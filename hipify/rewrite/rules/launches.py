@@ -40,6 +40,23 @@ def launches(ctx: Context) -> Iterator[Finding]:
             yield from _chevrons_spelled(ctx, launch)
 
 
+def rewritten_as_calls(ctx: Context) -> frozenset[int]:
+    """Where the launches this rule rewrites as hipLaunchKernelGGL calls start (where the launcher's name will be)."""
+    return ctx.memo(_rewritten_as_calls)
+
+
+def _rewritten_as_calls(ctx: Context) -> frozenset[int]:
+    if not ctx.options.hip_kernel_syntax:
+        return frozenset()
+    return frozenset(
+        launch.start
+        for launch in ctx.facts.launches
+        if ctx.allowed(launch.start, launch.region)
+        and not ctx.suppression.covers(launch.end - 1)
+        and any(isinstance(f, Edit) for f in _as_call(ctx, launch))
+    )
+
+
 def _as_call(ctx: Context, launch: Launch) -> Iterator[Finding]:
     """``--hip-kernel-execution-syntax``: the launch as a hipLaunchKernelGGL call, where it can be one."""
     if not 2 <= len(launch.config) <= 4:

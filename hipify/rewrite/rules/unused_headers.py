@@ -24,7 +24,7 @@ def unused_header(ctx: Context, inc: Include, row: Row) -> bool:
     translation may edit, nothing of the file uses what it declares, and, as a comment, it joins no code?"""
     if row.kind != "header" or not ctx.allowed(inc.start, inc.region) or ctx.decide(row).target:
         return False
-    return _unused(ctx, row) and not _joins_across(ctx.masked, inc, ctx.index.removed)
+    return _unused(ctx, row) and not _joins_across(ctx, inc)
 
 
 _QUALIFIER_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
@@ -91,13 +91,21 @@ def _renamed_namespaces(namespaces: tuple[tuple[str, tuple[str, str]], ...], roc
     return re.compile(r"(?<![\w$])(?:" + "|".join(spelled) + r")(?=\s*::)")
 
 
-def _joins_across(masked: str, inc: Include, removed: frozenset[str]) -> bool:
-    """Would the include, as a comment, join the tokens around it (``cub`` before its line, ``::`` after): a line
-    that is no directive any more separates nothing, and the next translation would read ``cub ::`` anew."""
+def _joins_across(ctx: Context, inc: Include) -> bool:
+    """Would the include, as a comment, join the tokens around it as the translation leaves them (``cub`` before its
+    line, ``::`` after): a line that is no directive any more separates nothing, and the next translation would read
+    ``cub ::`` anew."""
+    # (imported here: the launches rule's module imports the renames rule's, which imports build_conditions, ours)
+    from .launches import rewritten_as_calls
+
+    masked, removed = ctx.masked, ctx.index.removed
     before, at = prev_token(masked, inc.start)
     while before in removed:  # (deleted macros around it join nothing: CUBLASAPI ::)
         before, at = prev_token(masked, at)
+    calls = rewritten_as_calls(ctx)
     after, at = next_token(masked, inc.end)
-    while after in removed:
+    while after in removed and at not in calls:
         after, at = next_token(masked, at + len(after))
+    if at in calls:
+        return False  # a launch rewritten as a call begins there: the launcher's name, a word, follows the line
     return (before[:1] in _QUALIFIER_START or before in (">", "::")) and after in ("::", "(", "<", "<<<")
