@@ -144,6 +144,13 @@ PIPELINE_FINDINGS = [
     '"s"_x\r\n"/* cudaMemcpyToSymbol /* cudaMalloc */\r',
     # (found since: a condition left as written because its branch held the include, decided by the second)
     "#if __CUDA_ARCH__>0\n#include <cuda_pipeline.h>\n#endif\n",
+    # (cases 57873 and 64001, reduced) the last token of the #if line before it read as code the comment would join
+    # to a '(' after it (0 (, then ) ( once the condition is decided)
+    "#if __CUDA_ARCH__>0\n#include<cuda_pipeline.h>\n(",
+    "#if __CUDA_ARCH__>8\n#include<cuda_pipeline.h>\r<",
+    # ... and the HIP runtime include the translation adds before it: no directive line the next one reads otherwise
+    "cub\n#include <cuda_pipeline.h>\n::x;\n",
+    "x;\n#include <cuda_runtime.h>\n#include <cuda_pipeline.h>\n::cuda::std::y;\n",
 ]
 
 

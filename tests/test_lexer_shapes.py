@@ -103,6 +103,8 @@ IN_A_DECIDED_BRANCH = [
     ("#if __CUDA_ARCH__>0\n#include <cuda_pipeline.h>\n#endif\n", "#if defined(__HIP_DEVICE_COMPILE__)\n"),
     ("#if CUDART_VERSION >= 11000\n#include <cuda_pipeline.h>\n#endif\nint x;\n", "#if 1\n"),
     ("#if CUDART_VERSION < 11000\nint y;\n#else\n#include <cuda_pipeline.h>\n#endif\n", "#if 0\n"),
+    # a directive line before it joins nothing to the code after it, whatever its last token (0, then ')')
+    ("#if __CUDA_ARCH__>0\n#include<cuda_pipeline.h>\n(x);\n#endif\n", "#if defined(__HIP_DEVICE_COMPILE__)\n"),
 ]
 
 

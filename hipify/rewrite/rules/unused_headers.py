@@ -12,6 +12,7 @@ import functools
 import re
 from collections.abc import Sequence
 
+from ...compat import HEADER_NAME
 from ...knowledge.table import Row
 from ...lexing.facts import Include
 from ...lexing.text_facts import next_token, prev_token
@@ -71,6 +72,21 @@ def _words_used(ctx: Context) -> frozenset[str]:
     return frozenset(_WORD.findall(masked))
 
 
+def _directive_at(directives: Sequence[Span], pos: int) -> Span | None:
+    """The directive line holding ``pos`` (``directives``: their spans, in order), or None."""
+    i = bisect.bisect_right(directives, pos, key=lambda span: span[0]) - 1
+    return directives[i] if i >= 0 and directives[i][0] <= pos < directives[i][1] else None
+
+
+# Headers the translation adds includes of (rules/runtime_include.py, rules/compat.py).
+_INSERTED = frozenset(("hip/hip_runtime.h", "cstring", HEADER_NAME))
+
+
+def _inserted_includes(ctx: Context) -> frozenset[int]:
+    """Where the file's includes of headers the translation may add start."""
+    return frozenset(inc.start for inc in ctx.facts.includes if inc.header in _INSERTED)
+
+
 def _floor(directives: Sequence[Span], pos: int) -> int:
     """Where the tokens that may qualify a name at ``pos`` begin: its directive line's start, or the end of the
     directive line before it."""
@@ -102,6 +118,16 @@ def _joins_across(ctx: Context, inc: Include) -> bool:
     before, at = prev_token(masked, inc.start)
     while before in removed:  # (deleted macros around it join nothing: CUBLASAPI ::)
         before, at = prev_token(masked, at)
+    # A directive line before it separates what is before from what follows (#if X>0, then the include): the
+    # comment's line joins nothing to it. Not one of an include the translation may itself add there (the HIP
+    # runtime, <cstring>, the compatibility header): the next translation sees that one, where this one sees code.
+    inserted = _inserted_includes(ctx)
+    while (line := _directive_at(ctx.code_directives, at)) is not None and line[0] in inserted:
+        before, at = prev_token(masked, line[0])
+        while before in removed:
+            before, at = prev_token(masked, at)
+    if _directive_at(ctx.code_directives, at) is not None:
+        return False
     calls = rewritten_as_calls(ctx)
     after, at = next_token(masked, inc.end)
     while after in removed and at not in calls:
