@@ -148,6 +148,7 @@ PIPELINE_FINDINGS = [
     # to a '(' after it (0 (, then ) ( once the condition is decided)
     "#if __CUDA_ARCH__>0\n#include<cuda_pipeline.h>\n(",
     "#if __CUDA_ARCH__>8\n#include<cuda_pipeline.h>\r<",
+    "#if __CUDA_ARCH__>0\n#include<cuda_pipeline.h>\n::",  # (case 71805, reduced)
     # ... and the HIP runtime include the translation adds before it: no directive line the next one reads otherwise
     "cub\n#include <cuda_pipeline.h>\n::x;\n",
     "x;\n#include <cuda_runtime.h>\n#include <cuda_pipeline.h>\n::cuda::std::y;\n",
