@@ -35,7 +35,7 @@ from ..build_target import ARCH_MACROS, ARCHITECTURES, ASSUMED, CUDA_VERSIONS, N
 from ..context import Context
 from ..index import CUDA_LIKE
 from ..registry import Finding, register
-from .unused_headers import unused_header
+from ..unused_headers import unused_header
 
 _HEAD = re.compile(r"#\s*(if|elif|ifdef|ifndef|else|endif)\b")
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")

@@ -30,8 +30,8 @@ from ...model import Diagnostic, Edit, Origin, Severity
 from ..context import Context
 from ..layout import Anchor, branch_paths, same_branch, translation_unit_anchor, unconditional
 from ..registry import Finding, register
+from ..unused_headers import unused_header
 from .build_conditions import condition_plan
-from .unused_headers import unused_header
 
 HIP_RUNTIME_HEADER = "hip/hip_runtime.h"
 _RUNTIME_HEADERS = frozenset((HIP_RUNTIME_HEADER,))

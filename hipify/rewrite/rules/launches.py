@@ -19,8 +19,8 @@ from ...lexing.facts import Launch
 from ...lexing.text_facts import prev_token
 from ...model import Diagnostic, Edit, Origin, Severity, Span
 from ..context import Context
+from ..neighbours import joins_neighbours
 from ..registry import Finding, register
-from .renames import joins_neighbours
 
 LAUNCHER = "hipLaunchKernelGGL"
 SPACED_CHEVRONS = "HPY023"

@@ -12,12 +12,14 @@ import functools
 import re
 from collections.abc import Sequence
 
-from ...compat import HEADER_NAME
-from ...knowledge.table import Row
-from ...lexing.facts import Include
-from ...lexing.text_facts import next_token, prev_token
-from ...model import Span
-from ..context import Context
+from ..compat import HEADER_NAME
+from ..knowledge.table import Row
+from ..lexing.facts import Include
+from ..lexing.text_facts import next_token, prev_token
+from ..model import Span
+from .context import Context
+from .neighbours import JOINS_A_WORD, directive_of
+from .rules.launches import rewritten_as_calls
 
 
 def unused_header(ctx: Context, inc: Include, row: Row) -> bool:
@@ -72,12 +74,6 @@ def _words_used(ctx: Context) -> frozenset[str]:
     return frozenset(_WORD.findall(masked))
 
 
-def _directive_at(directives: Sequence[Span], pos: int) -> Span | None:
-    """The directive line holding ``pos`` (``directives``: their spans, in order), or None."""
-    i = bisect.bisect_right(directives, pos, key=lambda span: span[0]) - 1
-    return directives[i] if i >= 0 and directives[i][0] <= pos < directives[i][1] else None
-
-
 # Headers the translation adds includes of (rules/runtime_include.py, rules/compat.py).
 _INSERTED = frozenset(("hip/hip_runtime.h", "cstring", HEADER_NAME))
 
@@ -111,9 +107,6 @@ def _joins_across(ctx: Context, inc: Include) -> bool:
     """Would the include, as a comment, join the tokens around it as the translation leaves them (``cub`` before its
     line, ``::`` after): a line that is no directive any more separates nothing, and the next translation would read
     ``cub ::`` anew."""
-    # (imported here: the launches rule's module imports the renames rule's, which imports build_conditions, ours)
-    from .launches import rewritten_as_calls
-
     masked, removed = ctx.masked, ctx.index.removed
     before, at = prev_token(masked, inc.start)
     while before in removed:  # (deleted macros around it join nothing: CUBLASAPI ::)
@@ -122,11 +115,12 @@ def _joins_across(ctx: Context, inc: Include) -> bool:
     # comment's line joins nothing to it. Not one of an include the translation may itself add there (the HIP
     # runtime, <cstring>, the compatibility header): the next translation sees that one, where this one sees code.
     inserted = _inserted_includes(ctx)
-    while (line := _directive_at(ctx.code_directives, at)) is not None and line[0] in inserted:
-        before, at = prev_token(masked, line[0])
+    directives = ctx.code_directives
+    while (line := directive_of(directives, at)) >= 0 and directives[line][0] in inserted:
+        before, at = prev_token(masked, directives[line][0])
         while before in removed:
             before, at = prev_token(masked, at)
-    if _directive_at(ctx.code_directives, at) is not None:
+    if directive_of(directives, at) >= 0:
         return False
     calls = rewritten_as_calls(ctx)
     after, at = next_token(masked, inc.end)
@@ -134,4 +128,4 @@ def _joins_across(ctx: Context, inc: Include) -> bool:
         after, at = next_token(masked, at + len(after))
     if at in calls:
         return False  # a launch rewritten as a call begins there: the launcher's name, a word, follows the line
-    return (before[:1] in _QUALIFIER_START or before in (">", "::")) and after in ("::", "(", "<", "<<<")
+    return (before[:1] in _QUALIFIER_START or before in (">", "::")) and after in JOINS_A_WORD
