@@ -2,7 +2,7 @@
 the suite's bounded fuzz test (``tests/fuzzing.py``), in supervised worker processes so that a
 crash or a hang is counted as a failure of its batch instead of stopping the run.
 
-    python bench/fuzz.py [--regex 100000] [--clang 10000] [--jobs 2] [--time-limit 5400]
+    python bench/fuzz.py [--regex 100000] [--clang 10000] [--jobs 2] [--time-limit 5400] [--first 0]
 
 Prints one Markdown table (cases run, failures, time) and the first failing cases. Half of the
 cases are token soups, half well-formed programs (where the engines must also agree). Soups hold
@@ -91,8 +91,8 @@ def fuzz(
     size = 200 if engine == "regex" else 10
     reading = not args.no_clang_reading and clang_status()[0]
     batches = [
-        Batch(engine, args.seed, first, min(size, cases - first), args.cuda_path, reading)
-        for first in range(0, cases, size)
+        Batch(engine, args.seed, first, min(size, args.first + cases - first), args.cuda_path, reading)
+        for first in range(args.first, args.first + cases, size)
     ]
     start = time.monotonic()
     done = 0
@@ -101,6 +101,11 @@ def fuzz(
         for outcome in workers.map([Job(run_batch, b) for b in batches], on_failure):
             done += outcome.cases
             problems.extend(outcome.problems)
+            # (as they come, on stderr: a long run's findings can be worked on before it ends)
+            for number, problem, text in outcome.problems:
+                print(f"{engine} case {number}: {problem}\n{text!r}", file=sys.stderr, flush=True)
+            if done % (size * 50) < size:
+                print(f"{engine}: {done:,} cases, {time.monotonic() - start:.0f} s", file=sys.stderr, flush=True)
             if time.monotonic() > deadline:
                 break
     return done, problems, time.monotonic() - start
@@ -112,6 +117,9 @@ def main() -> int:
     parser.add_argument("--clang", type=int, default=10_000, help="clang engine cases")
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--first", type=int, default=0, help="the first case's number (to go on with a run its time limit stopped)"
+    )
     parser.add_argument("--cuda-path", default="none", help="CUDA headers for the clang engine (default: none)")
     parser.add_argument("--time-limit", type=float, default=5400, help="seconds for the whole run")
     parser.add_argument(
@@ -131,7 +139,10 @@ def main() -> int:
             continue
         done, problems, seconds = fuzz(engine, cases, args, deadline)
         failed = len({n for n, _, _ in problems})
-        rows.append(f"| {engine} | {done:,} of {cases:,} | {failed} | {seconds:.0f} s ({done / seconds:.0f} cases/s) |")
+        numbers = f" (cases {args.first:,} to {args.first + done - 1:,})" if args.first else ""
+        rows.append(
+            f"| {engine} | {done:,} of {cases:,}{numbers} | {failed} | {seconds:.0f} s ({done / seconds:.0f} cases/s) |"
+        )
         all_problems += [(engine, n, p, t) for n, p, t in problems]
     oracle = (
         "clang's reading of comments and literals" if clang_status()[0] and not args.no_clang_reading else "our lexer"

@@ -36,6 +36,12 @@ def _is_quoted(spelling: str) -> bool:
     return head[:1] in ("'", '"') and not spelling[:1].isdigit()
 
 
+def _may_be_quoted(spelling: str) -> bool:
+    """Can this token's text be a string or character literal (clang's spelling has its splices, which the text's
+    own span is checked for afterwards)?"""
+    return "'" in spelling or '"' in spelling
+
+
 def clang_spans(text: str) -> tuple[tuple[Span, ...], tuple[Span, ...]]:
     """(comments, literals) of ``text`` as clang's lexer reads them, in character offsets.
 
@@ -45,28 +51,27 @@ def clang_spans(text: str) -> tuple[tuple[Span, ...], tuple[Span, ...]]:
 
     data = text.encode("utf-8", "surrogatepass")
     tu = ci.Index.create().parse(_NAME, args=_ARGS, unsaved_files=[(_NAME, data)], options=0)
-    # byte offset -> character offset
-    chars = [0] * (len(data) + 1)
-    at = 0
-    for i, ch in enumerate(text):
-        width = len(ch.encode("utf-8", "surrogatepass"))
-        for k in range(width):
-            chars[at + k] = i
-        at += width
-    chars[len(data)] = len(text)
+    chars = _char_offsets(text, data)  # byte offset -> character offset
     comments: list[Span] = []
     literals: list[Span] = []
     last = 0
+    token = None
+    # (a token's place is asked only of comments and quoted tokens, and of the last one: each question is a call
+    # into libclang, and the long fuzz run asks it of every token of 400,000 texts)
     for token in tu.get_tokens(extent=tu.get_extent(_NAME, (0, len(data)))):
-        start = token.extent.start.offset
-        end = token.extent.end.offset
-        last = max(last, end)
         kind = token.kind
-        begin = _LEADING_SPLICES.match(text, chars[start]).end()
         if kind == ci.TokenKind.COMMENT:
-            comments.append((begin, chars[end]))
-        elif _is_quoted(text[begin : chars[end]]) and kind in (ci.TokenKind.LITERAL, ci.TokenKind.PUNCTUATION):
-            literals.append((begin, chars[end]))
+            extent = token.extent
+            start, end = extent.start.offset, extent.end.offset
+            comments.append((_LEADING_SPLICES.match(text, chars[start]).end(), chars[end]))
+        elif kind in (ci.TokenKind.LITERAL, ci.TokenKind.PUNCTUATION) and _may_be_quoted(token.spelling):
+            extent = token.extent
+            start, end = extent.start.offset, extent.end.offset
+            begin = _LEADING_SPLICES.match(text, chars[start]).end()
+            if _is_quoted(text[begin : chars[end]]):
+                literals.append((begin, chars[end]))
+    if token is not None:
+        last = token.extent.end.offset
     tail = data.find(b"/*", last)
     while tail != -1 and data[last:tail].strip(b" \t\r\n\f\v\\") != b"":
         tail = -1  # something other than blanks before it: not a trailing comment
@@ -131,6 +136,8 @@ def clang_directives(text: str) -> tuple[tuple[int, ...], tuple[int, ...]] | Non
 
 
 def _char_offsets(text: str, data: bytes) -> list[int]:
+    if len(data) == len(text):
+        return list(range(len(text) + 1))  # (ASCII: one byte a character)
     chars = [0] * (len(data) + 1)
     at = 0
     for i, ch in enumerate(text):

@@ -587,14 +587,23 @@ def _launches(
     return tuple(out)
 
 
-def _kernel_start(masked: str, end: int) -> int:
-    """Start of the callee expression ending at ``end`` (``ns::k<T>``, ``k``, ``(*fp)``, ``ks[i]``)."""
+# Blanks, line ends and line splices (a backslash before a line end), which separate no tokens of one expression.
+_BLANKS = " \t\r\n\f\v\\"
+
+
+def _kernel_start(masked: str, end: int, regions: RegionMap) -> int:
+    """Start of the callee expression ending at ``end`` (``ns::k<T>``, ``k``, ``(*fp)``, ``ks[i]``). A qualifier or
+    an object on the lines before is part of it (``::cuda::std::`` at a line's end qualifies the name that starts
+    the next, as the compiler and the identifier facts read it), one across a directive line's border is not."""
     i = end
     while True:
-        while i > 0 and masked[i - 1] in " \t\r\n\f\v\\":
+        part = i  # where the expression read so far begins
+        while i > 0 and masked[i - 1] in _BLANKS:
             i -= 1
         if i == 0:
             return i
+        if part < end and regions.crosses_directive(i - 1, part):
+            return part  # (the line before is a directive: nothing of it is part of the expression)
         c = masked[i - 1]
         if c in ">)]":
             opener = brackets_back(masked, i - 1)
@@ -606,9 +615,10 @@ def _kernel_start(masked: str, end: int) -> int:
             while i > 0 and (masked[i - 1] in _WORD or (masked[i - 1] > "\x7f" and is_name_char(masked[i - 1]))):
                 i -= 1
             j = i
-            while j > 0 and masked[j - 1] in " \t":
+            while j > 0 and masked[j - 1] in _BLANKS:
                 j -= 1
-            if masked[j - 2 : j] == "::" or masked[j - 1 : j] in (".",) or masked[j - 2 : j] == "->":
+            joined = masked[j - 2 : j] in ("::", "->") or masked[j - 1 : j] == "."
+            if joined and not regions.crosses_directive(j - 1, i):
                 i = j - (1 if masked[j - 1] == "." else 2)
                 continue
             return i
@@ -644,7 +654,7 @@ def brackets_back(masked: str, close: int) -> int:
 def _launch_at(
     masked: str, pos: int, open_end: int, regions: RegionMap, brackets: Brackets, template_kernels: frozenset[str]
 ) -> Launch | None:
-    start = _kernel_start(masked, pos)
+    start = _kernel_start(masked, pos, regions)
     if start < 0 or start == pos or regions.crosses_directive(start, pos):
         return None
     limit = regions.directive_end(pos)

@@ -101,11 +101,13 @@ inline int gpuGetMaxGflopsDeviceId() {
   }
   int best = 0;
   unsigned long long best_perf = 0;
+  // (the device's properties, not hipDeviceGetAttribute: HIP-CPU, which runs the translation on a CPU, has them)
   for (int device = 0; device < device_count; ++device) {
-    int units = 0, clock = 0;
-    checkCudaErrors(hipDeviceGetAttribute(&units, hipDeviceAttributeMultiprocessorCount, device));
-    if (hipDeviceGetAttribute(&clock, hipDeviceAttributeClockRate, device) != hipSuccess) clock = 1;
-    unsigned long long perf = static_cast<unsigned long long>(units) * _ConvertSMVer2Cores(0, 0) * clock;
+    hipDeviceProp_t props;
+    checkCudaErrors(hipGetDeviceProperties(&props, device));
+    int clock = props.clockRate > 0 ? props.clockRate : 1;
+    unsigned long long perf =
+        static_cast<unsigned long long>(props.multiProcessorCount) * _ConvertSMVer2Cores(0, 0) * clock;
     if (perf > best_perf) {
       best_perf = perf;
       best = device;
@@ -143,9 +145,9 @@ inline int findIntegratedGPU() {
   int device_count = 0;
   checkCudaErrors(hipGetDeviceCount(&device_count));
   for (int device = 0; device < device_count; ++device) {
-    int integrated = 0;
-    checkCudaErrors(hipDeviceGetAttribute(&integrated, hipDeviceAttributeIntegrated, device));
-    if (integrated) {
+    hipDeviceProp_t props;
+    checkCudaErrors(hipGetDeviceProperties(&props, device));
+    if (props.integrated) {
       checkCudaErrors(hipSetDevice(device));
       return device;
     }

@@ -49,6 +49,7 @@ from ..build_target import ASSUMED, Build
 from ..context import Context
 from ..index import CUDA_LIKE
 from ..registry import Finding, register
+from ..unused_headers import unused_header
 
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
 # CUDA headers' internals (__nv_cvt_..., cuda_bf16.hpp's __internal_bfloat162float): HIP has none of them
@@ -262,7 +263,9 @@ def _lacks(ctx: Context, span: Span, names: frozenset[str], chains: list[Chain],
     for inc in ctx.facts.includes:
         if start <= inc.start < end:
             header = ctx.table.lookup(inc.header)
-            if header is not None and header.kind == "header" and not ctx.decide(header).target:
+            # (one nothing uses becomes a comment: no code, as the next translation reads it)
+            lacking = header is not None and header.kind == "header" and not ctx.decide(header).target
+            if lacking and header is not None and not unused_header(ctx, inc, header):
                 return True
     if any(start <= d.start < end and d.keyword == "error" for d in ctx.facts.directives):
         return True  # the code's own stop for a build it was not written for

@@ -18,21 +18,19 @@ header that declares it, gets that include after the translated one.
 
 from __future__ import annotations
 
-import bisect
-import functools
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from ...knowledge.table import Row
 from ...lexing.facts import Include, Region
 from ...lexing.lines import line_end as physical_line_end
 from ...lexing.lines import line_start as physical_line_start
-from ...lexing.text_facts import next_token, prev_token
-from ...model import Diagnostic, Edit, Origin, Severity, Span
+from ...model import Diagnostic, Edit, Origin, Severity
 from ..context import Context
 from ..layout import Anchor, branch_paths, same_branch, translation_unit_anchor, unconditional
 from ..registry import Finding, register
+from ..unused_headers import unused_header
 from .build_conditions import condition_plan
 
 HIP_RUNTIME_HEADER = "hip/hip_runtime.h"
@@ -79,7 +77,7 @@ def _plan(ctx: Context) -> IncludePlan:
             continue  # the compatibility header stands for it (rules/compat.py)
         if row is not None and row.kind == "header" and allowed:
             decision = ctx.decide(row)
-            if not decision.target and _unused(ctx, row) and not _joins_across(ctx.masked, inc, ctx.index.removed):
+            if not decision.target and unused_header(ctx, inc, row):
                 findings.append(_commented_out(text, inc, row.cuda))
                 continue
             if decision.code:
@@ -142,81 +140,6 @@ def _qualified_used(ctx: Context) -> frozenset[str]:
         parts = _SPACE.sub("", match.group()).split("::")
         out.update("::".join(parts[:n]) for n in range(2, len(parts) + 1))
     return frozenset(out)
-
-
-_QUALIFIER_START = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
-_HEADER_SUFFIXES = (".h", ".hh", ".hpp", ".hxx", ".cuh", ".inl", ".inc", ".tcc")
-_WORD = re.compile(r"[A-Za-z_]\w*", re.ASCII)
-
-
-def _unused(ctx: Context, row: Row) -> bool:
-    """Does this compiled file use none of the names a CUDA header HIP lacks declares (``Row.declares``)? A
-    header's include stays: the files including it may use them."""
-    if not row.declares or ctx.source.path.lower().endswith(_HEADER_SUFFIXES):
-        return False
-    return ctx.memo(_words_used).isdisjoint(row.declares.split())
-
-
-def _words_used(ctx: Context) -> frozenset[str]:
-    """Every word of the file outside comments and literals, directives included (``#ifdef __CUDA_IMMA__``), as
-    the translation leaves them: a CUDA namespace it renames counts as its target (``cuda::std::x`` is ``std::x``
-    then: ``cuda`` is used by no one the next translation reads, which must decide as this one does)."""
-    masked = ctx.masked
-    pattern = _renamed_namespaces(tuple(sorted(ctx.index.namespaces.items())), ctx.options.roc)
-    if pattern is not None and "::" in masked:
-        targets = {path: pair[1] if ctx.options.roc else pair[0] for path, pair in ctx.index.namespaces.items()}
-        removed = ctx.index.removed
-
-        directives = ctx.code_directives
-
-        def renamed(m: re.Match[str]) -> str:
-            before, at = prev_token(ctx.masked, m.start())
-            if before == "::":  # global (``::cuda::std``, also after a deleted ``CUBLASAPI``), or another's member
-                owner, owner_at = prev_token(ctx.masked, at)
-                # (a qualifier as the identifier facts read one, which the namespaces rule goes by: not one across
-                # the border of a directive line)
-                if (
-                    (owner[:1] in _QUALIFIER_START or owner == ">")
-                    and owner not in removed
-                    and owner_at >= _floor(directives, m.start())
-                ):
-                    return m.group()
-            return targets.get(_SPACE.sub("", m.group()), m.group())
-
-        masked = pattern.sub(renamed, masked)
-    return frozenset(_WORD.findall(masked))
-
-
-def _floor(directives: Sequence[Span], pos: int) -> int:
-    """Where the tokens that may qualify a name at ``pos`` begin: its directive line's start, or the end of the
-    directive line before it."""
-    i = bisect.bisect_right(directives, (pos, pos)) - 1
-    if i < 0:
-        return 0
-    start, end = directives[i]
-    return start if start <= pos < end else end
-
-
-@functools.lru_cache(maxsize=4)
-def _renamed_namespaces(namespaces: tuple[tuple[str, tuple[str, str]], ...], roc: bool) -> re.Pattern[str] | None:
-    """The CUDA namespace paths the translation writes otherwise, used as qualifiers (``cuda :: std ::``)."""
-    paths = [path for path, pair in namespaces if (pair[1] if roc else pair[0]) not in ("", path)]
-    if not paths:
-        return None
-    spelled = [r"\s*::\s*".join(map(re.escape, path.split("::"))) for path in sorted(paths, key=len, reverse=True)]
-    return re.compile(r"(?<![\w$])(?:" + "|".join(spelled) + r")(?=\s*::)")
-
-
-def _joins_across(masked: str, inc: Include, removed: frozenset[str]) -> bool:
-    """Would the include, as a comment, join the tokens around it (``cub`` before its line, ``::`` after): a line
-    that is no directive any more separates nothing, and the next translation would read ``cub ::`` anew."""
-    before, at = prev_token(masked, inc.start)
-    while before in removed:  # (deleted macros around it join nothing: CUBLASAPI ::)
-        before, at = prev_token(masked, at)
-    after, at = next_token(masked, inc.end)
-    while after in removed:
-        after, at = next_token(masked, at + len(after))
-    return (before[:1] in _QUALIFIER_START or before in (">", "::")) and after in ("::", "(", "<", "<<<")
 
 
 def _commented_out(text: str, inc: Include, header: str) -> Edit:

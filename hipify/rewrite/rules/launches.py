@@ -19,8 +19,8 @@ from ...lexing.facts import Launch
 from ...lexing.text_facts import prev_token
 from ...model import Diagnostic, Edit, Origin, Severity, Span
 from ..context import Context
+from ..neighbours import joins_neighbours
 from ..registry import Finding, register
-from .renames import joins_neighbours
 
 LAUNCHER = "hipLaunchKernelGGL"
 SPACED_CHEVRONS = "HPY023"
@@ -38,6 +38,23 @@ def launches(ctx: Context) -> Iterator[Finding]:
         yield from findings
         if not any(isinstance(f, Edit) for f in findings):  # kept in <<<>>> form: spelled as clang reads it
             yield from _chevrons_spelled(ctx, launch)
+
+
+def rewritten_as_calls(ctx: Context) -> frozenset[int]:
+    """Where the launches this rule rewrites as hipLaunchKernelGGL calls start (where the launcher's name will be)."""
+    return ctx.memo(_rewritten_as_calls)
+
+
+def _rewritten_as_calls(ctx: Context) -> frozenset[int]:
+    if not ctx.options.hip_kernel_syntax:
+        return frozenset()
+    return frozenset(
+        launch.start
+        for launch in ctx.facts.launches
+        if ctx.allowed(launch.start, launch.region)
+        and not ctx.suppression.covers(launch.end - 1)
+        and any(isinstance(f, Edit) for f in _as_call(ctx, launch))
+    )
 
 
 def _as_call(ctx: Context, launch: Launch) -> Iterator[Finding]:

@@ -13,9 +13,8 @@ translated and reported (HPY102).
 
 from __future__ import annotations
 
-import bisect
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -23,10 +22,10 @@ from ...knowledge.table import MappingTable, Row
 from ...lexing.facts import CONDITION_DIRECTIVES, Identifier, rejoin_template_commas
 from ...lexing.lexer import lex
 from ...lexing.lines import line_end, line_start
-from ...lexing.text_facts import next_token, prev_token
 from ...model import Diagnostic, Edit, Origin, Severity, Span
 from ...options import Options
 from ..context import Context
+from ..neighbours import joins_neighbours
 from ..registry import Finding, register
 from ..status import Decision
 from .build_conditions import condition_plan
@@ -76,7 +75,6 @@ def _row_plan(ctx: Context, row: Row) -> _RowPlan:
 
 _WORD = re.compile(r"[A-Za-z_$][\w$]*")
 # Tokens that, right after a word, make it something else: a qualifier, a call, a template, a launch.
-_JOINS_A_WORD = frozenset(("::", "(", "<", "<<<"))
 
 
 @register("renames")
@@ -276,30 +274,6 @@ def _removal(ctx: Context, ident: Identifier, row: Row) -> Edit | None:
     # A blank keeps the neighbours two tokens (x/CUBLASAPI*y must not become x/*y).
     glue = not before.isspace() and not after.isspace()
     return Edit(ident.start, ident.end, " " if glue else "", "HPY009", ident.origin, row.cuda)
-
-
-def joins_neighbours(masked: str, start: int, end: int, removed: frozenset[str], directives: Sequence[Span]) -> bool:
-    """Would deleting the macro at ``masked[start:end]`` and the deleted macros around it (``CUDART_CB CUBLASAPI``, decided together so that a
-    second translation decides the same) leave a word right before ``::``, ``(``, ``<`` or ``<<<``? Tokens of
-    another line's directive are no neighbours (translation may add or change directive lines)."""
-    own = _directive_of(directives, start)
-    before, at = prev_token(masked, start)
-    while before in removed:
-        before, at = prev_token(masked, at)
-    if _directive_of(directives, at) != own:
-        before = ""
-    after, at = next_token(masked, end)
-    while after in removed:
-        after, at = next_token(masked, at + len(after))
-    if _directive_of(directives, at) != own:
-        after = ""
-    return before[:1].isidentifier() and after in _JOINS_A_WORD
-
-
-def _directive_of(directives: Sequence[Span], pos: int) -> int:
-    """The index of the directive line holding ``pos``, -1 when it is code."""
-    i = bisect.bisect_right(directives, (pos, float("inf"))) - 1
-    return i if i >= 0 and directives[i][0] <= pos < directives[i][1] else -1
 
 
 _SPLICE_AT_END = re.compile(r"\\[ \t\f\v]*\Z")
