@@ -344,8 +344,10 @@ class ModelBuilder:
         include_dirs: Sequence[str] = (),
         renames: Mapping[str, str] | None = None,
         known_keys: Mapping[str, str] | None = None,
+        other_files: Iterable[str] = (),
     ) -> None:
-        """``paths``: the files being translated (each is :meth:`add` ed once scanned)."""
+        """``paths``: the files being translated (each is :meth:`add` ed once scanned); ``other_files``: the
+        tree's other files (real paths), where an include found nowhere else may name one (``<lib/utils.hu>``)."""
         keys: dict[str, str] = dict(known_keys or {})
         for path in paths:
             if path not in keys:
@@ -353,7 +355,7 @@ class ModelBuilder:
         translated = frozenset(keys[p] for p in paths)
         self.model = ProjectModel({}, translated, renames=dict(renames or {}), _keys=keys)
         user_dirs = [file_key(os.path.abspath(d)) for d in include_dirs]
-        self._resolver = _Resolver(user_dirs, translated)
+        self._resolver = _Resolver(user_dirs, translated.union(other_files))
         # Headers outside the tree (and outside the user's own -I directories under it) are not the
         # project's: a -I to a toolkit must not pull its headers into the scan.
         tree = os.path.commonpath([os.path.dirname(k) for k in translated]) if translated else "/"

@@ -96,21 +96,40 @@ def _project_facts(
     final: Callable[[Found, ProjectFacts], ProjectFacts],
     loaded: Callable[[], None] = lambda: None,
     selection: SelectionScans | None = None,
+    other_files: Sequence[str] = (),
+    kept: dict[str, tuple[FileStat | None, FileScan]] | None = None,
 ) -> _ProjectFacts:
     """Each input's project facts: the manifest's when nothing the model is built from changed, else from
     the model, built from the scans of the files that changed and the manifest's scans of the others.
-    ``loaded``: called once the table and what the scan derives from it are loaded (before the first scan)."""
+    ``loaded``: called once the table and what the scan derives from it are loaded (before the first scan).
+    ``other_files``: the tree's files not taken for their extension (real paths), which an include may name;
+    ``kept``: the scans of a model this run built a moment ago, for the same tree with more inputs."""
     if warm is not None and warm.model_holds(found):
         assert warm.previous is not None
         return _ProjectFacts(dict(warm.previous.facts))
     sources = [f for f in found if not is_build_file(f.path)]
-    model, scans = _project_model(config, sources, renames, workers, warm or selection, loaded)
+    earlier = _Kept(kept) if kept is not None else warm or selection
+    model, scans = _project_model(config, sources, renames, workers, earlier, loaded, other_files)
     builds = [str(f.path) for f in found if is_build_file(f.path)]
 
     def of_builds() -> dict[str, ProjectFacts]:
         return build_file_facts(builds, model, _include_renames(sources, renames), config.options)
 
     return _ProjectFacts(_FactsOf(found, lambda f: final(f, model.facts_for(str(f.path))), of_builds), model, scans)
+
+
+class _Kept:
+    """Scans this run made for the model it built first, taken back as they are when it builds the model again
+    with the headers that model found the inputs include (nothing changed in between that the run looks at)."""
+
+    def __init__(self, scans: dict[str, tuple[FileStat | None, FileScan]]) -> None:
+        self._scans = scans
+
+    def earlier_scans(self) -> dict[str, tuple[FileStat | None, FileScan]]:
+        return self._scans
+
+    def scan_holds(self, recorded: FileStat | None, now: FileStat | None) -> bool:
+        return True
 
 
 def _size(stat: FileStat | None) -> int:
@@ -122,8 +141,9 @@ def _project_model(
     found: list[Found],
     renames: dict[str, str],
     workers: Supervisor,
-    warm: WarmStart | SelectionScans | None,
+    warm: WarmStart | SelectionScans | _Kept | None,
     loaded: Callable[[], None],
+    other_files: Sequence[str] = (),
 ) -> tuple[ProjectModel, dict[str, tuple[FileStat | None, FileScan]]]:
     """Scan every input (and the project headers they reach) and build the include graph; returns the model
     and each file's scan with what ``stat`` said before it was read.
@@ -162,7 +182,7 @@ def _project_model(
 
     paths = [str(f.path) for f in found]
     builder = ModelBuilder(paths, config.options.include_dirs, dict(_include_renames(found, renames)),
-                           {str(f.path): f.real for f in found if f.real})  # fmt: skip
+                           {str(f.path): f.real for f in found if f.real}, other_files)  # fmt: skip
     # The largest first, so that the workers end the scan together (the model waits for the last); a header
     # reached on the way goes before the inputs still waiting: what it includes is found sooner.
     waiting: deque[str] = deque(sorted(paths, key=lambda p: -_size(known[p])))

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..compat import HEADER_NAME, entries_in, load_catalog
 from ..compat import render as render_compat
@@ -37,9 +38,13 @@ from .destinations import (
 )
 from .manifest import Record, SelectionScans, WarmStart, written_output
 from .project_facts import _project_facts, _size, preload_table
+from .reached import reached_headers
 from .request import STDIN, RunConfig, UsageError, _check
 from .warm import _changed, _selection_scans, _warm_start
 from .workers import _progress, _run_stdin, _task, _translate
+
+if TYPE_CHECKING:
+    from ..project.graph import ProjectModel
 
 # Threads writing a tree's files (--out-dir, --in-place): their waits for the disk overlap.
 _WRITE_THREADS = 8
@@ -86,6 +91,16 @@ def _nothing() -> None:
     pass
 
 
+def _reached(
+    config: RunConfig, found: list[Found], others: list[Found], model: ProjectModel | None, out_dir: Path | None
+) -> list[Found]:
+    """:func:`~hipify.run.reached.reached_headers`, but not the run's own output nor an in-place run's backups."""
+    if model is None or not others:  # (the manifest's facts: the inputs and what they include are as they were)
+        return []
+    reached = without_backups(reached_headers(found, others, model), config.backup_suffix)
+    return _without_own_output(reached, out_dir) if out_dir is not None else reached
+
+
 def _run_tree(
     config: RunConfig,
     emitter: Emitter,
@@ -99,8 +114,14 @@ def _run_tree(
     """:func:`_run_files` once the warm start is known and the table is being loaded (``table_loaded`` waits for
     it: before the first worker is forked). ``selection``: the scans kept for a run selecting files by git."""
     out_dir = Path(config.out_dir).absolute() if config.out_dir else None
+    others: list[Found] = []  # left out for their extension: an input may include one (``<lib/utils.hu>``)
     found, problems = discover(
-        [Path(p) for p in config.paths], config.extensions, config.exclude, config.use_gitignore, config.build_files
+        [Path(p) for p in config.paths],
+        config.extensions,
+        config.exclude,
+        config.use_gitignore,
+        config.build_files,
+        others if config.extensions else None,
     )
     found = without_backups(found, config.backup_suffix)
     if out_dir is not None:
@@ -162,7 +183,16 @@ def _run_tree(
             gc.freeze()
 
     table_loaded()
-    project = _project_facts(config, found, renames, workers, warm, final_facts, settled, selection)
+    other_files = [o.real for o in others]
+    project = _project_facts(config, found, renames, workers, warm, final_facts, settled, selection, other_files)
+    reached = _reached(config, found, others, project.model, out_dir)
+    if reached:  # headers the walk did not take that the inputs include: sources too, the model built again
+        if copying is not None:  # its copies of them are done before their translations are written
+            outcome = max(outcome, copying.result()[0], emitter.finish_writes())
+        found = found + reached
+        project = _project_facts(
+            config, found, renames, workers, None, final_facts, settled, None, other_files, project.scans
+        )
     settled()
     selected = found
     if config.changed_since or config.staged:
@@ -215,6 +245,7 @@ def _run_tree(
     elif copying is not None:
         copy_outcome, copied = copying.result()
         outcome = max(outcome, copy_outcome)
+        copied -= len(reached)  # copied before they were known to be sources
     outcome = max(outcome, emitter.finish_writes())
     for item, dest, entry, compat_entries, inputs, emitted, wrote in unrecorded:
         assert item.stat is not None

@@ -87,9 +87,12 @@ def discover(
     exclude: tuple[str, ...] = (),
     use_gitignore: bool = True,
     build_files: bool = False,
+    others: list[Found] | None = None,
 ) -> tuple[list[Found], list[Problem]]:
     """The files under ``paths`` with one of ``extensions`` (every file when empty); with ``build_files``, the
-    build files a translator exists for too (Makefile, *.mk, CMakeLists.txt, ...: ``hipify.buildfiles``)."""
+    build files a translator exists for too (Makefile, *.mk, CMakeLists.txt, ...: ``hipify.buildfiles``).
+    ``others`` receives the files of the walked directories left out only for their extension (not looked at:
+    no ``stat``), among which a source may find a header of its own (``#include <lib/utils.hu>``)."""
     found: list[Found] = []
     problems: list[Problem] = []
     exclude_spec = _exclude_spec(exclude)
@@ -105,7 +108,7 @@ def discover(
             problems.append(Problem(arg, f"cannot access: {exc.strerror or exc}"))
             continue
         if stat.S_ISDIR(st.st_mode):
-            for item in _walk(arg, extensions, exclude_spec, use_gitignore, problems, build_files):
+            for item in _walk(arg, extensions, exclude_spec, use_gitignore, problems, build_files, others):
                 if item.real not in seen_files:
                     seen_files.add(item.real)
                     found.append(item)
@@ -132,6 +135,7 @@ def _walk(
     use_gitignore: bool,
     problems: list[Problem],
     build_files: bool = False,
+    others: list[Found] | None = None,
 ) -> Iterator[Found]:
     visited: set[tuple[int, int]] = set()
     # Stack of (directory, its real path, [(base_dir, spec), ...]) — each level inherits its parents' ignore specs.
@@ -172,6 +176,8 @@ def _walk(
                     subdirs.append((path, _real(entry, real_dir)))
                 continue
             if extensions and path.suffix.lower() not in extensions and not (build_files and kind_of(entry.name)):
+                if others is not None:
+                    others.append(Found(path, root, relative, False, _real(entry, real_dir)))
                 continue  # an empty extension list means every file (--copy-other-files)
             if entry.name.endswith(TEMP_SUFFIX):
                 continue  # an interrupted write's leftover, removed by the next run writing here
