@@ -76,3 +76,30 @@ def test_a_call_after_a_statement_macro_is_a_call(tmp_path: Path, engine: str) -
     (tmp_path / "a.cu").write_text(code)
     out = translate_project({str(tmp_path / "a.cu"): code}, Options(engine=engine)).results[str(tmp_path / "a.cu")]
     assert "hipMemset(d, 0, 4);" in out.text and "cudaMemset" not in out.text
+
+
+TEMPLATE_AND_LAST_PARAMETERS = """\
+#pragma once
+template <typename HOST_METRIC, typename CUDA_METRIC>
+class Wrap : public Base<HOST_METRIC, CUDA_METRIC> {};
+template <class CUDA_T> void keep(CUDA_T x);
+__global__ void grads(float* cuda_out_gradients, float* cuda_out_hessians) {
+  cuda_out_hessians[0] = cuda_out_gradients[0];
+}
+"""
+USES = """\
+#include "metric.cuh"
+void eval(Wrap<int, float>& w, float* cuda_out_hessians) { (void)w; (void)cuda_out_hessians; }
+"""
+
+
+@pytest.mark.parametrize("engine", ["regex", "clang"])
+def test_template_parameters_and_last_parameters_are_the_projects(tmp_path: Path, engine: str) -> None:
+    """``typename CUDA_METRIC>`` and a function's last parameter ``float* cuda_out)`` declare the project's names:
+    no "looks like a CUDA API" finding (HPY104) for them, in the declaring file or the files using them."""
+    files = {"metric.cuh": TEMPLATE_AND_LAST_PARAMETERS, "eval.cpp": USES}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    results = translate_project({str(tmp_path / n): t for n, t in files.items()}, Options(engine=engine)).results
+    unknown = [d.message for r in results.values() for d in r.diagnostics if d.code == "HPY104"]
+    assert unknown == []

@@ -211,3 +211,141 @@ def test_a_cpu_source_that_reads_no_cuda_code_gets_no_hip_runtime(tmp_path: Path
     if suffix == ".cpp":  # (a C source reading CUDA code is left as written and reported: test_no_cascades)
         reads = results[str(tmp_path / f"reads{suffix}")].text
         assert 0 <= reads.find("#include <hip/hip_runtime.h>") < reads.index('#include "types.h"')
+
+
+ADAPTIVE_INTEROP = """\
+#pragma once
+#ifdef MYLIB_USE_GPU
+#if defined(__HIP_PLATFORM_AMD__)
+#include <hip/hip_runtime.h>
+#define atomicAdd_block atomicAdd
+#define cudaStream_t hipStream_t
+#endif
+#endif
+"""
+ADAPTIVE_UTILS = """\
+#pragma once
+#ifdef MYLIB_USE_GPU
+#ifndef MYLIB_USE_ROCM
+#include <cuda_runtime.h>
+#endif
+#include "interop.h"
+inline void check(cudaError_t e) { if (e != cudaSuccess) throw e; }
+#endif
+"""
+ADAPTIVE_MAIN = """\
+#include "utils.cuh"
+__global__ void count(int* n) { atomicAdd_block(n, 1); }
+int main() { int* n; check(cudaMalloc(&n, sizeof(int))); count<<<1, 32>>>(n); return 0; }
+"""
+
+
+@pytest.mark.parametrize("engine", ["regex", "clang"])
+def test_a_header_adapting_itself_to_hipcc_is_no_other_build(tmp_path: Path, engine: str) -> None:
+    """A header that includes HIP's runtime only under ``__HIP_PLATFORM_AMD__`` adapts itself to hipcc, and the
+    translated build reads it too: the project option it sits under (``MYLIB_USE_GPU``, which every GPU build
+    defines) is no other platform's, and the files under that option are translated; what the header defines for
+    hipcc (``atomicAdd_block``) is the project's own there, not left out."""
+    files = {"interop.h": ADAPTIVE_INTEROP, "utils.cuh": ADAPTIVE_UTILS, "main.cu": ADAPTIVE_MAIN}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    results = translate_project({str(tmp_path / n): t for n, t in files.items()}, Options(engine=engine)).results
+    utils, main = results[str(tmp_path / "utils.cuh")], results[str(tmp_path / "main.cu")]
+    assert "#include <hip/hip_runtime.h>" in utils.text and "hipError_t e" in utils.text
+    assert "HPY032" not in {d.code for d in utils.diagnostics}
+    assert "hipMalloc(" in main.text and "atomicAdd_block(n, 1)" in main.text
+    assert not [d for d in main.diagnostics if d.code == "HPY010"]
+    # the header's own hipcc branch is left as the project wrote it
+    assert results[str(tmp_path / "interop.h")].text == ADAPTIVE_INTEROP
+
+
+COMPILER_VERSION_HEADER = """\
+#pragma once
+#if defined(__NVCC__)
+#if defined(__CUDACC_VER_MAJOR__) && (__CUDACC_VER_MAJOR__ >= 9)
+#define MYLIB_NVCC ((__CUDACC_VER_MAJOR__ * 10000) + (__CUDACC_VER_MINOR__ * 100))
+#elif defined(__CUDACC_VER__)
+#define MYLIB_NVCC __CUDACC_VER__
+#else
+#error "nvcc did not say its version"
+#endif
+#else
+#define MYLIB_NVCC 0
+#endif
+"""
+POINTER_KIND = """\
+#include <cuda_runtime.h>
+#include "version.h"
+bool on_host(const void* p) {
+  cudaPointerAttributes a;
+  cudaPointerGetAttributes(&a, p);
+#if CUDART_VERSION >= 10000
+  return a.type == cudaMemoryTypeHost;
+#else
+  return a.memoryType == cudaMemoryTypeHost;
+#endif
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ["regex", "clang"])
+def test_a_build_macro_a_branch_spells_is_no_gap(tmp_path: Path, engine: str) -> None:
+    """A version branch that spells ``__CUDACC_VER_MAJOR__`` in its body gets the decided build's value there: it
+    uses nothing HIP lacks, so it does not hold the program back to a toolkit older than the branch (which would
+    take another file's ``memoryType`` branch, a member HIP's attributes do not have)."""
+    files = {"version.h": COMPILER_VERSION_HEADER, "kind.cu": POINTER_KIND}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    results = translate_project({str(tmp_path / n): t for n, t in files.items()}, Options(engine=engine)).results
+    kind = results[str(tmp_path / "kind.cu")]
+    assert "#if 1" in kind.text and "a.type == hipMemoryTypeHost" in kind.text
+    assert not [d for d in kind.diagnostics if d.code == "HPY036"]
+
+
+HIP_AWARE_LIBRARY = """\
+#pragma once
+#if defined(__NVCC__) && defined(__HIPCC__)
+#error "nvcc under hipcc is not supported"
+#endif
+#if defined(__CUDACC__) && !defined(MYLIB_NO_CUDA)
+#define MYLIB_CUDACC __CUDACC__
+#endif
+#if defined(__CUDA_ARCH__)
+#define MYLIB_CUDA_ARCH __CUDA_ARCH__
+#endif
+#if defined(__HIPCC__) && !defined(MYLIB_NO_HIP)
+#define MYLIB_HIPCC __HIPCC__
+#include <hip/hip_runtime.h>
+#endif
+#if defined(MYLIB_CUDACC)
+#include <cuda_runtime.h>
+#endif
+"""
+PLAIN_CUDA_HEADER = """\
+#pragma once
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 700
+#define FAST 1
+#endif
+#ifdef __CUDACC__
+#include <cuda_runtime.h>
+#endif
+"""
+
+
+@pytest.mark.parametrize("engine", ["regex", "clang"])
+def test_a_file_telling_hips_compiler_apart_keeps_its_cuda_compiler_tests(tmp_path: Path, engine: str) -> None:
+    """A library with a HIP port of its own tests ``__HIPCC__`` beside ``__NVCC__`` and ``__CUDA_ARCH__``: renamed,
+    ``defined(__NVCC__) && defined(__HIPCC__)`` would stop every hipcc compile at its ``#error``, and its CUDA
+    paths would open beside its HIP ones. Its tests of CUDA's compiler stay as written (hipcc reads them as the
+    library's own HIP build does); its CUDA header is still translated. A file that does not tell HIP apart is
+    translated as before."""
+    files = {"lib.h": HIP_AWARE_LIBRARY, "plain.cuh": PLAIN_CUDA_HEADER}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    results = translate_project({str(tmp_path / n): t for n, t in files.items()}, Options(engine=engine)).results
+    lib, plain = results[str(tmp_path / "lib.h")].text, results[str(tmp_path / "plain.cuh")].text
+    assert "defined(__NVCC__) && defined(__HIPCC__)" in lib
+    assert "#if defined(__CUDACC__) && !defined(MYLIB_NO_CUDA)" in lib and "MYLIB_CUDACC __CUDACC__" in lib
+    assert "#if defined(__CUDA_ARCH__)" in lib and "MYLIB_CUDA_ARCH __CUDA_ARCH__" in lib
+    assert "<cuda_runtime.h>" not in lib
+    assert "__CUDA_ARCH__" not in plain and "__CUDACC__" not in plain

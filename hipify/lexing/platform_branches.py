@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from ..model import Span
 from .condition_expr import evaluate, parse
@@ -55,6 +56,60 @@ def hipcc_skipped(directives: Sequence[CondDirective]) -> list[Span]:
     if not any(m in d.argument for d in directives for m in HIPCC_DEFINED | HIPCC_UNDEFINED):
         return []
     return inactive_spans(directives, {}, _hipcc_decides)
+
+
+# Macros only HIP's compilers define: a CUDA compiler reads none of them.
+HIP_COMPILER_MACROS = frozenset(("__HIPCC__", "__HIP__", "__HIP_PLATFORM_AMD__", "__HIP_PLATFORM_HCC__"))
+
+
+# What CUDA's compiler defines about itself (``__NVCC__``, ``__CUDA_ARCH__``), which the translation renames to
+# HIP's or decides for the build; and the names a file tests to tell HIP's compiler apart.
+CUDA_COMPILER_MACROS = frozenset((
+    "__CUDACC__", "__NVCC__", "__CUDA_ARCH__", "__CUDACC_VER_MAJOR__", "__CUDACC_VER_MINOR__", "__CUDACC_VER_BUILD__",
+    "__CUDACC_VER__", "__CUDACC_RDC__", "__CUDACC_RELAXED_CONSTEXPR__", "__CUDACC_EXTENDED_LAMBDA__",
+    "__CUDA_ARCH_LIST__",
+))  # fmt: skip
+_TELLS_HIP = re.compile(r"\b(?:__HIPCC__|__HIP__|__HIP_PLATFORM_AMD__|__HIP_PLATFORM_HCC__|__HIP_DEVICE_COMPILE__)\b")
+
+
+class _Conditioned(Protocol):
+    @property
+    def keyword(self) -> str: ...
+    @property
+    def argument(self) -> str: ...
+
+
+def tells_hip_apart(directives: Sequence[_Conditioned]) -> bool:
+    """Do the file's conditions test HIP's compiler (``#if defined(__NVCC__) && defined(__HIPCC__)``, ``#elif
+    defined(__HIP_DEVICE_COMPILE__)``)? Such a file was written to be compiled by hipcc as it is (a library with a
+    HIP port of its own, Eigen's way): its tests of CUDA's compiler mean CUDA's compiler there, and hipcc reads
+    them as the project's own HIP build does, so the translation leaves them as written."""
+    return any(
+        d.keyword in ("if", "ifdef", "ifndef", "elif") and _TELLS_HIP.search(d.argument) is not None for d in directives
+    )
+
+
+def hip_compilers_only(directives: Sequence[CondDirective]) -> list[Span]:
+    """Spans only a HIP compiler reads, as the project wrote them: ``#ifdef __HIP_PLATFORM_AMD__``,
+    ``#if defined(__HIPCC__)`` (an end of -1 runs to the end of the file). What a file does there, it does for
+    whichever build hipcc compiles, the translated one included."""
+    if not any(m in d.argument for d in directives for m in HIP_COMPILER_MACROS):
+        return []
+    return inactive_spans(directives, {}, _cuda_compiler_decides)
+
+
+def _cuda_compiler_decides(keyword: str, argument: str) -> bool | None:
+    if keyword in ("ifdef", "ifndef"):
+        return (keyword == "ifndef") if argument.strip() in HIP_COMPILER_MACROS else None
+    node = parse(argument)
+    if node is None:
+        return None
+    value = evaluate(
+        node,
+        lambda name: 0 if name in HIP_COMPILER_MACROS else None,
+        lambda name: False if name in HIP_COMPILER_MACROS else None,
+    )
+    return None if value is None else bool(value)
 
 
 def guards_at(directives: Sequence[CondDirective], offsets: Sequence[int], macros: frozenset[str]) -> list[Guard]:

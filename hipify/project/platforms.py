@@ -38,7 +38,13 @@ def options_by_file(scans: Mapping[str, FileScan], target: Target) -> dict[str, 
     """The platform options each file's own conditions reveal (see the module doc); only files with some."""
     if not any(s.include_guards for s in scans.values()):
         return {}
-    hip_side = {k for k, s in scans.items() if any(i.name in HIP_RUNTIME_HEADERS for i in s.includes)}
+    # A HIP include only a HIP compiler reads (``#ifdef __HIP_PLATFORM_AMD__``) is read by the translated build too:
+    # the header adapts itself to hipcc, and the option selecting it is no other platform's (``USE_CUDA``).
+    hip_side = {
+        k
+        for k, s in scans.items()
+        if any(i.name in HIP_RUNTIME_HEADERS and n not in s.hip_compiler_includes for n, i in enumerate(s.includes))
+    }
     cuda_side = {k for k, s in scans.items() if any(i.name in CUDA_RUNTIME_HEADERS for i in s.includes)}
     defined = frozenset().union(*(s.defines for s in scans.values()))
     out: dict[str, frozenset[str]] = {}
@@ -50,7 +56,7 @@ def options_by_file(scans: Mapping[str, FileScan], target: Target) -> dict[str, 
         own: dict[tuple[int, int], frozenset[str]] = {}
         for index, (include, guard) in enumerate(zip(scan.includes, scan.include_guards, strict=True)):
             reached = target(key, index)
-            if include.name in HIP_RUNTIME_HEADERS or reached in hip_side:
+            if (include.name in HIP_RUNTIME_HEADERS and index not in scan.hip_compiler_includes) or reached in hip_side:
                 found |= guard.own
             if guard.chain >= 0:
                 branches = reaches_cuda.setdefault(guard.chain, {})

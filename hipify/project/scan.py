@@ -24,13 +24,16 @@ from ..lexing.conditionals import CondDirective, inactive_spans, skipped_without
 from ..lexing.declarations import top_level_declarations
 from ..lexing.lexer import Lexed
 from ..lexing.platform_branches import (
+    CUDA_COMPILER_MACROS,
     NO_GUARD,
     Guard,
     branch_macros,
     condition_macros,
     guards_at,
+    hip_compilers_only,
     hipcc_skipped,
     only_defined,
+    tells_hip_apart,
 )
 from ..lexing.shared import lex_kept
 from ..lexing.statements import has_smaller_units
@@ -148,6 +151,9 @@ class FileScan:
     # The branches of the conditional chains holding includes whose own conditions need macros defined, includes
     # in them or not (``#ifdef USE_ROCM #define CUDART_NAN_F ... #else #include <math_constants.h> #endif``)
     branch_guards: tuple[Guard, ...] = ()
+    # The indices of ``includes`` only a HIP compiler reads (``#ifdef __HIP_PLATFORM_AMD__``): a header adapting
+    # itself to hipcc, which the translated build reads too; no sign of a build of the project's own for HIP.
+    hip_compiler_includes: frozenset[int] = frozenset()
 
 
 def scan_file(
@@ -265,6 +271,7 @@ def scan_text(
         cuda_includes=frozenset(
             n for n, i in enumerate(includes) if (row := table.lookup(i.name)) is not None and row.kind == "header"
         ),
+        hip_compiler_includes=_hip_compiler_includes(directives, include_at),
     )
 
 
@@ -295,6 +302,12 @@ def _branch_guards(directives: list[CondDirective], include_guards: tuple[Guard,
     return tuple(branch_macros(directives, chains, condition_macros(directives))) if chains else ()
 
 
+def _hip_compiler_includes(directives: list[CondDirective], include_at: list[int]) -> frozenset[int]:
+    """``FileScan.hip_compiler_includes``."""
+    spans = hip_compilers_only(directives) if include_at else []
+    return frozenset(n for n, at in enumerate(include_at) if inside_any(spans, at)) if spans else frozenset()
+
+
 def _include_guards(directives: list[CondDirective], include_at: list[int]) -> tuple[Guard, ...]:
     """The guard of each include (all :data:`NO_GUARD` in a file whose includes are all unconditional)."""
     if not include_at or not directives:
@@ -311,11 +324,12 @@ def _tiers(
 ) -> tuple[tuple[tuple[str, int], ...], frozenset[str], frozenset[str]]:
     """``FileScan.constants``, ``build_words`` and ``lacking_guards``."""
     constants = tuple(sorted(numeric_constants(directives).items())) if directives else ()
-    decided = known & BUILD_MACROS
+    decided = _build_macros(known, directives)
     build_words = condition_words(directives, frozenset(decided)) if decided else frozenset()
     guards: frozenset[str] = frozenset()
     if missing or "asm" in masked:
-        hits = sorted(at for _, at in _word_occurrences(masked, missing)) if missing else []
+        lacking = missing - decided  # the decided build gives the build macros their values there
+        hits = sorted(at for _, at in _word_occurrences(masked, lacking)) if lacking else []
 
         def lacks(span: Span) -> bool:
             first = bisect.bisect_left(hits, span[0])
@@ -323,6 +337,13 @@ def _tiers(
 
         guards = guards_of(directives, lacks)
     return constants, build_words, guards
+
+
+def _build_macros(known: set[str], directives: list[CondDirective]) -> set[str]:
+    """The build macros the translation decides in the file: not CUDA's compiler's own in a file telling HIP's
+    compiler apart (``rules/build_conditions.hip_aware``)."""
+    decided = known & BUILD_MACROS
+    return decided - CUDA_COMPILER_MACROS if decided and tells_hip_apart(directives) else decided
 
 
 def _build_conditions(
@@ -335,10 +356,12 @@ def _build_conditions(
     """``FileScan.build_conditions``: its chains on the CUDA build with what HIP lacks read from the text, as the
     translation reads more of it (which may decide a file older still; the report says so): inline PTX, a table
     name HIP lacks that the file does not declare itself, the code's own ``#error``."""
-    names = frozenset(known & BUILD_MACROS)
+    names = frozenset(_build_macros(known, directives))
     if not names:
         return None
-    hits = sorted(at for _, at in _word_occurrences(masked, missing)) if missing else []
+    # The build macros a body spells are no gap: the decided build gives them their values there.
+    lacking = missing - names
+    hits = sorted(at for _, at in _word_occurrences(masked, lacking)) if lacking else []
     errors = [d.start for d in directives if d.keyword == "error"]
 
     def lacks(span: Span) -> bool:
@@ -847,11 +870,14 @@ def _declared_in(
                 found.add(name)
         elif prev in not_types:
             continue
+        elif prev in ("typename", "class") and nxt in (">", ",", "="):
+            found.add(name)  # a template's parameter: ``template <typename CUDA_METRIC>``
         elif prev and declares(prev, nxt, name) and not after_macro_name(masked, prev_at):
             found.add(name)
-        elif prev in _DECLARATOR_MARKS and nxt in ("=", ";", ",", "[", "("):
-            # a pointer or reference declarator: ``char *cuda_path = ...``, ``T &cudaState;``, and a function
-            # returning one where a statement starts (``T * cuda_graph(...)``: no product's value is discarded so)
+        elif prev in _DECLARATOR_MARKS and nxt in ("=", ";", ",", "[", "(", ")"):
+            # a pointer or reference declarator: ``char *cuda_path = ...``, ``T &cudaState;``, a function's last
+            # parameter (``float* cuda_out)``), and a function returning one where a statement starts
+            # (``T * cuda_graph(...)``: no product's value is discarded so)
             at = prev_at
             while prev in _DECLARATOR_MARKS:
                 prev, at = prev_token(masked, at)

@@ -22,13 +22,14 @@ from ...knowledge.table import MappingTable, Row
 from ...lexing.facts import CONDITION_DIRECTIVES, Identifier, rejoin_template_commas
 from ...lexing.lexer import lex
 from ...lexing.lines import line_end, line_start
+from ...lexing.platform_branches import CUDA_COMPILER_MACROS
 from ...model import Diagnostic, Edit, Origin, Severity, Span
 from ...options import Options
 from ..context import Context
 from ..neighbours import joins_neighbours
 from ..registry import Finding, register
 from ..status import Decision
-from .build_conditions import condition_plan
+from .build_conditions import condition_plan, hip_aware
 
 _MEMBER = (".", "->")
 _SKIP_KINDS = ("namespace", "header")
@@ -87,6 +88,7 @@ def renames(ctx: Context) -> list[Finding]:
     compat_names = ctx.compat_names  # kept as written: the compatibility header provides them
     decided = condition_plan(ctx).handled  # version and architecture macros the build decided (HPY019)
     migrated = ctx.memo(_migrated_values)
+    keeps_compiler_tests = hip_aware(ctx)
     for ident, row in ctx.resolved:
         if migrated and ident.start in migrated:
             row = migrated[ident.start]
@@ -94,6 +96,8 @@ def renames(ctx: Context) -> list[Finding]:
             continue
         if decided and ident.start in decided:
             continue
+        if keeps_compiler_tests and ident.directive and row.cuda in CUDA_COMPILER_MACROS:
+            continue  # a file telling HIP's compiler apart means CUDA's there: hipcc reads it as written
         plan = plans.get(row.cuda)
         if plan is None:
             plan = plans[row.cuda] = _row_plan(ctx, row)
