@@ -120,6 +120,7 @@ def _reference_build(program: Program, out_dir: str) -> tuple[str, str]:
     cmd = ["nvcc", "-arch=sm_90", "-std=c++17", "-DCORPUS_REFERENCE_ONLY", "-w"]
     for inc in program.include_dirs:
         cmd += ["-I", str(program.root / inc)]
+    cmd += [f"-D{d}" for d in program.defines]
     for inc in _cuda_extra_includes():
         cmd += ["-I", inc]
     # The reference never calls CUDA libraries; leave their symbols unresolved so that no

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,6 +21,7 @@ class Program:
     files: tuple[str, ...]  # every source file, relative to root (translated)
     sources: tuple[str, ...]  # the compilation units, relative to root
     include_dirs: tuple[str, ...]  # relative to root
+    defines: tuple[str, ...] = ()  # what its build defines (``-D``): ``MYLIB_USE_GPU``, ``N=4``
     cuda_libs: tuple[str, ...] = ()
     hip_libs: tuple[str, ...] = ()
     covers: str = ""
@@ -37,6 +39,28 @@ def _walk(root: Path) -> list[str]:
     return found
 
 
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]*[<"]([^>"\n]+)[>"]', re.MULTILINE)
+
+
+def _included_others(root: Path, files: list[str], include_dirs: tuple[str, ...]) -> list[str]:
+    """The program's files of other extensions that its sources include (``#include "utils.hu"``): sources too."""
+    known, todo, found = set(files), list(files), []
+    while todo:
+        rel = todo.pop()
+        text = (root / rel).read_text(encoding="utf-8", errors="replace")
+        for name in _INCLUDE.findall(text):
+            for base in (Path(rel).parent.as_posix(), *include_dirs):
+                candidate = (root / base / name).resolve()
+                if candidate.is_file() and candidate.is_relative_to(root.resolve()):
+                    other = candidate.relative_to(root.resolve()).as_posix()
+                    if other not in known:
+                        known.add(other)
+                        found.append(other)
+                        todo.append(other)
+                    break
+    return sorted(found)
+
+
 def load_program(root: Path) -> Program:
     root = Path(root)
     meta: dict[str, object] = {}
@@ -44,6 +68,7 @@ def load_program(root: Path) -> Program:
     if meta_path.is_file():
         meta = json.loads(meta_path.read_text())
     files = _walk(root)
+    files += _included_others(root, files, tuple(meta.get("include_dirs") or ["."]))  # type: ignore[arg-type]
     sources: tuple[str, ...] = tuple(
         meta.get("sources")  # type: ignore[arg-type]
         or [f for f in files if f.endswith(COMPILE_SUFFIXES)]
@@ -55,6 +80,7 @@ def load_program(root: Path) -> Program:
         files=tuple(files),
         sources=sources,
         include_dirs=tuple(meta.get("include_dirs") or ["."]),  # type: ignore[arg-type]
+        defines=tuple(meta.get("defines") or ()),  # type: ignore[arg-type]
         cuda_libs=tuple(meta.get("cuda_libs") or ()),  # type: ignore[arg-type]
         hip_libs=tuple(meta.get("hip_libs") or ()),  # type: ignore[arg-type]
         covers=str(meta.get("covers", "")),

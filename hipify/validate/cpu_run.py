@@ -88,7 +88,7 @@ def build_commands(tr: Translated, hc: HipCpu, exe: Path, optimize: str = "-O1")
     C++); then one g++/clang++ call over every other unit and those objects, the compatibility header included
     first where it exists (files that need only its CPU branch do not include it themselves)."""
     program = tr.program
-    includes = [f"-I{tr.tree / inc}" for inc in program.include_dirs]
+    includes = [f"-I{tr.tree / inc}" for inc in program.include_dirs] + [f"-D{d}" for d in program.defines]
     commands: list[list[str]] = []
     objects: list[str] = []
     for unit in (s for s in program.sources if s.endswith(_C_SUFFIXES)):

@@ -150,6 +150,7 @@ def nvcc_flags(program: Program, root: str, build_only: bool = False) -> list[st
         flags += ["-Xlinker", "--unresolved-symbols=ignore-all"]
     for inc in program.include_dirs:
         flags += ["-I", str(Path(root) / inc)]
+    flags += [f"-D{d}" for d in program.defines]
     extra = os.environ.get("HIPIFY_CUDA_EXTRA")  # a dir with include/ and lib/ for CUDA libraries from pip wheels
     if extra:
         flags += ["-I", f"{extra}/include", "-L", f"{extra}/lib", f"-Xlinker=-rpath={extra}/lib"]

@@ -127,6 +127,7 @@ def compile_command(tc: Toolchain, tree_inner: str, program: Program, source: st
     cmd += ["-fno-color-diagnostics", "-ferror-limit=20"]
     for inc in program.include_dirs:
         cmd += ["-I", f"{tree_inner}/{inc}".rstrip("/.") or "/"]
+    cmd += [f"-D{d}" for d in program.defines]
     if source.endswith(CUDA_SUFFIXES):
         cmd += ["-x", "hip"]
     cmd += ["-c", f"{tree_inner}/{source}", "-o", f"{tree_inner}/{source}.o"]
