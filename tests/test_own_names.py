@@ -103,3 +103,43 @@ def test_template_parameters_and_last_parameters_are_the_projects(tmp_path: Path
     results = translate_project({str(tmp_path / n): t for n, t in files.items()}, Options(engine=engine)).results
     unknown = [d.message for r in results.values() for d in r.diagnostics if d.code == "HPY104"]
     assert unknown == []
+
+
+PROXY = """\
+#pragma once
+#include <any>
+class Proxy {
+ public:
+  std::any batch_;
+  std::any Adapter() const { return batch_; }
+};
+"""
+PROXY_USE = """\
+#include "proxy.h"
+__global__ void k(int* p) { p[0] = 1; }
+int main() { Proxy d; (void)d.Adapter(); k<<<1, 1>>>(nullptr); return 0; }
+"""
+
+
+@pytest.mark.parametrize("engine", ["regex", "clang"])
+def test_a_name_a_named_scope_qualifies_is_not_cudas(tmp_path: Path, engine: str) -> None:
+    """``std::any`` is the standard library's, not CUDA's device function ``any`` (which HIP lacks): a class holding
+    one uses nothing HIP lacks, and its users are no "use that keeps it" (HPY111)."""
+    files = {"proxy.h": PROXY, "use.cu": PROXY_USE}
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+    results = translate_project({str(tmp_path / n): t for n, t in files.items()}, Options(engine=engine)).results
+    found = [(d.code, d.message) for r in results.values() for d in r.diagnostics if d.code in ("HPY111", "HPY010")]
+    assert found == []
+    assert results[str(tmp_path / "proxy.h")].text == PROXY
+
+
+@pytest.mark.parametrize("engine", ["regex", "clang"])
+def test_libcurls_names_do_not_look_like_cuda(tmp_path: Path, engine: str) -> None:
+    """``CURLE_OK`` and ``CURLOPT_URL`` match "CU" and capitals as CUDA's driver names do; they are libcurl's, no
+    NVIDIA library's name starts with ``CURL``; an unknown CUDA-looking name is still reported."""
+    text = "int f(void* c) { return fetch(c, CURLOPT_URL) == CURLE_OK ? cuMyThing() : 0; }\n"
+    (tmp_path / "net.cpp").write_text(text)
+    results = translate_project({str(tmp_path / "net.cpp"): text}, Options(engine=engine)).results
+    unknown = [d.subject for r in results.values() for d in r.diagnostics if d.code == "HPY104"]
+    assert unknown == ["cuMyThing"]

@@ -589,12 +589,14 @@ def _blocked_and_uses(
     # Nor does one in a branch HIP skips (``#if CUDART_VERSION >= 11000``: no CUDA version macro is defined).
     statements = _blanked(code, [*directives, *skipped]) if missing_names else code
     # Where the missing names occur: only the declarations holding one are read word by word. A member
-    # (``pq.dsub``, ``p->dsub``) is the project's own name, never the API.
+    # (``pq.dsub``, ``p->dsub``) is the project's own name, never the API; so is one a named scope qualifies
+    # (``std::any``: the table's plain names are CUDA's global ones).
     # Nor is a type's name where no type can stand (``const Img& texture``, ``texture._width``): a variable's.
     found = sorted(
         (at, name)
         for name, at in _word_occurrences(statements, missing_names)
         if not _is_member(statements, at)
+        and _scope_of(statements, at) in _cuda_scopes(table)
         and not (table.by_name[name].kind == "type" and names_no_type(statements, at, at + len(name)))
     )
     hits = [at for at, _ in found]
@@ -633,6 +635,23 @@ def _is_member(masked: str, at: int) -> bool:
     """Is the name at ``at`` a member named after ``.`` or ``->``?"""
     before = masked[max(0, at - _LOOK_BACK) : at].rstrip(_SKIPPED_BACK)
     return before.endswith(".") or before.endswith("->")
+
+
+_QUALIFIER = re.compile(r"(?:(?:[A-Za-z_]\w*|>)\s*::\s*)+\Z")
+
+
+def _scope_of(masked: str, at: int) -> str:
+    """The scopes qualifying the name at ``at``, blanks dropped (``std`` of ``std::any``, ``cuda::std`` of
+    ``cuda::std::atomic``, ``>`` for a template's); "" when unqualified or qualified by the global scope alone."""
+    m = _QUALIFIER.search(masked, max(0, at - _LOOK_BACK), at)
+    return re.sub(r"\s+", "", m.group())[:-2] if m else ""
+
+
+@lru_cache(maxsize=8)
+def _cuda_scopes(table: MappingTable) -> frozenset[str]:
+    """The scopes a table name may be qualified by and still be CUDA's: none, or one the table's own names are
+    qualified by (``cub``, ``cuda::std``, ``thrust::system::cuda``): ``std::any`` is the standard library's."""
+    return frozenset(("", *(name.rsplit("::", 1)[0] for name in table.by_name if "::" in name)))
 
 
 def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:

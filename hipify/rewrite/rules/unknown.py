@@ -9,6 +9,8 @@ from ..context import Context
 from ..index import CUDA_LIKE
 from ..registry import Finding, register
 
+_LIBCURL = "CURL"  # the HTTP library's prefix, which CUDA_LIKE's "CU[A-Z]" takes in
+
 
 @register("unknown")
 def unknown(ctx: Context) -> Iterator[Finding]:
@@ -23,6 +25,8 @@ def unknown(ctx: Context) -> Iterator[Finding]:
             continue
         if name in table or name in project_names or name in ctx.compat_names or CUDA_LIKE.match(name) is None:
             continue
+        if name.startswith(_LIBCURL):
+            continue  # CURLE_OK, CURLOPT_URL, CURL: libcurl's (no NVIDIA library's name starts so)
         if not ctx.allowed(ident.start, ident.region):
             continue
         yield Diagnostic(
