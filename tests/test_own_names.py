@@ -83,6 +83,7 @@ TEMPLATE_AND_LAST_PARAMETERS = """\
 template <typename HOST_METRIC, typename CUDA_METRIC>
 class Wrap : public Base<HOST_METRIC, CUDA_METRIC> {};
 template <class CUDA_T> void keep(CUDA_T x);
+struct Loaded { using Fn = int(); Fn *cudaLoadedFn{nullptr}; };
 __global__ void grads(float* cuda_out_gradients, float* cuda_out_hessians) {
   cuda_out_hessians[0] = cuda_out_gradients[0];
 }
@@ -95,8 +96,9 @@ void eval(Wrap<int, float>& w, float* cuda_out_hessians) { (void)w; (void)cuda_o
 
 @pytest.mark.parametrize("engine", ["regex", "clang"])
 def test_template_parameters_and_last_parameters_are_the_projects(tmp_path: Path, engine: str) -> None:
-    """``typename CUDA_METRIC>`` and a function's last parameter ``float* cuda_out)`` declare the project's names:
-    no "looks like a CUDA API" finding (HPY104) for them, in the declaring file or the files using them."""
+    """``typename CUDA_METRIC>``, a function's last parameter ``float* cuda_out)`` and a member initialized in
+    braces (``Fn *cudaLoadedFn{nullptr};``) declare the project's names: no "looks like a CUDA API" finding (HPY104)
+    for them, in the declaring file or the files using them."""
     files = {"metric.cuh": TEMPLATE_AND_LAST_PARAMETERS, "eval.cpp": USES}
     for name, text in files.items():
         (tmp_path / name).write_text(text)

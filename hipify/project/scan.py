@@ -893,9 +893,11 @@ def _declared_in(
             found.add(name)  # a template's parameter: ``template <typename CUDA_METRIC>``
         elif prev and declares(prev, nxt, name) and not after_macro_name(masked, prev_at):
             found.add(name)
-        elif prev in _DECLARATOR_MARKS and nxt in ("=", ";", ",", "[", "(", ")"):
+        elif prev in _DECLARATOR_MARKS and nxt in ("=", ";", ",", "[", "(", ")", "{"):
             # a pointer or reference declarator: ``char *cuda_path = ...``, ``T &cudaState;``, a function's last
-            # parameter (``float* cuda_out)``), and a function returning one where a statement starts
+            # parameter (``float* cuda_out)``), a member initialized in braces (``Fn *cuMemMap{nullptr};``: the
+            # project's member named like the driver function it loads), and a function returning one where a
+            # statement starts
             # (``T * cuda_graph(...)``: no product's value is discarded so)
             at = prev_at
             while prev in _DECLARATOR_MARKS:
