@@ -74,19 +74,27 @@ _TELLS_HIP = re.compile(r"\b(?:__HIPCC__|__HIP__|__HIP_PLATFORM_AMD__|__HIP_PLAT
 
 class _Conditioned(Protocol):
     @property
+    def start(self) -> int: ...
+    @property
+    def end(self) -> int: ...
+    @property
     def keyword(self) -> str: ...
     @property
     def argument(self) -> str: ...
 
 
-def tells_hip_apart(directives: Sequence[_Conditioned]) -> bool:
-    """Do the file's conditions test HIP's compiler (``#if defined(__NVCC__) && defined(__HIPCC__)``, ``#elif
-    defined(__HIP_DEVICE_COMPILE__)``)? Such a file was written to be compiled by hipcc as it is (a library with a
-    HIP port of its own, Eigen's way): its tests of CUDA's compiler mean CUDA's compiler there, and hipcc reads
-    them as the project's own HIP build does, so the translation leaves them as written."""
-    return any(
-        d.keyword in ("if", "ifdef", "ifndef", "elif") and _TELLS_HIP.search(d.argument) is not None for d in directives
-    )
+def telling_hip_apart(directives: Sequence[_Conditioned]) -> list[Span]:
+    """The conditions that test HIP's compiler beside CUDA's (``#if defined(__NVCC__) && defined(__HIPCC__)``,
+    ``#if defined(__CUDACC__) || defined(__HIPCC__)``), written for hipcc as they are (a library with a HIP port of
+    its own, Eigen's way): a test of CUDA's compiler there means CUDA's compiler, and renamed to HIP's the condition
+    only says the other half again, or becomes an ``#error`` for every hipcc compile. A condition of its own
+    (``#if defined(__CUDACC__)`` before ``#elif defined(__HIPCC__)``) is CUDA's branch, which the translated code may
+    need (the CUDA-side macros it defines), and is translated."""
+    return [
+        (d.start, d.end)
+        for d in directives
+        if d.keyword in ("if", "elif") and _TELLS_HIP.search(d.argument) is not None
+    ]
 
 
 def hip_compilers_only(directives: Sequence[CondDirective]) -> list[Span]:

@@ -24,7 +24,6 @@ from ..lexing.conditionals import CondDirective, inactive_spans, skipped_without
 from ..lexing.declarations import top_level_declarations
 from ..lexing.lexer import Lexed
 from ..lexing.platform_branches import (
-    CUDA_COMPILER_MACROS,
     NO_GUARD,
     Guard,
     branch_macros,
@@ -33,7 +32,6 @@ from ..lexing.platform_branches import (
     hip_compilers_only,
     hipcc_skipped,
     only_defined,
-    tells_hip_apart,
 )
 from ..lexing.shared import lex_kept
 from ..lexing.statements import has_smaller_units
@@ -324,7 +322,7 @@ def _tiers(
 ) -> tuple[tuple[tuple[str, int], ...], frozenset[str], frozenset[str]]:
     """``FileScan.constants``, ``build_words`` and ``lacking_guards``."""
     constants = tuple(sorted(numeric_constants(directives).items())) if directives else ()
-    decided = _build_macros(known, directives)
+    decided = known & BUILD_MACROS
     build_words = condition_words(directives, frozenset(decided)) if decided else frozenset()
     guards: frozenset[str] = frozenset()
     if missing or "asm" in masked:
@@ -339,13 +337,6 @@ def _tiers(
     return constants, build_words, guards
 
 
-def _build_macros(known: set[str], directives: list[CondDirective]) -> set[str]:
-    """The build macros the translation decides in the file: not CUDA's compiler's own in a file telling HIP's
-    compiler apart (``rules/build_conditions.hip_aware``)."""
-    decided = known & BUILD_MACROS
-    return decided - CUDA_COMPILER_MACROS if decided and tells_hip_apart(directives) else decided
-
-
 def _build_conditions(
     masked: str,
     directives: list[CondDirective],
@@ -356,7 +347,7 @@ def _build_conditions(
     """``FileScan.build_conditions``: its chains on the CUDA build with what HIP lacks read from the text, as the
     translation reads more of it (which may decide a file older still; the report says so): inline PTX, a table
     name HIP lacks that the file does not declare itself, the code's own ``#error``."""
-    names = frozenset(_build_macros(known, directives))
+    names = frozenset(known & BUILD_MACROS)
     if not names:
         return None
     # The build macros a body spells are no gap: the decided build gives them their values there.

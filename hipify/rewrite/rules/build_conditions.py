@@ -29,7 +29,6 @@ from ...knowledge.table import Row
 from ...lexing.condition_expr import Node, evaluate, names_used_for_value
 from ...lexing.conditionals import Conditional, bodies_after
 from ...lexing.facts import Directive
-from ...lexing.platform_branches import CUDA_COMPILER_MACROS, tells_hip_apart
 from ...lexing.text_facts import whole_word
 from ...lexing.tiers import INLINE_ASM, numeric_constants
 from ...model import Diagnostic, Edit, Origin, Severity, Span
@@ -81,18 +80,7 @@ def build_conditions(ctx: Context) -> Iterator[Finding]:
 
 
 def _decided_names(ctx: Context) -> frozenset[str]:
-    names = frozenset(n for n in ASSUMED if n in ctx.index.undefined_macros and n in ctx.used_rows)
-    return names - CUDA_COMPILER_MACROS if names and hip_aware(ctx) else names
-
-
-def hip_aware(ctx: Context) -> bool:
-    """Does the file tell HIP's compiler apart itself (``lexing/platform_branches.tells_hip_apart``)? Its tests of
-    CUDA's compiler are then neither decided nor renamed: hipcc reads them as the project's own HIP build does."""
-    return ctx.memo(_hip_aware)
-
-
-def _hip_aware(ctx: Context) -> bool:
-    return tells_hip_apart(ctx.facts.directives)
+    return frozenset(n for n in ASSUMED if n in ctx.index.undefined_macros and n in ctx.used_rows)
 
 
 def _plan(ctx: Context) -> ConditionPlan:

@@ -22,14 +22,14 @@ from ...knowledge.table import MappingTable, Row
 from ...lexing.facts import CONDITION_DIRECTIVES, Identifier, rejoin_template_commas
 from ...lexing.lexer import lex
 from ...lexing.lines import line_end, line_start
-from ...lexing.platform_branches import CUDA_COMPILER_MACROS
+from ...lexing.platform_branches import CUDA_COMPILER_MACROS, telling_hip_apart
 from ...model import Diagnostic, Edit, Origin, Severity, Span
 from ...options import Options
 from ..context import Context
 from ..neighbours import joins_neighbours
 from ..registry import Finding, register
 from ..status import Decision
-from .build_conditions import condition_plan, hip_aware
+from .build_conditions import condition_plan
 
 _MEMBER = (".", "->")
 _SKIP_KINDS = ("namespace", "header")
@@ -88,7 +88,7 @@ def renames(ctx: Context) -> list[Finding]:
     compat_names = ctx.compat_names  # kept as written: the compatibility header provides them
     decided = condition_plan(ctx).handled  # version and architecture macros the build decided (HPY019)
     migrated = ctx.memo(_migrated_values)
-    keeps_compiler_tests = hip_aware(ctx)
+    telling = ctx.memo(_telling_hip_apart)
     for ident, row in ctx.resolved:
         if migrated and ident.start in migrated:
             row = migrated[ident.start]
@@ -96,8 +96,8 @@ def renames(ctx: Context) -> list[Finding]:
             continue
         if decided and ident.start in decided:
             continue
-        if keeps_compiler_tests and ident.directive and row.cuda in CUDA_COMPILER_MACROS:
-            continue  # a file telling HIP's compiler apart means CUDA's there: hipcc reads it as written
+        if telling and row.cuda in CUDA_COMPILER_MACROS and any(s <= ident.start < e for s, e in telling):
+            continue  # a condition telling HIP's compiler apart means CUDA's there: hipcc reads it as written
         plan = plans.get(row.cuda)
         if plan is None:
             plan = plans[row.cuda] = _row_plan(ctx, row)
@@ -135,6 +135,10 @@ def renames(ctx: Context) -> list[Finding]:
             out.extend(_default_arguments(ctx, ident, row))
             out.extend(_unmigrated_argument(ctx, ident, row, target))
     return out
+
+
+def _telling_hip_apart(ctx: Context) -> list[Span]:
+    return telling_hip_apart(ctx.facts.directives)
 
 
 _OFFERS_SHOWN = 8  # a long enum's values are for the tables command (`hipify-py tables`), not one message

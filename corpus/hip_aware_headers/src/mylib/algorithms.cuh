@@ -15,7 +15,7 @@ __global__ void count_even(const int* in, int n, unsigned int* count) {
   if (threadIdx.x == 0) block_count = 0;
   __syncthreads();
   int i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i < n && in[i] % 2 == 0) atomicAdd_block(&block_count, 1u);
+  if (i < n && (in[i] & 1) == 0) atomicAdd_block(&block_count, 1u);
   __syncthreads();
   if (threadIdx.x == 0) atomicAdd(count, block_count);
 }

@@ -18,6 +18,12 @@
 #define MYLIB_NVCC_VERSION 0
 #endif
 
+#if defined(__CUDACC__) || defined(__HIPCC__)
+#define MYLIB_HOST_DEVICE __host__ __device__
+#else
+#define MYLIB_HOST_DEVICE
+#endif
+
 #if defined(__CUDACC__) && !defined(MYLIB_NO_CUDA)
 #define MYLIB_CUDACC 1
 #endif
