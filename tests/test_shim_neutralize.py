@@ -46,7 +46,9 @@ __global__ void k(float2* p, float4* q, float* f, int* i, unsigned* u) {
 int main() {
   float2 x = make_float2(1, 2), y = make_float2(3, 4);
   x = x / y;
-  return (int)x.x;
+  float z[2];
+  memcpy(z, &x, sizeof z);  // <string.h>, which CUDA's runtime header brings and ROCm 7's does not
+  return (int)z[0];
 }
 """
 
@@ -71,6 +73,14 @@ def test_a_redefinition_and_component_wise_operators_are_stood_for_the_rest_name
     warnings = [(d.path.rsplit("/", 1)[-1], d.line, d.code) for d in plan.findings if d.severity.value == "warning"]
     # the complex product on float2 computes something else than HIP's: named, to be renamed by hand
     assert warnings == [("helper_math.h", 6, "HPY116")]
+
+
+def test_the_standard_headers_the_translation_adds_are_in_the_header(tmp_path: Path) -> None:
+    texts = _project(tmp_path / "p")
+    newest = render_include_dir(plan_shim(texts, Options(rocm_version=(7, 2))))["hipify_shim.h"]
+    assert "#if defined(__cplusplus)\n#include <cstring>\n#else\n#include <string.h>\n#endif" in newest
+    older = render_include_dir(plan_shim(texts, Options(rocm_version=(6, 4))))["hipify_shim.h"]
+    assert "<cstring>" not in older  # ROCm 6.4's runtime header includes it
 
 
 def test_each_declaration_put_behind_a_condition_is_named_where_it_is(tmp_path: Path) -> None:

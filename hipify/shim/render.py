@@ -105,6 +105,7 @@ def _common(
         line = f"#include <{header}>" + (f"  // {', '.join(stood_for)}" if stood_for else "")
         out += [f"#if {condition}", line, "#endif"] if condition else [line]
     out.append("")
+    out += _system_includes(plan.system_includes)
     if plan.compat_entries:
         out += _compat(plan)
     if plan.accepts_register:
@@ -142,6 +143,22 @@ def _common(
     out += [f"#endif  // {guard}", ""]
     out += _guards(by_section.get(GUARD, []))
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _system_includes(headers: Iterable[str]) -> list[str]:
+    """Standard headers CUDA's runtime header brings into every file and HIP's (of this release) does not: a C
+    translation unit gets the C name of a C++ wrapper (``<cstring>``: ``<string.h>``)."""
+    headers = list(headers)
+    if not headers:
+        return []
+    out = _comment("Standard headers CUDA's runtime header includes and this release's HIP runtime header does not.")
+    for header in headers:
+        c_name = f"{header[1:]}.h" if re.fullmatch(r"c[a-z]+", header) else header
+        if c_name == header:
+            out.append(f"#include <{header}>")
+        else:
+            out += ["#if defined(__cplusplus)", f"#include <{header}>", "#else", f"#include <{c_name}>", "#endif"]
+    return [*out, ""]
 
 
 def _redefined(names: Iterable[str]) -> list[str]:
