@@ -75,6 +75,15 @@ def test_a_redefinition_and_component_wise_operators_are_stood_for_the_rest_name
     assert warnings == [("helper_math.h", 6, "HPY116")]
 
 
+def test_an_operator_the_project_also_defines_otherwise_is_left_to_it(tmp_path: Path) -> None:
+    texts = _project(tmp_path / "p")
+    other = "#include <cuda_runtime.h>\n"
+    other += "inline __host__ __device__ float2 operator/(float2 a, float2 b) { return make_float2(a.x / b.y, 0.f); }\n"
+    (tmp_path / "p" / "complex.h").write_text(other)
+    plan = plan_shim({**texts, str(tmp_path / "p" / "complex.h"): other})
+    assert plan.vector_operators == (("+=", "float4"),)  # its uses must keep calling the project's operator/
+
+
 def test_the_standard_headers_the_translation_adds_are_in_the_header(tmp_path: Path) -> None:
     texts = _project(tmp_path / "p")
     newest = render_include_dir(plan_shim(texts, Options(rocm_version=(7, 2))))["hipify_shim.h"]
