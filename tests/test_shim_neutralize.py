@@ -143,3 +143,15 @@ def test_the_unmodified_project_compiles_with_the_include_folder_on_every_releas
             errors = [line for line in proc.stderr.splitlines() if "error" in line][:3]
             failures.append(f"{tc.describe()}: " + " | ".join(errors))
     assert not failures, "\n".join(failures)
+
+
+def test_a_precision_switch_is_no_vendor_header(tmp_path: Path) -> None:
+    """``#define fmin fminf`` (a single-precision build of a program) maps CUDA names to other functions, not to
+    another platform's: the file is the project's source, whose uses count (its <cuda.h> gets a stand-in)."""
+    code = "#include <cuda.h>\n#define Real float\n#define fmin fminf\n#define fmax fmaxf\n#define fabs fabsf\n"
+    code += "__global__ void k(Real* p) { p[0] = fmin(fabs(p[1]), fmax(p[2], p[3])); }\n"
+    code += "int main() { float* p; cudaMalloc(&p, 16); k<<<1, 1>>>(p); return 0; }\n"
+    path = tmp_path / "main.cu"
+    path.write_text(code)
+    plan = plan_shim({str(path): code})
+    assert plan.files == 1 and "cuda.h" in {s.cuda for s in plan.stand_ins} and "cudaMalloc" in plan.covered

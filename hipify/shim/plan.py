@@ -162,11 +162,26 @@ def is_vendor_header(text: str, cuda_names: Container[str]) -> bool:
     vendor header does? Its CUDA names are the mapping's left side, not uses."""
     count = 0
     for m in _MAPS.finditer(text):
-        if m.group(1) in cuda_names and m.group(2) not in cuda_names:
+        cuda, other = m.group(1), m.group(2)
+        if cuda in cuda_names and other not in cuda_names and _platform_renamed(cuda, other):
             count += 1
             if count >= _VENDOR_MAPPINGS:
                 return True
     return False
+
+
+_SHARED_STEM = 4  # the least a platform's name keeps of CUDA's (cudaMalloc, musaMalloc: "Malloc")
+
+
+def _platform_renamed(cuda: str, other: str) -> bool:
+    """Is ``other`` CUDA's name under another platform's prefix (``musaMalloc``, ``hipblasCreate``), not another
+    function altogether (a precision switch's ``#define fmin fminf``)?"""
+    shared = 0
+    for a, b in zip(reversed(cuda.lower()), reversed(other.lower()), strict=False):
+        if a != b:
+            break
+        shared += 1
+    return shared >= _SHARED_STEM and shared < min(len(cuda), len(other))
 
 
 def project_build(results: Iterable[Result]) -> Build:
