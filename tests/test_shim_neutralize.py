@@ -6,6 +6,7 @@ What it cannot do is named at file:line, one finding per declaration, with the e
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -121,7 +122,9 @@ def _toolchains() -> list[Toolchain]:
 
 
 @pytest.mark.hipcc
-def test_the_unmodified_project_compiles_with_the_include_folder_on_every_release(tmp_path: Path) -> None:
+def test_the_unmodified_project_compiles_with_the_include_folder_on_every_release(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     """With HIP's headers alone the same sources do not compile (a redefinition of atomicMax, ambiguous operators),
     on either release."""
     toolchains = _toolchains()
@@ -131,6 +134,7 @@ def test_the_unmodified_project_compiles_with_the_include_folder_on_every_releas
     for tc in toolchains:
         base = Path(tc.chroot) / "tmp" if tc.chroot else tmp_path
         work = base / f"hipify-neutralize-{os.getpid()}-{tc.rocm_version[0]}{tc.rocm_version[1]}"
+        request.addfinalizer(lambda work=work: shutil.rmtree(work, ignore_errors=True))
         texts = _project(work / "src")
         files = render_include_dir(plan_shim(texts, Options(rocm_version=tc.rocm_version)))
         for relative, text in files.items():
