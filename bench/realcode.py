@@ -773,12 +773,14 @@ def main(argv: list[str] | None = None) -> int:
         for c in prepared:
             # Each program's translated and shimmed compiles side by side, so that a run stopped early has compared
             # the programs it reached (their verdicts are cached; --no-compile reports them).
-            shimmed = {p.name: p for p in c.shim_programs} if c.shimmed is not None else {}
+            shimmed_root = c.shimmed
+            shimmed = {p.name: p for p in c.shim_programs} if shimmed_root is not None else {}
             for p in c.programs:
                 tasks.append((p, c.translated, "translated"))
-                if p.name in shimmed:
-                    tasks.append((shimmed.pop(p.name), c.shimmed, SHIMMED))
-            tasks += [(p, c.shimmed, SHIMMED) for p in shimmed.values() if c.shimmed is not None]
+                if shimmed_root is not None and p.name in shimmed:
+                    tasks.append((shimmed.pop(p.name), shimmed_root, SHIMMED))
+            if shimmed_root is not None:
+                tasks += [(p, shimmed_root, SHIMMED) for p in shimmed.values()]
             tasks += [(p, c.original, "ported") for p in c.ports]
         say = (lambda m: None) if args.quiet else log
         results, timing = compile_all(tasks, settings, cache, args.jobs, say, cache_only=args.no_compile)
