@@ -771,10 +771,17 @@ def main(argv: list[str] | None = None) -> int:
         prepared = [prepare(name, args, work) for name in corpora]
         tasks: list[Task] = []
         for c in prepared:
-            tasks += [(p, c.translated, "translated") for p in c.programs]
+            # Each program's translated and shimmed compiles side by side, so that a run stopped early has compared
+            # the programs it reached (their verdicts are cached; --no-compile reports them).
+            shimmed_root = c.shimmed
+            shimmed = {p.name: p for p in c.shim_programs} if shimmed_root is not None else {}
+            for p in c.programs:
+                tasks.append((p, c.translated, "translated"))
+                if shimmed_root is not None and p.name in shimmed:
+                    tasks.append((shimmed.pop(p.name), shimmed_root, SHIMMED))
+            if shimmed_root is not None:
+                tasks += [(p, shimmed_root, SHIMMED) for p in shimmed.values()]
             tasks += [(p, c.original, "ported") for p in c.ports]
-            if c.shimmed is not None:
-                tasks += [(p, c.shimmed, SHIMMED) for p in c.shim_programs]
         say = (lambda m: None) if args.quiet else log
         results, timing = compile_all(tasks, settings, cache, args.jobs, say, cache_only=args.no_compile)
         builds: list[BuildResult] = []

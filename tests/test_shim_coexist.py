@@ -6,6 +6,7 @@ in, and however it sets HIP_ENABLE_WARP_SYNC_BUILTINS / HIP_DISABLE_WARP_SYNC_BU
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -41,7 +42,9 @@ def _toolchains() -> list[Toolchain]:
 
 
 @pytest.mark.hipcc
-def test_the_header_compiles_in_any_include_order_and_with_any_warp_sync_switch(tmp_path: Path) -> None:
+def test_the_header_compiles_in_any_include_order_and_with_any_warp_sync_switch(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     toolchains = _toolchains()
     if not toolchains:
         pytest.skip("no ROCm >= 6.2 hipcc (run .ci/install_hip.sh to build the ROCm chroots)")
@@ -49,6 +52,7 @@ def test_the_header_compiles_in_any_include_order_and_with_any_warp_sync_switch(
     for tc in toolchains:
         base = Path(tc.chroot) / "tmp" if tc.chroot else tmp_path
         work = base / f"hipify-coexist-{os.getpid()}-{tc.rocm_version[0]}{tc.rocm_version[1]}"
+        request.addfinalizer(lambda work=work: shutil.rmtree(work, ignore_errors=True))
         work.mkdir(parents=True, exist_ok=True)
         (work / "warp.cu").write_text(WARP_CODE)
         plan = plan_shim({str(work / "warp.cu"): WARP_CODE}, Options(rocm_version=tc.rocm_version))
@@ -96,7 +100,9 @@ int main() {
 
 
 @pytest.mark.hipcc
-def test_each_generated_header_compiles_alone_on_every_release_and_warp_sync_setting(tmp_path: Path) -> None:
+def test_each_generated_header_compiles_alone_on_every_release_and_warp_sync_setting(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     """Every header of the include folder by itself (cub/cub.cuh, thrust's execution policy, cooperative groups,
     ...) and the project using them all (thrust::cuda::par: rocThrust's own ``hip`` namespace, never one of ours)."""
     toolchains = _toolchains()
@@ -106,6 +112,7 @@ def test_each_generated_header_compiles_alone_on_every_release_and_warp_sync_set
     for tc in toolchains:
         base = Path(tc.chroot) / "tmp" if tc.chroot else tmp_path
         work = base / f"hipify-alone-{os.getpid()}-{tc.rocm_version[0]}{tc.rocm_version[1]}"
+        request.addfinalizer(lambda work=work: shutil.rmtree(work, ignore_errors=True))
         folder = work / "hip-include"
         (work).mkdir(parents=True, exist_ok=True)
         (work / "main.cu").write_text(LIBRARIES)
@@ -154,7 +161,9 @@ cublasStatus_t batched(cublasHandle_t h, const void** a, const void** b, void** 
 
 
 @pytest.mark.hipcc
-def test_host_calls_whose_hip_form_changed_between_releases_compile_on_each(tmp_path: Path) -> None:
+def test_host_calls_whose_hip_form_changed_between_releases_compile_on_each(
+    tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
     """cudaMemAdvise in both CUDA versions' forms (ROCm 7 has a function for each, 6.4 only the older one, which
     the older form needs) and cublasGemmBatchedEx with CUDA's data types (6.4 takes them in its _v2 only)."""
     toolchains = _toolchains()
@@ -164,6 +173,7 @@ def test_host_calls_whose_hip_form_changed_between_releases_compile_on_each(tmp_
     for tc in toolchains:
         base = Path(tc.chroot) / "tmp" if tc.chroot else tmp_path
         work = base / f"hipify-host-{os.getpid()}-{tc.rocm_version[0]}{tc.rocm_version[1]}"
+        request.addfinalizer(lambda work=work: shutil.rmtree(work, ignore_errors=True))
         work.mkdir(parents=True, exist_ok=True)
         text = (
             HOST_CALLS

@@ -10,6 +10,7 @@ the header's definition of the macro).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 
@@ -32,11 +33,19 @@ STOOD_FOR = frozenset(
         "HPY009",  # a calling-convention macro deleted: defined empty
         "HPY012",  # the compatibility header: its entries are in the header
         "HPY013",  # `register` removed: the header lets hipcc accept it
+        "HPY015",  # a vector operator HIP's types define disabled: the header's own is preferred over both
         "HPY019",  # a version or architecture condition decided: the header defines the macro with that value
     )
 )
+# Edits that are standard C++ nvcc compiles as well (a `template` keyword, `dim3(x, y, z)` for `make_uint3`, a
+# respelled launch, a typed empty brace): made in the one source, they need no branch.
+PORTABLE = frozenset(("HPY021", "HPY023", "HPY026", "HPY030"))
 # Findings the header settles (the macro the condition tests is defined with the decided value).
-SETTLED = frozenset(("HPY019",))
+SETTLED = frozenset(("HPY019", "HPY015"))
+# A device function the project defines where HIP's headers define it (atomicMax(float*, float)): the translation
+# disables the project's; the header renames the name, so that the project's is an overload beside HIP's.
+REDEFINITION = "HPY014"
+VECTOR_OPERATOR = "HPY015"  # an operator of CUDA vectors HIP's types define too, computed alike
 # Findings about another ROCm release's translation: a header is written for one release (its first line says which).
 OTHER_RELEASE = frozenset(("HPY022",))
 DISABLED = "HPY010"
@@ -61,21 +70,28 @@ def cannot_shim(
     header declares all the same (enumerations: their uses are notes); ``compiles``: declarations the translation
     disables that compile with those (what it disables them for is declared, by the header or the project);
     ``own``: CUDA names the project defines itself (no name it lacks); ``settled``: (code, CUDA name) of findings
-    the header's definition of the name makes needless (an overload set of both CUDA versions' forms)."""
+    and changes the header's definition of the name makes needless (an overload set of both CUDA versions' forms;
+    a project's own definition of a function HIP defines, renamed beside it)."""
     index = LineIndex.of(text)
-    changes: dict[tuple[str, str], list[Edit]] = {}  # the edits of each change: (rule, subject) -> its edits
+    # The edits of each change: (rule, subject, ordinal) -> its edits. A declaration put behind a condition is one
+    # change (its #if and #endif); the next declaration of the same name (helper_math.h's twenty operator*) another.
+    changes: dict[tuple[str, str, int], list[Edit]] = {}
+    closed: dict[tuple[str, str], int] = {}
     quoted: list[Diagnostic] = []
     for edit in sorted(result.edits, key=_edit_order):
+        key = (edit.code, edit.subject)
         if edit.code == INCLUDE and edit.replacement == f'"{edit.subject}"':
             quoted.append(located(_found_only_beside(edit), index, path))
-        elif edit.code not in STOOD_FOR:
-            changes.setdefault((edit.code, edit.subject), []).append(edit)
+        elif edit.code not in STOOD_FOR and key not in settled:
+            changes.setdefault((*key, closed.get(key, 0)), []).append(edit)
+            if _CLOSES.search(edit.replacement):
+                closed[key] = closed.get(key, 0) + 1
+    spans = [(code, edits[0].start, max(e.end for e in edits)) for (code, _, _), edits in changes.items()]
     out = quoted + [
-        located(_source_change(edits[0], text), index, path)
-        for (code, subject), edits in changes.items()
+        located(_source_change(edits[0], text, _own_word(result.diagnostics, code, span)), index, path)
+        for ((code, subject, _), edits), span in zip(changes.items(), spans, strict=True)
         if not (code == DISABLED and (subject in compiles or subject.split(":", 1)[0] in own))
     ]
-    spans = [(code, edits[0].start, max(e.end for e in edits)) for (code, _), edits in changes.items()]
     for diag in result.diagnostics:
         if diag.code in SETTLED or diag.code in OTHER_RELEASE or (diag.code, diag.subject) in settled:
             continue
@@ -96,18 +112,47 @@ def _edit_order(edit: Edit) -> tuple[int, int]:
 _SHOWN_EDIT = 80  # the longest edit quoted in a finding (either side)
 
 
-def _source_change(edit: Edit, text: str) -> Diagnostic:
+_CLOSES = re.compile(r"^[ \t]*#[ \t]*endif\b", re.MULTILINE)  # an edit closing the condition it opened
+
+
+def _own_word(diagnostics: Iterable[Diagnostic], code: str, span: tuple[str, int, int]) -> str:
+    """The subject of the rule's own finding on its change (``operator/`` where the edits name the declaration
+    ``operator``), or ""."""
+    _, start, end = span
+    return next((d.subject for d in diagnostics if d.code == code and start <= d.offset <= end and d.subject), "")
+
+
+def _source_change(edit: Edit, text: str, subject: str = "") -> Diagnostic:
     rule = describe(edit.code)
-    subject = edit.subject.split(":", 1)[0]
+    subject = subject or edit.subject.split(":", 1)[0]
     what = f"{subject}: " if subject else ""
-    message = (
-        f"{what}the translation changes the code here ({edit.code} {rule.name}), which a header cannot do: "
-        "this place needs a HIP branch of its own"
+    portable = edit.code in PORTABLE
+    message = f"{what}the translation changes the code here ({edit.code} {rule.name}), which a header cannot do: " + (
+        "the edit is valid CUDA too, so it needs no HIP branch: make it in the one source"
+        if portable
+        else "this place needs a HIP branch of its own"
     )
-    written, wanted = " ".join(text[edit.start : edit.end].split()), " ".join(edit.replacement.split())
-    if written and wanted and len(written) <= _SHOWN_EDIT and len(wanted) <= _SHOWN_EDIT:
-        message += f" (the HIP branch's edit: `{written}` -> `{wanted}`)"
+    shown = _shown_edit(edit, text)
+    if shown:
+        message += f" (the edit: {shown})" if portable else f" (the HIP branch's edit: {shown})"
     return Diagnostic(CANNOT_SHIM, message, edit.start, severity=Severity.WARNING, subject=subject or edit.code)
+
+
+_NEXT_WORD = re.compile(r"[ \t]*(\w+|\S)")
+
+
+def _shown_edit(edit: Edit, text: str) -> str:
+    """```written` -> `wanted``` for a short edit; an insertion shows the word it goes before (`template `)."""
+    written, wanted = " ".join(text[edit.start : edit.end].split()), " ".join(edit.replacement.split())
+    if not wanted or len(written) > _SHOWN_EDIT or len(wanted) > _SHOWN_EDIT:
+        return ""
+    if written:
+        return f"`{written}` -> `{wanted}`"
+    following = _NEXT_WORD.match(text, edit.end)
+    if following is None or "\n" in edit.replacement:
+        return ""
+    word = following.group(1)
+    return f"`{word}` -> `{' '.join((edit.replacement + word).split())}`"
 
 
 def _found_only_beside(edit: Edit) -> Diagnostic:

@@ -34,6 +34,9 @@ PRE_INCLUDED = "__clang_hip_runtime_wrapper.h"
 # read before the header defines those macros (rocThrust takes __CUDACC__ for nvcc).
 _READ_BEFORE_NVCC_MACROS = (("thrust/", "thrust/detail/config.h"),)
 _WIDTH = 116
+_FIELDS = "xyzw"
+_PREFERRED = '__attribute__((enable_if(true, "")))'  # preferred over an otherwise equal candidate (clang)
+_OWN_PREFIX = "hipify_shim_own_"  # a function HIP defines, renamed where the project defines it too
 # HIP's switches: macro -> (the project's opposite setting, the include guard of the HIP header that reads the
 # switch when it is first included). ROCm 6.x declares the *_sync warp functions in amd_device_functions.h's
 # reading only where HIP_ENABLE_WARP_SYNC_BUILTINS is defined by then; 7.x unless HIP_DISABLE_... is.
@@ -102,6 +105,7 @@ def _common(
         line = f"#include <{header}>" + (f"  // {', '.join(stood_for)}" if stood_for else "")
         out += [f"#if {condition}", line, "#endif"] if condition else [line]
     out.append("")
+    out += _system_includes(plan.system_includes)
     if plan.compat_entries:
         out += _compat(plan)
     if plan.accepts_register:
@@ -132,11 +136,86 @@ def _common(
         out += ["#endif", ""]
     if single:
         out += _nested_aliases(plan, [s.cuda for s in plan.stand_ins])
+    out += _redefined(plan.redefined)
+    out += _vector_operators(plan.vector_operators)
     if after:
         out += [BEGIN_AFTER, after, END, ""]
     out += [f"#endif  // {guard}", ""]
     out += _guards(by_section.get(GUARD, []))
     return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _system_includes(headers: Iterable[str]) -> list[str]:
+    """Standard headers CUDA's runtime header brings into every file and HIP's (of this release) does not: a C
+    translation unit gets the C name of a C++ wrapper (``<cstring>``: ``<string.h>``)."""
+    headers = list(headers)
+    if not headers:
+        return []
+    out = _comment("Standard headers CUDA's runtime header includes and this release's HIP runtime header does not.")
+    for header in headers:
+        c_name = f"{header[1:]}.h" if re.fullmatch(r"c[a-z]+", header) else header
+        if c_name == header:
+            out.append(f"#include <{header}>")
+        else:
+            out += ["#if defined(__cplusplus)", f"#include <{header}>", "#else", f"#include <{c_name}>", "#endif"]
+    return [*out, ""]
+
+
+def _redefined(names: Iterable[str]) -> list[str]:
+    """A function HIP's headers define that the project defines too (its own ``atomicMax(float*, float)``, which
+    CUDA lacks): the CUDA name is renamed, so that the project's definition declares an overload of its own, and a
+    forwarding template under the new name passes every other call to HIP's. A call matching the project's
+    parameters exactly takes the project's (a non-template beats a template), as under CUDA; the others take
+    HIP's."""
+    names = list(names)
+    if not names:
+        return []
+    out = _comment(
+        "Functions HIP's headers define that the project defines too, with the same parameters: renamed, so that "
+        "the project's definition is an overload of its own beside a template passing every other call to HIP's."
+    )
+    out.append("#if defined(__cplusplus)")
+    for name in names:
+        own = f"{_OWN_PREFIX}{name}"
+        out += [
+            f"#if !defined({name})",
+            "template <class... A>",
+            f"__host__ __device__ inline auto {own}(A&&... a) -> decltype(::{name}(static_cast<A&&>(a)...)) {{",
+            f"  return ::{name}(static_cast<A&&>(a)...);",
+            "}",
+            f"#define {name} {own}",
+            "#endif",
+        ]
+    return [*out, "#endif", ""]
+
+
+def _vector_operators(operators: Iterable[tuple[str, str]]) -> list[str]:
+    """Operators of CUDA's vector types the project defines component-wise (helper_math.h's ``operator/`` of two
+    ``float2``) where HIP's vector types define the same: with both, every use is ambiguous. The header defines
+    each once more with clang's ``enable_if`` attribute, which overload resolution prefers over candidates that
+    are otherwise as good (the project's and HIP's): the uses compile, computing what both compute."""
+    operators = list(operators)
+    if not operators:
+        return []
+    out = _comment(
+        "Operators of CUDA's vector types that the project defines and HIP's vector types define too, alike "
+        "(component-wise): each again, preferred over both by clang's enable_if attribute, so that a use is not "
+        "ambiguous."
+    )
+    out += ["#if defined(__cplusplus) && defined(__clang__)"]
+    for op, vector in operators:
+        fields = _FIELDS[: int(vector[-1])]
+        if op.endswith("=") and op not in ("==", "!=", "<=", ">="):
+            steps = " ".join(f"a.{f} {op} b.{f};" for f in fields)
+            out.append(f"__host__ __device__ inline {vector}& operator{op}({vector}& a, {vector} b) {_PREFERRED} {{")
+            out.append(f"  {steps}")
+            out.append("  return a;")
+        else:
+            parts = ", ".join(f"a.{f} {op} b.{f}" for f in fields)
+            out.append(f"__host__ __device__ inline {vector} operator{op}({vector} a, {vector} b) {_PREFERRED} {{")
+            out.append(f"  return make_{vector}({parts});")
+        out.append("}")
+    return [*out, "#endif", ""]
 
 
 def _unset_switch(macro: str) -> str:
