@@ -39,6 +39,7 @@ from .nvcc_options import (
     KIND_DEVICE,
     KIND_DROPPED,
     KIND_HAND,
+    KIND_HOST,
     KIND_RDC,
     RDC_FLAG,
     is_library_option,
@@ -639,6 +640,8 @@ def _options(
         rdc = rdc or change.kind == KIND_RDC
         if change.kind == KIND_DEVICE:
             change = replace(change, words=(device_only,))
+        if change.kind == KIND_HOST and args[located[index + change.consumed - 1][0]].kind == UNQUOTED:
+            change = replace(change, words=tuple(_shell_split(word) for word in change.words))
         words_text = " ".join(words[index : index + change.consumed])
         at = args[located[index][0]].start
         if change.hand_work or change.kind == KIND_HAND:
@@ -671,6 +674,17 @@ def _options(
         parts.append(value[last:])
         out[i] = "".join(parts)
     return out, rdc
+
+
+_WHOLE_REFERENCE = re.compile(r"\$\{[A-Za-z0-9_./+-]+\}")
+
+
+def _shell_split(word: str) -> str:
+    """A host compiler option from ``-Xcompiler ${VAR}`` in a list: nvcc hands the value to the host compiler's
+    command line, where a value holding several options (``list(JOIN ... " " VAR)``, "pass host compiler flags as a
+    single argument") is split by the shell; in a CMake list it would reach clang as one word. CMake's ``SHELL:``
+    prefix splits it the same way in compile options."""
+    return f"SHELL:{word}" if _WHOLE_REFERENCE.fullmatch(word) else word
 
 
 def _write_options(state: _State, args: list[Argument], values: list[str]) -> None:
