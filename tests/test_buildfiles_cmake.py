@@ -791,3 +791,25 @@ def test_the_split_host_options_reach_the_compile_line_as_separate_options(tmp_p
     )
     (command,) = json.loads((build / "compile_commands.json").read_text())
     assert " -O2 -Wall -Wextra -fPIC " in command["command"]
+
+
+def test_each_value_a_glob_gives_one_variable_is_marked() -> None:
+    """ggml's CMake globs several sets of sources into one variable in turn (``file(GLOB SRCS a*.cu)``,
+    ``list(APPEND ALL ${SRCS})``, ``file(GLOB SRCS b*.cu)``, ...): the mark after the first glob says nothing of the
+    later values, which CMake would otherwise give to no language and leave out of the library unbuilt."""
+    text = (
+        "project(p LANGUAGES CXX CUDA)\nfile(GLOB ALL *.cu)\n"
+        'file(GLOB SRCS "inst/a*.cu")\nlist(APPEND ALL ${SRCS})\n'
+        'file(GLOB SRCS "inst/b*.cu")\nlist(APPEND ALL ${SRCS})\n'
+        "if(MORE)\n  file(GLOB SRCS inst/c*.cu)\n  list(APPEND ALL ${SRCS})\nendif()\nadd_library(k ${ALL})\n"
+    )
+    out = _translated(text)
+    mark = "set_source_files_properties(${SRCS} PROPERTIES LANGUAGE HIP)\n"
+    assert 'file(GLOB SRCS "inst/a*.cu")\n' + mark in out
+    assert 'file(GLOB SRCS "inst/b*.cu")\n' + mark in out
+    assert "  file(GLOB SRCS inst/c*.cu)\n  " + mark in out
+    assert "file(GLOB ALL *.cu)\nset_source_files_properties(${ALL} PROPERTIES LANGUAGE HIP)\n" in out
+    assert _translated(out) == out
+    # the project's own mark of the value it globbed stays the only one
+    own = 'file(GLOB SRCS "a*.cu")\nset_source_files_properties(${SRCS} PROPERTIES LANGUAGE HIP)\n'
+    assert _translated("project(p LANGUAGES CXX HIP)\n" + own).count("LANGUAGE HIP") == 1

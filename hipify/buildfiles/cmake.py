@@ -116,6 +116,8 @@ _FIND_MODULE_VARIABLE = re.compile(
 )
 _CUDA_TARGET = re.compile(r"^CUDA::[A-Za-z0-9_]+$")
 _REFERENCE = re.compile(r"\$\{([A-Za-z0-9_]+)\}")
+# a whole argument that is one variable reference: ${NAME}
+_WHOLE_REFERENCE = re.compile(r"\$\{([A-Za-z0-9_./+-]+)\}")
 _LANGUAGE_GENEX = re.compile(r"\$<(COMPILE_LANGUAGE|LINK_LANGUAGE|COMPILE_LANG_AND_ID|LINK_LANG_AND_ID):([A-Za-z_,]*)")
 _COMPILER_GENEX = re.compile(r"\$<CUDA_COMPILER_(ID|VERSION)\b")
 _CUDA_STD = re.compile(r"^cuda_std_([0-9]+)$")
@@ -233,6 +235,10 @@ class _State:
     # source arguments marked LANGUAGE HIP -> the block paths of the commands marking them: a marking counts where
     # its block encloses the command (one in another branch of an if() is not taken with it)
     marked_hip: dict[str, list[tuple[int, ...]]] = field(default_factory=dict)
+    # variable -> (offset, block path) of each set_source_files_properties(${VAR} ... LANGUAGE HIP) of the file, and
+    # the offsets where file(GLOB VAR) or set(VAR) gives it a new value: a mark covers the value before it only
+    variable_marks: dict[str, list[tuple[int, tuple[int, ...]]]] = field(default_factory=dict)
+    assigned: dict[str, list[int]] = field(default_factory=dict)
     path: tuple[int, ...] = ()  # the open blocks around the command being translated (their start offsets)
     uses_nvcc_flags: bool = False
     enables_cuda: bool = False  # project(... CUDA) or enable_language(CUDA) in this file
@@ -290,6 +296,10 @@ def _translate(state: _State) -> None:
         if command.key == "set_source_files_properties":
             for source in _marked_hip(command):
                 state.marked_hip.setdefault(source, []).append(path)
+                if whole := _WHOLE_REFERENCE.fullmatch(source):
+                    state.variable_marks.setdefault(whole.group(1), []).append((command.start, path))
+        if assigned := _assigned_variable(command):
+            state.assigned.setdefault(assigned, []).append(command.start)
         if any("CUDA_NVCC_FLAGS" in a.value for a in command.args):
             state.uses_nvcc_flags = True
         if command.key in ("project", "enable_language") and any(a.value == "CUDA" for a in command.args):
@@ -336,6 +346,24 @@ def _with_blocks(commands: Sequence[Command]) -> Iterator[tuple[Command, tuple[i
         yield command, tuple(blocks)
         if key in _BLOCK_OPEN:
             blocks.append(command.start)
+
+
+def _assigned_variable(command: Command) -> str:
+    """The variable ``set(VAR ...)`` or ``file(GLOB VAR ...)`` gives a new value ("" for another command)."""
+    values = [a.value for a in command.args]
+    if command.key == "set" and values:
+        return values[0]
+    if command.key == "file" and len(values) > 1 and values[0] in ("GLOB", "GLOB_RECURSE"):
+        return values[1]
+    return ""
+
+
+def _value_is_marked(state: _State, command: Command, name: str) -> bool:
+    """Is the value ``command`` gives ``name`` marked LANGUAGE HIP: by a ``${name}`` mark after it, before the
+    variable's next new value, in a block enclosing the command? ggml globs four sets of sources into one variable
+    in turn: a mark of the first value says nothing of the others."""
+    until = min((at for at in state.assigned.get(name, ()) if at > command.start), default=len(state.text))
+    return any(command.start < at < until and state.path[: len(p)] == p for at, p in state.variable_marks.get(name, ()))
 
 
 def _is_marked(state: _State, source: str) -> bool:
@@ -674,9 +702,6 @@ def _options(
         parts.append(value[last:])
         out[i] = "".join(parts)
     return out, rdc
-
-
-_WHOLE_REFERENCE = re.compile(r"\$\{[A-Za-z0-9_./+-]+\}")
 
 
 def _shell_split(word: str) -> str:
@@ -1301,8 +1326,9 @@ def _mark_sources(state: _State, command: Command) -> None:
             for a in command.args[2:]
             if a.value not in ("LIST_DIRECTORIES", "RELATIVE", "CONFIGURE_DEPENDS", "FOLLOW_SYMLINKS")
         ]
-        variable = "${" + command.args[1].value + "}" if len(command.args) > 1 else ""
-        if any(p.endswith(".cu") for p in patterns) and variable and not _is_marked(state, variable):
+        name = command.args[1].value if len(command.args) > 1 else ""
+        variable = "${" + name + "}"
+        if any(p.endswith(".cu") for p in patterns) and name and not _value_is_marked(state, command, name):
             sources = [variable]
             if not all(p.endswith((".cu", ".cuh")) for p in patterns):
                 state.report(
@@ -1311,7 +1337,8 @@ def _mark_sources(state: _State, command: Command) -> None:
     if not sources:
         return
     for source in sources:
-        state.marked_hip.setdefault(source, []).append(state.path)
+        if not _WHOLE_REFERENCE.fullmatch(source):  # (a variable's mark covers only its value here: above)
+            state.marked_hip.setdefault(source, []).append(state.path)
     listed = " ".join(_spelled(Argument(UNQUOTED, 0, 0, s, 0), s) for s in sources)
     _append_after(state, command, f"set_source_files_properties({listed} PROPERTIES LANGUAGE HIP)")
 
