@@ -813,3 +813,25 @@ def test_each_value_a_glob_gives_one_variable_is_marked() -> None:
     # the project's own mark of the value it globbed stays the only one
     own = 'file(GLOB SRCS "a*.cu")\nset_source_files_properties(${SRCS} PROPERTIES LANGUAGE HIP)\n'
     assert _translated("project(p LANGUAGES CXX HIP)\n" + own).count("LANGUAGE HIP") == 1
+
+
+def test_a_project_find_module_of_a_cuda_library_is_found_under_the_rocm_name_everywhere() -> None:
+    """find_package(NCCL) of the project's own FindNCCL.cmake becomes find_package(rccl): what the listfile then
+    tests and links is RCCL's too (rccl_FOUND, roc::rccl), or the library would stay silently off where RCCL is
+    installed ("NCCL not found"); the module's own file keeps its own names."""
+    text = (
+        "project(p LANGUAGES CXX CUDA)\nadd_library(k k.cu)\nfind_package(NCCL)\n"
+        "if (NCCL_FOUND)\n  add_compile_definitions(USE_NCCL)\n  target_link_libraries(k PRIVATE NCCL::NCCL)\n"
+        'else()\n  message(STATUS "NCCL not found")\nendif()\n'
+    )
+    out = _translated(text)
+    assert "find_package(rccl)\nif (rccl_FOUND)\n" in out
+    assert "target_link_libraries(k PRIVATE roc::rccl)\n" in out
+    assert _translated(out) == out
+    module = (
+        "find_library(NCCL_LIBRARY NAMES nccl)\n"
+        "find_package_handle_standard_args(NCCL DEFAULT_MSG NCCL_LIBRARY)\n"
+        "if(NCCL_FOUND AND NOT TARGET NCCL::NCCL)\n  add_library(NCCL::NCCL UNKNOWN IMPORTED)\nendif()\n"
+    )
+    own = apply(module, translate(module, "cmake/FindNCCL.cmake", CONTEXT).edits).text
+    assert "if(NCCL_FOUND AND NOT TARGET NCCL::NCCL)\n  add_library(NCCL::NCCL UNKNOWN IMPORTED)" in own

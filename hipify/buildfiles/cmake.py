@@ -115,6 +115,9 @@ _FIND_MODULE_VARIABLE = re.compile(
     r"^(?P<lib>(?!CUDA_)[A-Za-z][A-Za-z0-9]*)_(?P<what>LIBRARIES|LIBRARY|INCLUDE_DIRS|INCLUDE_DIR)$"
 )
 _CUDA_TARGET = re.compile(r"^CUDA::[A-Za-z0-9_]+$")
+# What else a CUDA library's find module gives (FindNCCL.cmake: NCCL_FOUND, the imported target NCCL::NCCL).
+_FIND_MODULE_FOUND = re.compile(r"^(?P<lib>(?!CUDA_)[A-Za-z][A-Za-z0-9]*)_FOUND$")
+_FIND_MODULE_TARGET = re.compile(r"^(?P<lib>[A-Za-z][A-Za-z0-9]*)::(?P=lib)$")
 _REFERENCE = re.compile(r"\$\{([A-Za-z0-9_]+)\}")
 # a whole argument that is one variable reference: ${NAME}
 _WHOLE_REFERENCE = re.compile(r"\$\{([A-Za-z0-9_./+-]+)\}")
@@ -239,6 +242,7 @@ class _State:
     # the offsets where file(GLOB VAR) or set(VAR) gives it a new value: a mark covers the value before it only
     variable_marks: dict[str, list[tuple[int, tuple[int, ...]]]] = field(default_factory=dict)
     assigned: dict[str, list[int]] = field(default_factory=dict)
+    own_module: str = ""  # NCCL in the project's FindNCCL.cmake
     path: tuple[int, ...] = ()  # the open blocks around the command being translated (their start offsets)
     uses_nvcc_flags: bool = False
     enables_cuda: bool = False  # project(... CUDA) or enable_language(CUDA) in this file
@@ -272,6 +276,9 @@ def translate(text: str, path: str, context: BuildContext) -> BuildResult:
         return BuildResult()
     try:
         state = _State(text, context)
+        # FindNCCL.cmake defines NCCL_FOUND and NCCL::NCCL: in the module itself they are its own
+        module = re.fullmatch(r"Find([A-Za-z][A-Za-z0-9]*)\.cmake", path.replace("\\", "/").rsplit("/", 1)[-1])
+        state.own_module = module.group(1) if module is not None else ""
         _translate(state)
     except Exception as error:  # the contract: a failure becomes a diagnostic
         return BuildResult((), (Diagnostic(INTERNAL, f"CMake translation failed: {error!r}", severity=Severity.ERROR),))
@@ -469,10 +476,32 @@ def _variable(state: _State, name: str, at: int, whole: bool) -> str | None:
         return "hip_INCLUDE_DIRS"
     if name in _FOUND_VARIABLES:
         return "hip_FOUND"
+    if module_found := _module_found(state, name):
+        return module_found
     if name in _FOLDER_VARIABLES:
         state.need("hip", at)
         return _FOLDER_VARIABLES[name]
     return None
+
+
+def _module_found(state: _State, name: str) -> str:
+    """``NCCL_FOUND`` -> ``rccl_FOUND``: find_package(NCCL) of the project's own module is find_package(rccl) now
+    (``_find_package``), which sets the package's own variable; the old one would stay unset, and the library's code
+    silently off ("" when ``name`` is no CUDA library's find-module variable)."""
+    module = _FIND_MODULE_FOUND.match(name)
+    if module is None or module.group("lib") == state.own_module:
+        return ""
+    found = find_module(module.group("lib"), state.context)
+    return f"{found.package}_FOUND" if found is not None else ""
+
+
+def _module_target(state: _State, name: str) -> str:
+    """``NCCL::NCCL``, the imported target a project's FindNCCL.cmake makes -> RCCL's (``roc::rccl``)."""
+    module = _FIND_MODULE_TARGET.match(name)
+    if module is None or module.group("lib") == state.own_module:
+        return ""
+    found = find_module(module.group("lib"), state.context)
+    return found.target if found is not None else ""
 
 
 def _library_variable(state: _State, name: str, at: int) -> str | None:
@@ -556,6 +585,10 @@ def _value(state: _State, arg: Argument, link: bool = False) -> str:
             new = f"hip_std_{m.group(1)}"
         elif element in _FOUND_VARIABLES:
             new = "hip_FOUND"
+        elif module_found := _module_found(state, element):
+            new = module_found  # if(NCCL_FOUND) after find_package(NCCL), which is now find_package(rccl)
+        elif module_target := _module_target(state, element):
+            new = module_target  # the module's imported target NCCL::NCCL -> roc::rccl
         elif link and re.fullmatch(r"[A-Za-z0-9_]+", element) and element not in state.targets:
             found = _plain_library(state, element, at)
             new = element if found is None else found
