@@ -5,7 +5,9 @@ the ROCm environment after translation."""
 from __future__ import annotations
 
 import glob
+import json
 import os
+import shutil
 import subprocess
 import tempfile
 from pathlib import Path
@@ -54,7 +56,10 @@ def _codes(text: str, context: BuildContext = CONTEXT) -> list[tuple[str, int, s
             'set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} -arch=sm_70 --expt-relaxed-constexpr -Xcompiler -Wall")\n',
             'set(CMAKE_HIP_FLAGS "${CMAKE_HIP_FLAGS} --offload-arch=gfx90a -Wall")\n',
         ),
-        ('string(APPEND CMAKE_CUDA_FLAGS " --use_fast_math")\n', 'string(APPEND CMAKE_HIP_FLAGS " -ffast-math")\n'),
+        (
+            'string(APPEND CMAKE_CUDA_FLAGS " --use_fast_math")\n',
+            'string(APPEND CMAKE_HIP_FLAGS " -fgpu-flush-denormals-to-zero -fno-hip-fp32-correctly-rounded-divide-sqrt -fapprox-func")\n',
+        ),
         ("list(APPEND CUDA_NVCC_FLAGS -O3 -Xcompiler -fPIC)\n", "list(APPEND CUDA_NVCC_FLAGS -O3 -fPIC)\n"),
         ("set(CMAKE_CUDA_SEPARABLE_COMPILATION ON)\n", 'string(APPEND CMAKE_HIP_FLAGS " -fgpu-rdc")\n'),
         (
@@ -80,7 +85,7 @@ def _codes(text: str, context: BuildContext = CONTEXT) -> list[tuple[str, int, s
         ),
         (
             "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:--use_fast_math;-lineinfo>)\n",
-            "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-ffast-math>)\n",
+            "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:HIP>:-fgpu-flush-denormals-to-zero;-fno-hip-fp32-correctly-rounded-divide-sqrt;-fapprox-func>)\n",
         ),
         (
             "target_compile_options(t PRIVATE $<$<COMPILE_LANGUAGE:CUDA>:-rdc=true>)\n",
@@ -118,7 +123,7 @@ def _codes(text: str, context: BuildContext = CONTEXT) -> list[tuple[str, int, s
         (
             "cuda_add_executable(t main.cu OPTIONS -DX=1 --use_fast_math)\n",
             "find_package(hip REQUIRED)\nadd_executable(t main.cu)\ntarget_link_libraries(t hip::host)\n"
-            "target_compile_options(t PRIVATE -DX=1 -ffast-math)\n"
+            "target_compile_options(t PRIVATE -DX=1 -fgpu-flush-denormals-to-zero;-fno-hip-fp32-correctly-rounded-divide-sqrt;-fapprox-func)\n"
             "set_source_files_properties(main.cu PROPERTIES LANGUAGE HIP)\n",
         ),
         (
@@ -457,6 +462,42 @@ def test_the_project_finds_the_host_sources_that_use_bfloat16(tmp_path: Path) ->
     assert "csrc/cpu.cpp PROPERTIES LANGUAGE HIP" not in text
 
 
+def test_a_header_whose_cuda_include_only_the_gpu_sources_reach_links_no_cpu_target_with_hip(tmp_path: Path) -> None:
+    """ggml-common.h's shape: a header shared with the CPU library includes ``cuda_fp16.h`` only under a macro
+    that the GPU sources define before including it. The CPU library's C and C++ sources never read that branch
+    (the translation gives them no HIP runtime include), so the CPU library gets no hip::host and no
+    ``find_package(hip REQUIRED)`` before it (a CPU-only configure would need ROCm); a C++ source that calls the
+    runtime does."""
+    from hipify.cli.cli import main
+
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "CMakeLists.txt").write_text(
+        'project(p LANGUAGES C CXX)\nadd_library(base base.c base.cpp)\noption(USE_GPU "" OFF)\n'
+        "if(USE_GPU)\n  enable_language(CUDA)\n  add_library(gpu gpu.cu host.cpp)\n"
+        "  target_link_libraries(gpu PRIVATE base)\nendif()\n"
+    )
+    (src / "api.h").write_text(
+        "#pragma once\n#if defined(OWN_IMPL_CUDA)\n#include <cuda_fp16.h>\ntypedef half own_half;\n#else\n"
+        "typedef unsigned short own_half;\n#endif\nint api(int x);\n"
+    )
+    (src / "base.c").write_text('#include "api.h"\nint api(int x) { return x + (int)sizeof(own_half); }\n')
+    (src / "base.cpp").write_text('#include "api.h"\nint twice(int x) { return 2 * api(x); }\n')
+    (src / "gpu.cu").write_text(
+        '#define OWN_IMPL_CUDA\n#include "api.h"\n__global__ void k(own_half* p) { p[0] = p[1]; }\n'
+    )
+    (src / "host.cpp").write_text(
+        '#include "api.h"\n#include <cuda_runtime.h>\nvoid h() { cudaDeviceSynchronize(); }\n'
+    )
+    out = tmp_path / "out"
+    assert main([str(src), "--out-dir", str(out), "--engine", "regex", "-q"]) == 0
+    text = (out / "CMakeLists.txt").read_text()
+    assert "target_link_libraries(base" not in text
+    assert text.index("if(USE_GPU)") < text.index("find_package(hip")
+    assert "target_link_libraries(gpu PRIVATE hip::host)" in text
+    assert "hip_runtime" not in (out / "base.c").read_text() + (out / "base.cpp").read_text()
+
+
 # --- real builds ----------------------------------------------------------------------------------------
 
 
@@ -698,6 +739,99 @@ def test_a_variable_a_cuda_generator_expression_expands_holds_nvcc_options() -> 
         'target_compile_options(k PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:${CUDA_FLAGS}>")\n'
     )
     out = _translated(text)
-    assert "set(CUDA_FLAGS -ffast-math)" in out
+    assert (
+        "set(CUDA_FLAGS -fgpu-flush-denormals-to-zero;-fno-hip-fp32-correctly-rounded-divide-sqrt;-fapprox-func)" in out
+    )
     assert "-extended-lambda" not in out and "-compress-mode" not in out
     assert "$<$<COMPILE_LANGUAGE:HIP>:${CUDA_FLAGS}>" in out
+
+
+# ggml's CMake: host flags joined into one string, "passed to -Xcompiler as a single argument", which nvcc's host
+# compile line splits again.
+_JOINED_HOST_FLAGS = (
+    "project(p LANGUAGES CXX CUDA)\nadd_library(k k.cu)\n"
+    "set(HOST_FLAGS -Wall -Wextra)\n"
+    'list(JOIN HOST_FLAGS " " HOST_FLAGS_JOINED)\n'
+    "list(APPEND CUDA_FLAGS -O2 -Xcompiler ${HOST_FLAGS_JOINED} -Xcompiler -fPIC)\n"
+    'set(CMAKE_CUDA_FLAGS "${CMAKE_CUDA_FLAGS} -Xcompiler ${HOST_FLAGS_JOINED}")\n'
+    'target_compile_options(k PRIVATE "$<$<COMPILE_LANGUAGE:CUDA>:${CUDA_FLAGS}>")\n'
+)
+
+
+def test_a_host_option_variable_in_a_list_is_split_as_nvcc_splits_it() -> None:
+    """``-Xcompiler ${JOINED}`` in a list -> ``SHELL:${JOINED}`` (CMake splits it like a command line); in a
+    command-line string (CMAKE_HIP_FLAGS) the value is split anyway and stays plain; a literal option stays plain."""
+    out = _translated(_JOINED_HOST_FLAGS)
+    assert "list(APPEND CUDA_FLAGS -O2 SHELL:${HOST_FLAGS_JOINED} -fPIC)\n" in out
+    assert 'set(CMAKE_HIP_FLAGS "${CMAKE_HIP_FLAGS} ${HOST_FLAGS_JOINED}")\n' in out
+    assert _translated(out) == out
+
+
+@pytest.mark.skipif(
+    shutil.which("cmake") is None or shutil.which("c++") is None, reason="needs cmake and a host C++ compiler"
+)
+def test_the_split_host_options_reach_the_compile_line_as_separate_options(tmp_path: Path) -> None:
+    """The translated list, read by CMake itself in a generator expression as ggml reads it: each host option is
+    its own word on the compile line (a C++ target, so no HIP toolchain is needed to see it)."""
+    lines = [line for line in _translated(_JOINED_HOST_FLAGS).splitlines() if "CUDA_FLAGS -O2" in line]
+    (tmp_path / "a.cpp").write_text("int f() { return 0; }\n")
+    (tmp_path / "CMakeLists.txt").write_text(
+        "cmake_minimum_required(VERSION 3.20)\nproject(p LANGUAGES CXX)\n"
+        "set(HOST_FLAGS -Wall -Wextra)\n"
+        'list(JOIN HOST_FLAGS " " HOST_FLAGS_JOINED)\n'
+        f"{lines[0]}\n"
+        "add_library(t STATIC a.cpp)\n"
+        'target_compile_options(t PRIVATE "$<$<COMPILE_LANGUAGE:CXX>:${CUDA_FLAGS}>")\n'
+    )
+    build = tmp_path / "b"
+    subprocess.run(
+        ["cmake", "-S", str(tmp_path), "-B", str(build), "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"],
+        check=True,
+        capture_output=True,
+    )
+    (command,) = json.loads((build / "compile_commands.json").read_text())
+    assert " -O2 -Wall -Wextra -fPIC " in command["command"]
+
+
+def test_each_value_a_glob_gives_one_variable_is_marked() -> None:
+    """ggml's CMake globs several sets of sources into one variable in turn (``file(GLOB SRCS a*.cu)``,
+    ``list(APPEND ALL ${SRCS})``, ``file(GLOB SRCS b*.cu)``, ...): the mark after the first glob says nothing of the
+    later values, which CMake would otherwise give to no language and leave out of the library unbuilt."""
+    text = (
+        "project(p LANGUAGES CXX CUDA)\nfile(GLOB ALL *.cu)\n"
+        'file(GLOB SRCS "inst/a*.cu")\nlist(APPEND ALL ${SRCS})\n'
+        'file(GLOB SRCS "inst/b*.cu")\nlist(APPEND ALL ${SRCS})\n'
+        "if(MORE)\n  file(GLOB SRCS inst/c*.cu)\n  list(APPEND ALL ${SRCS})\nendif()\nadd_library(k ${ALL})\n"
+    )
+    out = _translated(text)
+    mark = "set_source_files_properties(${SRCS} PROPERTIES LANGUAGE HIP)\n"
+    assert 'file(GLOB SRCS "inst/a*.cu")\n' + mark in out
+    assert 'file(GLOB SRCS "inst/b*.cu")\n' + mark in out
+    assert "  file(GLOB SRCS inst/c*.cu)\n  " + mark in out
+    assert "file(GLOB ALL *.cu)\nset_source_files_properties(${ALL} PROPERTIES LANGUAGE HIP)\n" in out
+    assert _translated(out) == out
+    # the project's own mark of the value it globbed stays the only one
+    own = 'file(GLOB SRCS "a*.cu")\nset_source_files_properties(${SRCS} PROPERTIES LANGUAGE HIP)\n'
+    assert _translated("project(p LANGUAGES CXX HIP)\n" + own).count("LANGUAGE HIP") == 1
+
+
+def test_a_project_find_module_of_a_cuda_library_is_found_under_the_rocm_name_everywhere() -> None:
+    """find_package(NCCL) of the project's own FindNCCL.cmake becomes find_package(rccl): what the listfile then
+    tests and links is RCCL's too (rccl_FOUND, roc::rccl), or the library would stay silently off where RCCL is
+    installed ("NCCL not found"); the module's own file keeps its own names."""
+    text = (
+        "project(p LANGUAGES CXX CUDA)\nadd_library(k k.cu)\nfind_package(NCCL)\n"
+        "if (NCCL_FOUND)\n  add_compile_definitions(USE_NCCL)\n  target_link_libraries(k PRIVATE NCCL::NCCL)\n"
+        'else()\n  message(STATUS "NCCL not found")\nendif()\n'
+    )
+    out = _translated(text)
+    assert "find_package(rccl)\nif (rccl_FOUND)\n" in out
+    assert "target_link_libraries(k PRIVATE roc::rccl)\n" in out
+    assert _translated(out) == out
+    module = (
+        "find_library(NCCL_LIBRARY NAMES nccl)\n"
+        "find_package_handle_standard_args(NCCL DEFAULT_MSG NCCL_LIBRARY)\n"
+        "if(NCCL_FOUND AND NOT TARGET NCCL::NCCL)\n  add_library(NCCL::NCCL UNKNOWN IMPORTED)\nendif()\n"
+    )
+    own = apply(module, translate(module, "cmake/FindNCCL.cmake", CONTEXT).edits).text
+    assert "if(NCCL_FOUND AND NOT TARGET NCCL::NCCL)\n  add_library(NCCL::NCCL UNKNOWN IMPORTED)" in own

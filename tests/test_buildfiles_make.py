@@ -91,7 +91,10 @@ def test_a_hecbench_style_makefile() -> None:
     assert "CC        = hipcc\n" in out
     assert "CFLAGS := $(EXTRA_CFLAGS) -std=c++17 -Wall --offload-arch=$(HIP_ARCH)\n" in out
     assert "LDFLAGS = -lhipblas\n" in out
-    assert "  CFLAGS += -O3 -ffast-math\n" in out
+    assert (
+        "  CFLAGS += -O3 -fgpu-flush-denormals-to-zero -fno-hip-fp32-correctly-rounded-divide-sqrt -fapprox-func\n"
+        in out
+    )
     assert "# Standard Flags: -arch in a comment stays\n" in out
     # the targets in a variable users can override, before the first statement (and its comment)
     assert out.startswith(
@@ -295,7 +298,10 @@ def test_a_compiler_found_at_run_time_is_looked_for_as_hipcc() -> None:
     assert "  NVCC := $(shell which hipcc 2>/dev/null)\n" in out
     assert '  ifneq ($(shell where hipcc 2> nul),"")\n    NVCC := hipcc\n  else\n    NVCC :=\n' in out
     assert "ifneq ($(shell command -v hipcc),)\n" in out and "ifeq ($(NVCC),)\n" in out
-    assert "NVCC_FLAGS = -ffast-math -std=c++17 -O3\n" in out
+    assert (
+        "NVCC_FLAGS = -fgpu-flush-denormals-to-zero -fno-hip-fp32-correctly-rounded-divide-sqrt -fapprox-func -std=c++17 -O3\n"
+        in out
+    )
     # the architecture option is set only when a variable nobody sets is: every compile names the targets
     assert "\t$(NVCC) --offload-arch=$(HIP_ARCH) $(NVCC_FLAGS) $^ $(NVCC_LDFLAGS) -o $@\n" in out
     # a library ROCm lacks leaves the link, reported

@@ -39,6 +39,7 @@ from .nvcc_options import (
     KIND_DEVICE,
     KIND_DROPPED,
     KIND_HAND,
+    KIND_HOST,
     KIND_RDC,
     RDC_FLAG,
     is_library_option,
@@ -114,7 +115,12 @@ _FIND_MODULE_VARIABLE = re.compile(
     r"^(?P<lib>(?!CUDA_)[A-Za-z][A-Za-z0-9]*)_(?P<what>LIBRARIES|LIBRARY|INCLUDE_DIRS|INCLUDE_DIR)$"
 )
 _CUDA_TARGET = re.compile(r"^CUDA::[A-Za-z0-9_]+$")
+# What else a CUDA library's find module gives (FindNCCL.cmake: NCCL_FOUND, the imported target NCCL::NCCL).
+_FIND_MODULE_FOUND = re.compile(r"^(?P<lib>(?!CUDA_)[A-Za-z][A-Za-z0-9]*)_FOUND$")
+_FIND_MODULE_TARGET = re.compile(r"^(?P<lib>[A-Za-z][A-Za-z0-9]*)::(?P=lib)$")
 _REFERENCE = re.compile(r"\$\{([A-Za-z0-9_]+)\}")
+# a whole argument that is one variable reference: ${NAME}
+_WHOLE_REFERENCE = re.compile(r"\$\{([A-Za-z0-9_./+-]+)\}")
 _LANGUAGE_GENEX = re.compile(r"\$<(COMPILE_LANGUAGE|LINK_LANGUAGE|COMPILE_LANG_AND_ID|LINK_LANG_AND_ID):([A-Za-z_,]*)")
 _COMPILER_GENEX = re.compile(r"\$<CUDA_COMPILER_(ID|VERSION)\b")
 _CUDA_STD = re.compile(r"^cuda_std_([0-9]+)$")
@@ -232,6 +238,11 @@ class _State:
     # source arguments marked LANGUAGE HIP -> the block paths of the commands marking them: a marking counts where
     # its block encloses the command (one in another branch of an if() is not taken with it)
     marked_hip: dict[str, list[tuple[int, ...]]] = field(default_factory=dict)
+    # variable -> (offset, block path) of each set_source_files_properties(${VAR} ... LANGUAGE HIP) of the file, and
+    # the offsets where file(GLOB VAR) or set(VAR) gives it a new value: a mark covers the value before it only
+    variable_marks: dict[str, list[tuple[int, tuple[int, ...]]]] = field(default_factory=dict)
+    assigned: dict[str, list[int]] = field(default_factory=dict)
+    own_module: str = ""  # NCCL in the project's FindNCCL.cmake
     path: tuple[int, ...] = ()  # the open blocks around the command being translated (their start offsets)
     uses_nvcc_flags: bool = False
     enables_cuda: bool = False  # project(... CUDA) or enable_language(CUDA) in this file
@@ -265,6 +276,9 @@ def translate(text: str, path: str, context: BuildContext) -> BuildResult:
         return BuildResult()
     try:
         state = _State(text, context)
+        # FindNCCL.cmake defines NCCL_FOUND and NCCL::NCCL: in the module itself they are its own
+        module = re.fullmatch(r"Find([A-Za-z][A-Za-z0-9]*)\.cmake", path.replace("\\", "/").rsplit("/", 1)[-1])
+        state.own_module = module.group(1) if module is not None else ""
         _translate(state)
     except Exception as error:  # the contract: a failure becomes a diagnostic
         return BuildResult((), (Diagnostic(INTERNAL, f"CMake translation failed: {error!r}", severity=Severity.ERROR),))
@@ -289,6 +303,10 @@ def _translate(state: _State) -> None:
         if command.key == "set_source_files_properties":
             for source in _marked_hip(command):
                 state.marked_hip.setdefault(source, []).append(path)
+                if whole := _WHOLE_REFERENCE.fullmatch(source):
+                    state.variable_marks.setdefault(whole.group(1), []).append((command.start, path))
+        if assigned := _assigned_variable(command):
+            state.assigned.setdefault(assigned, []).append(command.start)
         if any("CUDA_NVCC_FLAGS" in a.value for a in command.args):
             state.uses_nvcc_flags = True
         if command.key in ("project", "enable_language") and any(a.value == "CUDA" for a in command.args):
@@ -335,6 +353,24 @@ def _with_blocks(commands: Sequence[Command]) -> Iterator[tuple[Command, tuple[i
         yield command, tuple(blocks)
         if key in _BLOCK_OPEN:
             blocks.append(command.start)
+
+
+def _assigned_variable(command: Command) -> str:
+    """The variable ``set(VAR ...)`` or ``file(GLOB VAR ...)`` gives a new value ("" for another command)."""
+    values = [a.value for a in command.args]
+    if command.key == "set" and values:
+        return values[0]
+    if command.key == "file" and len(values) > 1 and values[0] in ("GLOB", "GLOB_RECURSE"):
+        return values[1]
+    return ""
+
+
+def _value_is_marked(state: _State, command: Command, name: str) -> bool:
+    """Is the value ``command`` gives ``name`` marked LANGUAGE HIP: by a ``${name}`` mark after it, before the
+    variable's next new value, in a block enclosing the command? ggml globs four sets of sources into one variable
+    in turn: a mark of the first value says nothing of the others."""
+    until = min((at for at in state.assigned.get(name, ()) if at > command.start), default=len(state.text))
+    return any(command.start < at < until and state.path[: len(p)] == p for at, p in state.variable_marks.get(name, ()))
 
 
 def _is_marked(state: _State, source: str) -> bool:
@@ -440,10 +476,32 @@ def _variable(state: _State, name: str, at: int, whole: bool) -> str | None:
         return "hip_INCLUDE_DIRS"
     if name in _FOUND_VARIABLES:
         return "hip_FOUND"
+    if module_found := _module_found(state, name):
+        return module_found
     if name in _FOLDER_VARIABLES:
         state.need("hip", at)
         return _FOLDER_VARIABLES[name]
     return None
+
+
+def _module_found(state: _State, name: str) -> str:
+    """``NCCL_FOUND`` -> ``rccl_FOUND``: find_package(NCCL) of the project's own module is find_package(rccl) now
+    (``_find_package``), which sets the package's own variable; the old one would stay unset, and the library's code
+    silently off ("" when ``name`` is no CUDA library's find-module variable)."""
+    module = _FIND_MODULE_FOUND.match(name)
+    if module is None or module.group("lib") == state.own_module:
+        return ""
+    found = find_module(module.group("lib"), state.context)
+    return f"{found.package}_FOUND" if found is not None else ""
+
+
+def _module_target(state: _State, name: str) -> str:
+    """``NCCL::NCCL``, the imported target a project's FindNCCL.cmake makes -> RCCL's (``roc::rccl``)."""
+    module = _FIND_MODULE_TARGET.match(name)
+    if module is None or module.group("lib") == state.own_module:
+        return ""
+    found = find_module(module.group("lib"), state.context)
+    return found.target if found is not None else ""
 
 
 def _library_variable(state: _State, name: str, at: int) -> str | None:
@@ -527,6 +585,10 @@ def _value(state: _State, arg: Argument, link: bool = False) -> str:
             new = f"hip_std_{m.group(1)}"
         elif element in _FOUND_VARIABLES:
             new = "hip_FOUND"
+        elif module_found := _module_found(state, element):
+            new = module_found  # if(NCCL_FOUND) after find_package(NCCL), which is now find_package(rccl)
+        elif module_target := _module_target(state, element):
+            new = module_target  # the module's imported target NCCL::NCCL -> roc::rccl
         elif link and re.fullmatch(r"[A-Za-z0-9_]+", element) and element not in state.targets:
             found = _plain_library(state, element, at)
             new = element if found is None else found
@@ -639,6 +701,8 @@ def _options(
         rdc = rdc or change.kind == KIND_RDC
         if change.kind == KIND_DEVICE:
             change = replace(change, words=(device_only,))
+        if change.kind == KIND_HOST and args[located[index + change.consumed - 1][0]].kind == UNQUOTED:
+            change = replace(change, words=tuple(_shell_split(word) for word in change.words))
         words_text = " ".join(words[index : index + change.consumed])
         at = args[located[index][0]].start
         if change.hand_work or change.kind == KIND_HAND:
@@ -671,6 +735,14 @@ def _options(
         parts.append(value[last:])
         out[i] = "".join(parts)
     return out, rdc
+
+
+def _shell_split(word: str) -> str:
+    """A host compiler option from ``-Xcompiler ${VAR}`` in a list: nvcc hands the value to the host compiler's
+    command line, where a value holding several options (``list(JOIN ... " " VAR)``, "pass host compiler flags as a
+    single argument") is split by the shell; in a CMake list it would reach clang as one word. CMake's ``SHELL:``
+    prefix splits it the same way in compile options."""
+    return f"SHELL:{word}" if _WHOLE_REFERENCE.fullmatch(word) else word
 
 
 def _write_options(state: _State, args: list[Argument], values: list[str]) -> None:
@@ -1287,8 +1359,9 @@ def _mark_sources(state: _State, command: Command) -> None:
             for a in command.args[2:]
             if a.value not in ("LIST_DIRECTORIES", "RELATIVE", "CONFIGURE_DEPENDS", "FOLLOW_SYMLINKS")
         ]
-        variable = "${" + command.args[1].value + "}" if len(command.args) > 1 else ""
-        if any(p.endswith(".cu") for p in patterns) and variable and not _is_marked(state, variable):
+        name = command.args[1].value if len(command.args) > 1 else ""
+        variable = "${" + name + "}"
+        if any(p.endswith(".cu") for p in patterns) and name and not _value_is_marked(state, command, name):
             sources = [variable]
             if not all(p.endswith((".cu", ".cuh")) for p in patterns):
                 state.report(
@@ -1297,7 +1370,8 @@ def _mark_sources(state: _State, command: Command) -> None:
     if not sources:
         return
     for source in sources:
-        state.marked_hip.setdefault(source, []).append(state.path)
+        if not _WHOLE_REFERENCE.fullmatch(source):  # (a variable's mark covers only its value here: above)
+            state.marked_hip.setdefault(source, []).append(state.path)
     listed = " ".join(_spelled(Argument(UNQUOTED, 0, 0, s, 0), s) for s in sources)
     _append_after(state, command, f"set_source_files_properties({listed} PROPERTIES LANGUAGE HIP)")
 

@@ -296,7 +296,14 @@ _valued("--dependency-output", _spelled_as("-MF", joined=False))
 
 _flag("-dc --device-c", _device_c)
 _flag("-dw --device-w", _device_w)
-_flag("-use_fast_math --use_fast_math -use-fast-math --use-fast-math", _fixed(("-ffast-math",), "clang's fast math"))
+# nvcc's fast math is --ftz=true --prec-div=false --prec-sqrt=false --fmad=true and the intrinsic forms of the math
+# functions (__sinf for sinf); clang's -ffast-math also assumes no infinity or NaN (-ffinite-math-only), so code
+# testing for -INFINITY (masks) or NaN would change meaning: only what nvcc's option says is asked for.
+FAST_MATH_WORDS = ("-fgpu-flush-denormals-to-zero", "-fno-hip-fp32-correctly-rounded-divide-sqrt", "-fapprox-func")
+_flag(
+    "-use_fast_math --use_fast_math -use-fast-math --use-fast-math",
+    _fixed(FAST_MATH_WORDS, "nvcc's fast math: flushed denormals, approximate division, square root and functions"),
+)
 _flag(
     "-lineinfo --generate-line-info",
     _drop("line tables for NVIDIA's profilers (-gline-tables-only gives them to rocprof)"),

@@ -612,19 +612,15 @@ def _hip_compiler_only_types() -> frozenset[str]:
 
 
 def hip_host_sources(model: ProjectModel) -> tuple[str, ...]:
-    """The C/C++ sources being translated whose translation unit includes the HIP runtime after translation: it
-    includes a CUDA header itself or through a project header, or uses CUDA features (then the translation
-    inserts the include; an over-approximation only adds a define to a compile that does not need it)."""
+    """The C/C++ sources being translated whose translation unit includes the HIP runtime after translation: the
+    same test that decides the runtime include of the source itself (``ProjectModel._needs_hip``), so a header's
+    ``__device__`` behind ``#ifdef __CUDACC__``, which the host compiler never reads, links no C++ target with
+    hip::host (a CPU-only build of the project would then need ROCm to configure)."""
     found = []
     for key in sorted(model.translated):
         scan = model.scans.get(key)
         if scan is None or not key.lower().endswith(HOST_SOURCE_SUFFIXES):
             continue
-        closure = model.closure(key)
-        if any(
-            s.uses_cuda_headers or s.uses_cuda_features or s.includes_hip_runtime or k.endswith((".cu", ".cuh"))
-            for k in closure
-            if (s := model.scans.get(k)) is not None
-        ):
+        if model._needs_hip(model.closure(key)):
             found.append(os.path.abspath(scan.path))
     return tuple(found)
