@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..model import Span
-from .condition_expr import evaluate, parse
+from .condition_expr import macro_decider
 from .conditionals import CondDirective, inactive_spans
 from .facts import Directive
 
 # Macros a CUDA compiler defines and a host compiler does not (nvcc for both of its passes, clang in CUDA mode).
 CUDA_COMPILER_MACROS = frozenset(("__CUDACC__", "__NVCC__"))
+_decide = macro_decider(dict.fromkeys(CUDA_COMPILER_MACROS))
 
 
 def host_skipped(directives: Sequence[CondDirective | Directive]) -> list[Span]:
@@ -30,19 +31,3 @@ def host_skipped(directives: Sequence[CondDirective | Directive]) -> list[Span]:
 
 def inside(spans: Sequence[Span], offset: int) -> bool:
     return any(start <= offset and (offset < end or end < 0) for start, end in spans)
-
-
-def _decide(keyword: str, argument: str) -> bool | None:
-    if keyword in ("ifdef", "ifndef"):
-        if argument.strip() not in CUDA_COMPILER_MACROS:
-            return None
-        return keyword == "ifndef"
-    node = parse(argument)
-    if node is None:
-        return None
-    value = evaluate(
-        node,
-        lambda name: 0 if name in CUDA_COMPILER_MACROS else None,
-        lambda name: False if name in CUDA_COMPILER_MACROS else None,
-    )
-    return None if value is None else bool(value)

@@ -9,7 +9,7 @@ not know is *unknown*, and so is what depends on it, except where the other oper
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
 Span = tuple[int, int]
@@ -198,3 +198,32 @@ def _arithmetic(op: str, a: int, b: int) -> int | None:
 def names_used_for_value(node: Node) -> frozenset[str]:
     """Names the condition uses for their value (not only in ``defined``)."""
     return frozenset(n.value for n in node.walk() if n.kind == "name")
+
+
+def macro_decider(known: Mapping[str, int | None]) -> Callable[[str, str], bool | None]:
+    """Decide a conditional directive (keyword, argument) from the macros whose state is known: a name mapped to a
+    number is defined with that value, one mapped to None is undefined, and a condition that depends on any other
+    name is unknown (None)."""
+
+    def value_of(name: str) -> int | None:
+        if name not in known:
+            return None
+        value = known[name]
+        return 0 if value is None else value
+
+    def defined(name: str) -> bool | None:
+        return (known[name] is not None) if name in known else None
+
+    def decide(keyword: str, argument: str) -> bool | None:
+        if keyword in ("ifdef", "ifndef"):
+            name = argument.strip()
+            if name not in known:
+                return None
+            return (known[name] is not None) == (keyword == "ifdef")
+        node = parse(argument)
+        if node is None:
+            return None
+        value = evaluate(node, value_of, defined)
+        return None if value is None else bool(value)
+
+    return decide

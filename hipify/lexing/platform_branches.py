@@ -13,11 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 from ..model import Span
-from .condition_expr import evaluate, parse
-from .conditionals import CondDirective, inactive_spans
+from .compiler_branches import CUDA_COMPILER_MACROS
+from .condition_expr import macro_decider
+from .conditionals import CondDirective, Conditional, inactive_spans
 
 # Macros hipcc defines for AMD GPUs in both passes, and the CUDA compiler's, which the translation renames to them.
 HIPCC_DEFINED = frozenset(("__HIPCC__", "__HIP__", "__HIP_PLATFORM_AMD__", "__CUDACC__"))
@@ -64,26 +64,14 @@ HIP_COMPILER_MACROS = frozenset(("__HIPCC__", "__HIP__", "__HIP_PLATFORM_AMD__",
 
 # What CUDA's compiler defines about itself (``__NVCC__``, ``__CUDA_ARCH__``), which the translation renames to
 # HIP's or decides for the build; and the names a file tests to tell HIP's compiler apart.
-CUDA_COMPILER_MACROS = frozenset((
-    "__CUDACC__", "__NVCC__", "__CUDA_ARCH__", "__CUDACC_VER_MAJOR__", "__CUDACC_VER_MINOR__", "__CUDACC_VER_BUILD__",
-    "__CUDACC_VER__", "__CUDACC_RDC__", "__CUDACC_RELAXED_CONSTEXPR__", "__CUDACC_EXTENDED_LAMBDA__",
-    "__CUDA_ARCH_LIST__",
+NVCC_OWN_MACROS = CUDA_COMPILER_MACROS | frozenset((
+    "__CUDA_ARCH__", "__CUDACC_VER_MAJOR__", "__CUDACC_VER_MINOR__", "__CUDACC_VER_BUILD__", "__CUDACC_VER__",
+    "__CUDACC_RDC__", "__CUDACC_RELAXED_CONSTEXPR__", "__CUDACC_EXTENDED_LAMBDA__", "__CUDA_ARCH_LIST__",
 ))  # fmt: skip
 _TELLS_HIP = re.compile(r"\b(?:__HIPCC__|__HIP__|__HIP_PLATFORM_AMD__|__HIP_PLATFORM_HCC__|__HIP_DEVICE_COMPILE__)\b")
 
 
-class _Conditioned(Protocol):
-    @property
-    def start(self) -> int: ...
-    @property
-    def end(self) -> int: ...
-    @property
-    def keyword(self) -> str: ...
-    @property
-    def argument(self) -> str: ...
-
-
-def telling_hip_apart(directives: Sequence[_Conditioned]) -> list[Span]:
+def telling_hip_apart(directives: Sequence[Conditional]) -> list[Span]:
     """The conditions that test HIP's compiler beside CUDA's (``#if defined(__NVCC__) && defined(__HIPCC__)``,
     ``#if defined(__CUDACC__) || defined(__HIPCC__)``), written for hipcc as they are (a library with a HIP port of
     its own, Eigen's way): a test of CUDA's compiler there means CUDA's compiler, and renamed to HIP's the condition
@@ -106,18 +94,8 @@ def hip_compilers_only(directives: Sequence[CondDirective]) -> list[Span]:
     return inactive_spans(directives, {}, _cuda_compiler_decides)
 
 
-def _cuda_compiler_decides(keyword: str, argument: str) -> bool | None:
-    if keyword in ("ifdef", "ifndef"):
-        return (keyword == "ifndef") if argument.strip() in HIP_COMPILER_MACROS else None
-    node = parse(argument)
-    if node is None:
-        return None
-    value = evaluate(
-        node,
-        lambda name: 0 if name in HIP_COMPILER_MACROS else None,
-        lambda name: False if name in HIP_COMPILER_MACROS else None,
-    )
-    return None if value is None else bool(value)
+# A CUDA compiler's view of HIP's own macros: none of them is defined.
+_cuda_compiler_decides = macro_decider(dict.fromkeys(HIP_COMPILER_MACROS))
 
 
 def guards_at(directives: Sequence[CondDirective], offsets: Sequence[int], macros: frozenset[str]) -> list[Guard]:
@@ -204,67 +182,13 @@ def _needs(keyword: str, argument: str, macro: str) -> bool:
 
 
 def undefined_decides(macro: str) -> Callable[[str, str], bool | None]:
-    def decide(keyword: str, argument: str) -> bool | None:
-        if keyword in ("ifdef", "ifndef"):
-            if argument.strip() != macro:
-                return None
-            return keyword == "ifndef"
-        node = parse(argument)
-        if node is None:
-            return None
-        value = evaluate(node, lambda n: 0 if n == macro else None, lambda n: False if n == macro else None)
-        return None if value is None else bool(value)
-
-    return decide
+    """Decide conditions with ``macro`` undefined (every other name unknown)."""
+    return macro_decider({macro: None})
 
 
 def only_defined(macro: str | None, macros: frozenset[str]) -> Callable[[str, str], bool | None]:
     """Decide conditions with ``macro`` defined (as 1) and the rest of ``macros`` undefined (others unknown)."""
-
-    def value_of(name: str) -> int | None:
-        if name not in macros:
-            return None
-        return 1 if name == macro else 0
-
-    def defined(name: str) -> bool | None:
-        return (name == macro) if name in macros else None
-
-    def decide(keyword: str, argument: str) -> bool | None:
-        if keyword in ("ifdef", "ifndef"):
-            name = argument.strip()
-            if name not in macros:
-                return None
-            return (name == macro) == (keyword == "ifdef")
-        node = parse(argument)
-        if node is None:
-            return None
-        value = evaluate(node, value_of, defined)
-        return None if value is None else bool(value)
-
-    return decide
+    return macro_decider({name: 1 if name == macro else None for name in macros})
 
 
-def _hipcc_decides(keyword: str, argument: str) -> bool | None:
-    if keyword in ("ifdef", "ifndef"):
-        name = argument.strip()
-        if name in HIPCC_DEFINED:
-            return keyword == "ifdef"
-        if name in HIPCC_UNDEFINED:
-            return keyword == "ifndef"
-        return None
-    node = parse(argument)
-    if node is None:
-        return None
-
-    def value_of(name: str) -> int | None:
-        if name in HIPCC_DEFINED:
-            return 1
-        return 0 if name in HIPCC_UNDEFINED else None
-
-    def defined(name: str) -> bool | None:
-        if name in HIPCC_DEFINED:
-            return True
-        return False if name in HIPCC_UNDEFINED else None
-
-    value = evaluate(node, value_of, defined)
-    return None if value is None else bool(value)
+_hipcc_decides = macro_decider({**dict.fromkeys(HIPCC_UNDEFINED), **dict.fromkeys(HIPCC_DEFINED, 1)})

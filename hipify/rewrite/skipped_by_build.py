@@ -9,51 +9,28 @@ condition unknown, and an unknown condition skips nothing.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import partial
 
-from ..lexing.condition_expr import evaluate, parse
+from ..lexing.condition_expr import macro_decider
 from ..lexing.conditionals import CondDirective, inactive_spans
 from ..model import Span
 from .build_target import ASSUMED
+
+# Each pass decides the assumed macros as it defines them (None: not defined there).
+_DEVICE_PASS = macro_decider({name: assumed.device for name, assumed in ASSUMED.items()})
+_HOST_PASS = macro_decider({name: assumed.host for name, assumed in ASSUMED.items()})
 
 
 def skipped_spans(directives: Sequence[CondDirective]) -> list[Span]:
     """Spans skipped both by the host pass and by the device pass of the build ``build_target`` describes."""
     if not any(name in d.argument for d in directives if d.keyword in ("if", "elif") for name in ASSUMED):
         return []
-    device = inactive_spans(directives, {}, partial(_decide, True))
-    host = inactive_spans(directives, {}, partial(_decide, False))
+    device = inactive_spans(directives, {}, _DEVICE_PASS)
+    host = inactive_spans(directives, {}, _HOST_PASS)
     return _intersection(device, host)
 
 
 def inside(spans: Sequence[Span], offset: int) -> bool:
     return any(start <= offset < end for start, end in spans)
-
-
-def _decide(device: bool, keyword: str, argument: str) -> bool | None:
-    if keyword in ("ifdef", "ifndef"):
-        assumed = ASSUMED.get(argument.strip())
-        if assumed is None:
-            return None
-        is_defined = (assumed.device if device else assumed.host) is not None
-        return is_defined if keyword == "ifdef" else not is_defined
-    node = parse(argument)
-    if node is None:
-        return None
-
-    def value_of(name: str) -> int | None:
-        assumed = ASSUMED.get(name)
-        if assumed is None:
-            return None
-        value = assumed.device if device else assumed.host
-        return 0 if value is None else value
-
-    def defined(name: str) -> bool | None:
-        assumed = ASSUMED.get(name)
-        return None if assumed is None else (assumed.device if device else assumed.host) is not None
-
-    value = evaluate(node, value_of, defined)
-    return None if value is None else bool(value)
 
 
 def _intersection(a: list[Span], b: list[Span]) -> list[Span]:

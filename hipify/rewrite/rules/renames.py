@@ -22,7 +22,7 @@ from ...knowledge.table import MappingTable, Row
 from ...lexing.facts import CONDITION_DIRECTIVES, Identifier, rejoin_template_commas
 from ...lexing.lexer import lex
 from ...lexing.lines import line_end, line_start
-from ...lexing.platform_branches import CUDA_COMPILER_MACROS, telling_hip_apart
+from ...lexing.platform_branches import NVCC_OWN_MACROS, telling_hip_apart
 from ...model import Diagnostic, Edit, Origin, Severity, Span
 from ...options import Options
 from ..context import Context
@@ -96,7 +96,7 @@ def renames(ctx: Context) -> list[Finding]:
             continue
         if decided and ident.start in decided:
             continue
-        if telling and row.cuda in CUDA_COMPILER_MACROS and any(s <= ident.start < e for s, e in telling):
+        if telling and row.cuda in NVCC_OWN_MACROS and any(s <= ident.start < e for s, e in telling):
             continue  # a condition telling HIP's compiler apart means CUDA's there: hipcc reads it as written
         plan = plans.get(row.cuda)
         if plan is None:
