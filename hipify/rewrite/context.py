@@ -18,7 +18,7 @@ from ..lexing.lexer import lex
 from ..lexing.lines import newline_of
 from ..model import SourceFile, Span
 from ..options import Options
-from .availability import compat_provided
+from .availability import compat_provided, is_missing
 from .flavour import Flavour, choose, family_of
 from .index import TableIndex, index_of
 from .status import Decision, decide
@@ -49,6 +49,8 @@ class Context:
         self.index: TableIndex = index_of(table)
         self._memo: dict[Callable[[Context], object], object] = {}
         self._decisions = _decisions_for(table, options)
+        # id(row) -> (row, is_missing under these options); the row is kept so that its id is not reused
+        self._lacking: dict[int, tuple[Row, bool]] = {}
 
     @cached_property
     def suppression(self) -> Suppression:
@@ -231,6 +233,13 @@ class Context:
         """Is the row's family written with its ROC library's names in this file?"""
         roc = self.options.roc or self.options.miopen
         return roc and self.flavour.uses_roc(family_of(row, self.index))
+
+    def lacks(self, row: Row) -> bool:
+        """``availability.is_missing`` under this file's options, computed once per row."""
+        found = self._lacking.get(id(row))
+        if found is None:
+            found = self._lacking[id(row)] = (row, is_missing(row, self.options, self.index.releases))
+        return found[1]
 
     def decide(self, row: Row) -> Decision:
         roc = self.uses_roc(row)

@@ -28,7 +28,7 @@ def _lacking(table: MappingTable) -> dict[str, tuple[str, frozenset[str]]]:
 @register("missing_members")
 def missing_members(ctx: Context) -> Iterator[Finding]:
     lacking = _lacking(ctx.table)
-    present = [t for t in lacking if t in ctx.masked]
+    present = [t for t in lacking if t in ctx.identifiers_by_name]  # the file's names: no text search per struct
     if not present:
         return
     code = code_only(ctx)

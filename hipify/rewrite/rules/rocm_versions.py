@@ -17,7 +17,7 @@ from ...model import Diagnostic, Severity
 from ..context import Context
 from ..index import macro_needed
 from ..registry import Finding, register
-from ..versions import others_writing_otherwise, version_of
+from ..versions import Written, others_writing_otherwise, version_of
 
 
 @register("rocm_versions")
@@ -25,10 +25,16 @@ def rocm_versions(ctx: Context) -> Iterator[Finding]:
     releases = ctx.table.target_releases
     names = ctx.index.version_dependent
     if names and not ctx.used_rows.isdisjoint(names):
+        per_row: dict[tuple[str, bool], dict[str, Written]] = {}  # a row's uses share its answer
         for ident, row in ctx.uses_of(names):
             if not ctx.emits(ident, row):
                 continue
-            others = others_writing_otherwise(row, ctx.options, releases, ctx.index.releases, ctx.uses_roc(row))
+            roc = ctx.uses_roc(row)
+            others = per_row.get((row.cuda, roc))
+            if others is None:
+                others = per_row[(row.cuda, roc)] = others_writing_otherwise(
+                    row, ctx.options, releases, ctx.index.releases, roc
+                )
             if not others:
                 continue
             mine = ctx.decide(row).target or "left as written"

@@ -33,7 +33,6 @@ from ...lexing.lines import line_end, line_start
 from ...lexing.statements import LeftOut, smallest_units
 from ...lexing.text_facts import names_no_type
 from ...model import Diagnostic, Edit, Origin, Severity, Span
-from ..availability import is_missing
 from ..context import Context
 from ..device_bodies import host_only_head
 from ..registry import Finding, register
@@ -54,7 +53,7 @@ def _missing_in(ctx: Context, span: Span) -> list[str]:
     missing = {
         r.cuda
         for i, r in _resolved_in(ctx, span)
-        if names_api(ctx, i, r) and is_missing(r, ctx.options, ctx.index.releases)
+        if names_api(ctx, i, r) and ctx.lacks(r)
     }
     return sorted(missing - ctx.compat_names)
 
@@ -144,7 +143,7 @@ def _missing_uses(ctx: Context, span: Span) -> list[tuple[int, str]]:
             continue
         if ident.region is Region.INACTIVE or any(s <= ident.start < e for s, e in out_already):
             continue
-        if row.cuda not in compat and is_missing(row, ctx.options, ctx.index.releases):
+        if row.cuda not in compat and ctx.lacks(row):
             found.append((ident.start, row.cuda))
     return sorted(found)
 
@@ -285,7 +284,7 @@ def _stopping_definition(ctx: Context, decl: Declaration, missing: list[str]) ->
     for ident, row in sorted(in_head, key=lambda pair: pair[0].start):
         if ident.user_declared:
             continue
-        if is_missing(row, ctx.options, ctx.index.releases):
+        if ctx.lacks(row):
             return ""
         target = ctx.decide(row).target
         if target and target != ident.name:
