@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 
 import clang_lexing
 import pytest
@@ -11,7 +12,7 @@ from fuzzing import soup
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hipify.lexing.conditionals import value_without
+from hipify.lexing.conditionals import CondDirective, skipped_with_derived, value_without
 from hipify.lexing.lexer import Kind, iter_tokens, lex
 
 
@@ -123,11 +124,65 @@ def test_never_raises_on_fragments(text: str) -> None:
         ("defined(CUDART_VERSION)", None),  # defined() is the translation's business, not a value
         ("OTHER > 1", None),  # a name that may be defined
         ("1 / 0", None),
-        ("1 << 2", None),  # not in the small arithmetic understood: unknown, never wrong
+        ("1 << 2", True),
+        # three-valued: the known half decides where the other cannot change the result
+        ("CUDART_VERSION >= 12080 && defined(__linux__)", False),
+        ("CUDART_VERSION < 12080 || OTHER > 1", True),
+        ("CUDART_VERSION >= 12080 || OTHER > 1", None),
+        ("defined(HIPIFY_ENABLE_cuFoo) && OTHER", False),  # code the translation left out stays out
     ],
 )
 def test_conditions_with_macros_hip_never_defines(condition: str, value: bool | None) -> None:
     assert value_without(condition, frozenset({"CUDART_VERSION", "__CUDA_ARCH__"})) is value
+
+
+def _directives(text: str) -> list[CondDirective]:
+    out = []
+    at = 0
+    for line in text.splitlines(keepends=True):
+        m = re.match(r"\s*#\s*(\w+)\s*(.*?)\s*$", line)
+        if m:
+            out.append(CondDirective(at, at + len(line.rstrip("\n")), m.group(1), m.group(2)))
+        at += len(line)
+    return out
+
+
+SWITCHES = """#if CUDART_VERSION >= 12080 && defined(__linux__)
+#define HAS_A 1
+#endif
+#if defined(HAS_A) && CUDART_VERSION >= 12090
+#define HAS_B 1
+#endif
+#if defined(HAS_A)
+a_only();
+#endif
+#ifdef HAS_B
+b_only();
+#endif
+#if HAS_A
+a_value();
+#endif
+#ifndef HAS_A
+without_a();
+#endif
+"""
+
+
+def test_switches_derived_from_skipped_tests_are_undefined() -> None:
+    text = SWITCHES
+    spans = skipped_with_derived(_directives(text), frozenset({"CUDART_VERSION"}))
+    skipped = "".join(text[s:e] for s, e in spans)
+    for body in ("#define HAS_A", "#define HAS_B", "a_only", "b_only", "a_value"):
+        assert body in skipped
+    assert "without_a" not in skipped
+
+
+def test_a_switch_defined_outside_the_skipped_code_stays_unknown() -> None:
+    text = SWITCHES + "#ifdef CONFIG\n#define HAS_A 1\n#endif\n"
+    spans = skipped_with_derived(_directives(text), frozenset({"CUDART_VERSION"}))
+    skipped = "".join(text[s:e] for s, e in spans)
+    assert "a_only" not in skipped and "a_value" not in skipped
+    assert "#define HAS_A 1\n#endif\n#if defined(HAS_A)" not in skipped
 
 
 # --- the lexer's edges, with clang's lexer as the reference -----------------------------------------------------

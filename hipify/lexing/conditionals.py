@@ -7,7 +7,6 @@ the regex engine cannot see the headers that might define it.
 
 from __future__ import annotations
 
-import ast
 import functools
 import re
 from collections.abc import Callable, Sequence
@@ -15,8 +14,10 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from ..model import Span
+from . import condition_expr
 
 _DEFINED = re.compile(r"^(!?)\s*defined\s*(?:\(\s*(\w+)\s*\)|(\w+))$")
+_NAME = re.compile(r"\s*([A-Za-z_]\w*)")
 _NUMBER = re.compile(r"^\(?\s*(\d+)[uUlL]*\s*\)?$")
 
 
@@ -129,48 +130,25 @@ def inactive_spans(
 # (``rewrite/rules/unavailable.py``); defining such a macro is the user's decision, so the translation reads the
 # code as left out.
 LEFT_OUT_PREFIX = "HIPIFY_ENABLE_"
-_LEFT_OUT = re.compile(rf"\bdefined\s*\(\s*{LEFT_OUT_PREFIX}\w*\s*\)|\bdefined\s+{LEFT_OUT_PREFIX}\w*")
-_DEFINED_ANYWHERE = re.compile(r"\bdefined\s*\(\s*([A-Za-z_]\w*)\s*\)|\bdefined\s+([A-Za-z_]\w*)")
-_CONDITION_TOKEN = re.compile(r"\s*(?:(\d+)[uUlL]*|([A-Za-z_]\w*)|(&&|\|\||==|!=|<=|>=|[()<>!+\-*/%]))")
-_PYTHON_OPERATOR = {"&&": " and ", "||": " or ", "!": " not ", "/": "//"}
-_ALLOWED_NODES = (
-    ast.Expression, ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.USub, ast.UAdd, ast.BinOp, ast.Add,
-    ast.Sub, ast.Mult, ast.FloorDiv, ast.Mod, ast.Compare, ast.Eq, ast.NotEq, ast.Lt, ast.LtE, ast.Gt, ast.GtE,
-    ast.Constant,
-)  # fmt: skip
 
 
 def value_without(argument: str, undefined: frozenset[str], never_defined: frozenset[str] = frozenset()) -> bool | None:
-    """The value of an ``#if``/``#elif`` condition whose every name is one of ``undefined`` (each 0 there, as the
-    preprocessor counts an undefined macro), e.g. ``CUDART_VERSION >= 11000``; None when another name, a
-    ``defined`` (but of one of ``never_defined``: macros no HIP header defines and no translation renames), or
-    anything else than integer arithmetic and comparisons appears."""
-    out: list[str] = []
-    at = 0
-    text = _LEFT_OUT.sub("0", argument.strip())  # code the translation left out stays out
-    if "defined" in text and never_defined:  # ``defined(X)`` of a macro nothing defines there is 0 too
-        text = _DEFINED_ANYWHERE.sub(lambda m: "0" if (m.group(1) or m.group(2)) in never_defined else m.group(), text)
-    while at < len(text):
-        m = _CONDITION_TOKEN.match(text, at)
-        if m is None:
-            return None
-        number, name, operator = m.groups()
-        if name is not None and name not in undefined:
-            return None
-        out.append(number or ("0" if name else _PYTHON_OPERATOR.get(operator, operator)))
-        at = m.end()
-    try:
-        tree = ast.parse("".join(out).strip() or "x", mode="eval")
-    except SyntaxError:
+    """The value of an ``#if``/``#elif`` condition where each of ``undefined`` is 0 (as the preprocessor counts an
+    undefined macro), e.g. ``CUDART_VERSION >= 11000``, and ``defined`` of each of ``never_defined`` (macros no HIP
+    header defines and no translation renames) and of a left-out switch is false; None where it hangs on another
+    name. Read three-valued: ``CUDART_VERSION >= 12080 && defined(__linux__)`` is 0 whatever ``__linux__`` is."""
+    node = condition_expr.parse(argument)
+    if node is None:
         return None
-    if not all(isinstance(node, _ALLOWED_NODES) for node in ast.walk(tree)):
-        return None
-    try:
-        return bool(
-            eval(compile(tree, "<condition>", "eval"), {"__builtins__": {}})
-        )  # the AST holds only integer arithmetic
-    except ArithmeticError:
-        return None
+
+    def value_of(name: str) -> int | None:
+        return 0 if name in undefined else None
+
+    def defined(name: str) -> bool | None:
+        return False if name in never_defined or name.startswith(LEFT_OUT_PREFIX) else None
+
+    value = condition_expr.evaluate(node, value_of, defined)
+    return None if value is None else bool(value)
 
 
 def skipped_without(
@@ -182,6 +160,36 @@ def skipped_without(
     return inactive_spans(
         directives, {}, lambda keyword, argument: _skipped_value(keyword, argument, undefined, never_defined)
     )
+
+
+def skipped_with_derived(
+    directives: Sequence[CondDirective], undefined: frozenset[str], never_defined: frozenset[str] = frozenset()
+) -> list[Span]:
+    """:func:`skipped_without`, and then also what tests a macro this file defines only inside those spans: a
+    feature switch derived from a version test (``#if CUDART_VERSION >= 12080`` / ``#define HAS_DECOMPRESS 1``) is
+    not defined where the test is decided false, so ``#if defined(HAS_DECOMPRESS)`` is skipped there too. Only the
+    file's own definitions are read (a build that passes ``-DHAS_DECOMPRESS`` or another header defining it is not
+    seen); a macro defined anywhere outside the skipped spans keeps its tests unknown."""
+    spans = skipped_without(directives, undefined, never_defined)
+    defines = [(m.group(1), d.start) for d in directives if d.keyword == "define" and (m := _NAME.match(d.argument))]
+    if not spans or not defines:
+        return spans
+    for _ in range(4):  # a switch defined only under another such switch
+        derived = _defined_only_in(defines, spans) - never_defined
+        if not derived:
+            break
+        undefined, never_defined = undefined | derived, never_defined | derived  # ``#if HAS_X`` is 0 there too
+        spans = skipped_without(directives, undefined, never_defined)
+    return spans
+
+
+def _defined_only_in(defines: Sequence[tuple[str, int]], spans: Sequence[Span]) -> frozenset[str]:
+    """The macros whose every ``#define`` (name, offset) lies in one of ``spans`` (an end of -1: the file's end)."""
+    inside: set[str] = set()
+    outside: set[str] = set()
+    for name, at in defines:
+        (inside if any(s <= at and (at < e or e < 0) for s, e in spans) else outside).add(name)
+    return frozenset(inside - outside)
 
 
 def _skipped_value(

@@ -20,7 +20,7 @@ from ..knowledge.cxx import is_hip_spelling
 from ..knowledge.table import MappingTable
 from ..lexing.compiler_branches import host_skipped
 from ..lexing.compiler_branches import inside as inside_any
-from ..lexing.conditionals import CondDirective, inactive_spans, skipped_without
+from ..lexing.conditionals import CondDirective, inactive_spans, skipped_with_derived
 from ..lexing.declarations import top_level_declarations
 from ..lexing.lexer import Lexed
 from ..lexing.platform_branches import (
@@ -229,7 +229,7 @@ def scan_text(
     )
     missing = _missing_names(known, table, options)
     if missing or exact:
-        skipped = skipped_without(directives, index.undefined_macros, index.never_defined) if missing else []
+        skipped = skipped_with_derived(directives, index.undefined_macros, index.never_defined) if missing else []
         gated = {n for n in missing if _needs_option(table, n, options)}
         own = missing & (shadows | declared)  # names the file declares itself, in any scope: its own
         blocked, used = _blocked_and_uses(code_text, lexed.directives, skipped, missing - own, words, table, gated)

@@ -26,7 +26,7 @@ from collections.abc import Iterator
 
 from ...knowledge.codes import UNCONVERTED_CODES
 from ...knowledge.table import Row
-from ...lexing.conditionals import LEFT_OUT_PREFIX, CondDirective, skipped_without
+from ...lexing.conditionals import LEFT_OUT_PREFIX, CondDirective, skipped_with_derived
 from ...lexing.declarations import Declaration
 from ...lexing.facts import Identifier, Region
 from ...lexing.lines import line_end, line_start
@@ -50,11 +50,7 @@ def _declarations(ctx: Context) -> list[Declaration]:
 
 
 def _missing_in(ctx: Context, span: Span) -> list[str]:
-    missing = {
-        r.cuda
-        for i, r in _resolved_in(ctx, span)
-        if names_api(ctx, i, r) and ctx.lacks(r)
-    }
+    missing = {r.cuda for i, r in _resolved_in(ctx, span) if names_api(ctx, i, r) and ctx.lacks(r)}
     return sorted(missing - ctx.compat_names)
 
 
@@ -154,7 +150,7 @@ def _left_out_already(ctx: Context) -> list[Span]:
     (``#if defined(CUBLAS_VERSION)``, ``#if CUBLAS_VER_MAJOR >= 11``)."""
     spans: list[Span] = [
         (s, e if e >= 0 else len(ctx.text))
-        for s, e in skipped_without(
+        for s, e in skipped_with_derived(
             [CondDirective(d.start, d.end, d.keyword, d.argument) for d in ctx.facts.directives],
             ctx.index.undefined_macros,
             ctx.index.never_defined,
