@@ -21,6 +21,7 @@ COMPILED = (
     "half/empty_brace_assignment.cu",
     "nvtx/nvtx3_cuda_runtime_header.cu",
     "namespaces/thrust_cuda_backend.cu",
+    "namespaces/thrust_cuda_error.cu",
     "namespaces/cub_by_alias_and_using.cu",
     "spellings/other_spellings.cu",
     "spellings/surface_overloads.cu",
@@ -57,6 +58,9 @@ COMPILED = (
         ("thrust::cuda", "thrust::hip", "thrust-backend"),
         ("thrust::cuda_cub", "thrust::hip_rocprim", "thrust-backend"),
         ("thrust::system::cuda", "thrust::system::hip", "thrust-backend"),
+        # and its backend-named functions
+        ("thrust::cuda_category", "thrust::hip_category", "thrust-backend"),
+        ("thrust::system::cuda_category", "thrust::system::hip_category", "thrust-backend"),
         ("cuda::std", "std", "libcudacxx"),
         ("cuda/std/type_traits", "type_traits", "libcudacxx"),
         # CUB's macros
@@ -100,6 +104,17 @@ def test_thrust_backend_namespaces_pair_by_header() -> None:
 
     cuda = "THRUST_NAMESPACE_BEGIN\nnamespace cuda_cub {\nstruct x {};\n}\nnamespace system { namespace cuda {\n}}\n"
     assert declared_namespaces(cuda) == {"thrust", "thrust::cuda_cub", "thrust::system", "thrust::system::cuda"}
+
+
+def test_thrust_backend_functions_at_namespace_scope() -> None:
+    from hipify.tablegen.thrust_namespaces import declared_functions
+
+    cuda = (
+        "THRUST_NAMESPACE_BEGIN\nnamespace system {\n// cuda_commented()\ninline const error_category& cuda_category();\n"
+        "struct s { void cuda_member(); };\ninline void f() { cuda_call(); }\n}\nusing system::cuda_category;\n"
+        "THRUST_NAMESPACE_END\n"
+    )
+    assert declared_functions(cuda) == {"thrust::system::cuda_category", "thrust::system::f", "thrust::cuda_category"}
 
 
 def _translate(work: Path, engine: str) -> Path:

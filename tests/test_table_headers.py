@@ -17,7 +17,7 @@ from hipify.tablegen.fetch import DEFAULT_CACHE
 from hipify.tablegen.libcudacxx import DEVICE_STANDARD
 from hipify.tablegen.sides import HipSide
 from hipify.tablegen.sources import TARGET_RELEASES
-from hipify.tablegen.thrust_namespaces import declared_namespaces
+from hipify.tablegen.thrust_namespaces import declared_functions, declared_namespaces
 
 CACHE = Path(os.environ.get("HIPIFY_HEADER_CACHE", str(DEFAULT_CACHE))).expanduser()
 MAPPED = ("supported", "deprecated", "experimental")
@@ -66,8 +66,9 @@ def test_identifier_targets_are_declared_where_named(hip) -> None:
         if row.source == "libcudacxx":  # cuda::std -> std: the standard library's, not a HIP header's
             assert row.hip in ("", "std"), row
             continue
-        if row.source == "thrust-backend":  # rocThrust's namespaces, declared in the rocThrust header it names
-            assert row.hip in declared_namespaces((_rocthrust(hip) / row.hip_header).read_text()), row
+        if row.source == "thrust-backend":  # rocThrust's namespaces and functions, declared in the header it names
+            declared = declared_namespaces if row.kind == "namespace" else declared_functions
+            assert row.hip in declared((_rocthrust(hip) / row.hip_header).read_text()), row
             continue
         for name, status, header, since in (
             (row.hip, row.hip_status, row.hip_header, row.hip_since),

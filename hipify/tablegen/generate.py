@@ -27,7 +27,7 @@ from .signature import verify_signatures
 from .signatures import parameter_type_votes
 from .sources import API_ORDER, SPECS, TARGET_RELEASES, ApiSpec
 from .spellings import cuda_facts, hip_alias_root, other_spellings
-from .thrust_namespaces import thrust_header_rows, thrust_namespace_rows
+from .thrust_namespaces import thrust_function_rows, thrust_header_rows, thrust_namespace_rows
 from .type_votes import pair_types_by_signature
 
 __all__ = ["Generated", "GenerationError", "generate"]
@@ -120,7 +120,7 @@ def _generate_for(
         for row in [*libcudacxx_header_rows(cache), *libcudacxx_namespace_rows(cache), *libcudacxx_name_rows(cache)]:
             claimed.setdefault(row.cuda, row)
     if "cub" in apis:
-        for row in [*thrust_namespace_rows(cache), *thrust_header_rows(cache)]:
+        for row in [*thrust_namespace_rows(cache), *thrust_function_rows(cache), *thrust_header_rows(cache)]:
             claimed.setdefault(row.cuda, row)
     if macros_path is not None:
         predefined = hipcc_predefined()

@@ -1,5 +1,6 @@
-"""Thrust's CUDA backend namespaces and headers, and rocThrust's HIP ones (``thrust::cuda::par`` ->
-``thrust::hip::par``, ``<thrust/system/cuda/vector.h>`` -> ``<thrust/system/hip/vector.h>``).
+"""Thrust's CUDA backend namespaces, headers and backend-named functions, and rocThrust's HIP ones
+(``thrust::cuda::par`` -> ``thrust::hip::par``, ``<thrust/system/cuda/vector.h>`` -> ``<thrust/system/hip/vector.h>``,
+``thrust::cuda_category()`` -> ``thrust::hip_category()``).
 
 Both libraries declare their device backend in ``thrust/system/<backend>/*.h``: an implementation namespace
 (CCCL ``thrust::cuda_cub``, rocThrust ``thrust::hip_rocprim``), the system namespace
@@ -7,7 +8,9 @@ Both libraries declare their device backend in ``thrust/system/<backend>/*.h``: 
 A CUDA namespace pairs with the HIP namespace named like it with ``cuda`` replaced by ``hip``; the one each side has
 left over, when each has exactly one, is the implementation namespace, and they pair with each other. Only
 namespaces both sides declare in headers of the same name count. A public backend header (not under detail/)
-pairs with rocThrust's header of the same path under ``system/hip``.
+pairs with rocThrust's header of the same path under ``system/hip``. A function a public backend header declares
+at namespace scope (or brings in with ``using``) whose name spells ``cuda`` pairs with the one rocThrust's header of
+the same name declares in the same namespace with ``hip`` in its place.
 """
 
 from __future__ import annotations
@@ -21,6 +24,12 @@ CUDA_BACKEND = "cuda/cu13/toolkit/cccl/thrust/system/cuda"
 HIP_BACKEND = "hip/6.4/librocthrust-dev/thrust/system/hip"
 _TOKEN = re.compile(
     r"/\*.*?\*/|//[^\n]*|\bnamespace\s+([A-Za-z_]\w*)\s*\{|(THRUST_NAMESPACE_BEGIN)|(THRUST_NAMESPACE_END)|([{}])", re.S
+)
+# A function declared (``name(``) or brought in (``using a::b::name;``), read at namespace scope only.
+_DECLARED = re.compile(
+    r"/\*.*?\*/|//[^\n]*|\bnamespace\s+([A-Za-z_]\w*)\s*\{|(THRUST_NAMESPACE_BEGIN)|(THRUST_NAMESPACE_END)|([{}])"
+    r"|\busing\s+(?:[A-Za-z_]\w*\s*::\s*)+([A-Za-z_]\w*)\s*;|([A-Za-z_]\w*)\s*\(",
+    re.S,
 )
 
 
@@ -39,6 +48,60 @@ def declared_namespaces(text: str) -> set[str]:
         elif brace == "{":
             stack.append("")
     return found
+
+
+def declared_functions(text: str) -> set[str]:
+    """'::'-joined paths of the functions a header declares or brings in with ``using`` at namespace scope."""
+    stack: list[str] = []  # namespace names, and "" for other braces
+    found: set[str] = set()
+    for m in _DECLARED.finditer(text):
+        name, begin, end, brace, used, called = m.groups()
+        if name or begin:
+            stack.append(name or "thrust")
+        elif end or brace == "}":
+            if stack:
+                stack.pop()
+        elif brace == "{":
+            stack.append("")
+        elif (used or called) and stack and all(stack):  # not inside a class or a function body
+            found.add("::".join([*stack, used or called]))
+    return found
+
+
+def function_pairs(cache: Path) -> dict[str, tuple[str, str]]:
+    """CUDA backend function (qualified) -> (rocThrust's, the header name both declare them in)."""
+    cuda_root, hip_root = cache / CUDA_BACKEND, cache / HIP_BACKEND
+    pairs: dict[str, tuple[str, str]] = {}
+    for path in sorted(cuda_root.glob("*.h")):
+        other = hip_root / path.name
+        if not other.is_file():
+            continue
+        theirs = declared_functions(other.read_text(encoding="utf-8", errors="replace"))
+        for name in sorted(declared_functions(path.read_text(encoding="utf-8", errors="replace"))):
+            scope, _, last = name.rpartition("::")
+            if "cuda" not in last or not scope.startswith("thrust"):
+                continue
+            renamed = f"{scope}::{last.replace('cuda', 'hip')}"
+            if renamed in theirs:
+                pairs.setdefault(name, (renamed, path.name))
+    return pairs
+
+
+def thrust_function_rows(cache: Path) -> list[Row]:
+    return [
+        Row(
+            cuda=cuda,
+            hip=hip,
+            kind="function",
+            api="cub",
+            hip_status="supported",
+            cuda_header=f"thrust/system/cuda/{header}",
+            hip_header=f"thrust/system/hip/{header}",
+            source="thrust-backend",
+            note=f"Thrust's CUDA backend function {cuda}; rocThrust's HIP backend declares {hip}",
+        )
+        for cuda, (hip, header) in sorted(function_pairs(cache).items())
+    ]
 
 
 def _backend(root: Path) -> dict[str, set[str]]:
