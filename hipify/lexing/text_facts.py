@@ -527,6 +527,21 @@ def after_macro_name(masked: str, prev_at: int) -> bool:
     return prev_token(masked, prev_at)[0] == "define"
 
 
+# What may follow a declarator's name: an initializer, the end of the declaration, an array bound, the next
+# declarator or parameter.
+_AFTER_DECLARATOR = frozenset(("{", ";", "=", "[", ",", ")"))
+
+
+def declarator_after_mark(masked: str, start: int, name: str) -> bool:
+    """Is the function name at ``start``, after ``*`` or ``&``, a declarator's (``Fn *cuMemCreate{nullptr};``,
+    ``void load(Fn *&cuMemMap)``): a type's word before the mark, and what follows a declared name after it."""
+    token, at = prev_token(masked, start)  # the mark
+    while token in ("*", "&", "const", "volatile"):  # ``T **name``, ``T *const name``, ``T *&name``
+        token, at = prev_token(masked, at)
+    nxt, _ = next_token(masked, start + len(name))
+    return bool(token) and (token[0].isalpha() or token[0] == "_" or token == ">") and nxt in _AFTER_DECLARATOR
+
+
 def declares(prev: str, nxt: str, name: str) -> bool:
     """Heuristic: is this occurrence the name's declaration (so the name is the user's own)?"""
     if prev == "define":

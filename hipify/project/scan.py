@@ -38,6 +38,7 @@ from ..lexing.statements import has_smaller_units
 from ..lexing.text_facts import (
     INCLUDE,
     after_macro_name,
+    declarator_after_mark,
     declares,
     directives_of,
     names_no_type,
@@ -225,7 +226,12 @@ def scan_text(
     placed = _placed_defines(define_at, shadowing_defines, build_skipped, directives)
     guarded_shadows = tuple(sorted((n, r) for n, r in placed if r))
     shadows = {n for n, r in placed if not r} | _declared_names(
-        declaring, known & telling, lexed.directives, split if declaring is masked else None, statements
+        declaring,
+        known & telling,
+        lexed.directives,
+        split if declaring is masked else None,
+        statements,
+        frozenset(n for n in known & telling if table.by_name[n].kind == "function"),
     )
     missing = _missing_names(known, table, options)
     if missing or exact:
@@ -714,17 +720,25 @@ def _declared_names(
     directives: Sequence[Span],
     split: _Split | None = None,
     not_types: frozenset[str] = frozenset(),
+    functions: frozenset[str] = frozenset(),
 ) -> set[str]:
     """Those of ``names`` that some occurrence declares (``hipError_t cudaMallocHost(int)``). ``split``: the word
     split of ``masked``'s code, where the caller has it; ``not_types``: words after which a name is never declared
-    (the file's statement macros, ``CUERR``)."""
+    (the file's statement macros, ``CUERR``); ``functions``: those of ``names`` that name CUDA functions, declared
+    after a pointer or reference declarator too (``MemCreateFn *cuMemCreate{nullptr};``: nothing multiplies a
+    function)."""
     found: set[str] = set()
     lines = _Lines(directives)
     for name, start in _occurrences(masked, names, found, split):
         # A declared name follows a word (a type, ``struct``): after any other token (``(cudaMalloc``,
         # ``= cudaMalloc``) it is a use, seen without reading the tokens around. A #define's name is read with its
         # conditions (``_placed_defines``), and its body declares nothing.
-        if _before(masked, start) not in _WORD_OR_UNSURE or lines.in_directive(start):
+        before = _before(masked, start)
+        if before in ("*", "&") and name in functions and not lines.in_directive(start):
+            if declarator_after_mark(masked, start, name):
+                found.add(name)
+            continue
+        if before not in _WORD_OR_UNSURE or lines.in_directive(start):
             continue
         prev, prev_at = prev_token(masked, start)
         nxt, next_at = next_token(masked, start + len(name))

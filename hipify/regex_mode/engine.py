@@ -8,7 +8,7 @@ from ..knowledge.codes import INTERNAL_ERROR
 from ..knowledge.table import MappingTable
 from ..lexing.facts import FileFacts
 from ..lexing.shared import take
-from ..lexing.text_facts import SPACED_CHEVRONS, extract_facts
+from ..lexing.text_facts import SPACED_CHEVRONS, declarator_after_mark, extract_facts
 from ..model import Diagnostic, EngineResult, Severity, SourceFile
 from ..options import Options
 from ..rewrite import plan
@@ -38,6 +38,7 @@ def text_facts(source: SourceFile, table: MappingTable, options: Options) -> Fil
         find_launches=find_launches,
         not_types=index.removed,
     )
+    facts = _function_declarators(facts, table)
     other = frozenset(source.project.other_builds)
     if not other:
         return facts
@@ -45,6 +46,26 @@ def text_facts(source: SourceFile, table: MappingTable, options: Options) -> Fil
     identifiers = tuple(
         i._replace(user_declared=False) if i.user_declared and i.name in other else i for i in facts.identifiers
     )
+    return replace(facts, identifiers=identifiers)
+
+
+def _function_declarators(facts: FileFacts, table: MappingTable) -> FileFacts:
+    """The file's own declarations of CUDA function names behind a pointer or reference declarator
+    (``MemCreateFn *cuMemCreate{nullptr};``, a driver table's member): the name is the file's there and wherever it
+    appears. Only function names: a flag after ``&`` (``flags & cudaHostAllocMapped)``) is a use."""
+    declared = {
+        i.name
+        for i in facts.identifiers
+        if i.prev_token in ("*", "&")
+        and not i.user_declared
+        and not i.directive
+        and (row := table.lookup(i.name)) is not None
+        and row.kind == "function"
+        and declarator_after_mark(facts.masked, i.start, i.name)
+    }
+    if not declared:
+        return facts
+    identifiers = tuple(i._replace(user_declared=True) if i.name in declared else i for i in facts.identifiers)
     return replace(facts, identifiers=identifiers)
 
 
