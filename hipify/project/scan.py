@@ -233,7 +233,7 @@ def scan_text(
         statements,
         frozenset(n for n in known & telling if table.by_name[n].kind == "function"),
     )
-    missing = _missing_names(known, table, options)
+    missing = _missing_names(known | _qualified_known(words, table), table, options)
     if missing or exact:
         skipped = skipped_with_derived(directives, index.undefined_macros, index.never_defined) if missing else []
         gated = {n for n in missing if _needs_option(table, n, options)}
@@ -596,6 +596,16 @@ def _blocked_and_uses(
         and _scope_of(statements, at) in _cuda_scopes(table)
         and not (table.by_name[name].kind == "type" and names_no_type(statements, at, at + len(name)))
     )
+    qualified = {name for name in missing_names if "::" in name}
+    if qualified:  # ``cub::CurrentDevice``: the last part, where the row's scopes qualify it
+        by_last: dict[str, set[str]] = {}
+        for name in qualified:
+            by_last.setdefault(name.rsplit("::", 1)[1], set()).add(name)
+        for last, at in _word_occurrences(statements, set(by_last)):
+            scoped = f"{_scope_of(statements, at)}::{last}"
+            if scoped in by_last[last] and not _is_member(statements, at):
+                found.append((at, scoped))
+        found.sort()
     hits = [at for at, _ in found]
     for d in top_level_declarations(code, directives):
         if d.name_at >= 0:  # declaring a name is not using it
@@ -642,6 +652,22 @@ def _scope_of(masked: str, at: int) -> str:
     ``cuda::std::atomic``, ``>`` for a template's); "" when unqualified or qualified by the global scope alone."""
     m = _QUALIFIER.search(masked, max(0, at - _LOOK_BACK), at)
     return re.sub(r"\s+", "", m.group())[:-2] if m else ""
+
+
+def _qualified_known(words: set[str], table: MappingTable) -> set[str]:
+    """The table's qualified names (``cub::CurrentDevice``) whose last part and first scope are both words of the
+    file: the ones it may use, asked about like its plain names (where they occur is read per occurrence)."""
+    by_last = _qualified_by_last(table)
+    return {q for w in words & by_last.keys() for q in by_last[w] if q.split("::", 1)[0] in words}
+
+
+@lru_cache(maxsize=8)
+def _qualified_by_last(table: MappingTable) -> dict[str, tuple[str, ...]]:
+    out: dict[str, list[str]] = {}
+    for name in table.by_name:
+        if "::" in name:
+            out.setdefault(name.rsplit("::", 1)[1], []).append(name)
+    return {last: tuple(sorted(names)) for last, names in out.items()}
 
 
 @lru_cache(maxsize=8)

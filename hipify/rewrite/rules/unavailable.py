@@ -39,6 +39,12 @@ from ..registry import Finding, register
 from ..wrap import already_wrapped, wrap
 
 ENABLE_PREFIX = LEFT_OUT_PREFIX
+
+
+def enable_macro(name: str) -> str:
+    """The macro that compiles code left out for ``name`` (a qualified API's ``::`` spelled ``_``: a macro name is
+    one identifier)."""
+    return ENABLE_PREFIX + name.replace("::", "_")
 _MEMBER = (".", "->")
 # What the program calls where code was left out: prints the API's name and stops (the compatibility header's).
 TRAP = "hipify_unavailable"
@@ -218,14 +224,14 @@ def _leave_out(ctx: Context, decl: Declaration, unit: LeftOut) -> Iterator[Findi
     yield Diagnostic(
         "HPY010",
         f"{what} {owner} needs {', '.join(apis)}, which HIP lacks: left out, it stops the program where it is "
-        f"reached; {decl.name} and the files using it compile (define {ENABLE_PREFIX}{apis[0]} to compile it)",
+        f"reached; {decl.name} and the files using it compile (define {enable_macro(apis[0])} to compile it)",
         unit.span[0],
         severity=Severity.WARNING,
         subject=apis[0],
     )
     text, nl = ctx.text, ctx.newline
     start, end = unit.span
-    condition = f"defined({ENABLE_PREFIX}{apis[0]})"
+    condition = f"defined({enable_macro(apis[0])})"
     first_line = line_start(text, start)
     indent = _indent(text, first_line)
     stop = f'{indent}{TRAP}("{", ".join(apis)}");  // hipify-py: HIP lacks it (HPY010)'
@@ -253,14 +259,14 @@ def _indent(text: str, line: int) -> str:
 
 
 def _disable(ctx: Context, decl: Declaration, missing: list[str]) -> Iterator[Finding]:
-    condition = f"defined({ENABLE_PREFIX}{decl.name})"
+    condition = f"defined({enable_macro(decl.name)})"
     if already_wrapped(ctx.text, decl, condition):
         return  # disabled by an earlier run
     needs = ", ".join(missing)
     yield Diagnostic(
         "HPY010",
         f"{decl.name} needs {needs}, which HIP lacks, where no smaller unit holds it: disabled so that the files "
-        f"including this one compile; each use is reported (HPY111) (define {ENABLE_PREFIX}{decl.name} to compile it)",
+        f"including this one compile; each use is reported (HPY111) (define {enable_macro(decl.name)} to compile it)",
         decl.name_at if decl.name_at >= 0 else decl.start,
         severity=Severity.WARNING,
         subject=missing[0],
