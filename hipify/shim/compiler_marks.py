@@ -6,10 +6,12 @@ The header defines nvcc's marks for hipcc (``__NVCC__`` as ``__HIPCC__``), so th
 to HIP writes conditions that test both compilers (``#if defined(__NVCC__) && defined(__HIPCC__)`` before an
 ``#error``, ``#if defined(__NVCC__) ... #elif defined(__HIPCC__)``): there a mark means nvcc, and the translation
 leaves it as written (``lexing.platform_branches.telling_hip_apart``). A header defines a macro once for every file,
-so where the project's own such condition reads differently with the mark defined than without it (the ``#error``
-fires, the CUDA branch is taken over the project's HIP one), the header leaves that mark undefined, for the whole
-project: a project that tells the compilers apart knows that hipcc defines none of nvcc's marks. A condition that
-reads the same either way (``#if defined(__CUDACC__) || defined(__HIPCC__)``) keeps the mark defined.
+so where the mark, defined, moves hipcc onto or off a branch the project wrote for HIP's compiler alone (the
+``#error`` for nvcc as HIP's back end, the project's HIP branch after its CUDA one), the header leaves that mark
+undefined, for the whole project: a project that tells the compilers apart knows that hipcc defines none of nvcc's
+marks. A condition that reads the same either way (``#if defined(__CUDACC__) || defined(__HIPCC__)``), or where the
+mark only gives the project's meaning (``(defined(__CUDACC__) || defined(__HIPCC__)) && !defined(__CUDA_ARCH__)``
+in the device pass), keeps the mark defined.
 
 Each mark left undefined is a note at the condition that asks for it (HPY150); each of the project's other
 conditions whose branch then changes (a test of the mark alone, which the translation reads as hipcc's) is a
@@ -93,8 +95,13 @@ def decide_marks(texts: Mapping[str, str], marks: Sequence[Mark]) -> MarksDecisi
     for path in sorted(chains):
         for chain in chains[path]:
             for mark in marks:
-                if chain.mentions(mark.name) and _decides(chain, mark, marks):
-                    (told if chain.tells_hip_apart else needed).setdefault(mark.name, []).append((path, chain.start))
+                if not chain.mentions(mark.name):
+                    continue
+                effect = _effect(chain, mark, marks)
+                if effect == _MOVES_HIP_BRANCH and chain.tells_hip_apart:
+                    told.setdefault(mark.name, []).append((path, chain.start))
+                elif effect != _NONE and not chain.tells_hip_apart:
+                    needed.setdefault(mark.name, []).append((path, chain.start))
     undefined = [m.name for m in marks if m.name in told]
     findings: dict[str, list[Diagnostic]] = {}
     for name in undefined:
@@ -135,6 +142,7 @@ class _Branch:
     keyword: str  # if, ifdef, ifndef, elif, else
     argument: str
     node: Node | None  # the parsed condition of an #if/#elif
+    hip_only: bool  # no compiler but HIP's takes it: its condition is false where HIP's macros are undefined
 
 
 @dataclass(frozen=True)
@@ -144,6 +152,7 @@ class _Chain:
     start: int  # the offset of its #if
     branches: tuple[_Branch, ...]
     tells_hip_apart: bool  # some branch tests HIP's compiler, or only a HIP compiler reads the chain
+    hip_context: bool  # only a HIP compiler reads the chain (it lies in an #ifdef __HIPCC__)
 
     def mentions(self, name: str) -> bool:
         return name in self.names()
@@ -172,7 +181,7 @@ def _chains_of(text: str) -> list[_Chain]:
         elif keyword == "endif" and stack:
             start, branches, tells = stack.pop()
             if not _inside(skipped, start):
-                out.append(_Chain(start, tuple(branches), tells))
+                out.append(_Chain(start, tuple(branches), tells, _inside(hip_only, start)))
     return out
 
 
@@ -180,37 +189,64 @@ _HIP_TESTS = HIP_COMPILER_MACROS | {_DEVICE_PASS}
 
 
 def _branch(d: CondDirective) -> _Branch:
-    node = parse(d.argument) if d.keyword in ("if", "elif") else None
-    return _Branch(d.keyword, d.argument.strip(), node)
+    argument = d.argument.strip()
+    if d.keyword in ("ifdef", "ifndef"):
+        return _Branch(d.keyword, argument, None, d.keyword == "ifdef" and argument in _HIP_TESTS)
+    node = parse(argument) if d.keyword in ("if", "elif") else None
+    return _Branch(d.keyword, argument, node, node is not None and _false_without_hip(node))
+
+
+def _false_without_hip(node: Node) -> bool:
+    """Is the condition false for every compiler that defines none of HIP's macros, whatever else is defined?"""
+    value = evaluate(
+        node,
+        lambda name: 0 if name in _HIP_TESTS else None,
+        lambda name: False if name in _HIP_TESTS else None,
+    )
+    return value == 0
 
 
 def _inside(spans: Sequence[tuple[int, int]], at: int) -> bool:
     return any(start <= at and (at < end or end < 0) for start, end in spans)
 
 
-def _decides(chain: _Chain, mark: Mark, marks: Sequence[Mark]) -> bool:
-    """Does hipcc take another branch of ``chain`` with ``mark`` defined as the header defines it than without it,
-    for some setting of the names it does not know (the project's macros) and in some pass?"""
+# What defining a mark does to a chain hipcc reads: nothing; moves hipcc to another branch; moves it onto or off a
+# branch the project wrote for HIP's compiler alone (the CUDA branch before its HIP one, an #error for nvcc as
+# HIP's back end).
+_NONE, _MOVES, _MOVES_HIP_BRANCH = 0, 1, 2
+
+
+def _effect(chain: _Chain, mark: Mark, marks: Sequence[Mark]) -> int:
+    """What ``mark`` defined as the header defines it does to the branch hipcc takes in ``chain``, for some setting
+    of the names it does not know (the project's macros) and in some pass."""
     fixed = set(_HIPCC) | _NEVER | {_DEVICE_PASS} | {m.name for m in marks}
     unknown = sorted(chain.names() - fixed)
     enumerated, rest = unknown[:_ENUMERATED], frozenset(unknown[_ENUMERATED:])
+    effect = _NONE
     for device in (False, True):
+        value = mark.device if device else mark.host
+        if value is None:
+            continue  # not defined in this pass: hipcc reads the chain alike
+        env = dict(_HIPCC)
+        if device:
+            env[_DEVICE_PASS] = 1
+        for m in marks:
+            other = m.device if device else m.host
+            if other is not None and m.name != mark.name:
+                env[m.name] = other
         for setting in _settings(enumerated):
-            env = dict(_HIPCC)
-            if device:
-                env[_DEVICE_PASS] = 1
-            for m in marks:
-                value = m.device if device else m.host
-                if value is not None and m.name != mark.name:
-                    env[m.name] = value
             without = _taken(chain, env, rest, setting)
-            value = mark.device if device else mark.host
-            if value is None:
-                continue
             with_mark = _taken(chain, {**env, mark.name: value}, rest, setting)
-            if without is not None and with_mark is not None and without != with_mark:
-                return True
-    return False
+            if without is None or with_mark is None or without == with_mark:
+                continue
+            if chain.hip_context or _for_hip(chain, without) or _for_hip(chain, with_mark):
+                return _MOVES_HIP_BRANCH
+            effect = _MOVES
+    return effect
+
+
+def _for_hip(chain: _Chain, taken: int) -> bool:
+    return taken < len(chain.branches) and chain.branches[taken].hip_only
 
 
 def _settings(names: Sequence[str]) -> Iterator[dict[str, int | None]]:
