@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from hipify.model import Severity
 from hipify.options import Options
 from hipify.shim import plan_shim, render_header, render_include_dir
 from hipify.shim.compiler_marks import BRANCH_CHANGED, TOLD_APART
@@ -176,3 +177,17 @@ def test_a_project_telling_hipcc_apart_compiles_unmodified_on_every_release(
             errors = [line for line in proc.stderr.splitlines() if "error" in line][:3]
             failures.append(f"{tc.describe()}: " + " | ".join(errors))
     assert not failures, "\n".join(failures)
+
+
+def test_a_cuda_name_the_project_defines_in_its_hip_branch_is_not_reported_missing(tmp_path: Path) -> None:
+    """atomicAdd_block, which HIP lacks, defined by the project where only HIP's compilers read it: hipcc compiles
+    the project's own; a name it defines in no such branch is still reported."""
+    interop = "#pragma once\n#ifdef LIB_GPU\n#if defined(__HIP_PLATFORM_AMD__)\n#define atomicAdd_block atomicAdd\n#endif\n#endif\n"
+    main = (
+        '#include <cuda_runtime.h>\n#include "interop.h"\n'
+        "__global__ void k(unsigned* c) { atomicAdd_block(c, 1u); __barrier_sync(0); }\n"
+    )
+    plan = plan_shim(_write(tmp_path, {"interop.h": interop, "main.cu": main}), Options(defines=("LIB_GPU",)))
+    reported = [d.message for d in plan.findings if d.severity is Severity.WARNING]
+    assert not [m for m in reported if "atomicAdd_block" in m]
+    assert [m for m in reported if "__barrier_sync" in m]

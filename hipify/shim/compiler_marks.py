@@ -123,6 +123,17 @@ def decide_marks(texts: Mapping[str, str], marks: Sequence[Mark]) -> MarksDecisi
     return MarksDecision(where, {p: tuple(sorted(ds, key=lambda d: (d.line, d.code))) for p, ds in findings.items()})
 
 
+def defined_for_hip(text: str) -> frozenset[str]:
+    """The macros ``text`` defines where only HIP's compilers read it (``#if defined(__HIP_PLATFORM_AMD__)
+    #define atomicAdd_block atomicAdd``): the project's own for hipcc, whatever CUDA calls them."""
+    if "define" not in text or not any(m in text for m in HIP_COMPILER_MACROS):
+        return frozenset()
+    directives = directives_of(text, lex(text))
+    spans = hip_compilers_only(directives)
+    found = {_NAME.match(d.argument) for d in directives if d.keyword == "define" and _inside(spans, d.start)}
+    return frozenset(m.group() for m in found if m is not None)
+
+
 def _mentions_any(text: str, marks: Sequence[Mark]) -> bool:
     return any(m.name in text for m in marks)
 

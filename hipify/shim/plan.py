@@ -28,7 +28,7 @@ from ..rewrite.index import index_of, macro_needed, required_macros
 from ..rewrite.status import decide
 from ..sources.fileio import SourceError, read_source
 from ..translation.api import Result, translate_project
-from .compiler_marks import compiler_marks, decide_marks
+from .compiler_marks import compiler_marks, decide_marks, defined_for_hip
 from .conditions import ALWAYS, any_of, include_conditions
 from .definitions import PLACEHOLDER, Definition, definition_for, placeholder_enum
 from .findings import REDEFINITION, VECTOR_OPERATOR, cannot_shim, needs_register_accepted
@@ -112,6 +112,7 @@ def plan_shim(texts: Mapping[str, str], options: Options | None = None, table: M
     )
     # What the project defines itself (its own __hgt2_mask where HIP lacks one) is no name it needs.
     own = frozenset(n for k, scan in model.scans.items() if k not in vendors for n in scan.shadows)
+    own |= {n for k, path in reached.items() for n in defined_for_hip(_text_of(k, by_key)) if n in table.by_name}
     compiles = frozenset(
         b.name
         for scan in model.scans.values()
