@@ -28,6 +28,7 @@ from ..rewrite.index import index_of, macro_needed, required_macros
 from ..rewrite.status import decide
 from ..sources.fileio import SourceError, read_source
 from ..translation.api import Result, translate_project
+from .compiler_marks import compiler_marks, decide_marks, defined_for_hip
 from .conditions import ALWAYS, any_of, include_conditions
 from .definitions import PLACEHOLDER, Definition, definition_for, placeholder_enum
 from .findings import REDEFINITION, VECTOR_OPERATOR, cannot_shim, needs_register_accepted
@@ -72,6 +73,9 @@ class ShimPlan:
     # the standard headers the translation includes beside HIP's runtime (<cstring>, which ROCm 7's runtime header
     # no longer brings where CUDA's does): every file reads them, as CUDA's runtime header includes them in each
     system_includes: tuple[str, ...] = ()
+    # nvcc's marks the header leaves undefined, each with where the project tells hipcc apart from nvcc by it
+    # (``compiler_marks``): (mark, path:line)
+    undefined_marks: tuple[tuple[str, str], ...] = ()
 
     @property
     def covered(self) -> frozenset[str]:
@@ -98,6 +102,9 @@ def plan_shim(texts: Mapping[str, str], options: Options | None = None, table: M
     uses = _uses(model, reached, table)
     build = project_build(results.values())
     definitions = _definitions(uses, table, options, declared, build)
+    marks = decide_marks({p: _text_of(k, by_key) for k, p in reached.items()}, compiler_marks(definitions, build))
+    left_undefined = {name for name, _ in marks.undefined}
+    definitions = [d for d in definitions if d.name not in left_undefined]
     entries = set(without_helpers({name for result in results.values() for name in result.compat}))
     entries |= _mask_overloads(results.values(), uses, index_of(table).mask_functions, options)
     placeholders = frozenset(
@@ -105,6 +112,7 @@ def plan_shim(texts: Mapping[str, str], options: Options | None = None, table: M
     )
     # What the project defines itself (its own __hgt2_mask where HIP lacks one) is no name it needs.
     own = frozenset(n for k, scan in model.scans.items() if k not in vendors for n in scan.shadows)
+    own |= {n for k, path in reached.items() for n in defined_for_hip(_text_of(k, by_key)) if n in table.by_name}
     compiles = frozenset(
         b.name
         for scan in model.scans.values()
@@ -119,6 +127,8 @@ def plan_shim(texts: Mapping[str, str], options: Options | None = None, table: M
         for path in sources
         if path in results
     }
+    for path, found in marks.findings.items():
+        findings[path] = sorted([*findings.get(path, []), *found], key=lambda d: (d.line, d.col, d.code))
     covered = {d.name for d in definitions}
     # the HIP header each CUDA header became, as the translation spells it for the target ROCm (flat before 6.0)
     spelled = {
@@ -141,6 +151,7 @@ def plan_shim(texts: Mapping[str, str], options: Options | None = None, table: M
         redefined=redefined,
         vector_operators=_vector_operators(results.values()),
         system_includes=_system_includes(results.values()),
+        undefined_marks=marks.undefined,
     )
 
 

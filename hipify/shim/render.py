@@ -115,10 +115,11 @@ def _common(
     by_section: dict[str, list[Definition]] = {}
     for definition in plan.definitions:
         by_section.setdefault(definition.section, []).append(definition)
-    if COMPILER in by_section:
+    if COMPILER in by_section or plan.undefined_marks:
         out += _comment(_SECTION_COMMENTS[COMPILER])
         out += _read_before_nvcc_macros(plan)
-        out += [d.text for d in by_section[COMPILER]] + [""]
+        out += [d.text for d in by_section.get(COMPILER, [])]
+        out += [_left_undefined(name, where) for name, where in plan.undefined_marks] + [""]
     for section in (RENAME, REMOVED, MACRO_CALL, PLACEHOLDER):
         if section in by_section:
             out += _comment(_SECTION_COMMENTS[section]) + [d.text for d in by_section[section]] + [""]
@@ -332,6 +333,13 @@ def _guards(guards: list[Definition]) -> list[str]:
 
 def _guard_macro(name: str) -> str:
     return "HIPIFY_SHIM_" + re.sub(r"\W", "_", posixpath.basename(name)).upper()
+
+
+def _left_undefined(mark: str, where: str) -> str:
+    """The comment saying why the header does not define one of nvcc's marks (``compiler_marks``): the file's
+    name and line only, so that the header does not depend on where the project lies."""
+    path, _, line = where.rpartition(":")
+    return f"// {mark} is left undefined: the project tells hipcc apart from nvcc by it ({posixpath.basename(path)}:{line})"
 
 
 def _support() -> str:
