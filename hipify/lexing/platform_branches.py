@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ..model import Span
-from .compiler_branches import CUDA_COMPILER_MACROS
+from .compiler_branches import CUDA_COMPILER_MACROS as _CUDA_COMPILERS_OWN
 from .condition_expr import macro_decider
 from .conditionals import CondDirective, Conditional, inactive_spans
 
@@ -64,7 +64,7 @@ HIP_COMPILER_MACROS = frozenset(("__HIPCC__", "__HIP__", "__HIP_PLATFORM_AMD__",
 
 # What CUDA's compiler defines about itself (``__NVCC__``, ``__CUDA_ARCH__``), which the translation renames to
 # HIP's or decides for the build; and the names a file tests to tell HIP's compiler apart.
-NVCC_OWN_MACROS = CUDA_COMPILER_MACROS | frozenset((
+NVCC_OWN_MACROS = _CUDA_COMPILERS_OWN | frozenset((
     "__CUDA_ARCH__", "__CUDACC_VER_MAJOR__", "__CUDACC_VER_MINOR__", "__CUDACC_VER_BUILD__", "__CUDACC_VER__",
     "__CUDACC_RDC__", "__CUDACC_RELAXED_CONSTEXPR__", "__CUDACC_EXTENDED_LAMBDA__", "__CUDA_ARCH_LIST__",
 ))  # fmt: skip

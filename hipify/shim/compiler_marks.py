@@ -29,8 +29,8 @@ from ..lexing.condition_expr import Node, evaluate, parse
 from ..lexing.conditionals import CondDirective
 from ..lexing.lexer import lex
 from ..lexing.platform_branches import (
-    CUDA_COMPILER_MACROS,
     HIP_COMPILER_MACROS,
+    NVCC_OWN_MACROS,
     hip_compilers_only,
     hipcc_skipped,
     telling_hip_apart,
@@ -74,7 +74,7 @@ def compiler_marks(definitions: Iterable[Definition], build: Build) -> list[Mark
     passes, a version or architecture number is ``build``'s, in the passes nvcc defines it in."""
     out = []
     for d in definitions:
-        if d.section != COMPILER or d.name not in CUDA_COMPILER_MACROS:
+        if d.section != COMPILER or d.name not in NVCC_OWN_MACROS:
             continue
         if d.name in ASSUMED:
             assumed = build.assumed(d.name)

@@ -45,6 +45,8 @@ def enable_macro(name: str) -> str:
     """The macro that compiles code left out for ``name`` (a qualified API's ``::`` spelled ``_``: a macro name is
     one identifier)."""
     return ENABLE_PREFIX + name.replace("::", "_")
+
+
 _MEMBER = (".", "->")
 # What the program calls where code was left out: prints the API's name and stops (the compatibility header's).
 TRAP = "hipify_unavailable"
