@@ -1,0 +1,64 @@
+#include <climits>
+#include <cstdio>
+#include <cuComplex.h>
+#include <cuda_runtime.h>
+
+__global__ void atomics(int* counter, unsigned int* top, int* flag, int* warp) {
+  atomicAdd_system(counter, 2);
+  atomicMax_system(top, threadIdx.x + 1);
+  atomicCAS_system(flag, 0, 7);
+  if (threadIdx.x == 0) *warp = warpSize;
+}
+
+static int failures = 0;
+static void check(bool ok, const char* what) {
+  if (!ok) {
+    std::printf("wrong: %s\n", what);
+    ++failures;
+  }
+}
+
+int main() {
+  int sms = 0, shared = 0, warp_attr = 0, mode = -1, host_atomics = 0;
+  check(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0) == cudaSuccess && sms > 0, "SM count");
+  cudaDeviceGetAttribute(&shared, cudaDevAttrMaxSharedMemoryPerBlock, 0);
+  cudaDeviceGetAttribute(&warp_attr, cudaDevAttrWarpSize, 0);
+  cudaDeviceGetAttribute(&mode, cudaDevAttrComputeMode, 0);
+  cudaDeviceGetAttribute(&host_atomics, cudaDevAttrHostNativeAtomicSupported, 0);
+  check(shared > 0, "shared memory per block");
+  check(mode != cudaComputeModeProhibited, "compute mode");
+  check(host_atomics == 1, "host atomics");
+
+  int *counter, *flag, *warp;
+  unsigned int* top;
+  cudaMallocManaged(&counter, sizeof(int));
+  cudaMallocManaged(&top, sizeof(unsigned int));
+  cudaMallocManaged(&flag, sizeof(int));
+  cudaMallocManaged(&warp, sizeof(int));
+  *counter = 0, *top = 0, *flag = 0, *warp = 0;
+  atomics<<<4, 128>>>(counter, top, flag, warp);
+  cudaDeviceSynchronize();
+  check(*counter == 4 * 128 * 2 && *top == 128 && *flag == 7, "system-wide atomics");
+  check(*warp == warp_attr, "the warp size attribute is the kernels' warpSize");
+
+  cuDoubleComplex a = make_cuDoubleComplex(1.0, 2.0), b = make_cuDoubleComplex(3.0, -1.0);
+  cuDoubleComplex p = cuCmul(a, b), q = cuCdiv(p, b);
+  check(cuCreal(p) == 5.0 && cuCimag(p) == 5.0, "cuCmul");
+  check(cuCreal(q) == 1.0 && cuCimag(q) == 2.0, "cuCdiv");
+  check(cuCabs(make_cuDoubleComplex(3.0, 4.0)) == 5.0, "cuCabs");
+  cuFloatComplex f = cuCdivf(make_cuFloatComplex(5.0f, 5.0f), make_cuFloatComplex(3.0f, -1.0f));
+  check(cuCrealf(f) == 1.0f && cuCimagf(f) == 2.0f, "cuCdivf");
+  check(cuCreal(cuCadd(a, cuConj(a))) == 2.0 && cuCimag(cuCsub(a, b)) == 3.0, "cuCadd, cuCsub, cuConj");
+
+  check(__float2int_rd(-1.5f) == -2 && __float2int_ru(1.1f) == 2 && __float2int_rz(-1.7f) == -1, "float to int");
+  check(__float2int_rn(2.5f) == 2 && __float2int_rn(3.5f) == 4 && __double2ll_rn(-2.5) == -2, "ties to even");
+  check(__float2int_rn(3e10f) == INT_MAX && __float2uint_rn(-3.0f) == 0u, "saturation");
+  check(__int2float_rd(16777217) == 16777216.0f && __int2float_ru(16777217) == 16777218.0f, "int to float");
+  check(__double2float_rd(1.0 + 1e-12) == 1.0f && __double2float_ru(1.0 + 1e-12) > 1.0f, "double to float");
+  check(__ull2double_rz(18446744073709551615ull) < 18446744073709551616.0, "ull to double toward zero");
+
+  check(cudaErrorIllegalState != cudaSuccess && cudaErrorStreamCaptureUnsupported != cudaErrorIllegalState,
+        "error codes");
+  std::printf("cpu_entries: %s (%d wrong)\n", failures == 0 ? "PASS" : "FAIL", failures);
+  return failures == 0 ? 0 : 1;
+}
