@@ -83,6 +83,17 @@ def run_one(
         shutil.rmtree(tr.tree, ignore_errors=True)
 
 
+def guarded(root: Path, *args: Any) -> RunResult:
+    """``run_one``, where an exception of the translator or the bench is that side's FAIL with its text (the
+    benchmarks after it still run)."""
+    try:
+        return run_one(root, *args)
+    except Exception as exc:
+        return RunResult(
+            root.name, "regex", FAIL, f"hipify-py raised {type(exc).__name__}: {exc}", runtime="cpu (HIP-CPU)"
+        )
+
+
 VERDICTS = (PASS, FAIL, TIMEOUT, NOT_RUN)
 
 
@@ -195,8 +206,8 @@ def main(argv: list[str] | None = None) -> int:
             if name in done:
                 continue
             t0 = time.perf_counter()
-            translated = run_one(src / f"{name}-cuda", work, hc, limits, args.scale, hipnv, args.retry_scale)
-            port = run_one(src / f"{name}-hip", work, hc, limits, args.scale, hipnv, args.retry_scale)
+            translated = guarded(src / f"{name}-cuda", work, hc, limits, args.scale, hipnv, args.retry_scale)
+            port = guarded(src / f"{name}-hip", work, hc, limits, args.scale, hipnv, args.retry_scale)
             rows.append({"benchmark": name, "translated": translated.to_json(), "port": port.to_json()})
             console.print(
                 f"{name}: translated {translated.result}, port {port.result} ({time.perf_counter() - t0:.0f} s)"
