@@ -151,6 +151,14 @@ def test_needs_from_a_build_log_are_hip_names_only() -> None:
     ]
 
 
+def test_a_member_hip_cpus_struct_lacks_is_a_need_and_one_of_the_programs_own_struct_a_failure() -> None:
+    gcc = "m.cu:9:20: error: \u2018struct hipDeviceProp_t\u2019 has no member named \u2018managedMemory\u2019\n"
+    clang = "m.cu:9:20: error: no member named 'managedMemory' in 'hipDeviceProp_t'\n"
+    need = "hipDeviceProp_t::managedMemory (HIP declares it, HIP-CPU's hipDeviceProp_t does not)"
+    assert needs_from_build_log(gcc) == needs_from_build_log(clang) == [need]
+    assert needs_from_build_log(gcc.replace("hipDeviceProp_t", "params_t")) == []
+
+
 def test_locate_says_what_is_wrong(tmp_path: Path) -> None:
     root, why = locate(str(tmp_path))
     assert root is None and "is not HIP-CPU" in why
