@@ -1,5 +1,6 @@
 """The compatibility header's CPU branch, compiled and run: CUDA programs using what HIP-CPU lacks (device
-attributes, system-wide atomics, complex numbers, conversions with a rounding mode, error codes), translated and
+attributes, system-wide atomics, complex numbers, conversions with a rounding mode, error codes, cache
+preferences, stream extras, the driver API's basics), translated and
 run through HIP-CPU, checking their own results (skipped, with the reason, without HIP-CPU or TBB)."""
 
 from __future__ import annotations
@@ -20,7 +21,16 @@ PROGRAMS = Path(__file__).parent / "cpu_programs"
 
 def test_each_new_entry_is_chosen_by_the_names_it_provides() -> None:
     by_name = {e.name: e for e in load_cpu_entries()}
-    for name in ("cpu_device_attribute", "cpu_atomic_system", "cpu_complex", "cpu_conversions", "cpu_error_codes"):
+    for name in (
+        "cpu_device_attribute",
+        "cpu_atomic_system",
+        "cpu_complex",
+        "cpu_conversions",
+        "cpu_error_codes",
+        "cpu_cache_config",
+        "cpu_stream_extras",
+        "cpu_driver_basics",
+    ):
         entry = by_name[name]
         assert {e.name for e in cpu_entries_used(set(entry.provides))} >= {name}
     assert cpu_entries_used(names_in(["int v; // hipDeviceGetAttribute(&v, hipDeviceAttributeWarpSize, 0)"])) == ()

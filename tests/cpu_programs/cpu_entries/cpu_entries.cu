@@ -1,6 +1,7 @@
 #include <climits>
 #include <cstdio>
 #include <cuComplex.h>
+#include <cuda.h>
 #include <cuda_runtime.h>
 
 __global__ void atomics(int* counter, unsigned int* top, int* flag, int* warp) {
@@ -9,6 +10,10 @@ __global__ void atomics(int* counter, unsigned int* top, int* flag, int* warp) {
   atomicCAS_system(flag, 0, 7);
   if (threadIdx.x == 0) *warp = warpSize;
 }
+
+__global__ void scale(float* x) { x[threadIdx.x] *= 2.0f; }
+
+static void CUDART_CB host_step(void* data) { *static_cast<int*>(data) += 1; }
 
 static int failures = 0;
 static void check(bool ok, const char* what) {
@@ -59,6 +64,44 @@ int main() {
 
   check(cudaErrorIllegalState != cudaSuccess && cudaErrorStreamCaptureUnsupported != cudaErrorIllegalState,
         "error codes");
+  cudaFuncCache cache = cudaFuncCachePreferNone;
+  check(cudaDeviceSetCacheConfig(cudaFuncCachePreferShared) == cudaSuccess &&
+            cudaDeviceGetCacheConfig(&cache) == cudaSuccess && cache == cudaFuncCachePreferShared,
+        "cache preference");
+  check(cudaFuncSetCacheConfig(scale, cudaFuncCachePreferL1) == cudaSuccess, "a kernel's cache preference");
+  int least = -1, greatest = -1, host_calls = 0;
+  cudaStream_t stream;
+  cudaEvent_t done;
+  check(cudaDeviceGetStreamPriorityRange(&least, &greatest) == cudaSuccess && least == 0 && greatest == 0,
+        "priority range");
+  check(cudaStreamCreateWithPriority(&stream, cudaStreamNonBlocking, greatest) == cudaSuccess, "stream priority");
+  cudaEventCreate(&done);
+  float host[32], *dev;
+  for (int i = 0; i < 32; ++i) host[i] = float(i);
+  cudaMalloc(&dev, sizeof(host));
+  cudaMemcpyAsync(dev, host, sizeof(host), cudaMemcpyHostToDevice, stream);
+  scale<<<1, 32, 0, stream>>>(dev);
+  cudaLaunchHostFunc(stream, host_step, &host_calls);
+  cudaEventRecord(done, stream);
+  while (cudaEventQuery(done) == cudaErrorNotReady) {
+  }
+  check(host_calls == 1, "host function in the stream");
+  float* copy;
+  cudaMalloc(&copy, sizeof(host));
+  cuMemcpyDtoD((CUdeviceptr)copy, (CUdeviceptr)dev, sizeof(host));
+  cudaMemcpy(host, copy, sizeof(host), cudaMemcpyDeviceToHost);
+  check(host[31] == 62.0f, "kernel, host function and device-to-device copy in order");
+
+  CUdevice device;
+  char name[64] = {0};
+  size_t total = 0;
+  const char* error_name = nullptr;
+  cuInit(0);
+  cuDeviceGet(&device, 0);
+  check(cuDeviceGetName(name, sizeof(name), device) == CUDA_SUCCESS && name[0] != '\0', "device name");
+  check(cuDeviceTotalMem(&total, device) == CUDA_SUCCESS && total > 0, "device memory");
+  check(cuGetErrorName(CUDA_SUCCESS, &error_name) == CUDA_SUCCESS && error_name != nullptr, "driver error name");
+
   std::printf("cpu_entries: %s (%d wrong)\n", failures == 0 ? "PASS" : "FAIL", failures);
   return failures == 0 ? 0 : 1;
 }
