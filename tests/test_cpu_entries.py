@@ -1,7 +1,7 @@
-"""The compatibility header's CPU branch, compiled and run: CUDA programs using what HIP-CPU lacks (device
+"""The compatibility header's CPU branch, compiled and run: a CUDA program using what HIP-CPU lacks (device
 attributes, system-wide atomics, complex numbers, conversions with a rounding mode, error codes, cache
-preferences, stream extras, the driver API's basics), translated and
-run through HIP-CPU, checking their own results (skipped, with the reason, without HIP-CPU or TBB)."""
+preferences, stream extras, the driver API's basics), translated and run through HIP-CPU, checking its own
+results (skipped, with the reason, without HIP-CPU or TBB)."""
 
 from __future__ import annotations
 
