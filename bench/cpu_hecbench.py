@@ -28,7 +28,7 @@ from typing import Any
 
 from rich.console import Console
 
-from hipify.validate.corpus import SOURCE_SUFFIXES, Program
+from hipify.validate.corpus import COMPILE_SUFFIXES, SOURCE_SUFFIXES, Program
 from hipify.validate.cpu_limits import Limits
 from hipify.validate.cpu_run import FAIL, NOT_RUN, PASS, TIMEOUT, run_translation, translate_for_cpu
 from hipify.validate.hipcpu import HipCpu, find
@@ -44,7 +44,26 @@ def benchmark(root: Path) -> Program:
     top = tuple(f for f in files if f.endswith(".cu") and "/" not in f)
     sources = makefile_sources(makefile) or top or tuple(f for f in files if f.endswith(".cu"))
     includes = (".", *makefile_include_dirs(makefile), "../include")
-    return Program(root.name, root, files, tuple(s for s in sources if s in files), tuple(dict.fromkeys(includes)))
+    return Program(root.name, root, files, present(sources, files, makefile), tuple(dict.fromkeys(includes)))
+
+
+def present(listed: tuple[str, ...], files: tuple[str, ...], makefile: Path) -> tuple[str, ...]:
+    """The listed sources the folder has; for one it lacks, the source of its object's rule in the Makefile where
+    that file exists (``timer.o: ../x-cuda/timer.cpp``: a port building the CUDA folder's host code), else the
+    folder's only compiled file of that stem (``source = timer.cu`` beside ``timer.o: timer.cpp``)."""
+    text = makefile.read_text(errors="replace") if makefile.is_file() else ""
+    found: list[str] = []
+    for source in listed:
+        stem = source.rsplit(".", 1)[0]
+        rule = re.search(rf"^{re.escape(stem)}\.o\s*:\s*(\S+\.(?:cu|cpp|cc|cxx|c))\b", text, re.MULTILINE)
+        same = [f for f in files if f.rsplit(".", 1)[0] == stem and f.endswith(COMPILE_SUFFIXES)]
+        if source in files:
+            found.append(source)
+        elif rule and (makefile.parent / rule.group(1)).is_file():
+            found.append(rule.group(1))
+        elif len(same) == 1:
+            found.append(same[0])
+    return tuple(dict.fromkeys(found))
 
 
 def sibling_links(src: Path, work: Path) -> None:

@@ -92,7 +92,8 @@ def build_commands(tr: Translated, hc: HipCpu, exe: Path, optimize: str = "-O1")
     commands: list[list[str]] = []
     objects: list[str] = []
     for unit in (s for s in program.sources if s.endswith(_C_SUFFIXES)):
-        obj = str(tr.tree / (unit + ".o"))
+        Path(tr.tree / unit.replace("../", "up/")).parent.mkdir(parents=True, exist_ok=True)
+        obj = str(tr.tree / (unit.replace("../", "up/") + ".o"))  # a unit beside the tree: its object in it
         commands.append([c_compiler(hc.compiler), "-c", optimize, "-w", *includes, str(tr.tree / unit), "-o", obj])
         objects.append(obj)
     cmd = [hc.compiler, "-std=c++17", optimize, "-w", "-pthread", "-I", str(hc.include()), *includes]
