@@ -36,6 +36,13 @@ def test_each_new_entry_is_chosen_by_the_names_it_provides() -> None:
     assert cpu_entries_used(names_in(["int v; // hipDeviceGetAttribute(&v, hipDeviceAttributeWarpSize, 0)"])) == ()
 
 
+def test_half_is_hips_type_only_where_the_half_precision_header_is_in_use() -> None:
+    """`half` names HIP's type beside hip_fp16.h (or its __half); a project's own `half` stays its own."""
+    assert [e.name for e in cpu_entries_used(names_in(["#include <hip/hip_fp16.h>\nhalf x;"]))] == ["cpu_half_names"]
+    assert [e.name for e in cpu_entries_used(names_in(["__half a; half2 b;"]))] == ["cpu_half_names"]
+    assert cpu_entries_used(names_in(["struct half { short bits; };\nhalf x;"])) == ()
+
+
 def test_what_hip_cpu_lacks_runs_translated(tmp_path: Path) -> None:
     hc = hip_cpu()
     results = run_all_cpu(

@@ -2,6 +2,7 @@
 #include <cstdio>
 #include <cuComplex.h>
 #include <cuda.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 __global__ void atomics(int* counter, unsigned int* top, int* flag, int* warp) {
@@ -101,6 +102,13 @@ int main() {
   check(cuDeviceGetName(name, sizeof(name), device) == CUDA_SUCCESS && name[0] != '\0', "device name");
   check(cuDeviceTotalMem(&total, device) == CUDA_SUCCESS && total > 0, "device memory");
   check(cuGetErrorName(CUDA_SUCCESS, &error_name) == CUDA_SUCCESS && error_name != nullptr, "driver error name");
+
+  half h = __float2half(1.5f);
+  half2 pair = __halves2half2(h, __float2half(-2.0f));
+  check(__half2float(h) == 1.5f && __half2float(__low2half(pair)) == 1.5f, "half, and the low half");
+  check(__half2float(__high2half(pair)) == -2.0f && __high2float(__floats2half2_rn(0.5f, 4.0f)) == 4.0f,
+        "the high half");
+  check(__low2float(__lows2half2(pair, __high2half2(pair))) == 1.5f, "halves of two pairs");
 
   std::printf("cpu_entries: %s (%d wrong)\n", failures == 0 ? "PASS" : "FAIL", failures);
   return failures == 0 ? 0 : 1;
