@@ -50,7 +50,9 @@ def benchmark(root: Path) -> Program:
 def present(listed: tuple[str, ...], files: tuple[str, ...], makefile: Path) -> tuple[str, ...]:
     """The listed sources the folder has; for one it lacks, the source of its object's rule in the Makefile where
     that file exists (``timer.o: ../x-cuda/timer.cpp``: a port building the CUDA folder's host code), else the
-    folder's only compiled file of that stem (``source = timer.cu`` beside ``timer.o: timer.cpp``)."""
+    folder's only compiled file of that stem (``source = timer.cu`` beside ``timer.o: timer.cpp``); then the
+    sources of the other objects it links that a rule builds from such a file (``obj = main.o k.o`` and
+    ``main.o: ../x-cuda/main.cpp``)."""
     text = makefile.read_text(errors="replace") if makefile.is_file() else ""
     found: list[str] = []
     for source in listed:
@@ -63,6 +65,11 @@ def present(listed: tuple[str, ...], files: tuple[str, ...], makefile: Path) -> 
             found.append(rule.group(1))
         elif len(same) == 1:
             found.append(same[0])
+    for obj, rule_source in re.findall(r"^([\w./-]+)\.o\s*:\s*(\S+\.(?:cu|cpp|cc|cxx|c))\b", text, re.MULTILINE):
+        linked = len(re.findall(rf"(?<![\w/.-]){re.escape(obj)}\.o\b", text)) > 1  # named beyond its rule
+        known = {s.rsplit(".", 1)[0].rsplit("/", 1)[-1] for s in found}
+        if linked and obj.rsplit("/", 1)[-1] not in known and (makefile.parent / rule_source).is_file():
+            found.append(rule_source)  # an object the Makefile links, built from a file beside the folder
     return tuple(dict.fromkeys(found))
 
 
