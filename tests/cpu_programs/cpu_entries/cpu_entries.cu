@@ -34,6 +34,9 @@ int main() {
   check(shared > 0, "shared memory per block");
   check(mode != cudaComputeModeProhibited, "compute mode");
   check(host_atomics == 1, "host atomics");
+  cudaDeviceProp prop;
+  cudaGetDeviceProperties(&prop, 0);
+  check(prop.warpSize == warp_attr && prop.multiProcessorCount == sms, "properties agree with attributes");
 
   int *counter, *flag, *warp;
   unsigned int* top;
