@@ -95,6 +95,17 @@ int main() {
   cuMemcpyDtoD((CUdeviceptr)copy, (CUdeviceptr)dev, sizeof(host));
   cudaMemcpy(host, copy, sizeof(host), cudaMemcpyDeviceToHost);
   check(host[31] == 62.0f, "kernel, host function and device-to-device copy in order");
+  cudaStream_t other;
+  cudaEvent_t scaled;
+  cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking);
+  cudaEventCreate(&scaled);
+  scale<<<1, 32, 0, stream>>>(copy);
+  cudaEventRecord(scaled, stream);
+  cudaStreamWaitEvent(other, scaled, 0);  // an event of another stream, maybe still queued
+  scale<<<1, 32, 0, other>>>(copy);
+  cudaStreamSynchronize(other);
+  cudaMemcpy(host, copy, sizeof(host), cudaMemcpyDeviceToHost);
+  check(host[31] == 248.0f, "a stream waiting for another's event");
 
   CUdevice device;
   char name[64] = {0};
