@@ -79,6 +79,15 @@ def test_run_line_and_sources_from_a_makefile(tmp_path: Path) -> None:
     assert makefile_include_dirs(makefile) == ("../include", "util")
 
 
+def test_a_commented_run_line_is_skipped_as_make_and_the_shell_skip_it(tmp_path: Path) -> None:
+    makefile = tmp_path / "Makefile"
+    makefile.write_text("run: main\n\t#$(LAUNCHER) ./main 512 8192\n\n        # ./main 1 2\n\t./main 8 4096\n")
+    line = run_line(makefile)
+    assert line is not None and line.arguments == ("8", "4096")
+    makefile.write_text("run: main\n\t# ./main 512\nother:\n\t./main 1\n")
+    assert run_line(makefile) is None
+
+
 def test_no_run_target_no_run_line(tmp_path: Path) -> None:
     (tmp_path / "Makefile").write_text("all:\n\techo ./main\n")
     assert run_line(tmp_path / "Makefile") is None
