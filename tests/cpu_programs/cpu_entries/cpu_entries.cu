@@ -5,6 +5,11 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+__global__ void float_atomics(float* top, double* low) {
+  atomicMax(top, 0.5f * threadIdx.x);
+  atomicMin(low, -1.0 * threadIdx.x);
+}
+
 __global__ void atomics(int* counter, unsigned int* top, int* flag, int* warp) {
   atomicAdd_system(counter, 2);
   atomicMax_system(top, threadIdx.x + 1);
@@ -49,6 +54,14 @@ int main() {
   cudaDeviceSynchronize();
   check(*counter == 4 * 128 * 2 && *top == 128 && *flag == 7, "system-wide atomics");
   check(*warp == warp_attr, "the warp size attribute is the kernels' warpSize");
+  float* ftop;
+  double* dlow;
+  cudaMallocManaged(&ftop, sizeof(float));
+  cudaMallocManaged(&dlow, sizeof(double));
+  *ftop = 0.0f, *dlow = 0.0;
+  float_atomics<<<2, 64>>>(ftop, dlow);
+  cudaDeviceSynchronize();
+  check(*ftop == 31.5f && *dlow == -63.0, "floating-point atomicMax and atomicMin");
 
   cuDoubleComplex a = make_cuDoubleComplex(1.0, 2.0), b = make_cuDoubleComplex(3.0, -1.0);
   cuDoubleComplex p = cuCmul(a, b), q = cuCdiv(p, b);
