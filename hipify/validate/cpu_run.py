@@ -222,7 +222,7 @@ def _run_built(
     if outcome.status is None:
         reason = outcome.describe_stop(limits) + (f"; {ran_as}" if ran_as else "")
         return RunResult(result=TIMEOUT, reason=reason, translated_output=outcome.output[-2000:], **base)  # type: ignore[arg-type]
-    passed, why = judge(outcome.status, outcome.output, program.expected_output, program.run_tolerance)
+    passed, why = judge(outcome.status, outcome.stdout, program.expected_output, program.run_tolerance)
     reason = "; ".join(filter(None, [why, ran_as, f"{outcome.cpu_seconds:.1f} CPU s"]))
     output = outcome.output.strip()[-2000:]
     return RunResult(result=PASS if passed else FAIL, reason=reason, translated_output=output, **base)  # type: ignore[arg-type]
