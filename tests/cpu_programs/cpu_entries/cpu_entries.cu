@@ -128,6 +128,11 @@ int main() {
   cuDeviceGet(&device, 0);
   check(cuDeviceGetName(name, sizeof(name), device) == CUDA_SUCCESS && name[0] != '\0', "device name");
   check(cuDeviceTotalMem(&total, device) == CUDA_SUCCESS && total > 0, "device memory");
+  CUcontext primary, current;
+  check(cuDevicePrimaryCtxRetain(&primary, device) == CUDA_SUCCESS && cuCtxSetCurrent(primary) == CUDA_SUCCESS &&
+            cuCtxGetCurrent(&current) == CUDA_SUCCESS && current == primary && cuCtxSynchronize() == CUDA_SUCCESS,
+        "primary context");
+  cuDevicePrimaryCtxRelease(device);
   check(cuGetErrorName(CUDA_SUCCESS, &error_name) == CUDA_SUCCESS && error_name != nullptr, "driver error name");
 
   half h = __float2half(1.5f);
