@@ -138,6 +138,18 @@ def test_headers_read_from_beside_the_tree_choose_cpu_entries_too(tmp_path: Path
     assert "// cpu_conversions:" in (tr.tree / HEADER_NAME).read_text()
 
 
+def test_a_source_that_is_not_utf8_is_translated_and_its_bytes_kept(tmp_path: Path) -> None:
+    root = tmp_path / "latin1"
+    root.mkdir()
+    (root / "main.cu").write_bytes(
+        b"// (c) \xa9 2009\n#include <cuda_runtime.h>\nint main() { cudaDeviceSynchronize(); }\n"
+    )
+    program = Program("latin1", root, ("main.cu",), ("main.cu",), (".",))
+    tr = translate_for_cpu(program, "regex", tmp_path)
+    out = (tr.tree / "main.cu").read_bytes()
+    assert not tr.error and b"\xa9 2009" in out and b"hipDeviceSynchronize" in out
+
+
 # --- what HIP-CPU cannot run
 
 
