@@ -114,6 +114,9 @@ int main() {
   cudaEventCreate(&scaled);
   scale<<<1, 32, 0, stream>>>(copy);
   cudaEventRecord(scaled, stream);
+  cudaEvent_t never;
+  cudaEventCreate(&never);
+  check(cudaStreamWaitEvent(other, never, 0) == cudaSuccess, "waiting for an event never recorded");
   cudaStreamWaitEvent(other, scaled, 0);  // an event of another stream, maybe still queued
   scale<<<1, 32, 0, other>>>(copy);
   cudaStreamSynchronize(other);
