@@ -116,7 +116,8 @@ int main() {
   cudaEventRecord(scaled, stream);
   cudaEvent_t never;
   cudaEventCreate(&never);
-  check(cudaStreamWaitEvent(other, never, 0) == cudaSuccess, "waiting for an event never recorded");
+  check(cudaStreamWaitEvent(other, never, 0) == cudaSuccess && cudaEventQuery(never) == cudaSuccess,
+        "waiting for and asking about an event never recorded");
   cudaStreamWaitEvent(other, scaled, 0);  // an event of another stream, maybe still queued
   scale<<<1, 32, 0, other>>>(copy);
   cudaStreamSynchronize(other);
