@@ -5,7 +5,19 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
+// A program's own floating-point atomicMin (CUDA had none before 12.8): it, not the CPU branch's, is called.
+__device__ float atomicMin(float* address, float val) {
+  int* bits = (int*)address;
+  int old = *bits, assumed;
+  do {
+    assumed = old;
+    old = atomicCAS(bits, assumed, __float_as_int(fminf(val, __int_as_float(assumed))));
+  } while (assumed != old);
+  return __int_as_float(old);
+}
+
 __global__ void float_atomics(float* top, double* low) {
+  atomicMin(top + 1, -0.25f * threadIdx.x);
   atomicMax(top, 0.5f * threadIdx.x);
   atomicMin(low, -1.0 * threadIdx.x);
 }
@@ -56,12 +68,12 @@ int main() {
   check(*warp == warp_attr, "the warp size attribute is the kernels' warpSize");
   float* ftop;
   double* dlow;
-  cudaMallocManaged(&ftop, sizeof(float));
+  cudaMallocManaged(&ftop, 2 * sizeof(float));
   cudaMallocManaged(&dlow, sizeof(double));
-  *ftop = 0.0f, *dlow = 0.0;
+  ftop[0] = 0.0f, ftop[1] = 0.0f, *dlow = 0.0;
   float_atomics<<<2, 64>>>(ftop, dlow);
   cudaDeviceSynchronize();
-  check(*ftop == 31.5f && *dlow == -63.0, "floating-point atomicMax and atomicMin");
+  check(ftop[0] == 31.5f && *dlow == -63.0 && ftop[1] == -15.75f, "floating-point atomicMax and atomicMin");
 
   cuDoubleComplex a = make_cuDoubleComplex(1.0, 2.0), b = make_cuDoubleComplex(3.0, -1.0);
   cuDoubleComplex p = cuCmul(a, b), q = cuCdiv(p, b);
