@@ -28,7 +28,7 @@ from typing import Any
 
 from rich.console import Console
 
-from hipify.validate.corpus import SOURCE_SUFFIXES, Program
+from hipify.validate.corpus import COMPILE_SUFFIXES, SOURCE_SUFFIXES, Program
 from hipify.validate.cpu_limits import Limits
 from hipify.validate.cpu_run import FAIL, NOT_RUN, PASS, TIMEOUT, run_translation, translate_for_cpu
 from hipify.validate.hipcpu import HipCpu, find
@@ -44,7 +44,33 @@ def benchmark(root: Path) -> Program:
     top = tuple(f for f in files if f.endswith(".cu") and "/" not in f)
     sources = makefile_sources(makefile) or top or tuple(f for f in files if f.endswith(".cu"))
     includes = (".", *makefile_include_dirs(makefile), "../include")
-    return Program(root.name, root, files, tuple(s for s in sources if s in files), tuple(dict.fromkeys(includes)))
+    return Program(root.name, root, files, present(sources, files, makefile), tuple(dict.fromkeys(includes)))
+
+
+def present(listed: tuple[str, ...], files: tuple[str, ...], makefile: Path) -> tuple[str, ...]:
+    """The listed sources the folder has; for one it lacks, the source of its object's rule in the Makefile where
+    that file exists (``timer.o: ../x-cuda/timer.cpp``: a port building the CUDA folder's host code), else the
+    folder's only compiled file of that stem (``source = timer.cu`` beside ``timer.o: timer.cpp``); then the
+    sources of the other objects it links that a rule builds from such a file (``obj = main.o k.o`` and
+    ``main.o: ../x-cuda/main.cpp``)."""
+    text = makefile.read_text(errors="replace") if makefile.is_file() else ""
+    found: list[str] = []
+    for source in listed:
+        stem = source.rsplit(".", 1)[0]
+        rule = re.search(rf"^{re.escape(stem)}\.o\s*:\s*(\S+\.(?:cu|cpp|cc|cxx|c))\b", text, re.MULTILINE)
+        same = [f for f in files if f.rsplit(".", 1)[0] == stem and f.endswith(COMPILE_SUFFIXES)]
+        if source in files:
+            found.append(source)
+        elif rule and (makefile.parent / rule.group(1)).is_file():
+            found.append(rule.group(1))
+        elif len(same) == 1:
+            found.append(same[0])
+    for obj, rule_source in re.findall(r"^([\w./-]+)\.o\s*:\s*(\S+\.(?:cu|cpp|cc|cxx|c))\b", text, re.MULTILINE):
+        linked = len(re.findall(rf"(?<![\w/.-]){re.escape(obj)}\.o\b", text)) > 1  # named beyond its rule
+        known = {s.rsplit(".", 1)[0].rsplit("/", 1)[-1] for s in found}
+        if linked and obj.rsplit("/", 1)[-1] not in known and (makefile.parent / rule_source).is_file():
+            found.append(rule_source)  # an object the Makefile links, built from a file beside the folder
+    return tuple(dict.fromkeys(found))
 
 
 def sibling_links(src: Path, work: Path) -> None:
@@ -81,6 +107,17 @@ def run_one(
         return run_translation(tr, hc, limits, {}, scale, retry_scale=retry_scale)
     finally:
         shutil.rmtree(tr.tree, ignore_errors=True)
+
+
+def guarded(root: Path, *args: Any) -> RunResult:
+    """``run_one``, where an exception of the translator or the bench is that side's FAIL with its text (the
+    benchmarks after it still run)."""
+    try:
+        return run_one(root, *args)
+    except Exception as exc:
+        return RunResult(
+            root.name, "regex", FAIL, f"hipify-py raised {type(exc).__name__}: {exc}", runtime="cpu (HIP-CPU)"
+        )
 
 
 VERDICTS = (PASS, FAIL, TIMEOUT, NOT_RUN)
@@ -195,8 +232,8 @@ def main(argv: list[str] | None = None) -> int:
             if name in done:
                 continue
             t0 = time.perf_counter()
-            translated = run_one(src / f"{name}-cuda", work, hc, limits, args.scale, hipnv, args.retry_scale)
-            port = run_one(src / f"{name}-hip", work, hc, limits, args.scale, hipnv, args.retry_scale)
+            translated = guarded(src / f"{name}-cuda", work, hc, limits, args.scale, hipnv, args.retry_scale)
+            port = guarded(src / f"{name}-hip", work, hc, limits, args.scale, hipnv, args.retry_scale)
             rows.append({"benchmark": name, "translated": translated.to_json(), "port": port.to_json()})
             console.print(
                 f"{name}: translated {translated.result}, port {port.result} ({time.perf_counter() - t0:.0f} s)"

@@ -33,6 +33,7 @@ def test_status_and_output_come_back_within_the_limits(tmp_path: Path) -> None:
     script = "import sys; print('out'); print('err', file=sys.stderr); sys.exit(3)"
     outcome = run_limited([sys.executable, "-c", script], tmp_path, Limits.of_cpu(30))
     assert (outcome.status, outcome.output, outcome.stopped_by) == (3, "out\nerr\n", "")
+    assert outcome.stdout == "out\n"  # what is judged: a log on stderr is not the program's output
 
 
 def test_the_backstop_is_several_times_the_cpu_limit() -> None:

@@ -33,6 +33,7 @@ class CpuEntry:
     needs: tuple[str, ...]
     code: str
     note: str
+    only_with: tuple[str, ...] = ()  # chosen only where the code also names one of these (its header, say)
 
 
 @cache
@@ -42,7 +43,12 @@ def load_cpu_entries() -> tuple[CpuEntry, ...]:
     entries: list[CpuEntry] = []
     for raw in tomllib.loads(text)["entry"]:
         entry = CpuEntry(
-            raw["name"], tuple(raw.get("provides", ())), tuple(raw.get("needs", ())), raw["code"], raw["note"]
+            raw["name"],
+            tuple(raw.get("provides", ())),
+            tuple(raw.get("needs", ())),
+            raw["code"],
+            raw["note"],
+            tuple(raw.get("only_with", ())),
         )
         unknown = [n for n in entry.needs if n not in {e.name for e in entries}]
         if unknown:
@@ -66,7 +72,7 @@ def cpu_entries_used(names: Iterable[str]) -> tuple[CpuEntry, ...]:
                 take(by_name[need])
 
     for entry in entries:
-        if names.intersection(entry.provides):
+        if names.intersection(entry.provides) and (not entry.only_with or names.intersection(entry.only_with)):
             take(entry)
     return tuple(e for e in entries if e.name in chosen)
 

@@ -46,6 +46,7 @@ class Outcome:
     cpu_seconds: float  # user + system time the program used
     wall_seconds: float
     stopped_by: str = ""  # "cpu" or "wall" where a limit stopped it
+    stdout: str = ""  # stdout alone: what is judged, as on the GPU (a program's log on stderr is no output)
 
     def describe_stop(self, limits: Limits) -> str:
         """Why the program was stopped, in the limit's own unit."""
@@ -106,4 +107,5 @@ def run_limited(argv: list[str], cwd: Path, limits: Limits) -> Outcome:
             stopped_by = "cpu"
         if stopped_by:
             status = None
-        return Outcome(status, _read(out_path) + _read(err_path), cpu, wall, stopped_by)
+        stdout = _read(out_path)
+        return Outcome(status, stdout + _read(err_path), cpu, wall, stopped_by, stdout)

@@ -112,6 +112,11 @@ _UNDECLARED = re.compile(
     "[\u2018'`]([A-Za-z_]\\w*)[\u2019'`] (?:was not declared|is not a member|has not been declared|does not name a type)"
     r"|use of undeclared identifier '([A-Za-z_]\w*)'|unknown type name '([A-Za-z_]\w*)'"
 )
+# A member of a HIP struct that HIP-CPU's struct of that name does not have (g++'s wording, then clang's).
+_NO_MEMBER = re.compile(
+    "[\u2018'`](?:struct |class )?([A-Za-z_]\\w*)[\u2019'`] has no member named [\u2018'`]([A-Za-z_]\\w*)[\u2019'`]"
+    r"|no member named '([A-Za-z_]\w*)' in '(?:struct )?([A-Za-z_]\w*)'"
+)
 _NO_HEADER = re.compile(r"fatal error: ([\w/.+-]+): No such file|fatal error: '([\w/.+-]+)' file not found")
 
 
@@ -135,6 +140,10 @@ def needs_from_build_log(log: str, known: Iterable[str] = (), compat_header: str
     entries = _compat_entries_failing(log, compat_header)
     if entries:
         found[f"the compatibility header's HIP code ({', '.join(entries)}: written for hipcc)"] = None
+    for match in _NO_MEMBER.finditer(log):
+        struct, member = (match.group(1), match.group(2)) if match.group(1) else (match.group(4), match.group(3))
+        if struct in names:
+            found[f"{struct}::{member} (HIP declares it, HIP-CPU's {struct} does not)"] = None
     for match in _UNDECLARED.finditer(log):
         name = next(g for g in match.groups() if g)
         if name in names:

@@ -27,7 +27,7 @@ from ..compat import HEADER_NAME, load_catalog
 from ..compat.cpu import with_cpu_branch
 from ..lexing.lexer import lex
 from ..options import Options
-from .corpus import Program
+from .corpus import SOURCE_SUFFIXES, Program
 from .cpu_limits import Limits, run_limited
 from .cpu_needs import needs_before_build, needs_from_build_log
 from .cpu_respell import respell_dynamic_shared
@@ -60,10 +60,22 @@ def translate_for_cpu(program: Program, engine: str, work: Path, options: Option
         if respelled != text:
             path.write_text(respelled, encoding="utf-8")
         texts.append(respelled)
-    header = with_cpu_branch(header, names_in(texts))
+    header = with_cpu_branch(header, names_in(texts + _outside_texts(tr)))
     if header is not None:
         header_path.write_text(header, encoding="utf-8")
     return tr
+
+
+def _outside_texts(tr: Translated, limit: int = 400) -> list[str]:
+    """The code the build reads from beside the tree, as it is there (a port's ``-I../x-cuda`` headers, its
+    ``../x-cuda/timer.cpp``): its names choose CPU entries too. At most ``limit`` files."""
+    program = tr.program
+    paths: list[Path] = [tr.tree / s for s in program.sources if s.startswith("../")]
+    for inc in (i for i in program.include_dirs if i.startswith("../")):
+        folder = tr.tree / inc
+        if folder.is_dir():
+            paths += sorted(p for p in folder.iterdir() if p.suffix in SOURCE_SUFFIXES)
+    return [p.read_text(encoding="utf-8", errors="replace") for p in paths[:limit] if p.is_file()]
 
 
 def names_in(texts: Iterable[str]) -> set[str]:
@@ -92,7 +104,8 @@ def build_commands(tr: Translated, hc: HipCpu, exe: Path, optimize: str = "-O1")
     commands: list[list[str]] = []
     objects: list[str] = []
     for unit in (s for s in program.sources if s.endswith(_C_SUFFIXES)):
-        obj = str(tr.tree / (unit + ".o"))
+        Path(tr.tree / unit.replace("../", "up/")).parent.mkdir(parents=True, exist_ok=True)
+        obj = str(tr.tree / (unit.replace("../", "up/") + ".o"))  # a unit beside the tree: its object in it
         commands.append([c_compiler(hc.compiler), "-c", optimize, "-w", *includes, str(tr.tree / unit), "-o", obj])
         objects.append(obj)
     cmd = [hc.compiler, "-std=c++17", optimize, "-w", "-pthread", "-I", str(hc.include()), *includes]
@@ -209,7 +222,7 @@ def _run_built(
     if outcome.status is None:
         reason = outcome.describe_stop(limits) + (f"; {ran_as}" if ran_as else "")
         return RunResult(result=TIMEOUT, reason=reason, translated_output=outcome.output[-2000:], **base)  # type: ignore[arg-type]
-    passed, why = judge(outcome.status, outcome.output, program.expected_output, program.run_tolerance)
+    passed, why = judge(outcome.status, outcome.stdout, program.expected_output, program.run_tolerance)
     reason = "; ".join(filter(None, [why, ran_as, f"{outcome.cpu_seconds:.1f} CPU s"]))
     output = outcome.output.strip()[-2000:]
     return RunResult(result=PASS if passed else FAIL, reason=reason, translated_output=output, **base)  # type: ignore[arg-type]

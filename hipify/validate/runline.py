@@ -126,9 +126,13 @@ def run_line(makefile: Path) -> RunLine | None:
         if not _RUN_TARGET.match(line):
             continue
         for recipe in joined[i + 1 :]:
+            if not recipe.strip() or recipe.lstrip(" ").startswith("#"):
+                continue  # make ignores blank and comment lines among a recipe's lines
             if not recipe.startswith("\t"):
                 break
             text = _expand(recipe.strip().lstrip("@-+"), variables).strip()
+            if text.startswith("#"):
+                continue  # a shell comment: a run line left out
             try:
                 words = shlex.split(text)
             except ValueError:

@@ -90,7 +90,7 @@ def translate_program(program: Program, engine: str, work_root: str, options: Op
         dst = tree / rel
         dst.parent.mkdir(parents=True, exist_ok=True)
         if rel in program.files or is_build_file(rel):  # build files are translated with the sources
-            sources[rel] = src.read_text(encoding="utf-8")
+            sources[rel] = src.read_text(encoding="utf-8", errors="surrogateescape")  # a Latin-1 comment: kept
         else:
             shutil.copy2(src, dst)  # expected output, data, ...: copied as they are
     try:
@@ -107,7 +107,7 @@ def translate_program(program: Program, engine: str, work_root: str, options: Op
         outputs = {}
     for rel, text in sources.items():
         out = outputs.get(str(program.root / rel))
-        (tree / rel).write_text(out.text if out else text, encoding="utf-8")
+        (tree / rel).write_text(out.text if out else text, encoding="utf-8", errors="surrogateescape")
         if out is None:
             continue
         result.files[rel] = FileTranslation(rel, text, out.text, tuple(out.edits))
