@@ -7,7 +7,8 @@ into countless projects): ``__host__ __device__ float2 operator*(float2 a, float
 templates, which the code's own beat; an operator for the host or the device only is preferred where it is called.)
 
 A definition whose body is the component-wise operation HIP's is (``return make_float2(a.x * b.x, a.y * b.y);``,
-``a.x *= b.x; a.y *= b.y;``) goes behind ``#if !defined(__HIP_PLATFORM_AMD__)``, visibly: HIP's does the same. One
+``a.x *= b.x; a.y *= b.y;``) goes behind ``#if !defined(__HIP_PLATFORM_AMD__) && !defined(__HIP_CPU_RT__)``,
+visibly: HIP's does the same, and so do HIP-CPU's vector types (``validate --run`` on a machine without a GPU). One
 that computes something else (a complex product on ``float2``) is reported: it must be renamed by hand.
 """
 
@@ -22,7 +23,7 @@ from ...model import Diagnostic, Severity
 from ..context import Context
 from ..registry import Finding, register
 from ..wrap import already_wrapped, wrap
-from .builtin_definitions import CONDITION
+from .builtin_definitions import CONDITION as AMD_ONLY
 from .overloads import parameter_span
 
 # CUDA's built-in vector types, each a HIP_vector_type under HIP.
@@ -32,6 +33,8 @@ _COMPOUND = frozenset(("+=", "-=", "*=", "/=", "%=", "^=", "|=", "&=", "<<=", ">
 _OPERATOR = re.compile(r"\boperator\s*(<<=|>>=|[-+*/%^|&]=|[*/])\s*\(")
 _DEFINES_ONE = re.compile(r"operator\s*(?:<<=|>>=|[-+*/%^|&]=|[*/])\s*\(")  # no \b: a leading literal scans fast
 _FIELDS = "xyzw"
+# Where HIP's vector types define these operators: AMD GPUs, and HIP-CPU (whose hip_runtime.h defines __HIP_CPU_RT__).
+CONDITION = f"{AMD_ONLY} && !defined(__HIP_CPU_RT__)"
 
 
 @register("vector_operators")
@@ -56,7 +59,7 @@ def vector_operators(ctx: Context) -> Iterator[Finding]:
                 subject=f"operator{op}",
             )
             continue
-        if already_wrapped(ctx.text, decl, CONDITION):
+        if already_wrapped(ctx.text, decl, CONDITION) or already_wrapped(ctx.text, decl, AMD_ONLY):
             continue
         why = f"HIP's vector types define {what} for AMD GPUs, component-wise like this one, which would make it ambiguous"
         yield Diagnostic("HPY015", f"{why}; disabled there", decl.name_at, severity=Severity.WARNING,
