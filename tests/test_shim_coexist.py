@@ -5,16 +5,13 @@ in, and however it sets HIP_ENABLE_WARP_SYNC_BUILTINS / HIP_DISABLE_WARP_SYNC_BU
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from shim_builds import hipcc_errors, release_workdirs, write_files
 
 from hipify.options import Options
 from hipify.shim import PRE_INCLUDED, plan_shim, render_header, render_include_dir
-from hipify.validate.toolchain import Toolchain, detect
 
 WARP_CODE = """\
 #include <cuda_runtime.h>
@@ -37,23 +34,12 @@ ORDERS = {"header first": "", "HIP's fp16 header first": "#include <hip/hip_fp16
 SWITCHES = {"none": "", "enable": "-DHIP_ENABLE_WARP_SYNC_BUILTINS", "disable": "-DHIP_DISABLE_WARP_SYNC_BUILTINS"}
 
 
-def _toolchains() -> list[Toolchain]:
-    return [tc for tc in detect(None, None, "all") if tc.rocm_version >= (6, 2)]
-
-
 @pytest.mark.hipcc
 def test_the_header_compiles_in_any_include_order_and_with_any_warp_sync_switch(
     tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
-    toolchains = _toolchains()
-    if not toolchains:
-        pytest.skip("no ROCm >= 6.2 hipcc (run .ci/install_hip.sh to build the ROCm chroots)")
     failures: list[str] = []
-    for tc in toolchains:
-        base = Path(tc.chroot) / "tmp" if tc.chroot else tmp_path
-        work = base / f"hipify-coexist-{os.getpid()}-{tc.rocm_version[0]}{tc.rocm_version[1]}"
-        request.addfinalizer(lambda work=work: shutil.rmtree(work, ignore_errors=True))
-        work.mkdir(parents=True, exist_ok=True)
+    for tc, work in release_workdirs(tmp_path, request, "coexist"):
         (work / "warp.cu").write_text(WARP_CODE)
         plan = plan_shim({str(work / "warp.cu"): WARP_CODE}, Options(rocm_version=tc.rocm_version))
         (work / "hip_shim.h").write_text(render_header(plan, "hip_shim.h"))
@@ -62,13 +48,11 @@ def test_the_header_compiles_in_any_include_order_and_with_any_warp_sync_switch(
             source = work / f"order{i}.cu"
             source.write_text(f'{first}#include "hip_shim.h"\n{body}\n')
             for switch, flag in SWITCHES.items():
-                cmd = [*tc.hipcc, "--offload-arch=gfx90a", "-std=c++17", "-x", "hip", "-c"]
-                cmd += [*([flag] if flag else []), tc.inner_path(str(source)), "-o", "/dev/null"]
-                env = {**os.environ, **tc.env}
-                proc = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=900)
-                if proc.returncode != 0:
-                    errors = [line for line in proc.stderr.splitlines() if "error" in line][:3]
-                    failures.append(f"{tc.describe()}: {order}, switch {switch}: " + " | ".join(errors))
+                errors = hipcc_errors(
+                    tc, ["-c", *([flag] if flag else []), tc.inner_path(str(source)), "-o", "/dev/null"]
+                )
+                if errors:
+                    failures.append(f"{tc.describe()}: {order}, switch {switch}: {errors}")
     assert not failures, "\n".join(failures)
 
 
@@ -105,22 +89,13 @@ def test_each_generated_header_compiles_alone_on_every_release_and_warp_sync_set
 ) -> None:
     """Every header of the include folder by itself (cub/cub.cuh, thrust's execution policy, cooperative groups,
     ...) and the project using them all (thrust::cuda::par: rocThrust's own ``hip`` namespace, never one of ours)."""
-    toolchains = _toolchains()
-    if not toolchains:
-        pytest.skip("no ROCm >= 6.2 hipcc (run .ci/install_hip.sh to build the ROCm chroots)")
     failures: list[str] = []
-    for tc in toolchains:
-        base = Path(tc.chroot) / "tmp" if tc.chroot else tmp_path
-        work = base / f"hipify-alone-{os.getpid()}-{tc.rocm_version[0]}{tc.rocm_version[1]}"
-        request.addfinalizer(lambda work=work: shutil.rmtree(work, ignore_errors=True))
+    for tc, work in release_workdirs(tmp_path, request, "alone"):
         folder = work / "hip-include"
-        (work).mkdir(parents=True, exist_ok=True)
         (work / "main.cu").write_text(LIBRARIES)
         plan = plan_shim({str(work / "main.cu"): LIBRARIES}, Options(rocm_version=tc.rocm_version))
         files = render_include_dir(plan)
-        for relative, text in files.items():
-            (folder / relative).parent.mkdir(parents=True, exist_ok=True)
-            (folder / relative).write_text(text)
+        write_files(folder, files)
         sources = [work / "main.cu"]
         for i, relative in enumerate(sorted(f for f in files if f != PRE_INCLUDED)):
             alone = work / f"alone{i}.cu"
@@ -128,13 +103,11 @@ def test_each_generated_header_compiles_alone_on_every_release_and_warp_sync_set
             sources.append(alone)
         for source in sources:
             for switch, flag in SWITCHES.items():
-                cmd = [*tc.hipcc, "--offload-arch=gfx90a", "-std=c++17", "-x", "hip", "-fsyntax-only"]
-                cmd += ["-I", tc.inner_path(str(folder)), *([flag] if flag else []), tc.inner_path(str(source))]
-                proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **tc.env}, timeout=900)
-                if proc.returncode != 0:
-                    errors = [line for line in proc.stderr.splitlines() if "error" in line][:3]
+                args = ["-fsyntax-only", "-I", tc.inner_path(str(folder)), *([flag] if flag else [])]
+                errors = hipcc_errors(tc, [*args, tc.inner_path(str(source))])
+                if errors:
                     what = source.read_text().strip() if source.name.startswith("alone") else source.name
-                    failures.append(f"{tc.describe()}: {what}, switch {switch}: " + " | ".join(errors))
+                    failures.append(f"{tc.describe()}: {what}, switch {switch}: {errors}")
     assert not failures, "\n".join(failures)
 
 
@@ -166,15 +139,8 @@ def test_host_calls_whose_hip_form_changed_between_releases_compile_on_each(
 ) -> None:
     """cudaMemAdvise in both CUDA versions' forms (ROCm 7 has a function for each, 6.4 only the older one, which
     the older form needs) and cublasGemmBatchedEx with CUDA's data types (6.4 takes them in its _v2 only)."""
-    toolchains = _toolchains()
-    if not toolchains:
-        pytest.skip("no ROCm >= 6.2 hipcc (run .ci/install_hip.sh to build the ROCm chroots)")
     failures: list[str] = []
-    for tc in toolchains:
-        base = Path(tc.chroot) / "tmp" if tc.chroot else tmp_path
-        work = base / f"hipify-host-{os.getpid()}-{tc.rocm_version[0]}{tc.rocm_version[1]}"
-        request.addfinalizer(lambda work=work: shutil.rmtree(work, ignore_errors=True))
-        work.mkdir(parents=True, exist_ok=True)
+    for tc, work in release_workdirs(tmp_path, request, "host"):
         text = (
             HOST_CALLS
             if tc.rocm_version >= (7, 0)
@@ -188,10 +154,7 @@ def test_host_calls_whose_hip_form_changed_between_releases_compile_on_each(
         (work / "hip_shim.h").write_text(render_header(plan, "hip_shim.h"))
         body = "\n".join(line for line in text.splitlines() if not line.startswith("#include <"))
         (work / "use.cu").write_text(f'#include "hip_shim.h"\n{body}\n')
-        cmd = [*tc.hipcc, "--offload-arch=gfx90a", "-std=c++17", "-x", "hip", "-fsyntax-only"]
-        cmd += [tc.inner_path(str(work / "use.cu"))]
-        proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **tc.env}, timeout=900)
-        if proc.returncode != 0:
-            errors = [line for line in proc.stderr.splitlines() if "error" in line][:3]
-            failures.append(f"{tc.describe()}: " + " | ".join(errors))
+        errors = hipcc_errors(tc, ["-fsyntax-only", tc.inner_path(str(work / "use.cu"))])
+        if errors:
+            failures.append(f"{tc.describe()}: {errors}")
     assert not failures, "\n".join(failures)

@@ -5,19 +5,16 @@ none does, and names the project's other tests of a mark it leaves undefined."""
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from shim_builds import hipcc_errors, release_workdirs, write_files
 
 from hipify.model import Severity
 from hipify.options import Options
 from hipify.shim import plan_shim, render_header, render_include_dir
 from hipify.shim.compiler_marks import BRANCH_CHANGED, TOLD_APART
 from hipify.shim.plan import ShimPlan
-from hipify.validate.toolchain import Toolchain, detect
 
 BACK_END_ERROR = """\
 #pragma once
@@ -147,35 +144,21 @@ def test_the_projects_other_tests_of_a_mark_left_undefined_are_named(tmp_path: P
     assert "compiler.h:2" in warnings[0].message and "defined(__HIPCC__)" in warnings[0].message
 
 
-def _toolchains() -> list[Toolchain]:
-    return [tc for tc in detect(None, None, "all") if tc.rocm_version >= (6, 2)]
-
-
 @pytest.mark.hipcc
 def test_a_project_telling_hipcc_apart_compiles_unmodified_on_every_release(
     tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     """The #error for nvcc as HIP's back end is not hit, the project's HIP branch is taken (a static_assert says so),
     and the __host__ __device__ macro of either compiler still marks the device function."""
-    toolchains = _toolchains()
-    if not toolchains:
-        pytest.skip("no ROCm >= 6.2 hipcc (run .ci/install_hip.sh to build the ROCm chroots)")
     failures: list[str] = []
-    for tc in toolchains:
-        base = Path(tc.chroot) / "tmp" if tc.chroot else tmp_path
-        work = base / f"hipify-marks-{os.getpid()}-{tc.rocm_version[0]}{tc.rocm_version[1]}"
-        request.addfinalizer(lambda work=work: shutil.rmtree(work, ignore_errors=True))
+    for tc, work in release_workdirs(tmp_path, request, "marks"):
         compiler = BACK_END_ERROR + CHAIN.replace("#pragma once\n", "")
         texts = _write(work / "src", {"compiler.h": compiler, "hd.h": EITHER, "main.cu": MAIN})
-        for relative, text in render_include_dir(plan_shim(texts, Options(rocm_version=tc.rocm_version))).items():
-            (work / "inc" / relative).parent.mkdir(parents=True, exist_ok=True)
-            (work / "inc" / relative).write_text(text)
-        cmd = [*tc.hipcc, "--offload-arch=gfx90a", "-std=c++17", "-x", "hip", "-c"]
-        cmd += ["-I", tc.inner_path(str(work / "inc")), tc.inner_path(str(work / "src" / "main.cu")), "-o", "/dev/null"]
-        proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **tc.env}, timeout=900)
-        if proc.returncode != 0:
-            errors = [line for line in proc.stderr.splitlines() if "error" in line][:3]
-            failures.append(f"{tc.describe()}: " + " | ".join(errors))
+        write_files(work / "inc", render_include_dir(plan_shim(texts, Options(rocm_version=tc.rocm_version))))
+        args = ["-c", "-I", tc.inner_path(str(work / "inc")), tc.inner_path(str(work / "src" / "main.cu"))]
+        errors = hipcc_errors(tc, [*args, "-o", "/dev/null"])
+        if errors:
+            failures.append(f"{tc.describe()}: {errors}")
     assert not failures, "\n".join(failures)
 
 

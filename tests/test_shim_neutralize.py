@@ -5,16 +5,13 @@ What it cannot do is named at file:line, one finding per declaration, with the e
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
+from shim_builds import hipcc_errors, release_workdirs, write_files
 
 from hipify.options import Options
 from hipify.shim import plan_shim, render_header, render_include_dir
-from hipify.validate.toolchain import Toolchain, detect
 
 HELPER_MATH = """\
 #pragma once
@@ -117,35 +114,20 @@ def test_an_edit_valid_for_nvcc_too_is_named_as_one_for_the_one_source(tmp_path:
     assert "valid CUDA too" in found[0].message and "(the edit: `make_uint3` -> `dim3`)" in found[0].message
 
 
-def _toolchains() -> list[Toolchain]:
-    return [tc for tc in detect(None, None, "all") if tc.rocm_version >= (6, 2)]
-
-
 @pytest.mark.hipcc
 def test_the_unmodified_project_compiles_with_the_include_folder_on_every_release(
     tmp_path: Path, request: pytest.FixtureRequest
 ) -> None:
     """With HIP's headers alone the same sources do not compile (a redefinition of atomicMax, ambiguous operators),
     on either release."""
-    toolchains = _toolchains()
-    if not toolchains:
-        pytest.skip("no ROCm >= 6.2 hipcc (run .ci/install_hip.sh to build the ROCm chroots)")
     failures: list[str] = []
-    for tc in toolchains:
-        base = Path(tc.chroot) / "tmp" if tc.chroot else tmp_path
-        work = base / f"hipify-neutralize-{os.getpid()}-{tc.rocm_version[0]}{tc.rocm_version[1]}"
-        request.addfinalizer(lambda work=work: shutil.rmtree(work, ignore_errors=True))
+    for tc, work in release_workdirs(tmp_path, request, "neutralize"):
         texts = _project(work / "src")
-        files = render_include_dir(plan_shim(texts, Options(rocm_version=tc.rocm_version)))
-        for relative, text in files.items():
-            (work / "inc" / relative).parent.mkdir(parents=True, exist_ok=True)
-            (work / "inc" / relative).write_text(text)
-        cmd = [*tc.hipcc, "--offload-arch=gfx90a", "-std=c++17", "-x", "hip", "-c"]
-        cmd += ["-I", tc.inner_path(str(work / "inc")), tc.inner_path(str(work / "src" / "main.cu")), "-o", "/dev/null"]
-        proc = subprocess.run(cmd, capture_output=True, text=True, env={**os.environ, **tc.env}, timeout=900)
-        if proc.returncode != 0:
-            errors = [line for line in proc.stderr.splitlines() if "error" in line][:3]
-            failures.append(f"{tc.describe()}: " + " | ".join(errors))
+        write_files(work / "inc", render_include_dir(plan_shim(texts, Options(rocm_version=tc.rocm_version))))
+        args = ["-c", "-I", tc.inner_path(str(work / "inc")), tc.inner_path(str(work / "src" / "main.cu"))]
+        errors = hipcc_errors(tc, [*args, "-o", "/dev/null"])
+        if errors:
+            failures.append(f"{tc.describe()}: {errors}")
     assert not failures, "\n".join(failures)
 
 

@@ -88,20 +88,7 @@ def function_pairs(cache: Path) -> dict[str, tuple[str, str]]:
 
 
 def thrust_function_rows(cache: Path) -> list[Row]:
-    return [
-        Row(
-            cuda=cuda,
-            hip=hip,
-            kind="function",
-            api="cub",
-            hip_status="supported",
-            cuda_header=f"thrust/system/cuda/{header}",
-            hip_header=f"thrust/system/hip/{header}",
-            source="thrust-backend",
-            note=f"Thrust's CUDA backend function {cuda}; rocThrust's HIP backend declares {hip}",
-        )
-        for cuda, (hip, header) in sorted(function_pairs(cache).items())
-    ]
+    return _backend_rows(function_pairs(cache), "function")
 
 
 def _backend(root: Path) -> dict[str, set[str]]:
@@ -132,19 +119,24 @@ def namespace_pairs(cache: Path) -> dict[str, tuple[str, str]]:
 
 
 def thrust_namespace_rows(cache: Path) -> list[Row]:
+    return _backend_rows(namespace_pairs(cache), "namespace")
+
+
+def _backend_rows(pairs: dict[str, tuple[str, str]], kind: str) -> list[Row]:
+    """One row per CUDA backend name paired with rocThrust's, both declared in headers of the same name."""
     return [
         Row(
             cuda=cuda,
             hip=hip,
-            kind="namespace",
+            kind=kind,
             api="cub",  # CCCL ships Thrust with CUB; both are header-only on either side
             hip_status="supported",
             cuda_header=f"thrust/system/cuda/{header}",
             hip_header=f"thrust/system/hip/{header}",
             source="thrust-backend",
-            note=f"Thrust's CUDA backend namespace {cuda}; rocThrust's HIP backend declares {hip}",
+            note=f"Thrust's CUDA backend {kind} {cuda}; rocThrust's HIP backend declares {hip}",
         )
-        for cuda, (hip, header) in sorted(namespace_pairs(cache).items())
+        for cuda, (hip, header) in sorted(pairs.items())
     ]
 
 
