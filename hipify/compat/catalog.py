@@ -32,6 +32,7 @@ _OPTIONAL = (
     "device_uses",
     "device_uses_with",
     "no_op",
+    "gpu_only",
 )
 _LISTS = ("provides", "headers", "hip_includes", "needs", "defines", "device_uses", "device_uses_with")
 _IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
@@ -69,6 +70,9 @@ class CompatEntry:
     device_uses_with: tuple[str, ...] = ()
     # A call that only hints (profiler labels, launch-overlap hints): the entry does nothing, by design.
     no_op: bool = False
+    # Device overloads of what HIP-CPU already has for host and device alike (it compiles device code as host code):
+    # left out there, where they would redefine HIP-CPU's functions.
+    gpu_only: bool = False
 
     def applies_to(self, rocm: RocmVersion) -> bool:
         """Whether ROCm ``rocm`` lacks the feature, so that translations for it need this entry."""
@@ -219,7 +223,7 @@ def _entry(raw: object, index: int, source: str) -> CompatEntry:
                 versions[key] = parse_rocm_version(raw[key])
             except ValueError as exc:
                 raise CompatCatalogError(f"{label}: '{key}': {exc}") from exc
-    for key in ("host", "no_op"):
+    for key in ("host", "no_op", "gpu_only"):
         if not isinstance(raw.get(key, False), bool):
             raise CompatCatalogError(f"{label}: '{key}' must be true or false")
     rocm_until = versions["rocm_until"]
@@ -244,6 +248,7 @@ def _entry(raw: object, index: int, source: str) -> CompatEntry:
         device_uses=tuple(raw.get("device_uses", [])),
         device_uses_with=tuple(raw.get("device_uses_with", [])),
         no_op=raw.get("no_op", False),
+        gpu_only=raw.get("gpu_only", False),
     )
 
 

@@ -42,7 +42,7 @@ def render(entries: Iterable[CompatEntry], rocm: RocmVersion, catalog: CompatCat
     includes = dict.fromkeys(h for e in device for h in e.hip_includes if h != RUNTIME_HEADER and h not in earlier)
     lines += [f"#include <{h}>" for h in includes]
     for entry in device:
-        lines += ["", *_comment(f"{entry.name}: {entry.note}"), entry.code.rstrip("\n")]
+        lines += ["", *_comment(f"{entry.name}: {entry.note}"), *_gpu_only(entry, entry.code.rstrip("\n"))]
     lines += ["", "#endif  // defined(__HIP__)", "", f"#endif  // {INCLUDE_GUARD}", ""]
     return "\n".join(lines)
 
@@ -62,6 +62,13 @@ def entries_in(text: str) -> set[str]:
         return set()
     head = text.split("#ifndef", 1)[0]
     return set(_LISTED.findall(head))
+
+
+def _gpu_only(entry: CompatEntry, code: str) -> list[str]:
+    """``code`` kept from HIP-CPU (whose hip_runtime.h defines __HIP_CPU_RT__) where the entry says so."""
+    if not entry.gpu_only:
+        return [code]
+    return ["#if !defined(__HIP_CPU_RT__)  // HIP-CPU has it for device code too", code, "#endif"]
 
 
 def _comment(text: str) -> list[str]:

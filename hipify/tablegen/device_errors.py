@@ -70,6 +70,7 @@ def entry_text(enumerators: list[str]) -> str:
             f'name = "{ENTRY_NAME}"',
             "provides = []",
             f"device_uses = [{uses}]",
+            "gpu_only = true",
             'hip_includes = ["hip/hip_runtime.h"]',
             "code = '''",
             *code,

@@ -1,5 +1,6 @@
 #include <climits>
 #include <cstdio>
+#include <cstring>
 #include <cuComplex.h>
 #include <cuda.h>
 #include <cuda_fp16.h>
@@ -27,6 +28,13 @@ __global__ void atomics(int* counter, unsigned int* top, int* flag, int* warp) {
   atomicMax_system(top, threadIdx.x + 1);
   atomicCAS_system(flag, 0, 7);
   if (threadIdx.x == 0) *warp = warpSize;
+}
+
+// The error strings called in device code: the compatibility header's device overloads are hipcc's; HIP-CPU's own
+// functions serve its kernels.
+__global__ void error_names(const char** names) {
+  names[0] = cudaGetErrorName(cudaErrorInvalidValue);
+  names[1] = cudaGetErrorString(cudaErrorInvalidValue);
 }
 
 __global__ void scale(float* x) { x[threadIdx.x] *= 2.0f; }
@@ -150,6 +158,14 @@ int main() {
         "primary context");
   cuDevicePrimaryCtxRelease(device);
   check(cuGetErrorName(CUDA_SUCCESS, &error_name) == CUDA_SUCCESS && error_name != nullptr, "driver error name");
+
+  const char** names;
+  const char* found[2] = {nullptr, nullptr};
+  cudaMalloc(&names, sizeof(found));
+  error_names<<<1, 1>>>(names);
+  cudaMemcpy(found, names, sizeof(found), cudaMemcpyDeviceToHost);
+  check(found[0] != nullptr && std::strstr(found[0], "InvalidValue") != nullptr && found[1] != nullptr,
+        "error names in device code");
 
   half h = __float2half(1.5f);
   half2 pair = __halves2half2(h, __float2half(-2.0f));
