@@ -4,6 +4,8 @@
 // (cuMemAlloc, cuMemsetD32, cuMemsetD8, cuMemcpyHtoD/DtoH/DtoD, cuMemAllocHost, cuMemGetInfo),
 // streams and events (cuStreamCreate, cuMemcpyHtoDAsync, cuEventRecord/Synchronize/ElapsedTime),
 // and error names through cuGetErrorName/cuGetErrorString, all behind a CU_CHECK macro.
+// Device pointers are integers in CUDA: offsets from a variable, a member function's result (one returning
+// CUdeviceptr, one whose return type is deduced) and a free function's result.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -21,6 +23,24 @@
       std::exit(1);                                                                      \
     }                                                                                    \
   } while (0)
+
+class Allocation {
+ public:
+  explicit Allocation(CUdeviceptr ptr) : ptr_(ptr) {}
+  auto Raw() const { return ptr_; }
+ private:
+  CUdeviceptr ptr_;
+};
+
+class View {
+ public:
+  explicit View(CUdeviceptr ptr) : alloc_(ptr) {}
+  CUdeviceptr Base() const { return alloc_.Raw(); }
+ private:
+  Allocation alloc_;
+};
+
+static CUdeviceptr element(CUdeviceptr base, int i) { return base + i * sizeof(int); }
 
 int main() {
   const int n = 4096;
@@ -76,8 +96,12 @@ int main() {
   CU_CHECK(cuEventElapsedTime(&ms, start, stop));
   ok = ok && ms >= 0.0f;
   // every 64th element comes from b; the first 100 ints get bytes of 0x05
+  const View from(b);
+  const View* to = new View(a);
   for (int i = 0; i < n; i += 64)
-    CU_CHECK(cuMemcpyDtoD(a + i * sizeof(int), b + i * sizeof(int), sizeof(int)));
+    CU_CHECK(cuMemcpyDtoD(to->Base() + i * sizeof(int), element(from.Base(), i), sizeof(int)));
+  ok = ok && from.Base() - b == 0 && element(a, 2) - to->Base() == 2 * sizeof(int);
+  delete to;
   CU_CHECK(cuMemsetD8(a, 0x05, 100 * sizeof(int)));
   CU_CHECK(cuCtxSynchronize());
   int* host = (int*)std::malloc(n * sizeof(int));

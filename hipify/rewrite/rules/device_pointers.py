@@ -19,8 +19,11 @@ A pointer to device pointers (``CUdeviceptr* out``, an output parameter) is one 
 ``*out + offset`` and ``out[i] + offset`` get the casts above (``(char*)*out + offset``).
 
 Which names are such pointers is read from the file's declarations (``CUdeviceptr a, b;``, parameters, struct
-members). A name the file also declares with another type is left alone (the text cannot say which one a use
-means), and so is an operand in a position where a cast would bind differently (``*p + 1``, ``-p``).
+members), and so are functions returning one (``CUdeviceptr base() const``): a call of such a function, a member
+function's through ``.``/``->`` too, is an operand like a variable (``(char*)pool.base() + off``). A function
+whose return type is deduced (``auto base() const``) does not count as another declaration of the name. A name
+the file also declares with another type is left alone (the text cannot say which one a use means), and so is
+an operand in a position where a cast would bind differently (``*p + 1``, ``-p``).
 """
 
 from __future__ import annotations
@@ -70,9 +73,15 @@ def device_pointers(ctx: Context) -> Iterator[Finding]:
     pointers = pointers_to(code, types) - values
     uses: list[tuple[int, int, int, str]] = []  # (operand start, name start, operand end, name)
     if values:
+        functions = returning_functions(code, types) & values
         for m in name_uses(values).finditer(code):
             start = m.start() + len(m.group()) - len(m.group().lstrip())
-            uses.append((operand_start(code, start), start, m.end(), m.group().strip()))
+            name, end = m.group().strip(), m.end()
+            if name in functions:
+                end = _call_end(code, end)
+                if end < 0:
+                    continue  # the function named, not called (its address, its declaration's name)
+            uses.append((operand_start(code, start), start, end, name))
     uses.extend(_dereferences(code, pointers))
     for operand, start, end, name in sorted(uses):
         if operand < 0 or not ctx.allowed(start):
@@ -110,6 +119,24 @@ def pointers_to(code: str, types: frozenset[str]) -> frozenset[str]:
         if _declared_otherwise(code, m.start(), types):
             other.add(m.group())
     return frozenset(found - other)
+
+
+def returning_functions(code: str, types: frozenset[str]) -> frozenset[str]:
+    """Names declared as functions returning one of ``types`` (``CUdeviceptr base() const``)."""
+    found: set[str] = set()
+    for t in types:
+        for m in re.finditer(whole_word(t) + r"\s+(?:const\s+)?([A-Za-z_]\w*)\s*\(", code):
+            found.add(m.group(1))
+    return frozenset(found - CPP_KEYWORDS)
+
+
+def _call_end(code: str, end: int) -> int:
+    """Just after the argument list of a call whose name ends at ``end``; -1 when no ``(`` follows."""
+    after, at = next_token(code, end)
+    if after != "(":
+        return -1
+    closer = _closing(code, at)
+    return closer + 1 if closer > 0 else -1
 
 
 def _dereferences(code: str, names: frozenset[str]) -> Iterator[tuple[int, int, int, str]]:
@@ -233,6 +260,8 @@ def _declared_otherwise(code: str, at: int, types: frozenset[str]) -> bool:
         return bool(_WORD.fullmatch(word)) and word not in _NOT_TYPES
     if before == ">":
         return True  # ``std::vector<int> a``: a template type
+    if before == "auto" and next_token(code, at + len(_WORD.match(code, at).group()))[0] == "(":  # type: ignore[union-attr]
+        return False  # ``auto base() const``: a return type deduced from the body
     return bool(_WORD.fullmatch(before)) and before not in _NOT_TYPES and before not in types
 
 
