@@ -310,6 +310,13 @@ def test_duplicate_or_unexplained_overrides_fail(tmp_path: Path) -> None:
             [("__ballot_sync", "function"), ("__activemask", "function")],
         ),
         ("using Alias = Base<int>;", [("Alias", "type")]),
+        # a namespace macro is no word of the declaration after it (hipCUB's NullType, CUB's templates)
+        (
+            "BEGIN_HIPCUB_NAMESPACE\nusing NullType = ::rocprim::empty_type;\nEND_HIPCUB_NAMESPACE",
+            [("NullType", "type")],
+        ),
+        ("CUB_NAMESPACE_BEGIN\ntemplate <class T> using Id = T;\nCUB_NAMESPACE_END", [("Id", "type")]),
+        ("_LIBCUDACXX_BEGIN_NAMESPACE_STD\nint f(int);\n_LIBCUDACXX_END_NAMESPACE_STD", [("f", "function")]),
     ],
 )
 def test_scanner(source: str, expected: list[tuple[str, str]]) -> None:

@@ -7,6 +7,7 @@ other bodies are kept aside as token spans for the classifier. Macros that decla
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -57,6 +58,9 @@ class DeclaratorUse:
     guards: tuple[str, ...]
 
 
+_NAMESPACE_MACRO = re.compile(r"(?=\w*NAMESPACE)[A-Z0-9_]*(?:BEGIN|END)[A-Z0-9_]*")
+
+
 class _Splitter:
     def __init__(self, lexed: Lexed, declarators: frozenset[str]) -> None:
         self.lexed = lexed
@@ -101,7 +105,7 @@ class _Splitter:
                     self.ns.pop()
                 i += 1
                 continue
-            if t == ";":
+            if t == ";" or self.namespace_macro(i):
                 i += 1
                 continue
             if t in self.declarators and i + 1 < len(toks) and toks[i + 1].text == "(":
@@ -111,6 +115,15 @@ class _Splitter:
             statement, i = self.statement(i)
             if statement is not None:
                 yield statement
+
+    def namespace_macro(self, i: int) -> bool:
+        """A macro opening or closing a namespace (``BEGIN_HIPCUB_NAMESPACE``, ``CUB_NAMESPACE_END``) stands alone:
+        it is no word of the declaration after it (the prefix given to build_index names the namespace)."""
+        token = self.toks[i]
+        if token.kind != "ident" or not _NAMESPACE_MACRO.fullmatch(token.text):
+            return False
+        after = self.toks[i + 1].text if i + 1 < len(self.toks) else ""
+        return after not in ("(", "::", "=", ";", ",", ")")
 
     def guards(self, i: int) -> tuple[str, ...]:
         return self.lexed.guards[i] if i < len(self.lexed.guards) else ()
