@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 
 from ..knowledge.cxx import CPP_KEYWORDS
+from ..machinery.kept import KeptValues
 from ..model import Span
 
 _IDENT = re.compile(r"[A-Za-z_$][\w$]*")
@@ -44,6 +45,26 @@ class Declaration:
 _STRUCTURE = re.compile(r"[;{}()\[\]]")
 _NON_BLANK = re.compile(r"[^\s;]")
 _SEMICOLON_AFTER = re.compile(r"\s*;")
+
+
+# The declarations of the masked texts read last (the project scan's, taken again by the file's translation, which
+# reads the same masked text: the str key's hash is kept by the string). Bounded like the kept lexings.
+_kept: KeptValues[str, tuple[tuple[Span, ...], list[Declaration]]] = KeptValues(48 << 20)
+
+
+def declarations_of(masked: str, directives: tuple[Span, ...]) -> list[Declaration]:
+    """:func:`top_level_declarations`, read once per masked text and directives in this process (callers must not
+    change the list)."""
+    found = _kept.get(masked)
+    if found is not None and found[0] == directives:
+        return found[1]
+    declarations = top_level_declarations(masked, directives)
+    _kept.put(masked, (directives, declarations), len(masked))
+    return declarations
+
+
+def clear_kept() -> None:
+    _kept.clear()
 
 
 def top_level_declarations(masked: str, directives: tuple[Span, ...] | list[Span]) -> list[Declaration]:

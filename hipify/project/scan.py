@@ -21,7 +21,7 @@ from ..knowledge.table import MappingTable
 from ..lexing.compiler_branches import host_skipped
 from ..lexing.compiler_branches import inside as inside_any
 from ..lexing.conditionals import CondDirective, inactive_spans, skipped_with_derived
-from ..lexing.declarations import top_level_declarations
+from ..lexing.declarations import Declaration, declarations_of, top_level_declarations
 from ..lexing.lexer import Lexed
 from ..lexing.platform_branches import (
     NO_GUARD,
@@ -238,7 +238,10 @@ def scan_text(
         skipped = skipped_with_derived(directives, index.undefined_macros, index.never_defined) if missing else []
         gated = {n for n in missing if _needs_option(table, n, options)}
         own = missing & (shadows | declared)  # names the file declares itself, in any scope: its own
-        blocked, used = _blocked_and_uses(code_text, lexed.directives, skipped, missing - own, words, table, gated)
+        declarations = declarations_of(masked, lexed.directives)  # the translation reads them again
+        blocked, used = _blocked_and_uses(
+            code_text, lexed.directives, skipped, missing - own, words, table, gated, declarations
+        )
         approximate = False
     else:
         blocked, used, approximate = (), words, True
@@ -576,6 +579,7 @@ def _blocked_and_uses(
     words: set[str],
     table: MappingTable,
     gated: frozenset[str] | set[str] = frozenset(),  # of missing_names: translated under an option this run lacks
+    declarations: list[Declaration] | None = None,  # of ``code`` (its directives separating them), when known
 ) -> tuple[tuple[BlockedDeclaration, ...], set[str]]:
     """The declarations that use ``missing_names`` (APIs HIP lacks), and the names used outside them and outside
     declared-name positions (``words``: every word of ``code``)."""
@@ -607,7 +611,7 @@ def _blocked_and_uses(
                 found.append((at, scoped))
         found.sort()
     hits = [at for at, _ in found]
-    for d in top_level_declarations(code, directives):
+    for d in declarations if declarations is not None else top_level_declarations(code, directives):
         if d.name_at >= 0:  # declaring a name is not using it
             unused.append((d.name_at, d.name_at + len(d.name)))
         first = bisect.bisect_left(hits, d.start)

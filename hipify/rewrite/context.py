@@ -12,7 +12,7 @@ from typing import TypeVar, cast
 from ..compat import load_catalog
 from ..knowledge.cxx import CPP_KEYWORDS
 from ..knowledge.table import MappingTable, Row
-from ..lexing.declarations import Declaration, top_level_declarations
+from ..lexing.declarations import Declaration, declarations_of
 from ..lexing.facts import FileFacts, Identifier, Region
 from ..lexing.lexer import lex
 from ..lexing.lines import newline_of
@@ -83,7 +83,7 @@ class Context:
     @cached_property
     def declarations(self) -> list[Declaration]:
         """The file's top-level declarations (lexing/declarations.py)."""
-        return top_level_declarations(self.masked, self.code_directives)
+        return declarations_of(self.masked, self.code_directives)
 
     def definition_at(self, offset: int) -> Declaration | None:
         """The top-level definition (function, class, ...) whose body holds ``offset``, or None."""

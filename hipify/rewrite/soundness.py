@@ -20,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from ..lexing.conditionals import LEFT_OUT_PREFIX
-from ..lexing.declarations import Declaration, top_level_declarations
+from ..lexing.declarations import Declaration, declarations_of, top_level_declarations
 from ..lexing.lexer import lex
 from ..lexing.shared import lexing_of
 from ..model import Edit, Span
@@ -146,7 +146,7 @@ def _lost_declaration(original: str, translated: list[Declaration], renamed: set
     """A named top-level declaration of ``original`` the translation has fewer of ("" when none)."""
     lexed = lexing_of(original)  # the engine's lexing of the same text
     before = Counter(
-        d.name for d in top_level_declarations(lexed.masked, lexed.directives) if d.name and d.name not in renamed
+        d.name for d in declarations_of(lexed.masked, lexed.directives) if d.name and d.name not in renamed
     )
     after = Counter(d.name for d in translated if d.name)
     lost = sorted(name for name, count in before.items() if after[name] < count)

@@ -38,7 +38,6 @@ ERROR_NAMES = frozenset(("cudaGetErrorName", "cuGetErrorName"))
 _ERROR_TYPES = frozenset(("cudaError", "cudaError_t", "cudaError_enum", "CUresult"))
 _COMPARES = frozenset(("strcmp", "strncmp"))
 _LITERAL = re.compile(r'"([A-Za-z_]\w*)"')
-_CALLED = re.compile(r"(?<![\w$])([A-Za-z_]\w*)\s*\(")
 
 
 @register("symbol_strings")
@@ -46,8 +45,7 @@ def symbol_strings(ctx: Context) -> Iterator[Finding]:
     if '"cu' not in ctx.text:
         return
     masked = ctx.masked
-    called = {m.group(1) for m in _CALLED.finditer(masked)}
-    lookups, error_names = bool(called & LOOKUPS), bool(called & ERROR_NAMES)
+    lookups, error_names = _calls_any(masked, LOOKUPS), _calls_any(masked, ERROR_NAMES)
     if not lookups and not error_names:
         return
     for m in _LITERAL.finditer(ctx.text):
@@ -63,6 +61,21 @@ def symbol_strings(ctx: Context) -> Iterator[Finding]:
             yield from _renamed(ctx, row, start, end, "looked up by name")
         elif error_names and _error_enumerator(row) and _compared(masked, start, end):
             yield from _renamed(ctx, row, start, end, "compared with an error name")
+
+
+def _calls_any(masked: str, names: frozenset[str]) -> bool:
+    """Does the code call one of ``names``? (str.find first: most files name none of them.)"""
+    for name in names:
+        at = masked.find(name)
+        while at >= 0:
+            end = at + len(name)
+            word = (at == 0 or not (masked[at - 1].isalnum() or masked[at - 1] in "_$")) and not (
+                end < len(masked) and (masked[end].isalnum() or masked[end] in "_$")
+            )
+            if word and next_token(masked, end)[0] == "(":
+                return True
+            at = masked.find(name, end)
+    return False
 
 
 def _renamed(ctx: Context, row: Row, start: int, end: int, why: str) -> Iterator[Finding]:
