@@ -300,3 +300,32 @@ def test_a_half2_intrinsic_hip_has_for_bfloat16_only_comes_from_the_compatibilit
     src = "#include <cuda_fp16.h>\n__device__ half2 m(half2 a, half2 b) { return __hmax2(a, b); }\n"
     result = translate(src, path="m.cu", options=Options(engine=engine, use_cache=False))
     assert "derived__hmax2" in result.compat and "__hmax2(a, b)" in result.text
+
+
+SKIPPED_BRANCH = """\
+#include <cuda.h>
+#if defined(CUBLAS_VERSION) && CUBLAS_VERSION >= 12000
+#define LIB_HW_DECOMPRESS 1
+#endif
+CUresult decompress(void* params, size_t count, CUstream stream) {
+#ifdef LIB_HW_DECOMPRESS
+  return cuMemBatchDecompressAsync(params, count, 0, nullptr, stream);
+#else
+  return CUDA_ERROR_NOT_SUPPORTED;
+#endif
+}
+CUresult now(CUstream stream) { return cuMemBatchDecompressAsync(nullptr, 0, 0, nullptr, stream); }
+"""
+
+
+@pytest.mark.parametrize("engine", ["regex", "clang"])
+def test_what_hip_lacks_in_code_the_build_skips_is_a_note_not_a_warning(engine: str) -> None:
+    """A branch only a derived switch opens (its macro is defined only under a library's version macro, which HIP
+    does not define) is never compiled: its unsupported names are noted, saying so, not warned about."""
+    result = translate(SKIPPED_BRANCH, "k.cu", Options(engine=engine, use_cache=False))  # type: ignore[arg-type]
+    found = [
+        (d.line, d.severity.value, d.message) for d in result.diagnostics if d.subject == "cuMemBatchDecompressAsync"
+    ]
+    assert [(line, severity) for line, severity, _ in found] == [(7, "info"), (12, "warning")], found
+    assert found[0][2].endswith("(in code the translated build skips)")
+    assert not found[1][2].endswith("(in code the translated build skips)")

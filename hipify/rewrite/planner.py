@@ -18,7 +18,7 @@ from .registry import RULES
 from .rules.compat import compat_use
 from .rules.includes import include_path_edits
 from .rules.samples_helpers import helper_entries
-from .rules.unavailable import is_quiet
+from .rules.unavailable import in_skipped_code, is_quiet
 
 
 def plan(source: SourceFile, facts: FileFacts, table: MappingTable, options: Options, engine: str) -> EngineResult:
@@ -58,6 +58,7 @@ def plan(source: SourceFile, facts: FileFacts, table: MappingTable, options: Opt
                 diagnostics.append(finding)
     if ctx.source.project.disabled:  # findings inside disabled declarations are summed up in their HPY010
         diagnostics = [d for d in diagnostics if not is_quiet(ctx, d)]
+    diagnostics = in_skipped_code(ctx, diagnostics)
     # The samples helpers the output gets (rules/samples_helpers.py) are written with the compatibility header.
     entries = tuple(sorted({*compat_use(ctx).entries, *helper_entries(ctx)}))
     return EngineResult(tuple(edits), tuple(diagnostics), engine, entries)

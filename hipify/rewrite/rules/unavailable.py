@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterator
+from dataclasses import replace
 
 from ...knowledge.codes import UNCONVERTED_CODES
 from ...knowledge.table import Row
@@ -176,6 +177,23 @@ def _left_out_already(ctx: Context) -> list[Span]:
             else:
                 stack[-1] = -1
     return spans
+
+
+def in_skipped_code(ctx: Context, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """``diagnostics`` with the warnings about CUDA code left as written that lies in code the translated build
+    skips (a branch only a CUDA version or a derived switch opens, an earlier translation's left-out code) made
+    notes that say so: nothing there stops a build, and the branch is the one a port takes up later."""
+    if not any(d.code in UNCONVERTED_CODES and d.severity is Severity.WARNING for d in diagnostics):
+        return diagnostics
+    spans = ctx.memo(_left_out_already)
+    if not spans:
+        return diagnostics
+    return [
+        replace(d, severity=Severity.INFO, message=d.message + " (in code the translated build skips)")
+        if d.code in UNCONVERTED_CODES and d.severity is Severity.WARNING and any(s <= d.offset < e for s, e in spans)
+        else d
+        for d in diagnostics
+    ]
 
 
 def quiet_spans(ctx: Context) -> list[Span]:
