@@ -23,6 +23,7 @@ COMPILED = (
     "namespaces/thrust_cuda_backend.cu",
     "namespaces/thrust_cuda_error.cu",
     "namespaces/cub_by_alias_and_using.cu",
+    "libraries/cub_dispatch_layer.cu",
     "spellings/other_spellings.cu",
     "spellings/surface_overloads.cu",
 )

@@ -316,6 +316,8 @@ def test_duplicate_or_unexplained_overrides_fail(tmp_path: Path) -> None:
             [("NullType", "type")],
         ),
         ("CUB_NAMESPACE_BEGIN\ntemplate <class T> using Id = T;\nCUB_NAMESPACE_END", [("Id", "type")]),
+        ("enum class SortOrder { Ascending, Descending };", [("SortOrder", "enum")]),
+        ("enum struct Flag : int { No, Yes };", [("Flag", "enum")]),
         ("_LIBCUDACXX_BEGIN_NAMESPACE_STD\nint f(int);\n_LIBCUDACXX_END_NAMESPACE_STD", [("f", "function")]),
     ],
 )

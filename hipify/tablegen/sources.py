@@ -160,6 +160,8 @@ SPECS: tuple[ApiSpec, ...] = (
             "toolkit/cccl/cub/*.cuh",
             "toolkit/cccl/cub/block/*.cuh",
             "toolkit/cccl/cub/device/*.cuh",
+            # the dispatch layer, which libraries call directly (cub::DispatchRadixSort): hipCUB has none of it
+            "toolkit/cccl/cub/device/dispatch/*.cuh",
             "toolkit/cccl/cub/warp/*.cuh",
             "toolkit/cccl/cub/thread/*.cuh",
             "toolkit/cccl/cub/iterator/*.cuh",
@@ -170,6 +172,7 @@ SPECS: tuple[ApiSpec, ...] = (
             "cccl/cub/*.cuh",
             "cccl/cub/block/*.cuh",
             "cccl/cub/device/*.cuh",
+            "cccl/cub/device/dispatch/*.cuh",
             "cccl/cub/warp/*.cuh",
             "cccl/cub/thread/*.cuh",
             "cccl/cub/iterator/*.cuh",

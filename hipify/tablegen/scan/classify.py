@@ -146,10 +146,12 @@ def _body(words: list[Word], bodies: list[tuple[int, int]], toks: list[Token]) -
 def _aggregate(
     words: list[Word], texts: list[str], bodies: list[tuple[int, int]], agg: int, toks: list[Token], traits: _Traits
 ) -> list[Decl]:
-    tag = _tag_name(words, agg)
+    # ``enum class E`` / ``enum struct E``: a scoped enum, whose constants are E::A (no name of the scope)
+    scoped = texts[agg] == "enum" and agg + 1 < len(texts) and texts[agg + 1] in ("class", "struct")
+    tag = _tag_name(words, agg + 1 if scoped else agg)
     out = [_tag_decl(tag, texts[agg], traits)] if tag else []
     body = _body(words, bodies, toks)
-    if texts[agg] == "enum" and body is not None:
+    if texts[agg] == "enum" and body is not None and not scoped:
         out += enum_constants(body, tag, traits.namespace)
     return out + _declarators_after_body(words, traits)
 
