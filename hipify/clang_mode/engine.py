@@ -33,7 +33,7 @@ def facts(source: SourceFile, table: MappingTable, options: Options) -> FileFact
 
 
 def run(source: SourceFile, table: MappingTable, options: Options) -> EngineResult:
-    from ..regex_mode.engine import text_facts
+    from ..regex_mode.engine import function_declarators, text_facts
     from ..rewrite import (
         plan,  # the shared planner; imported late so facts() works without it
     )
@@ -52,7 +52,10 @@ def run(source: SourceFile, table: MappingTable, options: Options) -> EngineResu
         )
         return replace(result, diagnostics=(note,) + result.diagnostics)
     parsed = parse(source, table, options)
-    result = plan(source, build_facts(parsed, source.text, table, options), table, options, engine="clang")
+    # (a CUDA function's name behind a pointer declarator is the file's, as the text says, also where the parse of
+    # a translated file's HIP text failed and the AST cannot say whose it is)
+    from_ast = function_declarators(build_facts(parsed, source.text, table, options), table)
+    result = plan(source, from_ast, table, options, engine="clang")
     notes = tuple(
         Diagnostic("HPY308", f"an include reaches {path}, which is not a regular file: parsed as empty")
         for path in source.project.not_regular

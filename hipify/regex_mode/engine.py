@@ -38,7 +38,7 @@ def text_facts(source: SourceFile, table: MappingTable, options: Options) -> Fil
         find_launches=find_launches,
         not_types=index.removed,
     )
-    facts = _function_declarators(facts, table)
+    facts = function_declarators(facts, table)
     other = frozenset(source.project.other_builds)
     if not other:
         return facts
@@ -49,7 +49,7 @@ def text_facts(source: SourceFile, table: MappingTable, options: Options) -> Fil
     return replace(facts, identifiers=identifiers)
 
 
-def _function_declarators(facts: FileFacts, table: MappingTable) -> FileFacts:
+def function_declarators(facts: FileFacts, table: MappingTable) -> FileFacts:
     """The file's own declarations of CUDA function names behind a pointer or reference declarator
     (``MemCreateFn *cuMemCreate{nullptr};``, a driver table's member): the name is the file's there and wherever it
     appears. Only function names: a flag after ``&`` (``flags & cudaHostAllocMapped)``) is a use."""

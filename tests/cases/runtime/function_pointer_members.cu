@@ -1,6 +1,3 @@
-// hipify-py-flags: --engine regex
-// (regex only: the clang engine translates this alike, test_engine_member_declarators.py; translating its output again
-// with clang is not idempotent yet, where the parse of the HIP text fails)
 #include <cuda.h>
 #include <cuda_runtime.h>
 
