@@ -10,6 +10,7 @@ scanned it (``hipify.machinery.supervise``: jobs with a home). What is kept is b
 from __future__ import annotations
 
 from ..machinery.kept import KeptValues
+from .declarations import clear_kept as clear_kept_declarations
 from .lexer import Lexed, lex
 
 MAX_KEPT_CHARS = 48 << 20  # text kept at most, in characters (a lexing holds about three times its text)
@@ -51,5 +52,7 @@ def is_kept(text: str) -> bool:
 
 
 def clear() -> None:
+    """Forget what the scan kept for the translations: lexings, and the declarations read from them."""
     _kept.clear()
     _last_taken.clear()
+    clear_kept_declarations()
