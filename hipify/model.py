@@ -136,8 +136,8 @@ class ProjectFacts:
     include_dirs: tuple[str, ...] = ()
     # Digest of the project headers this file includes, directly or not (cache keys cover it).
     dependencies: str = ""
-    # This file's declarations that need APIs HIP lacks (a translation unit's own only where a statement or a body
-    # holds each use, and no option would translate them): each
+    # This file's declarations that need APIs HIP lacks (a translation unit's own only where no option would
+    # translate them, and not in C): each
     # statement or function body using such an API is left out and stops the program where it is reached
     # (the declaration stays, for every file that uses it); one no smaller unit holds (a parameter or member of
     # a type HIP lacks) cannot compile under HIP at all and is disabled whole: left as written it would stop every

@@ -329,3 +329,45 @@ def test_what_hip_lacks_in_code_the_build_skips_is_a_note_not_a_warning(engine: 
     assert [(line, severity) for line, severity, _ in found] == [(7, "info"), (12, "warning")], found
     assert found[0][2].endswith("(in code the translated build skips)")
     assert not found[1][2].endswith("(in code the translated build skips)")
+
+
+TU_HEADS = """\
+#include <cstdio>
+#include <cuda.h>
+// Declarations whose own head needs a type HIP lacks: a function's parameter, a variable, a struct's member.
+CUresult decompress(CUmemDecompressParams* params, size_t count, CUstream stream) {
+  return cuMemBatchDecompressAsync(params, count, 0, nullptr, stream);
+}
+static CUmemDecompressParams last_params;
+struct Job {
+  CUmemDecompressParams params;
+  int count;
+};
+__global__ void scale(float* x) { x[threadIdx.x] *= 2.0f; }
+int main() {
+  std::printf("%d\\n", (int)sizeof(float));
+  return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_translation_units_declaration_whose_head_needs_what_hip_lacks_is_disabled(
+    tmp_path: Path, engine: str
+) -> None:
+    out, code = _translate(tmp_path, {"main.cu": TU_HEADS}, engine)
+    assert code == 0
+    text = (out / "main.cu").read_text()
+    for name in ("decompress", "last_params", "Job"):
+        assert f"#if defined(HIPIFY_ENABLE_{name})" in text, name
+    assert "disabled so that this file compiles" in text
+    assert "__global__ void scale(float* x)" in text and "int main() {" in text
+    assert main([str(out), "--out-dir", str(tmp_path / "again"), "--engine", engine, "-q"]) == 0
+    assert (tmp_path / "again" / "main.cu").read_text() == text
+
+
+@pytest.mark.hipcc
+def test_a_translation_units_disabled_declarations_leave_it_compiling(tmp_path: Path, rocm: RocmCompiler) -> None:
+    out, _ = _translate(rocm.work, {"main.cu": TU_HEADS}, "regex")
+    proc = rocm.compile(out / "main.cu", archs=("gfx90a",))
+    assert proc.returncode == 0, proc.stderr[-3000:]

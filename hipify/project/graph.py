@@ -391,8 +391,7 @@ class ModelBuilder:
         for k, s in model.scans.items():
             for b in s.blocked:
                 # A declaration whose uses of what HIP lacks can be left out alone stays, and so do its users; one
-                # that cannot is disabled whole in a header, and left as written in a translation unit (its uses
-                # are reported: rules/unavailable.py).
+                # that cannot is disabled whole (its uses are reported: rules/unavailable.py).
                 if b.name and not (b.trappable and _left_out(b, model.is_root(k), k)):
                     missing.setdefault(b.name, set()).update(b.missing)
         model.blocked = {name: tuple(sorted(apis)) for name, apis in missing.items()}
@@ -524,9 +523,11 @@ _MAIN = frozenset(("main",))
 
 def _left_out(b: BlockedDeclaration, root: bool, key: str) -> bool:
     """Is code of blocked declaration ``b`` left out: in a header, always (at the smallest unit, else whole); in a
-    translation unit's own code, only statements or bodies, not where an option would translate it, and not in C
-    (the stop the program calls there is C++: the compatibility header has nothing for C)."""
-    return not root or (b.trappable and not b.by_option and not key.endswith(C_SUFFIX))
+    translation unit's own code too, but not where an option would translate it, and not in C (the stop the
+    program calls there is C++: the compatibility header has nothing for C). A translation unit's declaration whose
+    own head needs what HIP lacks (a parameter of such a type) cannot compile as written: disabled whole, as in a
+    header, its uses reported; one whose uses sit in statements or a body keeps its declaration."""
+    return not root or (not b.by_option and not key.endswith(C_SUFFIX))
 
 
 def _never_used(key: str) -> frozenset[str]:

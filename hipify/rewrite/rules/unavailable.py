@@ -14,9 +14,10 @@ statement breaks every file that includes the header. The project model knows wh
   disabled, only the files using it, which need what HIP lacks themselves); a function keeps its signature in an
   ``#else`` branch with a body that stops the program;
 - each use of a declaration disabled whole is reported at the use (HPY111).
-A translation unit's own functions (its program, or a library's exported API) lose statements or bodies the same way,
-never a declaration, and not for names an option would translate (``--miopen``): the program compiles and stops
-where it reaches what HIP lacks.
+A translation unit's own functions (its program, or a library's exported API) lose statements or bodies the same way;
+a declaration of its own is disabled whole only where its head needs what HIP lacks (a parameter of such a type:
+as written the file cannot compile), and nothing is left out for names an option would translate (``--miopen``):
+the program compiles and stops where it reaches what HIP lacks.
 """
 
 from __future__ import annotations
@@ -283,15 +284,17 @@ def _disable(ctx: Context, decl: Declaration, missing: list[str]) -> Iterator[Fi
     if already_wrapped(ctx.text, decl, condition):
         return  # disabled by an earlier run
     needs = ", ".join(missing)
+    # (a translation unit's own declaration: so that the file itself compiles; a header's: its includers)
+    compiles = "this file compiles" if ctx.source.project.tu_root else "the files including this one compile"
     yield Diagnostic(
         "HPY010",
-        f"{decl.name} needs {needs}, which HIP lacks, where no smaller unit holds it: disabled so that the files "
-        f"including this one compile; each use is reported (HPY111) (define {enable_macro(decl.name)} to compile it)",
+        f"{decl.name} needs {needs}, which HIP lacks, where no smaller unit holds it: disabled so that {compiles}; "
+        f"each use is reported (HPY111) (define {enable_macro(decl.name)} to compile it)",
         decl.name_at if decl.name_at >= 0 else decl.start,
         severity=Severity.WARNING,
         subject=missing[0],
     )
-    comment = f"{decl.name} needs {needs} (HIP lacks it): disabled so that the files including this one compile"
+    comment = f"{decl.name} needs {needs} (HIP lacks it): disabled so that {compiles}"
     yield from wrap(ctx.text, ctx.newline, decl, comment, condition, "HPY010", _stopping_definition(ctx, decl, missing))
 
 
