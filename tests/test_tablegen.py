@@ -317,6 +317,11 @@ def test_duplicate_or_unexplained_overrides_fail(tmp_path: Path) -> None:
         ),
         ("CUB_NAMESPACE_BEGIN\ntemplate <class T> using Id = T;\nCUB_NAMESPACE_END", [("Id", "type")]),
         ("enum class SortOrder { Ascending, Descending };", [("SortOrder", "enum")]),
+        # an attribute macro between the keyword and the tag (HIP's legacy texture reference template)
+        (
+            "template <class T> struct __HIP_TEXTURE_ATTRIB texture : public textureReference { };",
+            [("texture", "type")],
+        ),
         ("enum struct Flag : int { No, Yes };", [("Flag", "enum")]),
         ("_LIBCUDACXX_BEGIN_NAMESPACE_STD\nint f(int);\n_LIBCUDACXX_END_NAMESPACE_STD", [("f", "function")]),
     ],

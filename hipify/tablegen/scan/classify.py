@@ -110,9 +110,12 @@ def _using(words: list[Word], texts: list[str], traits: _Traits) -> list[Decl]:
 
 
 def _tag_name(words: list[Word], agg: int) -> str:
-    for kind, t in words[agg + 1 :]:
+    rest = words[agg + 1 :]
+    for k, (kind, t) in enumerate(rest):
         if kind == "body" or t in (":", ";", "{"):
             return ""
+        if kind == "ident" and MACROISH.match(t) and k + 1 < len(rest) and rest[k + 1].kind == "ident":
+            continue  # an attribute macro before the tag (``struct __HIP_TEXTURE_ATTRIB texture : ...``)
         if (kind == "ident" and not MACROISH.match(t)) or (kind == "ident" and words[-1].kind != "ident"):
             # skip attribute macros such as __device_builtin__ / CUDNN_DEPRECATED between keyword and tag
             if t.startswith("__") and t.endswith("__"):
