@@ -60,8 +60,8 @@ def _declarations(ctx: Context) -> list[Declaration]:
 
 
 def _missing_in(ctx: Context, span: Span) -> list[str]:
-    missing = {r.cuda for i, r in _resolved_in(ctx, span) if names_api(ctx, i, r) and ctx.lacks(r)}
-    return sorted(missing - ctx.compat_names)
+    """The APIs HIP lacks that code in ``span`` compiles (what a branch the translated build skips names is not)."""
+    return sorted({name for _, name in _missing_uses(ctx, span)})
 
 
 def names_api(ctx: Context, ident: Identifier, row: Row) -> bool:
