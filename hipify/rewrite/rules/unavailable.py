@@ -158,14 +158,12 @@ def _left_out_already(ctx: Context) -> list[Span]:
     """Code HIP never compiles: the first branches of ``#if defined(HIPIFY_ENABLE_...)`` chains (what an earlier
     translation left out), and branches whose conditions only test macros HIP does not define
     (``#if defined(CUBLAS_VERSION)``, ``#if CUBLAS_VER_MAJOR >= 11``)."""
-    spans: list[Span] = [
-        (s, e if e >= 0 else len(ctx.text))
-        for s, e in skipped_with_derived(
-            [CondDirective(d.start, d.end, d.keyword, d.argument) for d in ctx.facts.directives],
-            ctx.index.undefined_macros,
-            ctx.index.never_defined,
-        )
-    ]
+    return [*ctx.memo(_build_skipped), *ctx.memo(_earlier_left_out)]
+
+
+def _earlier_left_out(ctx: Context) -> list[Span]:
+    """The first branches of ``#if defined(HIPIFY_ENABLE_...)`` chains: what an earlier translation left out."""
+    spans: list[Span] = []
     stack: list[int] = []  # per open chain: where its left-out branch started (-1: not such a chain)
     for d in ctx.facts.directives:
         if d.keyword in ("if", "ifdef", "ifndef"):
@@ -180,13 +178,28 @@ def _left_out_already(ctx: Context) -> list[Span]:
     return spans
 
 
+def _build_skipped(ctx: Context) -> list[Span]:
+    """Branches the translated build skips because their conditions only test macros HIP does not define, or
+    switches the file derives from such tests (an earlier translation's left-out branches aside)."""
+    earlier = {start for start, _ in ctx.memo(_earlier_left_out)}
+    return [
+        (s, e if e >= 0 else len(ctx.text))
+        for s, e in skipped_with_derived(
+            [CondDirective(d.start, d.end, d.keyword, d.argument) for d in ctx.facts.directives],
+            ctx.index.undefined_macros,
+            ctx.index.never_defined,
+        )
+        if s not in earlier
+    ]
+
+
 def in_skipped_code(ctx: Context, diagnostics: list[Diagnostic]) -> list[Diagnostic]:
-    """``diagnostics`` with the warnings about CUDA code left as written that lies in code the translated build
-    skips (a branch only a CUDA version or a derived switch opens, an earlier translation's left-out code) made
-    notes that say so: nothing there stops a build, and the branch is the one a port takes up later."""
+    """``diagnostics`` with the warnings about CUDA code left as written that lies in a branch the translated build
+    skips (one only a CUDA version or a derived switch opens) made notes that say so: nothing there stops a build
+    or a run. (Code an earlier translation left out stays a warning: the program stops there, it is the work left.)"""
     if not any(d.code in UNCONVERTED_CODES and d.severity is Severity.WARNING for d in diagnostics):
         return diagnostics
-    spans = ctx.memo(_left_out_already)
+    spans = ctx.memo(_build_skipped)
     if not spans:
         return diagnostics
     return [
