@@ -200,9 +200,10 @@ def main(argv: list[str] | None = None) -> int:
             if args.json:
                 args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
         for driver in sorted((STAND_INS.parent).glob(f"{name}_*.cpp")):
-            verdict, output = drive(tr.tree, program, driver, hc, work, args.limit)
-            results.setdefault("drivers", []).append({"driver": driver.name, "verdict": verdict, "output": output})
-            print(f"  driver {driver.name}: {verdict}\n    " + output.replace("\n", "\n    "), flush=True)
+            ran, output = drive(tr.tree, program, driver, hc, work, args.limit)
+            row: dict[str, object] = {"driver": driver.name, "verdict": ran, "output": output}
+            results.setdefault("drivers", []).append(row)
+            print(f"  driver {driver.name}: {ran}\n    " + output.replace("\n", "\n    "), flush=True)
             if args.json:
                 args.json.write_text(json.dumps(results, indent=1), encoding="utf-8")
     return 0
