@@ -210,6 +210,19 @@ int main() {
     cudaFree(where);
   }
 
+  int* pinned = nullptr;
+  float* pinned_floats = nullptr;
+  check(cudaHostAlloc((void**)&pinned, 64 * sizeof(int), cudaHostAllocPortable | cudaHostAllocMapped) ==
+                cudaSuccess &&
+            cudaHostAlloc(&pinned_floats, 64 * sizeof(float), cudaHostAllocMapped | cudaHostAllocPortable) ==
+                cudaSuccess &&
+            pinned != nullptr && pinned_floats != nullptr,
+        "pinned host memory with flags or-ed together");
+  pinned[63] = 5;
+  pinned_floats[63] = 0.5f;
+  cudaFreeHost(pinned);
+  cudaFreeHost(pinned_floats);
+
   half h = __float2half(1.5f);
   half2 pair = __halves2half2(h, __float2half(-2.0f));
   check(__half2float(h) == 1.5f && __half2float(__low2half(pair)) == 1.5f, "half, and the low half");
