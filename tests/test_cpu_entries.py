@@ -34,6 +34,7 @@ def test_each_new_entry_is_chosen_by_the_names_it_provides() -> None:
         "cpu_device_properties",
         "cpu_atomic_floating",
         "cpu_primary_context",
+        "cpu_host_malloc_flags",
     ):
         entry = by_name[name]
         assert {e.name for e in cpu_entries_used(set(entry.provides))} >= {name}

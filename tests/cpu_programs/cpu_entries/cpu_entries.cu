@@ -39,6 +39,35 @@ __global__ void error_names(const char** names) {
 
 __global__ void scale(float* x) { x[threadIdx.x] *= 2.0f; }
 
+// The argmax of each block's values over warps of 32, written for CUDA: width-32 shuffles of a value and its index
+// with a 32-bit mask variable (the compatibility header's HIP code then declares overloads on it, which must not
+// take the CPU branch's place), the last stage reached by the first 32 threads only (half of a 64-wide warp).
+__host__ __device__ int value_at(int i, int block) { return ((i + 37 * block) * 7919) % 10007; }
+__global__ void warp32_argmax(int* out) {
+  const unsigned int all = 0xffffffffu;
+  __shared__ int best_values[32];
+  __shared__ int best_at[32];
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  int value = value_at(threadIdx.x, blockIdx.x), at = threadIdx.x;
+  for (int offset = 16; offset > 0; offset >>= 1) {
+    const int other = __shfl_xor_sync(all, value, offset, 32);
+    const int other_at = __shfl_xor_sync(all, at, offset, 32);
+    if (other > value) value = other, at = other_at;
+  }
+  if (lane == 0) best_values[warp] = value, best_at[warp] = at;
+  __syncthreads();
+  if (warp == 0) {
+    value = lane < blockDim.x / 32 ? best_values[lane] : -1;
+    at = lane < blockDim.x / 32 ? best_at[lane] : -1;
+    for (int offset = 16; offset > 0; offset >>= 1) {
+      const int other = __shfl_down_sync(all, value, offset, 32);
+      const int other_at = __shfl_down_sync(all, at, offset, 32);
+      if (other > value) value = other, at = other_at;
+    }
+    if (lane == 0) out[blockIdx.x] = at;
+  }
+}
+
 static void CUDART_CB host_step(void* data) { *static_cast<int*>(data) += 1; }
 
 static int failures = 0;
@@ -166,6 +195,33 @@ int main() {
   cudaMemcpy(found, names, sizeof(found), cudaMemcpyDeviceToHost);
   check(found[0] != nullptr && std::strstr(found[0], "InvalidValue") != nullptr && found[1] != nullptr,
         "error names in device code");
+
+  for (int threads : {64, 256}) {
+    int* where;
+    int got[4] = {-1, -1, -1, -1};
+    cudaMalloc(&where, sizeof(got));
+    warp32_argmax<<<4, threads>>>(where);
+    cudaMemcpy(got, where, sizeof(got), cudaMemcpyDeviceToHost);
+    for (int block = 0; block < 4; ++block) {
+      int best = 0;
+      for (int i = 1; i < threads; ++i) best = value_at(i, block) > value_at(best, block) ? i : best;
+      check(got[block] == best, "width-32 shuffles with a 32-bit mask, half of a 64-wide warp taking part");
+    }
+    cudaFree(where);
+  }
+
+  int* pinned = nullptr;
+  float* pinned_floats = nullptr;
+  check(cudaHostAlloc((void**)&pinned, 64 * sizeof(int), cudaHostAllocPortable | cudaHostAllocMapped) ==
+                cudaSuccess &&
+            cudaHostAlloc(&pinned_floats, 64 * sizeof(float), cudaHostAllocMapped | cudaHostAllocPortable) ==
+                cudaSuccess &&
+            pinned != nullptr && pinned_floats != nullptr,
+        "pinned host memory with flags or-ed together");
+  pinned[63] = 5;
+  pinned_floats[63] = 0.5f;
+  cudaFreeHost(pinned);
+  cudaFreeHost(pinned_floats);
 
   half h = __float2half(1.5f);
   half2 pair = __halves2half2(h, __float2half(-2.0f));
