@@ -58,6 +58,16 @@ def test_an_error_name_compared_with_the_runtimes_is_hips(engine: str) -> None:
     assert 'label = "cudaErrorNoDevice";' in out  # not compared: its text stays
 
 
+@pytest.mark.parametrize("engine", ["regex", "clang"])
+def test_a_driver_error_name_compared_with_the_drivers_is_hips(engine: str) -> None:
+    text = (
+        "#include <cuda.h>\n#include <cstring>\n"
+        "bool invalid(CUresult r) {\n  const char* name = nullptr;\n  cuGetErrorName(r, &name);\n"
+        '  return std::strcmp(name, "CUDA_ERROR_INVALID_VALUE") == 0;\n}\n'
+    )
+    assert 'std::strcmp(name, "hipErrorInvalidValue") == 0' in _translate(text, engine)
+
+
 def test_without_a_lookup_or_an_error_name_call_strings_stay() -> None:
     text = LOOKUP.replace("cudaGetDriverEntryPoint(symbol, &fn, cudaEnableDefault, &status);", "(void)status;")
     assert 'find("cuDeviceGetCount")' in _translate(text, "regex")

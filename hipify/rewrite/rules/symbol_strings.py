@@ -42,7 +42,7 @@ _LITERAL = re.compile(r'"([A-Za-z_]\w*)"')
 
 @register("symbol_strings")
 def symbol_strings(ctx: Context) -> Iterator[Finding]:
-    if '"cu' not in ctx.text:
+    if '"cu' not in ctx.text and '"CU' not in ctx.text:  # cuMemCreate, cudaErrorX, CUDA_ERROR_X
         return
     masked = ctx.masked
     lookups, error_names = _calls_any(masked, LOOKUPS), _calls_any(masked, ERROR_NAMES)
