@@ -14,7 +14,9 @@ literals, which the translation otherwise never edits:
   gives HIP's (``hipErrorInvalidDevice``). In a file that calls an error-name function, a literal naming an error
   enumerator compared with ``==``/``!=`` or passed to ``strcmp``/``strncmp`` becomes the HIP name.
 
-Only a literal whose whole text is one such name changes; messages (``"cudaMalloc failed"``) never do.
+Only a literal whose whole text is one such name changes; messages (``"cudaMalloc failed"``) never do. The HIP
+name is AMD's answer: on HIP's NVIDIA platform ``hipGetDriverEntryPoint`` forwards to CUDA's, which wants CUDA's
+names (a program built for both keeps a branch of its own for that).
 """
 
 from __future__ import annotations
