@@ -80,6 +80,10 @@ class Context:
         """Spans of the directive lines (in the masked text's coordinates, which are the text's)."""
         return tuple((d.start, d.end) for d in self.facts.directives)
 
+    def in_directive(self, offset: int) -> bool:
+        """Is ``offset`` on a directive line (``#define X "cuMemCreate"``, ``#pragma ... register``)?"""
+        return any(start <= offset < end for start, end in self.code_directives)
+
     @cached_property
     def declarations(self) -> list[Declaration]:
         """The file's top-level declarations (lexing/declarations.py)."""

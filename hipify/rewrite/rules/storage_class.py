@@ -28,10 +28,6 @@ def storage_class(ctx: Context) -> Iterator[Finding]:
     while at >= 0:
         m = _REGISTER.match(masked, at)
         starts_word = m is not None and (at == 0 or masked[at - 1] not in _WORD)
-        if m is not None and starts_word and ctx.allowed(at) and not _in_directive(ctx, at):
+        if m is not None and starts_word and ctx.allowed(at) and not ctx.in_directive(at):
             yield Edit(m.start(), m.end(), "", "HPY013", Origin.TEXT, subject="register")
         at = masked.find("register", at + 8)
-
-
-def _in_directive(ctx: Context, offset: int) -> bool:
-    return any(d.start <= offset < d.end for d in ctx.facts.directives)

@@ -54,7 +54,7 @@ def symbol_strings(ctx: Context) -> Iterator[Finding]:
         start, end = m.start(), m.end()
         if masked[start] != '"' or masked[end - 1] != '"' or masked[start + 1 : end - 1].strip():
             continue  # in a comment, or not one literal
-        if not ctx.allowed(start) or _in_directive(ctx, start):
+        if not ctx.allowed(start) or ctx.in_directive(start):
             continue
         row = ctx.table.lookup(m.group(1))
         if row is None:
@@ -144,7 +144,3 @@ def _callee(masked: str, at: int) -> str:
             return ""
         i -= 1
     return ""
-
-
-def _in_directive(ctx: Context, offset: int) -> bool:
-    return any(d.start <= offset < d.end for d in ctx.facts.directives)
